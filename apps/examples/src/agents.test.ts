@@ -1,0 +1,42 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { AgentSpec, agentSpecJsonSchema, validateAgentSpec } from "@waddle/protocol";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+
+const agentsDir = new URL("../agents/", import.meta.url);
+const examples = readdirSync(agentsDir)
+  .filter((file) => file.endsWith(".json"))
+  .map((file) => ({ file, spec: JSON.parse(readFileSync(new URL(file, agentsDir), "utf8")) as unknown }));
+const validateJsonSchema = new Ajv2020({ strict: false, logger: false }).compile(agentSpecJsonSchema);
+
+describe("example agents", () => {
+  it("has at least five, with distinct ids matching their file names", () => {
+    expect(examples.length).toBeGreaterThanOrEqual(5);
+    for (const { file, spec } of examples) expect(`${(spec as { id: string }).id}.json`).toBe(file);
+  });
+
+  it.each(examples)("$file validates without issues", ({ spec }) => {
+    const result = validateAgentSpec(spec);
+    expect(result.issues).toEqual([]);
+    expect(result.ok).toBe(true);
+  });
+
+  it.each(examples)("$file is accepted by the JSON Schema", ({ spec }) => {
+    expect(validateJsonSchema(spec), JSON.stringify(validateJsonSchema.errors)).toBe(true);
+  });
+
+  it.each(examples)("$file round-trips parse → JSON → parse", ({ spec }) => {
+    const parsed = AgentSpec.parse(spec);
+    expect(AgentSpec.parse(JSON.parse(JSON.stringify(parsed)))).toEqual(parsed);
+  });
+
+  it("covers the patterns the examples are for", () => {
+    const specs = examples.map(({ spec }) => AgentSpec.parse(spec));
+    expect(specs.some((spec) => spec.groups.some((group) => group.join))).toBe(true);
+    expect(specs.some((spec) => spec.tools.some((tool) => tool.requiresApproval))).toBe(true);
+    expect(specs.some((spec) => spec.edges.filter((edge) => edge.kind === "auto_seq").length >= 4)).toBe(
+      true,
+    );
+    expect(specs.some((spec) => spec.tools.some((tool) => tool.timeoutMs !== undefined))).toBe(true);
+  });
+});

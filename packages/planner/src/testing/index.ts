@@ -1,0 +1,2 @@
+// Test doubles and fixtures for code built on @waddle/planner.
+export {};

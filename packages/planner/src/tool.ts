@@ -1,0 +1,77 @@
+import { RESERVED_TOOL_NAMES, TOOL_NAME_PATTERN, type RetryPolicy, type SideEffect } from "@waddle/protocol";
+import type { z } from "zod";
+
+export interface ToolResumeInput {
+  decision: "approve" | "reject" | "edit";
+  userInput?: string;
+  args?: Record<string, unknown>;
+}
+
+/** What a tool sees when it runs. Secrets arrive in `toolContext`, never in args. */
+export interface ToolRunContext {
+  /** Aborted when the run is cancelled or the call times out: pass it to fetch and timers. */
+  signal: AbortSignal;
+  /** Secrets and opaque objects given to `run()`; never shown to the LLM, never put in events. */
+  toolContext: Readonly<Record<string, unknown>>;
+  runId: string;
+  step: number;
+  callId: string;
+  /** 1-based attempt number under the retry policy. */
+  attempt: number;
+  /** The user's query of this run. */
+  query: string;
+  /** The previous observation, and the latest observation of each tool so far. */
+  observations: { last: unknown; byTool: Readonly<Record<string, unknown>> };
+  /** Pauses the run until a person answers (`resume`); never returns. */
+  pause(reason: "await_input" | "external_event", payload?: Record<string, unknown>): never;
+  /** Set when this call runs again after its own pause was resumed. */
+  resumeInput?: ToolResumeInput;
+}
+
+export interface ToolDefinition<Args extends z.ZodType = z.ZodType, Out extends z.ZodType = z.ZodType> {
+  name: string;
+  desc: string;
+  args: Args;
+  out: Out;
+  sideEffects?: SideEffect;
+  tags?: readonly string[];
+  authScopes?: readonly string[];
+  costHint?: string;
+  costUsd?: number;
+  latencyHintMs?: number;
+  safetyNotes?: string;
+  extra?: Readonly<Record<string, unknown>>;
+  requiresApproval?: boolean;
+  autoSeq?: boolean;
+  autoSeqExecute?: boolean;
+  retry?: Partial<RetryPolicy>;
+  timeoutMs?: number;
+  run(args: z.output<Args>, context: ToolRunContext): Promise<z.input<Out>> | z.input<Out>;
+}
+
+/** Thrown by `defineTool` for a name the LLM could not call. */
+export class ToolDefinitionError extends Error {
+  readonly code = "invalid_tool_definition" as const;
+  constructor(message: string) {
+    super(message);
+    this.name = "ToolDefinitionError";
+  }
+}
+
+/**
+ * Declares a tool written in TypeScript: zod schemas for args and result, metadata for the catalog, and
+ * `run`. Names that clash with planner opcodes (`final_response`, `parallel`, `task.*`, …) are refused.
+ */
+export function defineTool<Args extends z.ZodType, Out extends z.ZodType>(
+  definition: ToolDefinition<Args, Out>,
+): Readonly<ToolDefinition<Args, Out>> {
+  if (RESERVED_TOOL_NAMES.has(definition.name)) {
+    throw new ToolDefinitionError(`"${definition.name}" is a planner opcode and cannot name a tool.`);
+  }
+  if (!TOOL_NAME_PATTERN.test(definition.name)) {
+    throw new ToolDefinitionError(
+      `"${definition.name}" is not a valid tool name: start with a letter or "_" and use letters, digits and "_".`,
+    );
+  }
+  return Object.freeze({ ...definition });
+}

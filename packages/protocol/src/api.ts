@@ -1,0 +1,195 @@
+import { z } from "zod";
+import { AgentSpec, JsonSchema } from "./agent-spec.js";
+import { SIDE_EFFECTS, Slug } from "./names.js";
+import { PlannerResult, ResumeDecision, Usage } from "./planner-action.js";
+import { RunEvent } from "./run-event.js";
+import { SpecIssue } from "./spec-issue.js";
+
+/** Error codes that cross the wire in `{code, message, details}`. */
+export const API_ERROR_CODES = [
+  "bad_request",
+  "invalid_json",
+  "validation_failed",
+  "invalid_spec",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "conflict",
+  "payload_too_large",
+  "unsupported_media_type",
+  "invalid_state",
+  "rate_limited",
+  "internal",
+] as const;
+export const ApiErrorCode = z.enum(API_ERROR_CODES);
+export type ApiErrorCode = z.infer<typeof ApiErrorCode>;
+
+/** The only error shape that leaves the server: a code, a message that says what to fix, details. */
+export const ErrorBody = z.object({
+  code: z.string(),
+  message: z.string(),
+  details: z.unknown().optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export const HealthResponse = z.object({
+  ok: z.boolean(),
+  version: z.string(),
+  offline: z.boolean().optional(),
+  authRequired: z.boolean().optional(),
+});
+export type HealthResponse = z.infer<typeof HealthResponse>;
+
+/** A registered module tool, with its JSON Schemas. */
+export const ToolInfo = z.object({
+  name: z.string(),
+  desc: z.string(),
+  sideEffects: z.enum(SIDE_EFFECTS),
+  tags: z.array(z.string()),
+  authScopes: z.array(z.string()),
+  costHint: z.string().optional(),
+  latencyHintMs: z.number().optional(),
+  safetyNotes: z.string().optional(),
+  argsSchema: JsonSchema,
+  outSchema: JsonSchema,
+  extra: z.record(z.string(), z.unknown()),
+  source: z.string().optional(),
+});
+export type ToolInfo = z.infer<typeof ToolInfo>;
+export const ToolsResponse = z.object({ tools: z.array(ToolInfo) });
+export type ToolsResponse = z.infer<typeof ToolsResponse>;
+
+export const AgentSummary = z.object({
+  id: Slug,
+  name: z.string(),
+  version: z.int().positive(),
+  updatedAt: z.string(),
+  description: z.string().optional(),
+  toolCount: z.int().nonnegative().optional(),
+});
+export type AgentSummary = z.infer<typeof AgentSummary>;
+export const AgentsListResponse = z.object({ agents: z.array(AgentSummary) });
+export type AgentsListResponse = z.infer<typeof AgentsListResponse>;
+
+/** `POST /api/agents` body is an AgentSpec; the answer: */
+export const CreateAgentResponse = z.object({ id: Slug, version: z.int().positive() });
+export type CreateAgentResponse = z.infer<typeof CreateAgentResponse>;
+
+export const AgentRecord = z.object({
+  id: Slug,
+  version: z.int().positive(),
+  spec: AgentSpec,
+  updatedAt: z.string(),
+  createdAt: z.string().optional(),
+});
+export type AgentRecord = z.infer<typeof AgentRecord>;
+
+/** `PUT /api/agents/:id`: the spec and the version it edits; a stale `baseVersion` gets 409. */
+export const UpdateAgentRequest = z.object({
+  spec: z.unknown(),
+  baseVersion: z.int().positive(),
+  message: z.string().max(500).optional(),
+});
+export type UpdateAgentRequest = z.infer<typeof UpdateAgentRequest>;
+export const UpdateAgentResponse = CreateAgentResponse;
+export type UpdateAgentResponse = z.infer<typeof UpdateAgentResponse>;
+
+/** 409 details: what the server holds now, so the client can reload or overwrite. */
+export const ConflictDetails = z.object({
+  currentVersion: z.int().positive(),
+  baseVersion: z.int().positive(),
+});
+export type ConflictDetails = z.infer<typeof ConflictDetails>;
+
+export const AgentVersionSummary = z.object({
+  version: z.int().positive(),
+  createdAt: z.string(),
+  name: z.string(),
+  message: z.string().optional(),
+});
+export type AgentVersionSummary = z.infer<typeof AgentVersionSummary>;
+export const AgentVersionsResponse = z.object({ versions: z.array(AgentVersionSummary) });
+export type AgentVersionsResponse = z.infer<typeof AgentVersionsResponse>;
+export const AgentVersionResponse = AgentRecord;
+export type AgentVersionResponse = z.infer<typeof AgentVersionResponse>;
+
+export const ValidateResponse = z.object({ ok: z.boolean(), issues: z.array(SpecIssue) });
+export type ValidateResponse = z.infer<typeof ValidateResponse>;
+
+/**
+ * `POST /api/agents/import` body: a full spec, a PenguiFlow `planning_hints` dict (bare or as
+ * `{planning_hints}`), or `{base, planning_hints}` to merge hints into an existing spec.
+ */
+export const ImportResponse = z.object({ spec: AgentSpec.nullable(), issues: z.array(SpecIssue) });
+export type ImportResponse = z.infer<typeof ImportResponse>;
+
+export const ExportFormat = z.enum(["json", "ts"]);
+export type ExportFormat = z.infer<typeof ExportFormat>;
+
+export const RunStatus = z.enum([
+  "queued",
+  "running",
+  "paused",
+  "finished",
+  "failed",
+  "cancelled",
+  "interrupted",
+]);
+export type RunStatus = z.infer<typeof RunStatus>;
+export const TERMINAL_RUN_STATUSES: ReadonlySet<RunStatus> = new Set([
+  "finished",
+  "failed",
+  "cancelled",
+  "interrupted",
+]);
+
+export const StartRunRequest = z.strictObject({
+  agentId: Slug,
+  query: z.string().min(1).max(100_000),
+  /** Secrets and opaque values for tools; never shown to the LLM, never stored in events. */
+  toolContext: z.record(z.string(), z.unknown()).optional(),
+  /** Run a saved version other than the latest. */
+  agentVersion: z.int().positive().optional(),
+});
+export type StartRunRequest = z.infer<typeof StartRunRequest>;
+export const StartRunResponse = z.object({ runId: z.string() });
+export type StartRunResponse = z.infer<typeof StartRunResponse>;
+
+export const PendingPause = z.object({
+  reason: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+  resumeToken: z.string(),
+});
+export type PendingPause = z.infer<typeof PendingPause>;
+
+export const RunRecord = z.object({
+  id: z.string(),
+  agentId: Slug,
+  agentVersion: z.int().positive(),
+  status: RunStatus,
+  query: z.string(),
+  result: PlannerResult.nullable(),
+  usage: Usage,
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  createdAt: z.string().optional(),
+  lastSeq: z.int().nonnegative().optional(),
+  pause: PendingPause.nullable().optional(),
+  error: ErrorBody.nullable().optional(),
+  offline: z.boolean().optional(),
+});
+export type RunRecord = z.infer<typeof RunRecord>;
+export const RunsListResponse = z.object({ runs: z.array(RunRecord) });
+export type RunsListResponse = z.infer<typeof RunsListResponse>;
+
+export const RunEventsResponse = z.object({ events: z.array(RunEvent) });
+export type RunEventsResponse = z.infer<typeof RunEventsResponse>;
+
+/** `POST /api/runs/:id/resume`. `args` replaces the paused tool's args when `decision` is `edit`. */
+export const ResumeRequest = z.strictObject({
+  resumeToken: z.string().min(1),
+  decision: ResumeDecision,
+  args: z.record(z.string(), z.unknown()).optional(),
+  userInput: z.string().max(100_000).optional(),
+});
+export type ResumeRequest = z.infer<typeof ResumeRequest>;

@@ -1,0 +1,346 @@
+import { z } from "zod";
+import type { AgentSpec, JsonSchema, ToolSpec } from "./agent-spec.js";
+import { formatJsonPath } from "./json-path.js";
+import { INJECT_SOURCES, isInjectSource, READ_ONLY_SIDE_EFFECTS, RESERVED_TOOL_NAMES } from "./names.js";
+import type { SpecIssue, SpecIssueCode, SpecIssueTarget } from "./spec-issue.js";
+
+/** Where each element of the checked arrays stood in the original input (when some were dropped). */
+export interface SourceIndices {
+  tools?: number[];
+  edges?: number[];
+  groups?: number[];
+}
+
+type Path = Array<string | number>;
+type Report = (severity: SpecIssue["severity"], code: SpecIssueCode, path: Path, message: string) => void;
+
+const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "x-api-key", "api-key", "cookie"]);
+
+/** Checks what a schema cannot: names, references between tools, edges, groups and hints, and schemas. */
+export function checkSpecReferences(spec: AgentSpec, indices: SourceIndices = {}): SpecIssue[] {
+  const issues: SpecIssue[] = [];
+  const toolIndex = (i: number) => indices.tools?.[i] ?? i;
+  const edgeIndex = (i: number) => indices.edges?.[i] ?? i;
+  const groupIndex = (i: number) => indices.groups?.[i] ?? i;
+  const targetOf = (path: Path): SpecIssueTarget => {
+    const [head, index] = path;
+    if (head === "tools" && typeof index === "number") {
+      const tool = spec.tools.find((_, i) => toolIndex(i) === index);
+      return tool ? { kind: "tool", id: tool.name } : { kind: "tool" };
+    }
+    if (head === "edges" && typeof index === "number") {
+      const edge = spec.edges.find((_, i) => edgeIndex(i) === index);
+      return edge ? { kind: "edge", id: edge.id } : { kind: "edge" };
+    }
+    if (head === "groups" && typeof index === "number") {
+      const group = spec.groups.find((_, i) => groupIndex(i) === index);
+      return group ? { kind: "group", id: group.id } : { kind: "group" };
+    }
+    if (head === "hints") return { kind: "hints" };
+    if (head === "layout") return { kind: "layout" };
+    return { kind: "agent" };
+  };
+  const report: Report = (severity, code, path, message) =>
+    issues.push({ severity, code, path: formatJsonPath(path), message, target: targetOf(path) });
+
+  const tools = new Map<string, ToolSpec>();
+  spec.tools.forEach((tool, i) => {
+    const at: Path = ["tools", toolIndex(i)];
+    if (RESERVED_TOOL_NAMES.has(tool.name)) {
+      report(
+        "error",
+        "reserved_tool_name",
+        [...at, "name"],
+        `"${tool.name}" is a planner opcode, not a tool name: rename the tool (e.g. "${tool.name.replace(/\W/g, "_")}_tool").`,
+      );
+    }
+    if (tools.has(tool.name)) {
+      report(
+        "error",
+        "duplicate_tool_name",
+        [...at, "name"],
+        `Another tool is already named "${tool.name}".`,
+      );
+    } else tools.set(tool.name, tool);
+    checkToolSchema(tool.argsSchema, [...at, "argsSchema"], "args", report);
+    checkToolSchema(tool.outSchema, [...at, "outSchema"], "out", report);
+    if (tool.autoSeqExecute && !tool.autoSeq) {
+      report(
+        "warning",
+        "auto_seq_execute_without_auto_seq",
+        [...at, "autoSeqExecute"],
+        `"autoSeqExecute" has no effect unless "autoSeq" is on for ${tool.name}.`,
+      );
+    }
+    if (tool.impl.kind === "http") checkHttpImpl(tool.impl, [...at, "impl"], report);
+  });
+
+  const requireTool = (name: string, path: Path, role: string): boolean => {
+    if (tools.has(name)) return true;
+    report(
+      "error",
+      "unknown_tool",
+      path,
+      `${role} "${name}" is not a tool of this agent: add the tool or fix the name.`,
+    );
+    return false;
+  };
+
+  checkEdges(spec, tools, { report, requireTool, edgeIndex });
+  checkGroups(spec, tools, { report, requireTool, groupIndex });
+  checkHints(spec, { report, requireTool });
+  return issues;
+}
+
+interface CheckContext {
+  report: Report;
+  requireTool: (name: string, path: Path, role: string) => boolean;
+}
+
+function checkToolSchema(schema: JsonSchema, path: Path, which: string, report: Report): void {
+  const type = schema.type;
+  const describesObject = type === "object" || (type === undefined && typeof schema.properties === "object");
+  if (!describesObject) {
+    report(
+      "error",
+      "schema_not_object",
+      path,
+      `The ${which} schema must describe an object ({"type": "object", "properties": {...}}); got type ${JSON.stringify(type ?? null)}.`,
+    );
+    return;
+  }
+  const properties = schema.properties;
+  if (
+    properties !== undefined &&
+    (properties === null || typeof properties !== "object" || Array.isArray(properties))
+  ) {
+    report(
+      "error",
+      "invalid_json_schema",
+      [...path, "properties"],
+      `"properties" must be an object of field schemas.`,
+    );
+    return;
+  }
+  try {
+    z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch (error) {
+    report(
+      "error",
+      "invalid_json_schema",
+      path,
+      `The ${which} schema is not valid JSON Schema: ${(error as Error).message}.`,
+    );
+  }
+}
+
+function checkHttpImpl(impl: Extract<ToolSpec["impl"], { kind: "http" }>, path: Path, report: Report): void {
+  const probe = impl.url.replace(/\{[^}]*\}/g, "x");
+  const protocol = URL.canParse(probe) ? new URL(probe).protocol : "";
+  if (protocol !== "http:" && protocol !== "https:") {
+    report("error", "invalid_url", [...path, "url"], `"${impl.url}" is not an http(s) URL template.`);
+  }
+  for (const [name, value] of Object.entries(impl.headers)) {
+    if (typeof value === "string" && SECRET_HEADERS.has(name.toLowerCase())) {
+      report(
+        "error",
+        "literal_secret_header",
+        [...path, "headers", name],
+        `Header "${name}" holds a literal value: use {"secret": "NAME"} so the server supplies WADDLE_SECRET_NAME.`,
+      );
+    }
+  }
+}
+
+function checkEdges(
+  spec: AgentSpec,
+  tools: Map<string, ToolSpec>,
+  { report, requireTool, edgeIndex }: CheckContext & { edgeIndex: (i: number) => number },
+): void {
+  const ids = new Set<string>();
+  const seen = new Set<string>();
+  const orderGraph = new Map<string, string[]>();
+  spec.edges.forEach((edge, i) => {
+    const at: Path = ["edges", edgeIndex(i)];
+    if (ids.has(edge.id))
+      report("error", "duplicate_id", [...at, "id"], `Another edge already has id "${edge.id}".`);
+    ids.add(edge.id);
+    const sourceOk = requireTool(edge.source, [...at, "source"], "Edge source");
+    const targetOk = requireTool(edge.target, [...at, "target"], "Edge target");
+    if (edge.source === edge.target) {
+      report("error", "self_edge", at, `An edge cannot connect "${edge.source}" to itself.`);
+      return;
+    }
+    const key = `${edge.kind}:${edge.source}->${edge.target}`;
+    if (seen.has(key)) report("warning", "duplicate_edge", at, `The same ${edge.kind} edge is drawn twice.`);
+    seen.add(key);
+    if (edge.kind === "order") {
+      orderGraph.set(edge.source, [...(orderGraph.get(edge.source) ?? []), edge.target]);
+      return;
+    }
+    const target = tools.get(edge.target);
+    if (!sourceOk || !targetOk || !target) return;
+    if (!target.autoSeq) {
+      report(
+        "warning",
+        "auto_seq_edge_into_non_auto_seq_tool",
+        at,
+        `The auto-seq edge has no effect until "autoSeq" is on for ${target.name}.`,
+      );
+    }
+    if (spec.planner.autoSeq.readOnlyOnly && !READ_ONLY_SIDE_EFFECTS.has(target.sideEffects)) {
+      report(
+        "warning",
+        "auto_seq_into_side_effect",
+        at,
+        `${target.name} is a ${target.sideEffects} tool and auto-seq is read-only-only: it will never follow automatically. Turn off "readOnlyOnly" or use an order edge.`,
+      );
+    }
+  });
+  const cycle = findCycle(orderGraph);
+  if (cycle) {
+    report("warning", "ordering_cycle", ["edges"], `Order edges form a cycle: ${cycle.join(" → ")}.`);
+  }
+}
+
+function findCycle(graph: Map<string, string[]>): string[] | undefined {
+  const state = new Map<string, "visiting" | "done">();
+  const stack: string[] = [];
+  const visit = (node: string): string[] | undefined => {
+    if (state.get(node) === "done") return undefined;
+    if (state.get(node) === "visiting") return [...stack.slice(stack.indexOf(node)), node];
+    state.set(node, "visiting");
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      const found = visit(next);
+      if (found) return found;
+    }
+    stack.pop();
+    state.set(node, "done");
+    return undefined;
+  };
+  for (const node of graph.keys()) {
+    const found = visit(node);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function checkGroups(
+  spec: AgentSpec,
+  tools: Map<string, ToolSpec>,
+  { report, requireTool, groupIndex }: CheckContext & { groupIndex: (i: number) => number },
+): void {
+  const ids = new Set<string>();
+  const memberOf = new Map<string, string>();
+  const sequentialOnly = new Set(spec.hints.sequential_only);
+  const disallowed = new Set(spec.hints.disallow_nodes);
+  spec.groups.forEach((group, i) => {
+    const at: Path = ["groups", groupIndex(i)];
+    if (ids.has(group.id))
+      report("error", "duplicate_id", [...at, "id"], `Another group already has id "${group.id}".`);
+    ids.add(group.id);
+    if (group.members.length < 2) {
+      report(
+        "warning",
+        "group_too_small",
+        [...at, "members"],
+        `A parallel group needs at least two tools to run in parallel.`,
+      );
+    }
+    group.members.forEach((member, m) => {
+      const memberPath: Path = [...at, "members", m];
+      if (!requireTool(member, memberPath, "Group member")) return;
+      const other = memberOf.get(member);
+      if (other !== undefined && other !== group.id) {
+        report(
+          "error",
+          "tool_in_multiple_groups",
+          memberPath,
+          `${member} is already in parallel group "${other}": a tool belongs to one group.`,
+        );
+      }
+      memberOf.set(member, group.id);
+      if (sequentialOnly.has(member)) {
+        report(
+          "error",
+          "sequential_only_in_parallel_group",
+          memberPath,
+          `${member} is sequential-only and cannot run in a parallel group.`,
+        );
+      }
+      if (disallowed.has(member)) {
+        report(
+          "warning",
+          "disallowed_in_parallel_group",
+          memberPath,
+          `${member} is disallowed and will never run in this group.`,
+        );
+      }
+    });
+    if (!group.join) return;
+    const joinPath: Path = [...at, "join"];
+    if (!requireTool(group.join.tool, [...joinPath, "tool"], "Join tool")) return;
+    if (group.members.includes(group.join.tool)) {
+      report(
+        "warning",
+        "join_tool_is_member",
+        [...joinPath, "tool"],
+        `The join tool ${group.join.tool} is also a branch of the group.`,
+      );
+    }
+    const joinProperties = tools.get(group.join.tool)?.argsSchema.properties;
+    for (const [arg, source] of Object.entries(group.join.inject)) {
+      if (!isInjectSource(source)) {
+        report(
+          "error",
+          "invalid_inject_source",
+          [...joinPath, "inject", arg],
+          `"${source}" is not an injection source: use one of ${INJECT_SOURCES.join(", ")}.`,
+        );
+      }
+      if (joinProperties && typeof joinProperties === "object" && !(arg in joinProperties)) {
+        report(
+          "warning",
+          "unknown_join_arg",
+          [...joinPath, "inject", arg],
+          `${group.join.tool} has no argument "${arg}".`,
+        );
+      }
+    }
+  });
+}
+
+function checkHints(spec: AgentSpec, { report, requireTool }: CheckContext): void {
+  const { hints } = spec;
+  const lists = ["ordering_hints", "sequential_only", "disallow_nodes", "prefer_nodes"] as const;
+  for (const key of lists) {
+    hints[key].forEach((name, i) => requireTool(name, ["hints", key, i], `Hint ${key}`));
+  }
+  const sequentialOnly = new Set(hints.sequential_only);
+  hints.parallel_groups.forEach((group, g) =>
+    group.forEach((name, i) => {
+      const path: Path = ["hints", "parallel_groups", g, i];
+      if (!requireTool(name, path, "Hint parallel_groups")) return;
+      if (sequentialOnly.has(name)) {
+        report(
+          "error",
+          "sequential_only_in_parallel_group",
+          path,
+          `${name} is sequential-only and cannot be in a parallel group.`,
+        );
+      }
+    }),
+  );
+  const preferred = new Set(hints.prefer_nodes);
+  hints.disallow_nodes.forEach((name, i) => {
+    if (preferred.has(name)) {
+      report(
+        "warning",
+        "disallowed_and_preferred",
+        ["hints", "disallow_nodes", i],
+        `${name} is both preferred and disallowed: disallow wins.`,
+      );
+    }
+  });
+}

@@ -1,0 +1,129 @@
+export {
+  AgentImpl,
+  AgentSpec,
+  CandidateLlm,
+  Edge,
+  EdgeKind,
+  EMPTY_OBJECT_SCHEMA,
+  GroupJoin,
+  HttpImpl,
+  JsonSchema,
+  Layout,
+  LlmConfig,
+  LlmImpl,
+  LlmPrice,
+  MockImpl,
+  ModuleImpl,
+  ParallelGroup,
+  PlannerOptions,
+  Position,
+  ReasoningEffort,
+  ResponseFormat,
+  RetryPolicy,
+  TasksOptions,
+  ToolImpl,
+  ToolSpec,
+} from "./agent-spec.js";
+export type {
+  AgentSpecInput,
+  LlmConfigInput,
+  PlannerOptionsInput,
+  ToolImplKind,
+  ToolSpecInput,
+} from "./agent-spec.js";
+export {
+  AgentRecord,
+  AgentSummary,
+  AgentsListResponse,
+  AgentVersionResponse,
+  AgentVersionsResponse,
+  AgentVersionSummary,
+  API_ERROR_CODES,
+  ApiErrorCode,
+  ConflictDetails,
+  CreateAgentResponse,
+  ErrorBody,
+  ExportFormat,
+  HealthResponse,
+  ImportResponse,
+  PendingPause,
+  ResumeRequest,
+  RunEventsResponse,
+  RunRecord,
+  RunsListResponse,
+  RunStatus,
+  StartRunRequest,
+  StartRunResponse,
+  TERMINAL_RUN_STATUSES,
+  ToolInfo,
+  ToolsResponse,
+  UpdateAgentRequest,
+  UpdateAgentResponse,
+  ValidateResponse,
+} from "./api.js";
+export { checkSpecReferences } from "./check-spec-references.js";
+export type { SourceIndices } from "./check-spec-references.js";
+export { AGENT_SPEC_SCHEMA_ID, agentSpecJsonSchema } from "./json-schema.js";
+export { formatJsonPath, parseJsonPath } from "./json-path.js";
+export {
+  EnvName,
+  ENV_NAME_PATTERN,
+  INJECT_SOURCES,
+  isInjectSource,
+  isOpcode,
+  OPCODES,
+  READ_ONLY_SIDE_EFFECTS,
+  RESERVED_TOOL_NAMES,
+  SIDE_EFFECTS,
+  Slug,
+  SLUG_PATTERN,
+  ToolName,
+  TOOL_NAME_PATTERN,
+} from "./names.js";
+export type { InjectSource, Opcode, SideEffect } from "./names.js";
+export {
+  ContextCapsule,
+  FinalPayload,
+  FinalResponseArgs,
+  FinishReason,
+  GroupReport,
+  MergeStrategy,
+  ParallelArgs,
+  ParallelJoin,
+  ParallelStep,
+  PauseReason,
+  PlannerAction,
+  PlannerFinishResult,
+  PlannerPauseResult,
+  PlannerResult,
+  ResumeDecision,
+  RunMetadata,
+  TaskSubagentArgs,
+  TaskToolArgs,
+  ToolFailure,
+  Usage,
+} from "./planner-action.js";
+export {
+  BudgetHints,
+  isPlanningHintsLike,
+  normalizePlanningHints,
+  PenguiFlowHintsInput,
+  PlanningHints,
+} from "./planning-hints.js";
+export type { PlanningHintsInput } from "./planning-hints.js";
+export { getPathValue, getTemplatePaths, renderTemplate } from "./render-template.js";
+export type { TemplateScope } from "./render-template.js";
+export {
+  ActionSource,
+  Preview,
+  RUN_EVENT_TYPES,
+  RunEvent,
+  TaskStatus,
+  TERMINAL_EVENT_TYPES,
+} from "./run-event.js";
+export type { RunEventData, RunEventOf, RunEventType } from "./run-event.js";
+export { RunStatusMessage, SubscribeAck, SubscribeMessage, UnsubscribeMessage } from "./socket.js";
+export type { ClientToServerEvents, ServerToClientEvents } from "./socket.js";
+export { SPEC_ISSUE_CODES, SpecIssue, SpecIssueCode, SpecIssueTarget } from "./spec-issue.js";
+export { getIssueTarget, parseAgentSpec, SpecError, validateAgentSpec } from "./validate-agent-spec.js";
+export type { ValidateAgentSpecResult } from "./validate-agent-spec.js";

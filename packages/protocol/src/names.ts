@@ -1,0 +1,55 @@
+import { z } from "zod";
+
+/** Opcodes of the unified action format (seed 004): never tool names. */
+export const OPCODES = ["final_response", "parallel", "task.subagent", "task.tool"] as const;
+export type Opcode = (typeof OPCODES)[number];
+
+/** Opcodes plus the older synonyms that normalization still accepts (`plan`, `task`). */
+export const RESERVED_TOOL_NAMES: ReadonlySet<string> = new Set([...OPCODES, "plan", "task"]);
+
+/** Join injection sources that the seeds define for `parallel` joins. */
+export const INJECT_SOURCES = [
+  "$results",
+  "$branches",
+  "$failures",
+  "$success_count",
+  "$failure_count",
+  "$expect",
+] as const;
+export type InjectSource = (typeof INJECT_SOURCES)[number];
+
+export const SIDE_EFFECTS = ["pure", "read", "write", "external", "stateful"] as const;
+export type SideEffect = (typeof SIDE_EFFECTS)[number];
+
+/** Side effects that auto-seq and read-only policies treat as safe. */
+export const READ_ONLY_SIDE_EFFECTS: ReadonlySet<SideEffect> = new Set(["pure", "read"]);
+
+export const SLUG_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+export const ENV_NAME_PATTERN = /^[A-Z_][A-Z0-9_]{0,127}$/;
+
+/** Lower-case identifier: agent ids, edge ids, group ids. */
+export const Slug = z
+  .string()
+  .regex(
+    SLUG_PATTERN,
+    "must be a slug: lower-case letters, digits, '-' or '_', starting with a letter or digit",
+  );
+
+/** A tool name: what the LLM writes in `next_node`. */
+export const ToolName = z
+  .string()
+  .regex(TOOL_NAME_PATTERN, "must start with a letter or '_' and hold only letters, digits and '_' (max 64)");
+
+/** The name of an environment variable (never its value). */
+export const EnvName = z
+  .string()
+  .regex(ENV_NAME_PATTERN, "must be an environment variable name such as OPENAI_API_KEY");
+
+export function isOpcode(name: string): name is Opcode {
+  return (OPCODES as readonly string[]).includes(name);
+}
+
+export function isInjectSource(value: string): value is InjectSource {
+  return (INJECT_SOURCES as readonly string[]).includes(value);
+}

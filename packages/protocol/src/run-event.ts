@@ -1,0 +1,347 @@
+import { z } from "zod";
+import {
+  FinalPayload,
+  FinishReason,
+  MergeStrategy,
+  PauseReason,
+  ResumeDecision,
+  RunMetadata,
+  ToolFailure,
+} from "./planner-action.js";
+
+/**
+ * Every run produces one ordered stream of events in this envelope: `seq` starts at 1 and has no gaps.
+ * Payloads carry bounded previews of large values (see `Preview`), never secrets. Names and fields that
+ * the seeds define (`llm_stream_chunk`, `auto_seq_*`, `summary_compacted`, `failure`) are kept verbatim.
+ */
+const envelope = <T extends string, D extends z.ZodType>(type: T, data: D) =>
+  z.object({
+    runId: z.string().min(1),
+    seq: z.int().positive(),
+    ts: z.number().nonnegative(),
+    step: z.int().nonnegative(),
+    type: z.literal(type),
+    data,
+  });
+
+/** A JSON value cut down to a bounded size; truncated strings end with `…[+N chars]`. */
+export const Preview = z.unknown();
+
+const LlmRef = z.object({ provider: z.string(), model: z.string(), offline: z.boolean() });
+
+/** Where an action came from: the LLM, auto-seq, a corrective re-ask, or a resumed pause. */
+export const ActionSource = z.enum(["llm", "auto_seq", "resume", "system"]);
+export type ActionSource = z.infer<typeof ActionSource>;
+
+const FingerprintFields = {
+  payload_fingerprint: z.string().optional(),
+  payload_type: z.string().optional(),
+  payload_keys_count: z.int().nonnegative().optional(),
+  prev_step_next_node: z.string().nullable().optional(),
+};
+
+const TodoItem = z.object({
+  id: z.string(),
+  content: z.string(),
+  status: z.enum(["pending", "in_progress", "completed"]),
+});
+
+export const TaskStatus = z.enum(["queued", "running", "completed", "failed", "cancelled", "timed_out"]);
+export type TaskStatus = z.infer<typeof TaskStatus>;
+
+export const RunStartedEvent = envelope(
+  "run_started",
+  z.looseObject({
+    query: z.string(),
+    agentId: z.string().optional(),
+    agentVersion: z.int().optional(),
+    llm: LlmRef,
+    tools: z.array(z.string()),
+  }),
+);
+export const StepStartEvent = envelope("step_start", z.looseObject({ source: ActionSource }));
+export const LlmCallEvent = envelope(
+  "llm_call",
+  z.looseObject({
+    purpose: z.enum(["plan", "repair", "arg_fill", "correction", "summarize", "route", "tool", "subagent"]),
+    provider: z.string(),
+    model: z.string(),
+    offline: z.boolean(),
+    promptTokens: z.int().nonnegative(),
+    completionTokens: z.int().nonnegative(),
+    reasoningTokens: z.int().nonnegative(),
+    costUsd: z.number().nonnegative(),
+    latencyMs: z.number().nonnegative(),
+    reasoningEffort: z.string().optional(),
+  }),
+);
+export const LlmStreamChunkEvent = envelope(
+  "llm_stream_chunk",
+  z.looseObject({
+    text: z.string(),
+    done: z.boolean(),
+    phase: z.enum(["args", "answer", "thinking"]),
+    channel: z.enum(["answer", "thinking"]),
+    action_seq: z.int().nonnegative(),
+  }),
+);
+export const ActionEvent = envelope(
+  "action",
+  z.looseObject({
+    next_node: z.string(),
+    args: Preview,
+    source: ActionSource,
+    action_seq: z.int().nonnegative(),
+  }),
+);
+export const ReasoningEvent = envelope(
+  "reasoning",
+  z.looseObject({ phase: z.enum(["plan", "act", "obs", "reflect"]), summary: z.string() }),
+);
+export const ToolStartEvent = envelope(
+  "tool_start",
+  z.looseObject({
+    tool: z.string(),
+    callId: z.string(),
+    args: Preview,
+    attempt: z.int().positive(),
+    parallelId: z.string().optional(),
+    branch: z.int().nonnegative().optional(),
+    join: z.boolean().optional(),
+    source: ActionSource.optional(),
+  }),
+);
+export const ToolEndEvent = envelope(
+  "tool_end",
+  z.looseObject({
+    tool: z.string(),
+    callId: z.string(),
+    observation: Preview,
+    durationMs: z.number().nonnegative(),
+    parallelId: z.string().optional(),
+    branch: z.int().nonnegative().optional(),
+    join: z.boolean().optional(),
+  }),
+);
+export const ToolErrorEvent = envelope(
+  "tool_error",
+  z.looseObject({
+    tool: z.string(),
+    callId: z.string(),
+    failure: ToolFailure,
+    durationMs: z.number().nonnegative(),
+    parallelId: z.string().optional(),
+    branch: z.int().nonnegative().optional(),
+    join: z.boolean().optional(),
+  }),
+);
+export const ToolRetryEvent = envelope(
+  "tool_retry",
+  z.looseObject({
+    tool: z.string(),
+    callId: z.string(),
+    attempt: z.int().positive(),
+    delayMs: z.number().nonnegative(),
+    error_code: z.string(),
+    message: z.string(),
+  }),
+);
+export const ParallelStartEvent = envelope(
+  "parallel_start",
+  z.looseObject({
+    parallelId: z.string(),
+    steps: z.array(z.looseObject({ node: z.string(), args: Preview })),
+    maxParallel: z.int().positive(),
+    join: z.looseObject({ node: z.string() }).optional(),
+    groupId: z.string().optional(),
+  }),
+);
+export const ParallelEndEvent = envelope(
+  "parallel_end",
+  z.looseObject({
+    parallelId: z.string(),
+    successCount: z.int().nonnegative(),
+    failureCount: z.int().nonnegative(),
+    join: z.looseObject({
+      status: z.enum(["ok", "skipped", "error", "none"]),
+      node: z.string().optional(),
+      reason: z.string().optional(),
+    }),
+    durationMs: z.number().nonnegative(),
+  }),
+);
+export const TodosUpdatedEvent = envelope(
+  "todos_updated",
+  z.looseObject({
+    revision: z.int().positive(),
+    todos: z.array(TodoItem),
+    focus: z.string().optional(),
+    note: z.string().optional(),
+  }),
+);
+export const RepairAttemptEvent = envelope(
+  "repair_attempt",
+  z.looseObject({
+    kind: z.enum(["parse", "args", "arg_fill", "unknown_tool", "opcode_args", "output"]),
+    attempt: z.int().positive(),
+    error_code: z.string(),
+    message: z.string(),
+    node: z.string().optional(),
+  }),
+);
+export const ConstraintViolationEvent = envelope(
+  "constraint_violation",
+  z.looseObject({
+    constraint: z.enum([
+      "deadline",
+      "hop_budget",
+      "token_budget",
+      "cost_budget",
+      "max_iters",
+      "disallow_nodes",
+      "sequential_only",
+      "max_parallel",
+      "ordering_hints",
+      "prefer_nodes",
+      "auth_scopes",
+      "auto_seq_edge",
+      "tasks",
+    ]),
+    message: z.string(),
+    node: z.string().optional(),
+    enforced: z.enum(["rejected", "capped", "rewritten", "corrected", "finished", "paused"]),
+  }),
+);
+export const SummaryCompactedEvent = envelope(
+  "summary_compacted",
+  z.looseObject({
+    before_tokens: z.int().nonnegative(),
+    after_tokens: z.int().nonnegative(),
+    method: z.enum(["rule_based", "llm", "rule_based_fallback"]),
+    summary_note: z.string().optional(),
+  }),
+);
+export const PauseEvent = envelope(
+  "pause",
+  z.looseObject({ reason: PauseReason, payload: z.record(z.string(), z.unknown()), resumeToken: z.string() }),
+);
+export const ResumedEvent = envelope(
+  "resumed",
+  z.looseObject({ decision: ResumeDecision, reason: PauseReason.optional(), args: Preview.optional() }),
+);
+export const TaskSpawnedEvent = envelope(
+  "task_spawned",
+  z.looseObject({
+    taskId: z.string(),
+    name: z.string(),
+    mode: z.enum(["subagent", "tool"]),
+    mergeStrategy: MergeStrategy,
+    groupId: z.string().optional(),
+    group: z.string().optional(),
+    tool: z.string().optional(),
+  }),
+);
+export const TaskUpdateEvent = envelope(
+  "task_update",
+  z.looseObject({
+    taskId: z.string(),
+    status: TaskStatus,
+    result: Preview.optional(),
+    error: z.looseObject({ code: z.string(), message: z.string() }).optional(),
+    groupId: z.string().optional(),
+  }),
+);
+export const TaskGroupReportEvent = envelope(
+  "task_group_report",
+  z.looseObject({
+    groupId: z.string(),
+    name: z.string(),
+    report: z.enum(["all", "any"]),
+    mergeStrategy: MergeStrategy,
+    tasks: z.array(
+      z.looseObject({ taskId: z.string(), name: z.string(), status: TaskStatus, result: Preview }),
+    ),
+  }),
+);
+export const AutoSeqDetectedUniqueEvent = envelope(
+  "auto_seq_detected_unique",
+  z.looseObject({ tool_name: z.string(), candidate_count: z.literal(1).optional(), ...FingerprintFields }),
+);
+export const AutoSeqDetectedAmbiguousEvent = envelope(
+  "auto_seq_detected_ambiguous",
+  z.looseObject({ candidates: z.array(z.string()), candidate_count: z.int().min(2), ...FingerprintFields }),
+);
+export const AutoSeqDetectedNoneEvent = envelope("auto_seq_detected_none", z.looseObject(FingerprintFields));
+export const AutoSeqSkippedEvent = envelope(
+  "auto_seq_skipped",
+  z.looseObject({
+    reason: z.enum([
+      "previous_step_parallel",
+      "non_structured_observation",
+      "no_steps",
+      "pending_actions_present",
+    ]),
+    ...FingerprintFields,
+  }),
+);
+export const AutoSeqExecutedEvent = envelope(
+  "auto_seq_executed",
+  z.looseObject({ tool_name: z.string(), prev_step_next_node: z.string().nullable().optional() }),
+);
+export const RunFinishedEvent = envelope(
+  "run_finished",
+  z.looseObject({ reason: FinishReason, payload: FinalPayload, metadata: RunMetadata }),
+);
+export const RunFailedEvent = envelope(
+  "run_failed",
+  z.looseObject({ error: z.looseObject({ code: z.string(), message: z.string() }) }),
+);
+/** Written by the server for a run that was `running` when its process died. */
+export const RunInterruptedEvent = envelope("run_interrupted", z.looseObject({ message: z.string() }));
+
+export const RunEvent = z.discriminatedUnion("type", [
+  RunStartedEvent,
+  StepStartEvent,
+  LlmCallEvent,
+  LlmStreamChunkEvent,
+  ActionEvent,
+  ReasoningEvent,
+  ToolStartEvent,
+  ToolEndEvent,
+  ToolErrorEvent,
+  ToolRetryEvent,
+  ParallelStartEvent,
+  ParallelEndEvent,
+  TodosUpdatedEvent,
+  RepairAttemptEvent,
+  ConstraintViolationEvent,
+  SummaryCompactedEvent,
+  PauseEvent,
+  ResumedEvent,
+  TaskSpawnedEvent,
+  TaskUpdateEvent,
+  TaskGroupReportEvent,
+  AutoSeqDetectedUniqueEvent,
+  AutoSeqDetectedAmbiguousEvent,
+  AutoSeqDetectedNoneEvent,
+  AutoSeqSkippedEvent,
+  AutoSeqExecutedEvent,
+  RunFinishedEvent,
+  RunFailedEvent,
+  RunInterruptedEvent,
+]);
+export type RunEvent = z.infer<typeof RunEvent>;
+export type RunEventType = RunEvent["type"];
+/** The event of one type, e.g. `RunEventOf<"tool_end">`. */
+export type RunEventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
+/** The data of one event type, e.g. `RunEventData<"tool_end">`. */
+export type RunEventData<T extends RunEventType> = RunEventOf<T>["data"];
+
+export const RUN_EVENT_TYPES = RunEvent.options.map((option) => option.shape.type.value) as RunEventType[];
+
+/** Events after which a run emits nothing more (a `pause` is not terminal: `resumed` may follow). */
+export const TERMINAL_EVENT_TYPES: ReadonlySet<RunEventType> = new Set([
+  "run_finished",
+  "run_failed",
+  "run_interrupted",
+]);

@@ -1,0 +1,58 @@
+import { z } from "zod";
+
+/** Every code `validateAgentSpec` can report. */
+export const SPEC_ISSUE_CODES = [
+  // structure (from the zod schema)
+  "invalid_type",
+  "invalid_value",
+  "missing_field",
+  "unknown_key",
+  "too_small",
+  "too_big",
+  "invalid_format",
+  "invalid_slug",
+  "invalid_tool_name",
+  "invalid_env_name",
+  // cross references
+  "duplicate_tool_name",
+  "reserved_tool_name",
+  "duplicate_id",
+  "unknown_tool",
+  "self_edge",
+  "duplicate_edge",
+  "tool_in_multiple_groups",
+  "sequential_only_in_parallel_group",
+  "disallowed_in_parallel_group",
+  "group_too_small",
+  "join_tool_is_member",
+  "schema_not_object",
+  "invalid_json_schema",
+  "auto_seq_into_side_effect",
+  "auto_seq_edge_into_non_auto_seq_tool",
+  "auto_seq_execute_without_auto_seq",
+  "invalid_inject_source",
+  "unknown_join_arg",
+  "ordering_cycle",
+  "disallowed_and_preferred",
+  "literal_secret_header",
+  "invalid_url",
+] as const;
+export const SpecIssueCode = z.enum(SPEC_ISSUE_CODES);
+export type SpecIssueCode = z.infer<typeof SpecIssueCode>;
+
+/** The element of the spec an issue concerns, so that the designer can badge and reveal it. */
+export const SpecIssueTarget = z.object({
+  kind: z.enum(["agent", "llm", "planner", "tool", "edge", "group", "hints", "layout"]),
+  id: z.string().optional(),
+});
+export type SpecIssueTarget = z.infer<typeof SpecIssueTarget>;
+
+/** One problem in a spec: where it is (JSON path such as `$.tools[2].name`), what it is, what to do. */
+export const SpecIssue = z.object({
+  severity: z.enum(["error", "warning"]),
+  path: z.string(),
+  code: SpecIssueCode,
+  message: z.string(),
+  target: SpecIssueTarget.optional(),
+});
+export type SpecIssue = z.infer<typeof SpecIssue>;

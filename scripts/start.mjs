@@ -1,0 +1,42 @@
+// `npm start`: builds what is missing or stale (TypeScript packages, the designer), then serves Waddle.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const run = (command, args) => {
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+};
+const newestMtime = (target) => {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(target).reduce((newest, entry) => {
+    if (entry === "node_modules" || entry === "dist") return newest;
+    return Math.max(newest, newestMtime(path.join(target, entry)));
+  }, stat.mtimeMs);
+};
+
+// tsc -b only rebuilds what changed; it is quick when everything is up to date.
+run(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-b", "tsconfig.build.json"]);
+
+const designerBuilt = path.join(root, "designer/dist/index.html");
+const designerSources = [
+  "designer/src",
+  "designer/index.html",
+  "designer/vite.config.ts",
+  "packages/protocol/src",
+];
+const sourcesMtime = Math.max(...designerSources.map((entry) => newestMtime(path.join(root, entry))));
+if (!existsSync(designerBuilt) || statSync(designerBuilt).mtimeMs < sourcesMtime) {
+  run("npm", ["run", "build", "-w", "@waddle/designer"]);
+}
+
+const server = spawn(process.execPath, [path.join(root, "server/dist/main.js")], {
+  cwd: root,
+  stdio: "inherit",
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
