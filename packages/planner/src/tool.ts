@@ -1,4 +1,10 @@
-import { RESERVED_TOOL_NAMES, TOOL_NAME_PATTERN, type RetryPolicy, type SideEffect } from "@waddle/protocol";
+import {
+  RESERVED_TOOL_NAMES,
+  TOOL_NAME_PATTERN,
+  type RetryPolicy,
+  type SideEffect,
+  type ToolSpec,
+} from "@waddle/protocol";
 import type { z } from "zod";
 
 export interface ToolResumeInput {
@@ -75,3 +81,12 @@ export function defineTool<Args extends z.ZodType, Out extends z.ZodType>(
   }
   return Object.freeze({ ...definition });
 }
+
+/** Runs one tool call with validated args; returns the raw result, validated afterwards by the catalog. */
+export type ToolRunner = (args: Record<string, unknown>, context: ToolRunContext) => Promise<unknown>;
+
+/**
+ * Supplies the runner of a spec tool whose impl the planner does not run itself (the planner runs
+ * `mock`; the server supplies `module`, `http`, `llm` and `agent`). `undefined` means "not available".
+ */
+export type ImplResolver = (tool: ToolSpec) => ToolRunner | undefined;

@@ -1,0 +1,31 @@
+import type { PlannerFinishResult, PlannerPauseResult, ResumeDecision, RunEvent } from "@waddle/protocol";
+
+/** Receives every event of a run, in order, `seq` contiguous from 1 (continuing across resumes). */
+export type EventSink = (event: RunEvent) => void;
+
+export interface RunOptions {
+  /** Generated when absent. */
+  runId?: string;
+  /** Secrets and opaque objects for tools; never shown to the LLM, never put in events. */
+  toolContext?: Record<string, unknown>;
+  signal?: AbortSignal;
+  onEvent?: EventSink;
+  /** Non-secret context the LLM may see (user locale, tenant name, …). */
+  contextMeta?: Record<string, unknown>;
+}
+
+export interface ResumeOptions {
+  decision: ResumeDecision;
+  /** Replaces the paused tool's args when `decision` is `edit`. */
+  args?: Record<string, unknown>;
+  userInput?: string;
+  toolContext?: Record<string, unknown>;
+  signal?: AbortSignal;
+  onEvent?: EventSink;
+}
+
+/** A finished run: `answer_complete`, `no_path`, `budget_exhausted`, `max_iters` or `cancelled`. */
+export type PlannerFinish = PlannerFinishResult;
+/** A paused run; continue it with `planner.resume(resumeToken, {decision})`. */
+export type PlannerPause = PlannerPauseResult;
+export type PlannerOutcome = PlannerFinish | PlannerPause;
