@@ -1,2 +1,11 @@
 // Test doubles and fixtures for code built on @waddle/planner.
-export {};
+export { ScriptedClient, scriptedReply } from "./scripted-client.js";
+export type {
+  ScriptedCall,
+  ScriptedClientOptions,
+  ScriptedContent,
+  ScriptedReply,
+  ScriptedReplyFunction,
+  ScriptedReplyOptions,
+  ScriptedReplyWithOptions,
+} from "./scripted-client.js";
