@@ -1,0 +1,240 @@
+import type {
+  AgentRecord,
+  AgentSpec,
+  AgentSummary,
+  AgentVersionSummary,
+  RunEvent,
+  RunRecord,
+} from "@waddle/protocol";
+import type { SerializedPlannerState } from "@waddle/planner";
+import {
+  EMPTY_USAGE,
+  getAgentSummary,
+  StoreError,
+  type AppendEventOptions,
+  type ListRunsOptions,
+  type NewRun,
+  type RunPatch,
+  type TaskRecord,
+  type WaddleStore,
+} from "./waddle-store.js";
+
+interface StoredVersion {
+  record: AgentRecord;
+  message?: string;
+}
+
+/** A `WaddleStore` in memory: for tests, embedding and the CLI's in-process runs. Values are copied in and out. */
+export class MemoryStore implements WaddleStore {
+  private readonly agents = new Map<string, StoredVersion[]>();
+  private readonly runs = new Map<string, RunRecord>();
+  private readonly events = new Map<string, RunEvent[]>();
+  private readonly pausedStates = new Map<string, SerializedPlannerState>();
+  private readonly tasks = new Map<string, Map<string, TaskRecord>>();
+  private closed = false;
+
+  async listAgents(): Promise<AgentSummary[]> {
+    this.assertOpen();
+    return [...this.agents.values()]
+      .map((versions) => getAgentSummary(versions.at(-1)!.record))
+      .sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  async getAgent(id: string): Promise<AgentRecord | undefined> {
+    this.assertOpen();
+    const latest = this.agents.get(id)?.at(-1);
+    return latest ? structuredClone(latest.record) : undefined;
+  }
+
+  async createAgent(options: { spec: AgentSpec; message?: string }): Promise<AgentRecord> {
+    this.assertOpen();
+    const { spec } = options;
+    if (this.agents.has(spec.id)) {
+      throw new StoreError("conflict", `An agent with id "${spec.id}" already exists.`, {
+        currentVersion: this.agents.get(spec.id)!.at(-1)!.record.version,
+      });
+    }
+    const now = new Date().toISOString();
+    const record: AgentRecord = {
+      id: spec.id,
+      version: 1,
+      spec: structuredClone(spec),
+      updatedAt: now,
+      createdAt: now,
+    };
+    this.agents.set(spec.id, [{ record, ...(options.message ? { message: options.message } : {}) }]);
+    return structuredClone(record);
+  }
+
+  async updateAgent(options: {
+    id: string;
+    spec: AgentSpec;
+    baseVersion: number;
+    message?: string;
+  }): Promise<AgentRecord> {
+    this.assertOpen();
+    const versions = this.agents.get(options.id);
+    if (!versions) throw new StoreError("not_found", `Agent "${options.id}" does not exist.`);
+    const latest = versions.at(-1)!.record;
+    if (latest.version !== options.baseVersion) {
+      throw new StoreError(
+        "conflict",
+        `Agent "${options.id}" is at version ${latest.version}, not ${options.baseVersion}.`,
+        {
+          currentVersion: latest.version,
+          baseVersion: options.baseVersion,
+        },
+      );
+    }
+    const record: AgentRecord = {
+      id: options.id,
+      version: latest.version + 1,
+      spec: structuredClone({ ...options.spec, id: options.id }),
+      updatedAt: new Date().toISOString(),
+      createdAt: versions[0]!.record.createdAt ?? latest.updatedAt,
+    };
+    versions.push({ record, ...(options.message ? { message: options.message } : {}) });
+    return structuredClone(record);
+  }
+
+  async deleteAgent(id: string): Promise<boolean> {
+    this.assertOpen();
+    return this.agents.delete(id);
+  }
+
+  async listAgentVersions(id: string): Promise<AgentVersionSummary[] | undefined> {
+    this.assertOpen();
+    return this.agents.get(id)?.map(({ record, message }) => ({
+      version: record.version,
+      createdAt: record.updatedAt,
+      name: record.spec.name,
+      ...(message ? { message } : {}),
+    }));
+  }
+
+  async getAgentVersion(id: string, version: number): Promise<AgentRecord | undefined> {
+    this.assertOpen();
+    const found = this.agents.get(id)?.find((entry) => entry.record.version === version);
+    return found ? structuredClone(found.record) : undefined;
+  }
+
+  async createRun(run: NewRun): Promise<RunRecord> {
+    this.assertOpen();
+    if (this.runs.has(run.id)) throw new StoreError("conflict", `Run "${run.id}" already exists.`);
+    const record: RunRecord = {
+      id: run.id,
+      agentId: run.agentId,
+      agentVersion: run.agentVersion,
+      status: run.status,
+      query: run.query,
+      result: null,
+      usage: { ...EMPTY_USAGE },
+      startedAt: null,
+      finishedAt: null,
+      createdAt: new Date().toISOString(),
+      lastSeq: 0,
+      pause: null,
+      error: null,
+      offline: run.offline ?? false,
+    };
+    this.runs.set(run.id, record);
+    this.events.set(run.id, []);
+    return structuredClone(record);
+  }
+
+  async getRun(id: string): Promise<RunRecord | undefined> {
+    this.assertOpen();
+    const run = this.runs.get(id);
+    return run ? structuredClone(run) : undefined;
+  }
+
+  async listRuns(options: ListRunsOptions = {}): Promise<RunRecord[]> {
+    this.assertOpen();
+    const runs = [...this.runs.values()]
+      .filter((run) => options.agentId === undefined || run.agentId === options.agentId)
+      .filter((run) => options.statuses === undefined || options.statuses.includes(run.status))
+      .reverse();
+    return structuredClone(options.limit === undefined ? runs : runs.slice(0, options.limit));
+  }
+
+  async updateRun(id: string, patch: RunPatch): Promise<RunRecord> {
+    this.assertOpen();
+    const run = this.runs.get(id);
+    if (!run) throw new StoreError("not_found", `Run "${id}" does not exist.`);
+    applyRunPatch(run, patch);
+    return structuredClone(run);
+  }
+
+  async appendEvent(event: RunEvent, options: AppendEventOptions = {}): Promise<void> {
+    this.assertOpen();
+    const run = this.runs.get(event.runId);
+    if (!run) throw new StoreError("not_found", `Run "${event.runId}" does not exist.`);
+    const lastSeq = run.lastSeq ?? 0;
+    if (event.seq !== lastSeq + 1) {
+      throw new StoreError(
+        "seq_gap",
+        `Event seq ${event.seq} of run "${event.runId}" does not follow ${lastSeq}.`,
+        {
+          lastSeq,
+          seq: event.seq,
+        },
+      );
+    }
+    this.events.get(event.runId)!.push(structuredClone(event));
+    run.lastSeq = event.seq;
+    if (options.run) applyRunPatch(run, options.run);
+    if (options.task) {
+      const tasks = this.tasks.get(event.runId) ?? new Map<string, TaskRecord>();
+      tasks.set(options.task.taskId, structuredClone(options.task));
+      this.tasks.set(event.runId, tasks);
+    }
+  }
+
+  async listEvents(runId: string, options: { afterSeq?: number; limit?: number } = {}): Promise<RunEvent[]> {
+    this.assertOpen();
+    const events = this.events.get(runId) ?? [];
+    const start = Math.max(0, options.afterSeq ?? 0);
+    const end = options.limit === undefined ? undefined : start + options.limit;
+    // seq n sits at index n - 1, since seq has no gaps.
+    return structuredClone(events.slice(start, end));
+  }
+
+  async savePausedState(options: {
+    token: string;
+    runId?: string;
+    state: SerializedPlannerState;
+  }): Promise<void> {
+    this.assertOpen();
+    this.pausedStates.set(options.token, structuredClone(options.state));
+  }
+
+  async loadPausedState(token: string): Promise<SerializedPlannerState | undefined> {
+    this.assertOpen();
+    const state = this.pausedStates.get(token);
+    return state ? structuredClone(state) : undefined;
+  }
+
+  async deletePausedState(token: string): Promise<void> {
+    this.assertOpen();
+    this.pausedStates.delete(token);
+  }
+
+  async listTasks(runId: string): Promise<TaskRecord[]> {
+    this.assertOpen();
+    return structuredClone([...(this.tasks.get(runId)?.values() ?? [])]);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new StoreError("closed", "The store is closed.");
+  }
+}
+
+function applyRunPatch(run: RunRecord, patch: RunPatch): void {
+  for (const [key, value] of Object.entries(patch)) {
+    if (value !== undefined) (run as Record<string, unknown>)[key] = structuredClone(value);
+  }
+}

@@ -1,0 +1,90 @@
+import type Database from "better-sqlite3";
+
+/** Schema changes in order; each runs once, in a transaction, and is recorded in `migrations`. */
+export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string }[] = [
+  {
+    id: 1,
+    name: "initial",
+    sql: `
+      CREATE TABLE agents (
+        id TEXT PRIMARY KEY,
+        latest_version INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE agent_versions (
+        agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        message TEXT,
+        spec TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (agent_id, version)
+      ) WITHOUT ROWID;
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        agent_id TEXT NOT NULL,
+        agent_version INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        query TEXT NOT NULL,
+        result TEXT,
+        usage TEXT NOT NULL,
+        pause TEXT,
+        error TEXT,
+        offline INTEGER NOT NULL DEFAULT 0,
+        last_seq INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        started_at TEXT,
+        finished_at TEXT,
+        position INTEGER NOT NULL
+      );
+      CREATE INDEX runs_by_agent ON runs (agent_id, position);
+      CREATE INDEX runs_by_status ON runs (status);
+      CREATE TABLE run_events (
+        run_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        event TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      ) WITHOUT ROWID;
+      CREATE TABLE paused_states (
+        token TEXT PRIMARY KEY,
+        run_id TEXT,
+        state TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE tasks (
+        run_id TEXT NOT NULL,
+        task_id TEXT NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (run_id, task_id)
+      );
+    `,
+  },
+];
+
+/** Applies the migrations the database has not seen yet; returns how many ran. */
+export function applySqliteMigrations(db: Database.Database): number {
+  db.exec(`CREATE TABLE IF NOT EXISTS migrations (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+  )`);
+  const applied = new Set(
+    db
+      .prepare("SELECT id FROM migrations")
+      .all()
+      .map((row) => (row as { id: number }).id),
+  );
+  const record = db.prepare("INSERT INTO migrations (id, name, applied_at) VALUES (?, ?, ?)");
+  let count = 0;
+  for (const migration of SQLITE_MIGRATIONS) {
+    if (applied.has(migration.id)) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      record.run(migration.id, migration.name, new Date().toISOString());
+    })();
+    count += 1;
+  }
+  return count;
+}

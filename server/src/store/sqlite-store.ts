@@ -1,0 +1,381 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import type {
+  AgentRecord,
+  AgentSpec,
+  AgentSummary,
+  AgentVersionSummary,
+  RunEvent,
+  RunRecord,
+} from "@waddle/protocol";
+import type { SerializedPlannerState } from "@waddle/planner";
+import { applySqliteMigrations } from "./sqlite-migrations.js";
+import {
+  EMPTY_USAGE,
+  getAgentSummary,
+  StoreError,
+  type AppendEventOptions,
+  type ListRunsOptions,
+  type NewRun,
+  type RunPatch,
+  type TaskRecord,
+  type WaddleStore,
+} from "./waddle-store.js";
+
+interface RunRow {
+  id: string;
+  agent_id: string;
+  agent_version: number;
+  status: string;
+  query: string;
+  result: string | null;
+  usage: string;
+  pause: string | null;
+  error: string | null;
+  offline: number;
+  last_seq: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+interface VersionRow {
+  agent_id: string;
+  version: number;
+  name: string;
+  message: string | null;
+  spec: string;
+  created_at: string;
+  first_created_at?: string;
+}
+
+const RUN_COLUMNS: Readonly<Record<keyof RunPatch, { column: string; json: boolean }>> = {
+  status: { column: "status", json: false },
+  result: { column: "result", json: true },
+  usage: { column: "usage", json: true },
+  startedAt: { column: "started_at", json: false },
+  finishedAt: { column: "finished_at", json: false },
+  pause: { column: "pause", json: true },
+  error: { column: "error", json: true },
+  offline: { column: "offline", json: false },
+};
+
+/**
+ * The default store: one SQLite file (better-sqlite3, WAL). Every write that touches several rows runs in
+ * one transaction, so a crash never leaves half a version or a gap in a run's `seq`.
+ */
+export class SqliteStore implements WaddleStore {
+  private readonly db: Database.Database;
+
+  /** Opens (creating when needed) the database at `filename`; `":memory:"` for a throwaway one. */
+  constructor(filename: string) {
+    if (filename !== ":memory:") mkdirSync(path.dirname(filename), { recursive: true });
+    this.db = new Database(filename);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = NORMAL");
+    this.db.pragma("foreign_keys = ON");
+    this.db.pragma("busy_timeout = 5000");
+    applySqliteMigrations(this.db);
+  }
+
+  async listAgents(): Promise<AgentSummary[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT v.*, a.created_at AS first_created_at FROM agents a
+         JOIN agent_versions v ON v.agent_id = a.id AND v.version = a.latest_version ORDER BY a.id`,
+      )
+      .all() as VersionRow[];
+    return rows.map((row) => getAgentSummary(toAgentRecord(row)));
+  }
+
+  async getAgent(id: string): Promise<AgentRecord | undefined> {
+    const row = this.db
+      .prepare(
+        `SELECT v.*, a.created_at AS first_created_at FROM agents a
+         JOIN agent_versions v ON v.agent_id = a.id AND v.version = a.latest_version WHERE a.id = ?`,
+      )
+      .get(id) as VersionRow | undefined;
+    return row ? toAgentRecord(row) : undefined;
+  }
+
+  async createAgent(options: { spec: AgentSpec; message?: string }): Promise<AgentRecord> {
+    const { spec } = options;
+    const now = new Date().toISOString();
+    this.db.transaction(() => {
+      const existing = this.db.prepare("SELECT latest_version FROM agents WHERE id = ?").get(spec.id) as
+        { latest_version: number } | undefined;
+      if (existing) {
+        throw new StoreError("conflict", `An agent with id "${spec.id}" already exists.`, {
+          currentVersion: existing.latest_version,
+        });
+      }
+      this.db
+        .prepare("INSERT INTO agents (id, latest_version, created_at, updated_at) VALUES (?, 1, ?, ?)")
+        .run(spec.id, now, now);
+      this.insertVersion({ id: spec.id, version: 1, spec, message: options.message, now });
+    })();
+    return { id: spec.id, version: 1, spec, updatedAt: now, createdAt: now };
+  }
+
+  async updateAgent(options: {
+    id: string;
+    spec: AgentSpec;
+    baseVersion: number;
+    message?: string;
+  }): Promise<AgentRecord> {
+    const now = new Date().toISOString();
+    const spec = { ...options.spec, id: options.id };
+    const createdAt = this.db.transaction(() => {
+      const existing = this.db
+        .prepare("SELECT latest_version, created_at FROM agents WHERE id = ?")
+        .get(options.id) as { latest_version: number; created_at: string } | undefined;
+      if (!existing) throw new StoreError("not_found", `Agent "${options.id}" does not exist.`);
+      if (existing.latest_version !== options.baseVersion) {
+        throw new StoreError(
+          "conflict",
+          `Agent "${options.id}" is at version ${existing.latest_version}, not ${options.baseVersion}.`,
+          { currentVersion: existing.latest_version, baseVersion: options.baseVersion },
+        );
+      }
+      const version = existing.latest_version + 1;
+      this.insertVersion({ id: options.id, version, spec, message: options.message, now });
+      this.db
+        .prepare("UPDATE agents SET latest_version = ?, updated_at = ? WHERE id = ?")
+        .run(version, now, options.id);
+      return existing.created_at;
+    })();
+    return { id: options.id, version: options.baseVersion + 1, spec, updatedAt: now, createdAt };
+  }
+
+  async deleteAgent(id: string): Promise<boolean> {
+    return this.db.prepare("DELETE FROM agents WHERE id = ?").run(id).changes > 0;
+  }
+
+  async listAgentVersions(id: string): Promise<AgentVersionSummary[] | undefined> {
+    const exists = this.db.prepare("SELECT 1 FROM agents WHERE id = ?").get(id);
+    if (!exists) return undefined;
+    const rows = this.db
+      .prepare(
+        "SELECT version, name, message, created_at FROM agent_versions WHERE agent_id = ? ORDER BY version",
+      )
+      .all(id) as VersionRow[];
+    return rows.map((row) => ({
+      version: row.version,
+      createdAt: row.created_at,
+      name: row.name,
+      ...(row.message ? { message: row.message } : {}),
+    }));
+  }
+
+  async getAgentVersion(id: string, version: number): Promise<AgentRecord | undefined> {
+    const row = this.db
+      .prepare(
+        `SELECT v.*, a.created_at AS first_created_at FROM agent_versions v JOIN agents a ON a.id = v.agent_id
+         WHERE v.agent_id = ? AND v.version = ?`,
+      )
+      .get(id, version) as VersionRow | undefined;
+    return row ? toAgentRecord(row) : undefined;
+  }
+
+  async createRun(run: NewRun): Promise<RunRecord> {
+    const now = new Date().toISOString();
+    try {
+      this.db
+        .prepare(
+          `INSERT INTO runs (id, agent_id, agent_version, status, query, usage, offline, created_at, position)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs))`,
+        )
+        .run(
+          run.id,
+          run.agentId,
+          run.agentVersion,
+          run.status,
+          run.query,
+          JSON.stringify(EMPTY_USAGE),
+          run.offline ? 1 : 0,
+          now,
+        );
+    } catch (error) {
+      if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
+        throw new StoreError("conflict", `Run "${run.id}" already exists.`);
+      }
+      throw error;
+    }
+    return (await this.getRun(run.id))!;
+  }
+
+  async getRun(id: string): Promise<RunRecord | undefined> {
+    const row = this.db.prepare("SELECT * FROM runs WHERE id = ?").get(id) as RunRow | undefined;
+    return row ? toRunRecord(row) : undefined;
+  }
+
+  async listRuns(options: ListRunsOptions = {}): Promise<RunRecord[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (options.agentId !== undefined) {
+      where.push("agent_id = ?");
+      params.push(options.agentId);
+    }
+    if (options.statuses !== undefined) {
+      where.push(`status IN (${options.statuses.map(() => "?").join(", ") || "NULL"})`);
+      params.push(...options.statuses);
+    }
+    const sql = `SELECT * FROM runs ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY position DESC${
+      options.limit === undefined ? "" : " LIMIT ?"
+    }`;
+    if (options.limit !== undefined) params.push(options.limit);
+    return (this.db.prepare(sql).all(...params) as RunRow[]).map(toRunRecord);
+  }
+
+  async updateRun(id: string, patch: RunPatch): Promise<RunRecord> {
+    this.db.transaction(() => this.patchRun(id, patch))();
+    return (await this.getRun(id))!;
+  }
+
+  async appendEvent(event: RunEvent, options: AppendEventOptions = {}): Promise<void> {
+    this.db.transaction(() => {
+      const run = this.db.prepare("SELECT last_seq FROM runs WHERE id = ?").get(event.runId) as
+        { last_seq: number } | undefined;
+      if (!run) throw new StoreError("not_found", `Run "${event.runId}" does not exist.`);
+      if (event.seq !== run.last_seq + 1) {
+        throw new StoreError(
+          "seq_gap",
+          `Event seq ${event.seq} of run "${event.runId}" does not follow ${run.last_seq}.`,
+          {
+            lastSeq: run.last_seq,
+            seq: event.seq,
+          },
+        );
+      }
+      this.db
+        .prepare("INSERT INTO run_events (run_id, seq, type, event) VALUES (?, ?, ?, ?)")
+        .run(event.runId, event.seq, event.type, JSON.stringify(event));
+      this.db.prepare("UPDATE runs SET last_seq = ? WHERE id = ?").run(event.seq, event.runId);
+      if (options.run) this.patchRun(event.runId, options.run);
+      if (options.task) {
+        this.db
+          .prepare("INSERT OR REPLACE INTO tasks (run_id, task_id, record) VALUES (?, ?, ?)")
+          .run(options.task.runId, options.task.taskId, JSON.stringify(options.task));
+      }
+    })();
+  }
+
+  async listEvents(runId: string, options: { afterSeq?: number; limit?: number } = {}): Promise<RunEvent[]> {
+    const limit = options.limit ?? -1;
+    const rows = this.db
+      .prepare("SELECT event FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?")
+      .all(runId, options.afterSeq ?? 0, limit) as { event: string }[];
+    return rows.map((row) => JSON.parse(row.event) as RunEvent);
+  }
+
+  async savePausedState(options: {
+    token: string;
+    runId?: string;
+    state: SerializedPlannerState;
+  }): Promise<void> {
+    this.db
+      .prepare("INSERT OR REPLACE INTO paused_states (token, run_id, state, created_at) VALUES (?, ?, ?, ?)")
+      .run(options.token, options.runId ?? null, JSON.stringify(options.state), new Date().toISOString());
+  }
+
+  async loadPausedState(token: string): Promise<SerializedPlannerState | undefined> {
+    const row = this.db.prepare("SELECT state FROM paused_states WHERE token = ?").get(token) as
+      { state: string } | undefined;
+    return row ? (JSON.parse(row.state) as SerializedPlannerState) : undefined;
+  }
+
+  async deletePausedState(token: string): Promise<void> {
+    this.db.prepare("DELETE FROM paused_states WHERE token = ?").run(token);
+  }
+
+  async listTasks(runId: string): Promise<TaskRecord[]> {
+    const rows = this.db.prepare("SELECT record FROM tasks WHERE run_id = ? ORDER BY rowid").all(runId) as {
+      record: string;
+    }[];
+    return rows.map((row) => JSON.parse(row.record) as TaskRecord);
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  private insertVersion(options: {
+    id: string;
+    version: number;
+    spec: AgentSpec;
+    message: string | undefined;
+    now: string;
+  }): void {
+    this.db
+      .prepare(
+        "INSERT INTO agent_versions (agent_id, version, name, message, spec, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+      )
+      .run(
+        options.id,
+        options.version,
+        options.spec.name,
+        options.message ?? null,
+        JSON.stringify(options.spec),
+        options.now,
+      );
+  }
+
+  private patchRun(id: string, patch: RunPatch): void {
+    const sets: string[] = [];
+    const params: unknown[] = [];
+    for (const [key, value] of Object.entries(patch) as [keyof RunPatch, unknown][]) {
+      const column = RUN_COLUMNS[key];
+      if (value === undefined || !column) continue;
+      sets.push(`${column.column} = ?`);
+      params.push(
+        column.json
+          ? value === null
+            ? null
+            : JSON.stringify(value)
+          : typeof value === "boolean"
+            ? Number(value)
+            : value,
+      );
+    }
+    if (sets.length === 0) {
+      if (!this.db.prepare("SELECT 1 FROM runs WHERE id = ?").get(id))
+        throw new StoreError("not_found", `Run "${id}" does not exist.`);
+      return;
+    }
+    const changes = this.db
+      .prepare(`UPDATE runs SET ${sets.join(", ")} WHERE id = ?`)
+      .run(...params, id).changes;
+    if (changes === 0) throw new StoreError("not_found", `Run "${id}" does not exist.`);
+  }
+}
+
+function toAgentRecord(row: VersionRow): AgentRecord {
+  return {
+    id: row.agent_id,
+    version: row.version,
+    spec: JSON.parse(row.spec) as AgentSpec,
+    updatedAt: row.created_at,
+    ...(row.first_created_at ? { createdAt: row.first_created_at } : {}),
+  };
+}
+
+function toRunRecord(row: RunRow): RunRecord {
+  const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+  return {
+    id: row.id,
+    agentId: row.agent_id,
+    agentVersion: row.agent_version,
+    status: row.status as RunRecord["status"],
+    query: row.query,
+    result: parse(row.result) as RunRecord["result"],
+    usage: parse(row.usage) as RunRecord["usage"],
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    createdAt: row.created_at,
+    lastSeq: row.last_seq,
+    pause: parse(row.pause) as RunRecord["pause"],
+    error: parse(row.error) as RunRecord["error"],
+    offline: row.offline === 1,
+  };
+}

@@ -1,0 +1,254 @@
+import assert from "node:assert/strict";
+import { AgentSpec, type RunEvent } from "@waddle/protocol";
+import { isStoreError, type WaddleStore } from "./waddle-store.js";
+
+/** One behaviour every `WaddleStore` must have; `makeStore` gives a fresh, empty store. */
+export interface StoreConformanceCase {
+  name: string;
+  run(makeStore: () => Promise<WaddleStore> | WaddleStore): Promise<void>;
+}
+
+const spec = (id: string, name = `Agent ${id}`) =>
+  AgentSpec.parse({
+    version: 1,
+    id,
+    name,
+    tools: [{ name: "echo", impl: { kind: "mock", output: { ok: true } } }],
+  });
+
+const event = (runId: string, seq: number, type: "step_start" | "run_started" = "step_start"): RunEvent =>
+  type === "run_started"
+    ? {
+        runId,
+        seq,
+        ts: seq,
+        step: 0,
+        type,
+        data: { query: "q", llm: { provider: "offline", model: "offline", offline: true }, tools: [] },
+      }
+    : { runId, seq, ts: seq, step: seq, type, data: { source: "llm" } };
+
+async function expectStoreError(promise: Promise<unknown>, code: string): Promise<void> {
+  await assert.rejects(promise, (error: unknown) => isStoreError(error) && error.code === code);
+}
+
+async function withStore(
+  makeStore: () => Promise<WaddleStore> | WaddleStore,
+  body: (store: WaddleStore) => Promise<void>,
+) {
+  const store = await makeStore();
+  try {
+    await body(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** The shared conformance suite of `WaddleStore`: run each case against every implementation. */
+export const storeConformanceCases: readonly StoreConformanceCase[] = [
+  {
+    name: "creates an agent at version 1 and lists it",
+    run: (make) =>
+      withStore(make, async (store) => {
+        const created = await store.createAgent({ spec: spec("alpha") });
+        assert.equal(created.version, 1);
+        assert.deepEqual((await store.getAgent("alpha"))?.spec, spec("alpha"));
+        const list = await store.listAgents();
+        assert.deepEqual(
+          list.map((agent) => [agent.id, agent.name, agent.version, agent.toolCount]),
+          [["alpha", "Agent alpha", 1, 1]],
+        );
+        await expectStoreError(store.createAgent({ spec: spec("alpha") }), "conflict");
+      }),
+  },
+  {
+    name: "keeps every version and refuses a stale base version",
+    run: (make) =>
+      withStore(make, async (store) => {
+        await store.createAgent({ spec: spec("beta") });
+        const second = await store.updateAgent({
+          id: "beta",
+          spec: spec("beta", "Renamed"),
+          baseVersion: 1,
+          message: "rename",
+        });
+        assert.equal(second.version, 2);
+        await expectStoreError(
+          store.updateAgent({ id: "beta", spec: spec("beta"), baseVersion: 1 }),
+          "conflict",
+        );
+        await expectStoreError(
+          store.updateAgent({ id: "nope", spec: spec("nope"), baseVersion: 1 }),
+          "not_found",
+        );
+        const versions = await store.listAgentVersions("beta");
+        assert.deepEqual(
+          versions?.map((version) => [version.version, version.name, version.message]),
+          [
+            [1, "Agent beta", undefined],
+            [2, "Renamed", "rename"],
+          ],
+        );
+        assert.equal((await store.getAgentVersion("beta", 1))?.spec.name, "Agent beta");
+        assert.equal((await store.getAgent("beta"))?.version, 2);
+        assert.equal(await store.getAgentVersion("beta", 3), undefined);
+        assert.equal(await store.listAgentVersions("nope"), undefined);
+      }),
+  },
+  {
+    name: "deletes an agent with its versions",
+    run: (make) =>
+      withStore(make, async (store) => {
+        await store.createAgent({ spec: spec("gamma") });
+        assert.equal(await store.deleteAgent("gamma"), true);
+        assert.equal(await store.deleteAgent("gamma"), false);
+        assert.equal(await store.getAgent("gamma"), undefined);
+        assert.equal(await store.getAgentVersion("gamma", 1), undefined);
+        assert.equal((await store.createAgent({ spec: spec("gamma") })).version, 1);
+      }),
+  },
+  {
+    name: "returns copies that callers cannot change",
+    run: (make) =>
+      withStore(make, async (store) => {
+        const original = spec("delta");
+        await store.createAgent({ spec: original });
+        original.name = "changed outside";
+        const read = await store.getAgent("delta");
+        assert.equal(read?.spec.name, "Agent delta");
+        read!.spec.name = "changed again";
+        assert.equal((await store.getAgent("delta"))?.spec.name, "Agent delta");
+      }),
+  },
+  {
+    name: "creates, patches and lists runs newest first",
+    run: (make) =>
+      withStore(make, async (store) => {
+        await store.createRun({ id: "run-1", agentId: "a", agentVersion: 1, query: "one", status: "queued" });
+        await store.createRun({
+          id: "run-2",
+          agentId: "b",
+          agentVersion: 2,
+          query: "two",
+          status: "queued",
+          offline: true,
+        });
+        await store.createRun({
+          id: "run-3",
+          agentId: "a",
+          agentVersion: 1,
+          query: "three",
+          status: "running",
+        });
+        await expectStoreError(
+          store.createRun({ id: "run-1", agentId: "a", agentVersion: 1, query: "x", status: "queued" }),
+          "conflict",
+        );
+        assert.deepEqual(
+          (await store.listRuns()).map((run) => run.id),
+          ["run-3", "run-2", "run-1"],
+        );
+        assert.deepEqual(
+          (await store.listRuns({ agentId: "a" })).map((run) => run.id),
+          ["run-3", "run-1"],
+        );
+        assert.deepEqual(
+          (await store.listRuns({ statuses: ["running"] })).map((run) => run.id),
+          ["run-3"],
+        );
+        assert.deepEqual(
+          (await store.listRuns({ limit: 1 })).map((run) => run.id),
+          ["run-3"],
+        );
+        const run = await store.getRun("run-2");
+        assert.equal(run?.offline, true);
+        assert.equal(run?.lastSeq, 0);
+        assert.equal(run?.result, null);
+        const patched = await store.updateRun("run-1", {
+          status: "paused",
+          startedAt: "2026-01-01T00:00:00.000Z",
+          pause: { reason: "approval_required", payload: { tool: "x" }, resumeToken: "tok" },
+          usage: { promptTokens: 3, completionTokens: 4, reasoningTokens: 0, costUsd: 0.5, llmCalls: 1 },
+        });
+        assert.equal(patched.status, "paused");
+        assert.equal(patched.pause?.resumeToken, "tok");
+        assert.equal(patched.usage.costUsd, 0.5);
+        const cleared = await store.updateRun("run-1", { pause: null, status: "running" });
+        assert.equal(cleared.pause, null);
+        assert.equal(cleared.startedAt, "2026-01-01T00:00:00.000Z");
+        await expectStoreError(store.updateRun("nope", { status: "failed" }), "not_found");
+      }),
+  },
+  {
+    name: "appends events in seq order without gaps and lists them after a seq",
+    run: (make) =>
+      withStore(make, async (store) => {
+        await store.createRun({ id: "run-e", agentId: "a", agentVersion: 1, query: "q", status: "running" });
+        await store.appendEvent(event("run-e", 1, "run_started"));
+        for (let seq = 2; seq <= 10; seq += 1) await store.appendEvent(event("run-e", seq));
+        await expectStoreError(store.appendEvent(event("run-e", 12)), "seq_gap");
+        await expectStoreError(store.appendEvent(event("run-e", 10)), "seq_gap");
+        await expectStoreError(store.appendEvent(event("missing", 1)), "not_found");
+        assert.deepEqual(
+          (await store.listEvents("run-e")).map((e) => e.seq),
+          [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+        );
+        assert.deepEqual(
+          (await store.listEvents("run-e", { afterSeq: 7 })).map((e) => e.seq),
+          [8, 9, 10],
+        );
+        assert.deepEqual(
+          (await store.listEvents("run-e", { afterSeq: 2, limit: 3 })).map((e) => e.seq),
+          [3, 4, 5],
+        );
+        assert.deepEqual(await store.listEvents("run-e", { afterSeq: 10 }), []);
+        assert.deepEqual(await store.listEvents("unknown"), []);
+        assert.deepEqual((await store.listEvents("run-e"))[0], event("run-e", 1, "run_started"));
+        assert.equal((await store.getRun("run-e"))?.lastSeq, 10);
+      }),
+  },
+  {
+    name: "writes an event with its run patch and task, and nothing of a refused one",
+    run: (make) =>
+      withStore(make, async (store) => {
+        await store.createRun({ id: "run-t", agentId: "a", agentVersion: 1, query: "q", status: "running" });
+        const task = {
+          runId: "run-t",
+          taskId: "t1",
+          name: "job",
+          status: "running" as const,
+          updatedAt: "now",
+        };
+        await store.appendEvent(event("run-t", 1), { run: { status: "paused" }, task });
+        assert.equal((await store.getRun("run-t"))?.status, "paused");
+        assert.deepEqual(await store.listTasks("run-t"), [task]);
+        await store.appendEvent(event("run-t", 2), {
+          task: { ...task, status: "completed", result: { n: 1 } },
+        });
+        assert.deepEqual(
+          (await store.listTasks("run-t")).map((t) => [t.status, t.result]),
+          [["completed", { n: 1 }]],
+        );
+        await expectStoreError(
+          store.appendEvent(event("run-t", 5), { run: { status: "finished" } }),
+          "seq_gap",
+        );
+        assert.equal((await store.getRun("run-t"))?.status, "paused");
+        assert.deepEqual(await store.listTasks("other"), []);
+      }),
+  },
+  {
+    name: "saves, loads and deletes paused states",
+    run: (make) =>
+      withStore(make, async (store) => {
+        const state = { step: 3, nested: { list: [1, "two", null], flag: true } };
+        await store.savePausedState({ token: "tok-1", runId: "run-p", state });
+        assert.deepEqual(await store.loadPausedState("tok-1"), state);
+        await store.savePausedState({ token: "tok-1", state: { step: 4 } });
+        assert.deepEqual(await store.loadPausedState("tok-1"), { step: 4 });
+        await store.deletePausedState("tok-1");
+        assert.equal(await store.loadPausedState("tok-1"), undefined);
+        await store.deletePausedState("never-saved");
+      }),
+  },
+];
