@@ -1,0 +1,159 @@
+export interface PreviewOptions {
+  /** Rough upper bound on the JSON size of the preview, in characters. */
+  maxChars: number;
+  /**
+   * Strings to hide (toolContext values): a string equal to one becomes `"[redacted]"`, and occurrences of
+   * the longer ones inside other strings are replaced too.
+   */
+  redact?: ReadonlySet<string>;
+  /** Deepest nesting kept; deeper values become `"[depth]"`. Default 8. */
+  maxDepth?: number;
+}
+
+export const REDACTED = "[redacted]";
+const MIN_STRING_KEEP = 16;
+
+interface Walk {
+  budget: number;
+  readonly redact: ReadonlySet<string> | undefined;
+  readonly maxDepth: number;
+  readonly seen: Set<object>;
+}
+
+/**
+ * A bounded, JSON-safe copy of a value for events: long strings end with `…[+N chars]`, long arrays and
+ * objects end with a `…[+N items]` / `"…": "+N keys"` marker, non-JSON values become strings, cycles
+ * `"[circular]"`. One pass; values under budget come back structurally equal.
+ */
+export function createPreview(value: unknown, options: PreviewOptions): unknown {
+  const walk: Walk = {
+    budget: Math.max(options.maxChars, MIN_STRING_KEEP),
+    redact: options.redact !== undefined && options.redact.size > 0 ? options.redact : undefined,
+    maxDepth: options.maxDepth ?? 8,
+    seen: new Set(),
+  };
+  return previewValue(value, walk, 0);
+}
+
+/** Cuts a string to `maxChars`, marking how much was dropped. */
+export function truncateText(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const keep = Math.max(0, maxChars);
+  return `${text.slice(0, keep)}…[+${text.length - keep} chars]`;
+}
+
+function previewValue(value: unknown, walk: Walk, depth: number): unknown {
+  switch (typeof value) {
+    case "string":
+      return previewString(value, walk);
+    case "number":
+      walk.budget -= 8;
+      return Number.isFinite(value) ? value : String(value);
+    case "boolean":
+      walk.budget -= 5;
+      return value;
+    case "bigint":
+      return previewString(`${value.toString()}n`, walk);
+    case "undefined":
+      walk.budget -= 4;
+      return null;
+    case "function":
+      return previewString(`[function ${value.name || "anonymous"}]`, walk);
+    case "symbol":
+      return previewString(value.toString(), walk);
+    default:
+      return previewObject(value, walk, depth);
+  }
+}
+
+function previewString(text: string, walk: Walk): string {
+  if (walk.redact !== undefined) text = redactText(text, walk.redact);
+  const allowed = Math.max(walk.budget, MIN_STRING_KEEP);
+  const out = truncateText(text, allowed);
+  walk.budget -= out.length + 2;
+  return out;
+}
+
+/** Secrets this short are only hidden when a whole string equals them (substrings would hit too often). */
+const MIN_SECRET_SUBSTRING = 6;
+
+/** Replaces secrets in a string: the whole string when equal, occurrences when long enough to be safe. */
+export function redactText(text: string, secrets: ReadonlySet<string>): string {
+  if (secrets.has(text)) return REDACTED;
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length >= MIN_SECRET_SUBSTRING && out.includes(secret)) out = out.split(secret).join(REDACTED);
+  }
+  return out;
+}
+
+function previewObject(value: unknown, walk: Walk, depth: number): unknown {
+  if (value === null) {
+    walk.budget -= 4;
+    return null;
+  }
+  const object = value as object;
+  if (object instanceof Date)
+    return previewString(Number.isNaN(object.getTime()) ? "Invalid Date" : object.toISOString(), walk);
+  if (object instanceof Error)
+    return previewObject({ name: object.name, message: object.message }, walk, depth);
+  if (depth >= walk.maxDepth) return previewString("[depth]", walk);
+  if (walk.seen.has(object)) return previewString("[circular]", walk);
+  walk.seen.add(object);
+  try {
+    if (Array.isArray(object)) return previewArray(object, walk, depth);
+    if (object instanceof Map)
+      return previewEntries(
+        [...object.entries()].map(([key, item]) => [String(key), item]),
+        walk,
+        depth,
+      );
+    if (object instanceof Set) return previewArray([...object], walk, depth);
+    const toJson = (object as { toJSON?: unknown }).toJSON;
+    if (typeof toJson === "function")
+      return previewValue((toJson as () => unknown).call(object), walk, depth + 1);
+    return previewEntries(Object.entries(object), walk, depth);
+  } finally {
+    walk.seen.delete(object);
+  }
+}
+
+function previewArray(items: readonly unknown[], walk: Walk, depth: number): unknown[] {
+  walk.budget -= 2;
+  const out: unknown[] = [];
+  for (let index = 0; index < items.length; index += 1) {
+    if (walk.budget <= 0) {
+      out.push(`…[+${items.length - index} items]`);
+      break;
+    }
+    out.push(previewValue(items[index], walk, depth + 1));
+    walk.budget -= 1;
+  }
+  return out;
+}
+
+function previewEntries(
+  entries: readonly (readonly [string, unknown])[],
+  walk: Walk,
+  depth: number,
+): Record<string, unknown> {
+  walk.budget -= 2;
+  const out: Record<string, unknown> = {};
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry = entries[index] as readonly [string, unknown];
+    if (entry[1] === undefined) continue;
+    if (walk.budget <= 0) {
+      out["…"] = `+${entries.length - index} keys`;
+      break;
+    }
+    walk.budget -= entry[0].length + 4;
+    // Own enumerable data only: a key named __proto__ must stay data, never a prototype.
+    Object.defineProperty(out, entry[0], {
+      value: previewValue(entry[1], walk, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
