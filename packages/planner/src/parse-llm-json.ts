@@ -1,0 +1,22 @@
+/**
+ * Parses the JSON object an LLM was asked for: the whole reply, or the first `{…}` block when the model
+ * wrapped it in prose or a Markdown fence. Returns `undefined` when there is no JSON object; the caller
+ * validates the result with zod.
+ */
+export function parseLlmJson(text: string): unknown {
+  const trimmed = text.trim();
+  const direct = tryParse(trimmed);
+  if (direct !== undefined) return direct;
+  const start = trimmed.indexOf("{");
+  const end = trimmed.lastIndexOf("}");
+  if (start === -1 || end <= start) return undefined;
+  return tryParse(trimmed.slice(start, end + 1));
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

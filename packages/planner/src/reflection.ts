@@ -1,0 +1,91 @@
+import { getValueDigest, truncateText } from "./compact-value.js";
+import type { TodoItem } from "./write-todos.js";
+
+/** Data of a `reasoning` event: a short operational summary, never raw chain-of-thought. */
+export interface ReasoningSummary {
+  phase: "plan" | "act" | "obs" | "reflect";
+  summary: string;
+}
+
+export const MAX_REFLECTION_CHARS = 160;
+const MAX_SUMMARY_CHARS = 200;
+
+export type ReasoningSummaryInput =
+  | { phase: "plan"; todos: readonly TodoItem[]; focus?: string }
+  | { phase: "act"; tool: string; args?: unknown }
+  | { phase: "obs"; tool: string; observation?: unknown; failure?: { error_code: string; message: string } }
+  | { phase: "reflect"; text: string };
+
+/** Builds the `reasoning {phase, summary}` data for one phase of an iteration. */
+export function createReasoningSummary(input: ReasoningSummaryInput): ReasoningSummary {
+  switch (input.phase) {
+    case "plan":
+      return { phase: "plan", summary: createPlanSummary(input.todos, input.focus) };
+    case "act":
+      return { phase: "act", summary: createActSummary(input.tool, input.args) };
+    case "obs":
+      return { phase: "obs", summary: createObsSummary(input) };
+    case "reflect":
+      return { phase: "reflect", summary: createReflectSummary(input.text) };
+  }
+}
+
+/** "2/4 done · now: fetch the report" (or "next: …" when nothing is in progress). */
+export function createPlanSummary(todos: readonly TodoItem[], focus?: string): string {
+  const done = todos.filter((todo) => todo.status === "completed").length;
+  const current = todos.find((todo) => todo.status === "in_progress");
+  const next = todos.find((todo) => todo.status === "pending");
+  let summary = `${done}/${todos.length} done`;
+  if (current !== undefined) summary += ` · now: ${current.content}`;
+  else if (next !== undefined) summary += ` · next: ${next.content}`;
+  if (focus !== undefined && focus.length > 0) summary += ` · focus: ${focus}`;
+  return truncateText(oneLine(summary), MAX_SUMMARY_CHARS);
+}
+
+/** "calling search with {query, limit}": the arg names, never their values. */
+export function createActSummary(tool: string, args?: unknown): string {
+  const keys = typeof args === "object" && args !== null && !Array.isArray(args) ? Object.keys(args) : [];
+  const shown = keys.slice(0, 8).join(", ") + (keys.length > 8 ? `, +${keys.length - 8}` : "");
+  return truncateText(`calling ${tool} with {${shown}}`, MAX_SUMMARY_CHARS);
+}
+
+/** A one-line digest of what a tool returned or why it failed. */
+export function createObsSummary(input: {
+  tool: string;
+  observation?: unknown;
+  failure?: { error_code: string; message: string };
+}): string {
+  if (input.failure !== undefined) {
+    return truncateText(
+      oneLine(`${input.tool} failed (${input.failure.error_code}): ${input.failure.message}`),
+      MAX_SUMMARY_CHARS,
+    );
+  }
+  return truncateText(`${input.tool} → ${describeValue(input.observation)}`, MAX_SUMMARY_CHARS);
+}
+
+/** The first sentence of an operational reflection, on one line, at most 160 characters. */
+export function createReflectSummary(text: string): string {
+  const line = oneLine(text);
+  const end = line.search(/[.!?](\s|$)/);
+  const sentence = end === -1 ? line : line.slice(0, end + 1);
+  return truncateText(sentence, MAX_REFLECTION_CHARS);
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined || value === null) return "no result";
+  if (Array.isArray(value)) return `${value.length} item${value.length === 1 ? "" : "s"}`;
+  if (typeof value === "object") {
+    const keys = Object.keys(value);
+    const shown = keys.slice(0, 6).join(", ") + (keys.length > 6 ? `, +${keys.length - 6}` : "");
+    return `{${shown}}`;
+  }
+  if (typeof value === "string") {
+    return value.length <= 60 ? JSON.stringify(oneLine(value)) : `text (${value.length} chars)`;
+  }
+  return getValueDigest(value, 60);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
