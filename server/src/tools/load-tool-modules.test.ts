@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { defaultModuleImporter, loadToolModules } from "./load-tool-modules.js";
+import { ToolRegistry } from "./tool-registry.js";
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const examplesDir = path.resolve(serverDir, "../apps/examples/tools");
+// Inside the repository, so that the tool files resolve `zod` from its node_modules.
+const userDir = mkdtempSync(path.join(serverDir, ".tmp-tools-"));
+afterAll(() => rmSync(userDir, { recursive: true, force: true }));
+
+describe("loadToolModules", () => {
+  it("registers the example tools with JSON Schemas", async () => {
+    const loaded = await loadToolModules({
+      dir: examplesDir,
+      label: "examples",
+      importModule: (file) => import(file),
+    });
+    expect(loaded.errors).toEqual([]);
+    const registry = new ToolRegistry();
+    for (const tool of loaded.tools) registry.register(tool.definition, tool.source);
+    const names = registry.list().map((tool) => tool.name);
+    expect(names).toEqual(["calculator", "clock_now", "date_add", "date_diff", "json_extract", "text_stats"]);
+    const calculator = registry.getInfo("calculator")!;
+    expect(calculator.source).toBe("examples/calculator.ts");
+    expect(calculator.argsSchema).toMatchObject({
+      type: "object",
+      properties: { expression: { type: "string", maxLength: 1000 } },
+      required: ["expression"],
+    });
+    expect(calculator.outSchema).toMatchObject({ properties: { value: { type: "number" } } });
+    expect(registry.getInfo("text_stats")?.argsSchema).not.toHaveProperty("required", ["text", "top"]);
+  });
+
+  it("loads TypeScript through tsx and plain JavaScript from a user folder, reporting broken files", async () => {
+    writeFileSync(
+      path.join(userDir, "shout.ts"),
+      `import { z } from "zod";
+       const args = z.object({ text: z.string() });
+       export default {
+         name: "shout", desc: "Upper-cases text", args, out: z.object({ text: z.string() }),
+         run: ({ text }: { text: string }) => ({ text: text.toUpperCase() }),
+       };`,
+    );
+    writeFileSync(
+      path.join(userDir, "count.mjs"),
+      `import { z } from "zod";
+       export const count = { name: "count", desc: "Length", args: z.object({ text: z.string() }),
+         out: z.object({ n: z.number() }), run: ({ text }) => ({ n: text.length }) };
+       export const notATool = { name: "x" };`,
+    );
+    writeFileSync(path.join(userDir, "broken.ts"), "export const = ;");
+    writeFileSync(path.join(userDir, "ignored.test.ts"), "throw new Error('never imported')");
+    writeFileSync(path.join(userDir, "notes.md"), "# not a module");
+    const loaded = await loadToolModules({
+      dir: userDir,
+      label: "user",
+      importModule: defaultModuleImporter,
+    });
+    expect(loaded.tools.map((tool) => [tool.definition.name, tool.source])).toEqual([
+      ["count", "user/count.mjs"],
+      ["shout", "user/shout.ts"],
+    ]);
+    expect(loaded.errors.map((error) => error.file)).toEqual(["user/broken.ts"]);
+    const shout = loaded.tools[1]!.definition;
+    expect(await shout.run({ text: "hi" }, {} as never)).toEqual({ text: "HI" });
+    const registry = new ToolRegistry();
+    registry.register(shout, "user/shout.ts");
+    expect(registry.getInfo("shout")?.argsSchema).toMatchObject({ properties: { text: { type: "string" } } });
+  });
+});

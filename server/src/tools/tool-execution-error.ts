@@ -1,0 +1,34 @@
+/** Codes of the failures the server's tool kinds report (they reach the LLM as `failure.error_code`). */
+export type ToolExecutionErrorCode =
+  | "host_not_allowed"
+  | "invalid_url"
+  | "missing_arg"
+  | "missing_secret"
+  | "http_error"
+  | "http_timeout"
+  | "response_too_large"
+  | "too_many_redirects"
+  | "invalid_llm_output"
+  | "unknown_module_tool"
+  | "invalid_module_output"
+  | "unknown_agent"
+  | "agent_depth_exceeded"
+  | "agent_cycle"
+  | "subagent_paused"
+  | "subagent_failed";
+
+/**
+ * A tool call that failed in a way the planner turns into a `failure` observation. `retryable: false` marks
+ * failures that a retry cannot fix (a host off the allow-list, a missing secret).
+ */
+export class ToolExecutionError extends Error {
+  constructor(
+    readonly code: ToolExecutionErrorCode,
+    message: string,
+    readonly retryable = false,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = "ToolExecutionError";
+  }
+}
