@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compactValue, getValueDigest, truncateText } from "./compact-value.js";
+import { compactValue, getValueDigest, clipText } from "./compact-value.js";
 import { parseLlmJson } from "./parse-llm-json.js";
 import { estimateJsonTokens, estimateTokens } from "./token-estimate.js";
 
@@ -32,7 +32,7 @@ describe("compactValue", () => {
     expect(getValueDigest({ text: "a\nb" }, 100)).toBe('{"text":"a\\nb"}');
     expect(getValueDigest("a\n  b", 100)).toBe("a b");
     expect(getValueDigest("x".repeat(50), 10)).toBe(`${"x".repeat(9)}…`);
-    expect(truncateText("abc", 0)).toBe("");
+    expect(clipText("abc", 0)).toBe("");
   });
 });
 

@@ -26,11 +26,11 @@ export function getValueDigest(value: unknown, maxChars: number): string {
     typeof value === "string"
       ? value
       : (JSON.stringify(compactValue(value, { maxString: 80, maxArray: 5, maxKeys: 10, maxDepth: 2 })) ?? "");
-  return truncateText(text.replace(/\s+/g, " ").trim(), maxChars);
+  return clipText(text.replace(/\s+/g, " ").trim(), maxChars);
 }
 
-/** Cuts text to at most `maxChars` characters, ending with `…` when it was cut. */
-export function truncateText(text: string, maxChars: number): string {
+/** Cuts text to at most `maxChars` characters in all, ending with `…` when it was cut (for one-liners). */
+export function clipText(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   if (maxChars <= 0) return "";
   return `${text.slice(0, maxChars - 1)}…`;
@@ -67,11 +67,11 @@ function compact(value: unknown, limits: CompactLimits, depth: number, ancestors
   const entries = Object.entries(value).filter(([, item]) => item !== undefined);
   if (depth >= limits.maxDepth) return `{…${entries.length} keys}`;
   ancestors.add(value);
-  const result: Record<string, unknown> = {};
-  for (const [key, item] of entries.slice(0, limits.maxKeys)) {
-    result[key] = compact(item, limits, depth + 1, ancestors);
-  }
+  // Built with fromEntries so that a "__proto__" key stays an own property.
+  const kept: [string, unknown][] = entries
+    .slice(0, limits.maxKeys)
+    .map(([key, item]) => [key, compact(item, limits, depth + 1, ancestors)]);
   ancestors.delete(value);
-  if (entries.length > limits.maxKeys) result["…"] = `+${entries.length - limits.maxKeys} keys`;
-  return result;
+  if (entries.length > limits.maxKeys) kept.push(["…", `+${entries.length - limits.maxKeys} keys`]);
+  return Object.fromEntries(kept);
 }

@@ -1,4 +1,4 @@
-import { getValueDigest, truncateText } from "./compact-value.js";
+import { getValueDigest, clipText } from "./compact-value.js";
 import type { TodoItem } from "./write-todos.js";
 
 /** Data of a `reasoning` event: a short operational summary, never raw chain-of-thought. */
@@ -39,14 +39,14 @@ export function createPlanSummary(todos: readonly TodoItem[], focus?: string): s
   if (current !== undefined) summary += ` · now: ${current.content}`;
   else if (next !== undefined) summary += ` · next: ${next.content}`;
   if (focus !== undefined && focus.length > 0) summary += ` · focus: ${focus}`;
-  return truncateText(oneLine(summary), MAX_SUMMARY_CHARS);
+  return clipText(oneLine(summary), MAX_SUMMARY_CHARS);
 }
 
 /** "calling search with {query, limit}": the arg names, never their values. */
 export function createActSummary(tool: string, args?: unknown): string {
   const keys = typeof args === "object" && args !== null && !Array.isArray(args) ? Object.keys(args) : [];
   const shown = keys.slice(0, 8).join(", ") + (keys.length > 8 ? `, +${keys.length - 8}` : "");
-  return truncateText(`calling ${tool} with {${shown}}`, MAX_SUMMARY_CHARS);
+  return clipText(`calling ${tool} with {${shown}}`, MAX_SUMMARY_CHARS);
 }
 
 /** A one-line digest of what a tool returned or why it failed. */
@@ -56,12 +56,12 @@ export function createObsSummary(input: {
   failure?: { error_code: string; message: string };
 }): string {
   if (input.failure !== undefined) {
-    return truncateText(
+    return clipText(
       oneLine(`${input.tool} failed (${input.failure.error_code}): ${input.failure.message}`),
       MAX_SUMMARY_CHARS,
     );
   }
-  return truncateText(`${input.tool} → ${describeValue(input.observation)}`, MAX_SUMMARY_CHARS);
+  return clipText(`${input.tool} → ${describeValue(input.observation)}`, MAX_SUMMARY_CHARS);
 }
 
 /** The first sentence of an operational reflection, on one line, at most 160 characters. */
@@ -69,7 +69,7 @@ export function createReflectSummary(text: string): string {
   const line = oneLine(text);
   const end = line.search(/[.!?](\s|$)/);
   const sentence = end === -1 ? line : line.slice(0, end + 1);
-  return truncateText(sentence, MAX_REFLECTION_CHARS);
+  return clipText(sentence, MAX_REFLECTION_CHARS);
 }
 
 function describeValue(value: unknown): string {
