@@ -9,3 +9,17 @@ export type {
   ScriptedReplyOptions,
   ScriptedReplyWithOptions,
 } from "./scripted-client.js";
+export { fixtureReply } from "./openai-fixture-replies.js";
+export type {
+  FixtureCompletion,
+  FixtureDropConnection,
+  FixtureHttpError,
+  FixtureReply,
+  FixtureUsage,
+} from "./openai-fixture-replies.js";
+export { startOpenAiFixtureServer } from "./openai-fixture-server.js";
+export type {
+  FixtureRequest,
+  OpenAiFixtureServer,
+  OpenAiFixtureServerOptions,
+} from "./openai-fixture-server.js";
