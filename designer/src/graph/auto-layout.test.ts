@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { applySpecChange } from "../store/apply-spec-change.js";
+import { makeSpec, makeTool } from "../testing/make-spec.js";
+import { getAutoLayoutChange, getElkGraph, loadElk } from "./auto-layout.js";
+import { getAbsolutePosition, TOOL_NODE_SIZE } from "./layout-geometry.js";
+
+const spec = makeSpec({
+  tools: ["start", "left", "right", "merge", "finish"].map((name) => makeTool(name)),
+  edges: [
+    { id: "s-l", kind: "order", source: "start", target: "left" },
+    { id: "s-r", kind: "order", source: "start", target: "right" },
+    { id: "m-f", kind: "auto_seq", source: "merge", target: "finish" },
+  ],
+  groups: [
+    {
+      id: "fan",
+      kind: "parallel",
+      name: "Fan out",
+      members: ["left", "right"],
+      join: { tool: "merge", args: {}, inject: {} },
+    },
+  ],
+  layout: { nodes: {} },
+});
+
+describe("auto-layout", () => {
+  it("builds a compound ELK graph with groups holding their members", () => {
+    const graph = getElkGraph(spec);
+    expect(graph.children?.map((child) => child.id)).toEqual(["group:fan", "start", "merge", "finish"]);
+    expect(graph.children?.[0]?.children?.map((child) => child.id)).toEqual(["left", "right"]);
+    expect(graph.edges?.map((edge) => edge.id)).toEqual(["s-l", "s-r", "m-f", "join:fan"]);
+  });
+
+  it("lays tools out left to right with members inside their frame", async () => {
+    const change = await getAutoLayoutChange(spec, await loadElk());
+    expect(change?.type).toBe("moveNodes");
+    const laidOut = applySpecChange(spec, change ?? { type: "batch", label: "", changes: [] });
+    const x = (name: string) => getAbsolutePosition(laidOut, name).x;
+    expect(x("start")).toBeLessThan(x("left"));
+    expect(x("left")).toBeLessThan(x("merge"));
+    expect(x("merge")).toBeLessThan(x("finish"));
+    const frame = laidOut.layout.nodes["group:fan"];
+    for (const member of ["left", "right"]) {
+      const position = laidOut.layout.nodes[member];
+      expect(position?.x).toBeGreaterThanOrEqual(0);
+      expect((position?.x ?? 0) + TOOL_NODE_SIZE.width).toBeLessThanOrEqual(frame?.width ?? 0);
+      expect((position?.y ?? 0) + TOOL_NODE_SIZE.height).toBeLessThanOrEqual(frame?.height ?? 0);
+    }
+  });
+});

@@ -1,0 +1,86 @@
+import type { AgentSpec, Position } from "@waddle/protocol";
+import type { ElkExtendedEdge, ElkNode } from "elkjs/lib/elk-api.js";
+import type { SpecChange } from "../store/spec-change.js";
+import { getGroupKey, GROUP_PADDING, TOOL_NODE_SIZE } from "./layout-geometry.js";
+
+/** What auto-layout needs of elkjs (a real ELK instance; tests pass one too). */
+export interface ElkLayouter {
+  layout(graph: ElkNode): Promise<ElkNode>;
+}
+
+const ROOT_OPTIONS = {
+  "elk.algorithm": "layered",
+  "elk.direction": "RIGHT",
+  "elk.hierarchyHandling": "INCLUDE_CHILDREN",
+  "elk.spacing.nodeNode": "40",
+  "elk.layered.spacing.nodeNodeBetweenLayers": "90",
+  "elk.layered.nodePlacement.strategy": "BRANDES_KOEPF",
+  "elk.padding": "[top=40,left=40,bottom=40,right=40]",
+};
+
+const GROUP_OPTIONS = {
+  "elk.padding": `[top=${GROUP_PADDING.top},left=${GROUP_PADDING.side},bottom=${GROUP_PADDING.bottom},right=${GROUP_PADDING.side}]`,
+  "elk.spacing.nodeNode": "28",
+};
+
+/**
+ * The spec as an ELK graph: groups are compound nodes holding their members (so a group stays together),
+ * every edge of the spec plus an edge from each group to its join tool, laid out left to right.
+ */
+export function getElkGraph(spec: AgentSpec): ElkNode {
+  const toolNames = new Set(spec.tools.map((tool) => tool.name));
+  const grouped = new Set<string>();
+  const groupNodes: ElkNode[] = spec.groups.map((group) => {
+    const members = group.members.filter((name) => toolNames.has(name) && !grouped.has(name));
+    members.forEach((name) => grouped.add(name));
+    return {
+      id: getGroupKey(group.id),
+      layoutOptions: GROUP_OPTIONS,
+      children: members.map((name) => ({ id: name, ...TOOL_NODE_SIZE })),
+    };
+  });
+  const looseTools: ElkNode[] = spec.tools
+    .filter((tool) => !grouped.has(tool.name))
+    .map((tool) => ({ id: tool.name, ...TOOL_NODE_SIZE }));
+  const edges: ElkExtendedEdge[] = spec.edges
+    .filter((edge) => toolNames.has(edge.source) && toolNames.has(edge.target) && edge.source !== edge.target)
+    .map((edge) => ({ id: edge.id, sources: [edge.source], targets: [edge.target] }));
+  for (const group of spec.groups) {
+    if (group.join && toolNames.has(group.join.tool) && !group.members.includes(group.join.tool)) {
+      edges.push({ id: `join:${group.id}`, sources: [getGroupKey(group.id)], targets: [group.join.tool] });
+    }
+  }
+  return { id: "root", layoutOptions: ROOT_OPTIONS, children: [...groupNodes, ...looseTools], edges };
+}
+
+/** Layout entries from a laid-out ELK graph: frames with their size, members relative to their frame. */
+export function getElkPositions(laidOut: ElkNode): Record<string, Position> {
+  const positions: Record<string, Position> = {};
+  for (const child of laidOut.children ?? []) {
+    const point = { x: Math.round(child.x ?? 0), y: Math.round(child.y ?? 0) };
+    if (child.children && child.id.startsWith("group:")) {
+      positions[child.id] = {
+        ...point,
+        width: Math.round(child.width ?? 0),
+        height: Math.round(child.height ?? 0),
+      };
+      for (const member of child.children) {
+        positions[member.id] = { x: Math.round(member.x ?? 0), y: Math.round(member.y ?? 0) };
+      }
+    } else positions[child.id] = point;
+  }
+  return positions;
+}
+
+/** Lays the spec out left to right with ELK and returns the change that moves every node (null: empty). */
+export async function getAutoLayoutChange(spec: AgentSpec, elk: ElkLayouter): Promise<SpecChange | null> {
+  if (spec.tools.length === 0 && spec.groups.length === 0) return null;
+  const laidOut = await elk.layout(getElkGraph(spec));
+  return { type: "moveNodes", positions: getElkPositions(laidOut) };
+}
+
+/** Loads elkjs on first use (it is large, and most sessions never auto-layout). */
+export async function loadElk(): Promise<ElkLayouter> {
+  const { default: ELK } = await import("elkjs/lib/elk.bundled.js");
+  return new ELK();
+}

@@ -1,0 +1,111 @@
+import type { AgentSpec, Edge, ParallelGroup, Position, ToolSpec } from "@waddle/protocol";
+import type { Selection } from "../store/selection.js";
+import type { SpecChange, XYPosition } from "../store/spec-change.js";
+import { createUniqueName, toSlug } from "./create-unique-name.js";
+import {
+  getAbsolutePosition,
+  getGroupIdFromKey,
+  getGroupKey,
+  getGroupOfTool,
+  getStoredPosition,
+} from "./layout-geometry.js";
+
+/** Copied elements: tools, the edges among them, whole groups; positions as stored in a layout. */
+export interface ClipboardSlice {
+  tools: ToolSpec[];
+  edges: Edge[];
+  groups: ParallelGroup[];
+  positions: Record<string, Position>;
+}
+
+/**
+ * What copying the selection takes: selected tools and groups (a group brings all its members), the edges
+ * between copied tools. Members of copied groups keep positions relative to their frame.
+ */
+export function getClipboardSlice(spec: AgentSpec, selection: Selection): ClipboardSlice | null {
+  const groupIds = new Set(selection.nodes.flatMap((id) => getGroupIdFromKey(id) ?? []));
+  const groups = spec.groups.filter((group) => groupIds.has(group.id));
+  const names = new Set([
+    ...selection.nodes.filter((id) => getGroupIdFromKey(id) === undefined),
+    ...groups.flatMap((group) => group.members),
+  ]);
+  const tools = spec.tools.filter((tool) => names.has(tool.name));
+  if (tools.length === 0 && groups.length === 0) return null;
+  const positions: Record<string, Position> = {};
+  for (const group of groups)
+    positions[getGroupKey(group.id)] = getStoredPosition(spec, getGroupKey(group.id));
+  for (const tool of tools) {
+    const group = getGroupOfTool(spec, tool.name);
+    positions[tool.name] =
+      group && groupIds.has(group.id)
+        ? getStoredPosition(spec, tool.name)
+        : getAbsolutePosition(spec, tool.name);
+  }
+  const edges = spec.edges.filter((edge) => names.has(edge.source) && names.has(edge.target));
+  return { tools, edges, groups, positions };
+}
+
+/**
+ * The change that pastes a slice, shifted by `offset`: names and ids that are taken get a suffix, and
+ * references inside the slice follow. Also returns the selection of the pasted elements.
+ */
+export function getPasteChange(
+  spec: AgentSpec,
+  options: { slice: ClipboardSlice; offset: XYPosition },
+): { change: SpecChange; selection: Selection } {
+  const { slice, offset } = options;
+  const takenNames = spec.tools.map((tool) => tool.name);
+  const toolNames = new Map<string, string>();
+  for (const tool of slice.tools) {
+    const name = createUniqueName({ base: tool.name, taken: takenNames });
+    takenNames.push(name);
+    toolNames.set(tool.name, name);
+  }
+  const rename = (name: string) => toolNames.get(name) ?? name;
+  const takenGroups = spec.groups.map((group) => group.id);
+  const groupIds = new Map<string, string>();
+  for (const group of slice.groups) {
+    const id = createUniqueName({ base: toSlug(group.id, "group"), taken: takenGroups, separator: "-" });
+    takenGroups.push(id);
+    groupIds.set(group.id, id);
+  }
+  const takenEdges = spec.edges.map((edge) => edge.id);
+  const edges = slice.edges.map((edge) => {
+    const id = createUniqueName({ base: edge.id, taken: takenEdges, separator: "-" });
+    takenEdges.push(id);
+    return { ...edge, id, source: rename(edge.source), target: rename(edge.target) };
+  });
+  const groups = slice.groups.map((group) => ({
+    ...group,
+    id: groupIds.get(group.id) ?? group.id,
+    members: group.members.map(rename),
+    ...(group.join ? { join: { ...group.join, tool: rename(group.join.tool) } } : {}),
+  }));
+  const inCopiedGroup = new Set(slice.groups.flatMap((group) => group.members));
+  const positions: Record<string, Position> = {};
+  for (const group of slice.groups) {
+    const stored = slice.positions[getGroupKey(group.id)];
+    if (stored) positions[getGroupKey(groupIds.get(group.id) ?? group.id)] = shift(stored, offset);
+  }
+  for (const tool of slice.tools) {
+    const stored = slice.positions[tool.name];
+    if (stored) positions[rename(tool.name)] = inCopiedGroup.has(tool.name) ? stored : shift(stored, offset);
+  }
+  const tools = slice.tools.map((tool) => ({ ...tool, name: rename(tool.name) }));
+  return {
+    change: { type: "addElements", tools, edges, groups, positions },
+    selection: {
+      nodes: [
+        ...groups.map((group) => getGroupKey(group.id)),
+        ...tools
+          .filter((tool) => !groups.some((group) => group.members.includes(tool.name)))
+          .map((tool) => tool.name),
+      ],
+      edges: [],
+    },
+  };
+}
+
+function shift(position: Position, offset: XYPosition): Position {
+  return { ...position, x: position.x + offset.x, y: position.y + offset.y };
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { makeSpec, makeTool } from "../testing/make-spec.js";
+import { getObjectMatch, isSchemaCompatible, suggestAutoSeqEdges } from "./suggest-auto-seq-edges.js";
+
+const object = (
+  properties: Record<string, unknown>,
+  required: string[] = Object.keys(properties),
+  extra = {},
+) => ({
+  type: "object",
+  properties,
+  required,
+  ...extra,
+});
+
+describe("getObjectMatch", () => {
+  it("matches when every required arg is produced with a compatible type", () => {
+    const out = object({ docs: { type: "array", items: { type: "string" } }, count: { type: "integer" } });
+    const args = object({ docs: { type: "array", items: { type: "string" } }, count: { type: "number" } });
+    expect(getObjectMatch(out, args)).toEqual(["docs", "count"]);
+  });
+
+  it("rejects a missing required arg or a type that does not fit", () => {
+    expect(
+      getObjectMatch(
+        object({ a: { type: "string" } }),
+        object({ a: { type: "string" }, b: { type: "string" } }),
+      ),
+    ).toBeNull();
+    expect(getObjectMatch(object({ a: { type: "number" } }), object({ a: { type: "integer" } }))).toBeNull();
+    expect(
+      getObjectMatch(
+        object({ a: { type: "array", items: { type: "number" } } }),
+        object({ a: { type: "array", items: { type: "string" } } }),
+      ),
+    ).toBeNull();
+  });
+
+  it("ignores optional args but checks the type of any it gets", () => {
+    expect(
+      getObjectMatch(
+        object({ a: { type: "string" } }),
+        object({ a: { type: "string" }, k: { type: "integer" } }, ["a"]),
+      ),
+    ).toEqual(["a"]);
+    expect(
+      getObjectMatch(
+        object({ a: { type: "string" }, k: { type: "string" } }),
+        object({ a: { type: "string" }, k: { type: "integer" } }, ["a"]),
+      ),
+    ).toBeNull();
+  });
+
+  it("respects additionalProperties: false and enums", () => {
+    const strict = object({ a: { type: "string" } }, ["a"], { additionalProperties: false });
+    expect(getObjectMatch(object({ a: { type: "string" }, extra: { type: "string" } }), strict)).toBeNull();
+    const route = object({ route: { type: "string", enum: ["docs", "web"] } });
+    expect(getObjectMatch(object({ route: { type: "string" } }), route)).toBeNull();
+    expect(getObjectMatch(object({ route: { type: "string", enum: ["docs"] } }), route)).toEqual(["route"]);
+  });
+
+  it("checks nested objects' required properties", () => {
+    const args = object({ user: object({ id: { type: "string" } }) });
+    expect(isSchemaCompatible(object({ id: { type: "string" } }), object({ id: { type: "string" } }))).toBe(
+      true,
+    );
+    expect(getObjectMatch(object({ user: object({ id: { type: "string" } }) }), args)).toEqual(["user"]);
+    expect(getObjectMatch(object({ user: object({ name: { type: "string" } }) }), args)).toBeNull();
+  });
+});
+
+describe("suggestAutoSeqEdges", () => {
+  it("suggests edges from producers to consumers, skipping existing auto-seq edges", () => {
+    const spec = makeSpec({
+      tools: [
+        makeTool("search", {
+          argsSchema: object({ query: { type: "string" } }),
+          outSchema: object({ docs: { type: "array", items: { type: "string" } } }),
+        }),
+        makeTool("summarize", {
+          argsSchema: object({ docs: { type: "array", items: { type: "string" } } }),
+          outSchema: object({ summary: { type: "string" } }),
+        }),
+        makeTool("rank", {
+          argsSchema: object({ docs: { type: "array" } }),
+          outSchema: object({ top: { type: "string" } }),
+        }),
+        makeTool("free", { argsSchema: object({}), outSchema: object({}) }),
+      ],
+      edges: [{ id: "s-r", kind: "auto_seq", source: "search", target: "rank" }],
+    });
+    expect(suggestAutoSeqEdges(spec)).toEqual([{ source: "search", target: "summarize", matched: ["docs"] }]);
+  });
+
+  it("still suggests an auto-seq edge where only an order edge exists", () => {
+    const spec = makeSpec({ edges: [{ id: "a-b", kind: "order", source: "alpha", target: "beta" }] });
+    const pairs = suggestAutoSeqEdges(spec).map((edge) => `${edge.source}->${edge.target}`);
+    expect(pairs).toContain("alpha->beta");
+    expect(pairs).toHaveLength(6);
+  });
+});

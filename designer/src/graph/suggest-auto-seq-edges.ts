@@ -1,0 +1,119 @@
+import type { AgentSpec, JsonSchema } from "@waddle/protocol";
+
+/** An auto-seq edge the schemas allow but the spec does not have yet. */
+export interface SuggestedEdge {
+  source: string;
+  target: string;
+  /** The target's required args that the source's output provides. */
+  matched: string[];
+}
+
+type Schema = Record<string, unknown>;
+
+function isSchema(value: unknown): value is Schema {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function getProperties(schema: Schema): Record<string, Schema> {
+  const properties = schema.properties;
+  if (!isSchema(properties)) return {};
+  return Object.fromEntries(
+    Object.entries(properties).filter((entry): entry is [string, Schema] => isSchema(entry[1])),
+  );
+}
+
+function getRequired(schema: Schema): string[] {
+  return Array.isArray(schema.required)
+    ? schema.required.filter((name): name is string => typeof name === "string")
+    : [];
+}
+
+function getTypes(schema: Schema): string[] | undefined {
+  if (typeof schema.type === "string") return [schema.type];
+  if (Array.isArray(schema.type))
+    return schema.type.filter((type): type is string => typeof type === "string");
+  if (isSchema(schema.properties)) return ["object"];
+  return undefined;
+}
+
+/**
+ * True when every value the `produced` schema allows is accepted by the `accepted` schema, as far as
+ * types, enums, array items and nested required properties tell. Unknown (untyped) on either side counts
+ * as compatible, since the runtime validates the real payload anyway.
+ */
+export function isSchemaCompatible(produced: Schema, accepted: Schema): boolean {
+  const acceptedTypes = getTypes(accepted);
+  const producedTypes = getTypes(produced);
+  if (acceptedTypes && producedTypes) {
+    const fits = (type: string) =>
+      acceptedTypes.includes(type) || (type === "integer" && acceptedTypes.includes("number"));
+    if (!producedTypes.every(fits)) return false;
+  }
+  if (Array.isArray(accepted.enum)) {
+    const allowed = accepted.enum;
+    if (!Array.isArray(produced.enum) || !produced.enum.every((value) => allowed.includes(value)))
+      return false;
+  }
+  if (
+    isSchema(accepted.items) &&
+    isSchema(produced.items) &&
+    !isSchemaCompatible(produced.items, accepted.items)
+  ) {
+    return false;
+  }
+  if (
+    getTypes(accepted)?.includes("object") &&
+    (isSchema(produced.properties) || getRequired(accepted).length > 0)
+  ) {
+    return getObjectMatch(produced, accepted) !== null;
+  }
+  return true;
+}
+
+/**
+ * The required properties of `args` that `out` provides with compatible types, or null when `out` cannot
+ * satisfy `args` (a required property missing or of another type, or an extra property `args` forbids).
+ */
+export function getObjectMatch(out: Schema, args: Schema): string[] | null {
+  const outProperties = getProperties(out);
+  const argsProperties = getProperties(args);
+  const matched: string[] = [];
+  for (const name of getRequired(args)) {
+    const produced = outProperties[name];
+    const accepted = argsProperties[name] ?? {};
+    if (!produced || !isSchemaCompatible(produced, accepted)) return null;
+    matched.push(name);
+  }
+  for (const [name, produced] of Object.entries(outProperties)) {
+    const accepted = argsProperties[name];
+    if (!accepted) {
+      if (args.additionalProperties === false) return null;
+      continue;
+    }
+    if (!matched.includes(name) && !isSchemaCompatible(produced, accepted)) return null;
+  }
+  return matched;
+}
+
+/**
+ * Auto-seq edges the schemas suggest: the source's out schema satisfies the target's args schema (every
+ * required arg present with a compatible type). Targets without required args are skipped, since any
+ * output would fit them; pairs already joined by an auto-seq edge are skipped too.
+ */
+export function suggestAutoSeqEdges(spec: AgentSpec): SuggestedEdge[] {
+  const existing = new Set(
+    spec.edges.filter((edge) => edge.kind === "auto_seq").map((edge) => `${edge.source}->${edge.target}`),
+  );
+  const suggestions: SuggestedEdge[] = [];
+  for (const target of spec.tools) {
+    const args = target.argsSchema as JsonSchema;
+    if (getRequired(args).length === 0) continue;
+    for (const source of spec.tools) {
+      if (source.name === target.name || existing.has(`${source.name}->${target.name}`)) continue;
+      const matched = getObjectMatch(source.outSchema, args);
+      if (matched && matched.length > 0)
+        suggestions.push({ source: source.name, target: target.name, matched });
+    }
+  }
+  return suggestions;
+}
