@@ -47,5 +47,5 @@ export {
 export type { DroppableParam, ParamAdjustments, ParamRefusal } from "./param-drop-memory.js";
 export { computeCostUsd, DEFAULT_PRICE_TABLE, getModelPrice } from "./price-table.js";
 export type { PriceTable } from "./price-table.js";
-export { DEFAULT_LLM_BACKOFF, getBackoffMs, parseRetryAfterMs, sleepWithSignal } from "./llm-retry.js";
-export type { BackoffPolicy, Sleep } from "./llm-retry.js";
+export { DEFAULT_LLM_BACKOFF, getBackoffMs, parseRetryAfterMs } from "./llm-retry.js";
+export type { BackoffPolicy } from "./llm-retry.js";

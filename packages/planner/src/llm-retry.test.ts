@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getBackoffMs, parseRetryAfterMs, sleepWithSignal } from "./llm-retry.js";
+import { getBackoffMs, parseRetryAfterMs } from "./llm-retry.js";
 
 const headers = (values: Record<string, string>) => new Headers(values);
 
@@ -32,16 +32,5 @@ describe("getBackoffMs", () => {
       expect(delay).toBeGreaterThanOrEqual(nominal * 0.75);
       expect(delay).toBeLessThanOrEqual(nominal);
     }
-  });
-});
-
-describe("sleepWithSignal", () => {
-  it("rejects with the signal's reason when aborted", async () => {
-    const controller = new AbortController();
-    const promise = sleepWithSignal(60_000, controller.signal);
-    controller.abort(new Error("stop"));
-    await expect(promise).rejects.toThrow("stop");
-    await expect(sleepWithSignal(1, AbortSignal.abort(new Error("early")))).rejects.toThrow("early");
-    await expect(sleepWithSignal(1)).resolves.toBeUndefined();
   });
 });

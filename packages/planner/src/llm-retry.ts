@@ -1,23 +1,3 @@
-/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
-
-export const sleepWithSignal: Sleep = (ms, signal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason as Error);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-
 /** Something with a `get(name)`, such as `Headers`. */
 export interface HeaderReader {
   get(name: string): string | null;

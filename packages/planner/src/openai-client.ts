@@ -2,7 +2,8 @@ import type { LlmConfig } from "@waddle/protocol";
 import OpenAI from "openai";
 import type { LlmClient, LlmCompleteOptions, LlmResult } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
-import { getBackoffMs, sleepWithSignal, type BackoffPolicy, type Sleep } from "./llm-retry.js";
+import { abortableSleep, type Sleep } from "./abortable-sleep.js";
+import { getBackoffMs, type BackoffPolicy } from "./llm-retry.js";
 import { classifyAttemptFailure, type AttemptFailure } from "./openai-failure.js";
 import { applyChatChunk, createChatReply, readChatCompletion, type ChatReply } from "./openai-reply.js";
 import { buildChatRequest, type ChatRequestBody } from "./openai-request.js";
@@ -75,7 +76,7 @@ export class OpenAiClient implements LlmClient {
     this.baseURL = withoutCredentials(baseURL);
     this.#timeoutMs = config.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
     this.#maxRetries = options.maxRetries ?? 2;
-    this.#sleep = options.sleep ?? sleepWithSignal;
+    this.#sleep = options.sleep ?? abortableSleep;
     this.#backoff = options.backoff;
     this.#memory = options.paramMemory ?? defaultParamDropMemory;
     this.#prices = { ...options.priceTable, ...(config.price ? { [config.model]: config.price } : {}) };
