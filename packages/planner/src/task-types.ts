@@ -1,0 +1,121 @@
+import type { GroupReport, MergeStrategy, RunEventData, TaskStatus } from "@waddle/protocol";
+
+/** What `execute` receives: one background job. */
+export interface TaskJob {
+  taskId: string;
+  name: string;
+  /** `subagent`: a forked planner runs `query` and returns a ContextCapsule. `tool`: one tool call. */
+  mode: "subagent" | "tool";
+  query?: string;
+  tool?: string;
+  toolArgs?: Record<string, unknown>;
+}
+
+/** Runs a job; must honour `signal` (cancellation and the per-task timeout abort it). */
+export type TaskExecute = (task: TaskJob, signal: AbortSignal) => Promise<unknown>;
+
+/** Timer functions, injectable so that tests can fire timeouts by hand. */
+export interface TaskTimers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export type TaskManagerEvent =
+  | { type: "task_spawned"; data: RunEventData<"task_spawned"> }
+  | { type: "task_update"; data: RunEventData<"task_update"> }
+  | { type: "task_group_report"; data: RunEventData<"task_group_report"> };
+
+export interface TaskManagerOptions {
+  execute: TaskExecute;
+  onEvent?: (event: TaskManagerEvent) => void;
+  /** Clock for timestamps (ms). Default `Date.now`. */
+  now?: () => number;
+  /** Id source. Default: `task_1`, `group_1`, `merge_1`, … per manager. */
+  createId?: (kind: "task" | "group" | "merge") => string;
+  timers?: TaskTimers;
+  /** Running at once; more are queued. Default 4. */
+  maxConcurrent?: number;
+  /** Spawns per run; more throw `task_limit_exceeded`. Default 16. */
+  maxPerRun?: number;
+  /** Per-task time limit in ms. Default 300 000. */
+  timeoutMs?: number;
+  /** For tasks that name no `merge_strategy`. Default `APPEND`. */
+  defaultMergeStrategy?: MergeStrategy;
+  /** Bounded preview of results for events. Default: `createPreview` at 2 000 characters. */
+  preview?: (value: unknown) => unknown;
+}
+
+/** Why a task failed (a type alias so that it fits event data). */
+export type TaskErrorInfo = {
+  code: string;
+  message: string;
+};
+
+/** A task as the manager reports it. */
+export interface TaskSnapshot {
+  taskId: string;
+  name: string;
+  mode: "subagent" | "tool";
+  status: TaskStatus;
+  mergeStrategy: MergeStrategy;
+  groupId?: string;
+  query?: string;
+  tool?: string;
+  result?: unknown;
+  error?: TaskErrorInfo;
+  spawnedAt: number;
+  startedAt?: number;
+  finishedAt?: number;
+}
+
+/** A task group as the manager reports it (what `group_report: "none"` callers poll). */
+export interface TaskGroupSnapshot {
+  groupId: string;
+  name: string;
+  /** The foreground turn that created it; `sealOpenGroups()` ends a turn. */
+  turn: number;
+  sealed: boolean;
+  report: GroupReport;
+  /** The combined result's strategy (`group_merge_strategy`, else inherited from the tasks). */
+  mergeStrategy: MergeStrategy;
+  retainTurn: boolean;
+  /** Sealed and every task terminal. */
+  complete: boolean;
+  tasks: TaskSnapshot[];
+}
+
+/** One task's outcome inside a merge or a group report (a type alias so that it fits event data). */
+export type TaskResultEntry = {
+  taskId: string;
+  name: string;
+  status: TaskStatus;
+  result?: unknown;
+  error?: TaskErrorInfo;
+};
+
+/** Results waiting for the planner to fold them into the trajectory. */
+export interface PendingMerge {
+  mergeId: string;
+  /** `task`: one task's result. `group`: a group's combined result. */
+  kind: "task" | "group";
+  strategy: MergeStrategy;
+  /** HUMAN_GATED: `applyMerge` needs an explicit approve or reject. */
+  requiresApproval: boolean;
+  name: string;
+  groupId?: string;
+  tasks: TaskResultEntry[];
+  createdAt: number;
+}
+
+export interface SpawnedTask {
+  taskId: string;
+  status: "queued" | "running";
+  groupId?: string;
+  /** True when the task asked to keep the turn: wait with `waitForGroup` / `waitForTask`. */
+  retainTurn: boolean;
+}
+
+export interface WaitResult<T> {
+  status: "completed" | "timeout" | "cancelled";
+  snapshot: T;
+}
