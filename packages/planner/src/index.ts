@@ -49,3 +49,94 @@ export { computeCostUsd, DEFAULT_PRICE_TABLE, getModelPrice } from "./price-tabl
 export type { PriceTable } from "./price-table.js";
 export { DEFAULT_LLM_BACKOFF, getBackoffMs, parseRetryAfterMs } from "./llm-retry.js";
 export type { BackoffPolicy } from "./llm-retry.js";
+// Auto-seq, write_todos and reasoning summaries, summarization, paused-state storage, background tasks,
+// reasoning-effort router (issue 4's self-contained modules).
+export { AUTO_SEQ_SKIP_REASONS, detectTransition } from "./auto-seq.js";
+export type {
+  AutoSeqEdge,
+  AutoSeqSkipReason,
+  AutoSeqStep,
+  AutoSeqTool,
+  DetectTransitionOptions,
+  TransitionDetection,
+  TransitionStatus,
+} from "./auto-seq.js";
+export { AutoSeqCache } from "./auto-seq-cache.js";
+export type { AutoSeqShapeVerdict } from "./auto-seq-cache.js";
+export { getPayloadFingerprint } from "./auto-seq-fingerprint.js";
+export type { AutoSeqFingerprint } from "./auto-seq-fingerprint.js";
+export { getAutoSeqEventData } from "./auto-seq-events.js";
+export type { AutoSeqDetectionEvent } from "./auto-seq-events.js";
+export { canAutoExecute } from "./auto-seq-gate.js";
+export type { CanAutoExecuteOptions } from "./auto-seq-gate.js";
+export {
+  applyNonPlannerIteration,
+  applyWriteTodos,
+  createTodoState,
+  getTodosUpdatedEventData,
+  MAX_CONSECUTIVE_PLANNER_ONLY,
+  TodoItem,
+  TodoStatus,
+  WRITE_TODOS_ARGS_JSON_SCHEMA,
+  WRITE_TODOS_DESCRIPTION,
+  WRITE_TODOS_TOOL_NAME,
+  WriteTodosArgs,
+  WriteTodosError,
+} from "./write-todos.js";
+export type { TodoState, WriteTodosAck, WriteTodosErrorCode } from "./write-todos.js";
+export {
+  createActSummary,
+  createObsSummary,
+  createPlanSummary,
+  createReasoningSummary,
+  createReflectSummary,
+  MAX_REFLECTION_CHARS,
+} from "./reflection.js";
+export type { ReasoningSummary, ReasoningSummaryInput } from "./reflection.js";
+export {
+  CHARS_PER_TOKEN,
+  estimateJsonTokens,
+  estimateTokens,
+  MESSAGE_OVERHEAD_TOKENS,
+} from "./token-estimate.js";
+export { compressTrajectory, INFORMATIVE_LEVELS, TrajectorySummary } from "./rule-based-compressor.js";
+export type {
+  CompressedTrajectory,
+  CompressTrajectoryOptions,
+  TrajectoryStepInput,
+} from "./rule-based-compressor.js";
+export { estimateTrajectoryTokens, summarizeTrajectory } from "./trajectory-summarizer.js";
+export type {
+  SummarizeTrajectoryOptions,
+  SummaryMethod,
+  TrajectorySummaryResult,
+} from "./trajectory-summarizer.js";
+export { InMemoryStateStore } from "./in-memory-state-store.js";
+export { createResumeToken, RESUME_TOKEN_BYTES } from "./resume-token.js";
+export { TaskManager } from "./task-manager.js";
+export { TASK_ERROR_CODES, TaskError } from "./task-error.js";
+export type { TaskErrorCode } from "./task-error.js";
+export type { TaskAction } from "./task-spawn.js";
+export type {
+  PendingMerge,
+  SpawnedTask,
+  TaskErrorInfo,
+  TaskExecute,
+  TaskGroupSnapshot,
+  TaskJob,
+  TaskManagerEvent,
+  TaskManagerOptions,
+  TaskResultEntry,
+  TaskSnapshot,
+  TaskTimers,
+  WaitResult,
+} from "./task-types.js";
+export { buildContextCapsule, CAPSULE_LIMITS } from "./context-capsule.js";
+export type { BuildContextCapsuleOptions, CapsuleAnswer, CapsuleStep } from "./context-capsule.js";
+export { resolveReasoningEffort, routeReasoning } from "./reasoning-router.js";
+export type {
+  ConcreteReasoningEffort,
+  ReasoningRoute,
+  RouteCandidate,
+  RouteReasoningOptions,
+} from "./reasoning-router.js";

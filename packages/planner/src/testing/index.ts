@@ -23,3 +23,7 @@ export type {
   OpenAiFixtureServer,
   OpenAiFixtureServerOptions,
 } from "./openai-fixture-server.js";
+export { runStateStoreConformance, stateStoreConformanceCases } from "./state-store-conformance.js";
+export type { StateStoreConformanceCase } from "./state-store-conformance.js";
+export { ManualTimers } from "./manual-timers.js";
+export { createPathologicalTrajectory } from "./pathological-trajectory.js";
