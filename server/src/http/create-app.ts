@@ -1,0 +1,61 @@
+import express, { type Express } from "express";
+import { ApiError } from "../api-error.js";
+import type { Logger } from "../logger.js";
+import type { RunService } from "../runs/run-service.js";
+import { protoSafeReviver } from "../safe-json.js";
+import type { WaddleStore } from "../store/waddle-store.js";
+import type { ToolRegistry } from "../tools/tool-registry.js";
+import { createAgentsRoutes } from "./agents-routes.js";
+import { createDesignerRoutes } from "./designer-static.js";
+import { createErrorHandler } from "./error-handler.js";
+import { createMetaRoutes } from "./meta-routes.js";
+import { createRunsRoutes } from "./runs-routes.js";
+import { createAuth, createCors, createSecurityHeaders, requireJsonBody } from "./security.js";
+
+export interface CreateAppOptions {
+  store: WaddleStore;
+  registry: ToolRegistry;
+  runs: RunService;
+  logger: Logger;
+  version: string;
+  offline: boolean;
+  token?: string;
+  corsOrigin?: string;
+  designerDir?: string;
+  /** Largest accepted JSON body, e.g. "1mb". */
+  bodyLimit?: string;
+}
+
+/** The Express app: security headers, CORS, auth, JSON bodies, the REST routes, the designer. */
+export function createApp(options: CreateAppOptions): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("query parser", "simple");
+  app.use(createSecurityHeaders());
+  app.use(createCors(options.corsOrigin));
+
+  const api = express.Router();
+  api.use(createAuth(options.token));
+  api.use(requireJsonBody);
+  api.use(express.json({ limit: options.bodyLimit ?? "1mb", reviver: protoSafeReviver, strict: false }));
+  api.use(
+    createMetaRoutes({
+      registry: options.registry,
+      version: options.version,
+      offline: options.offline,
+      authRequired: options.token !== undefined,
+    }),
+  );
+  api.use("/agents", createAgentsRoutes({ store: options.store }));
+  api.use("/runs", createRunsRoutes({ store: options.store, runs: options.runs }));
+  api.use((request) => {
+    throw new ApiError(
+      "not_found",
+      `No API route ${request.method} /api${request.path}: see the route table in DESIGN.md.`,
+    );
+  });
+  app.use("/api", api);
+  app.use(createDesignerRoutes(options.designerDir));
+  app.use(createErrorHandler(options.logger));
+  return app;
+}

@@ -1,0 +1,87 @@
+import {
+  ResumeRequest,
+  RunStatus,
+  Slug,
+  StartRunRequest,
+  type RunEventsResponse,
+  type RunsListResponse,
+} from "@waddle/protocol";
+import { Router } from "express";
+import { z } from "zod";
+import { notFound } from "../api-error.js";
+import type { RunService } from "../runs/run-service.js";
+import type { WaddleStore } from "../store/waddle-store.js";
+import { parseRequest, RunIdParam } from "./validate-request.js";
+
+const ListRunsQuery = z.strictObject({
+  agentId: Slug.optional(),
+  status: z
+    .string()
+    .transform((text) => text.split(","))
+    .pipe(z.array(RunStatus))
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(1_000).default(100),
+});
+const EventsQuery = z.strictObject({
+  after: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(10_000).optional(),
+});
+
+/** `/api/runs`: start, list, get, events after a seq, cancel, resume. */
+export function createRunsRoutes(options: { store: WaddleStore; runs: RunService }): Router {
+  const { store, runs } = options;
+  const router = Router();
+
+  router.post("/", async (request, response) => {
+    const body = parseRequest(StartRunRequest, request.body, "body");
+    const { runId } = await runs.startRun(body);
+    response.status(202).location(`/api/runs/${runId}`).json({ runId });
+  });
+
+  router.get("/", async (request, response) => {
+    const query = parseRequest(ListRunsQuery, request.query, "query");
+    const body: RunsListResponse = {
+      runs: await store.listRuns({
+        ...(query.agentId ? { agentId: query.agentId } : {}),
+        ...(query.status ? { statuses: query.status } : {}),
+        limit: query.limit,
+      }),
+    };
+    response.json(body);
+  });
+
+  router.get("/:id", async (request, response) => {
+    const { id } = parseRequest(RunIdParam, request.params, "params");
+    const run = await store.getRun(id);
+    if (!run) throw notFound("Run", id);
+    response.json(run);
+  });
+
+  router.get("/:id/events", async (request, response) => {
+    const { id } = parseRequest(RunIdParam, request.params, "params");
+    const query = parseRequest(EventsQuery, request.query, "query");
+    if (!(await store.getRun(id))) throw notFound("Run", id);
+    const body: RunEventsResponse = {
+      events: await store.listEvents(id, {
+        afterSeq: query.after,
+        ...(query.limit ? { limit: query.limit } : {}),
+      }),
+    };
+    response.json(body);
+  });
+
+  router.post("/:id/cancel", async (request, response) => {
+    const { id } = parseRequest(RunIdParam, request.params, "params");
+    const run = await runs.cancelRun(id);
+    response.json({ runId: run.id, status: run.status });
+  });
+
+  router.post("/:id/resume", async (request, response) => {
+    const { id } = parseRequest(RunIdParam, request.params, "params");
+    const body = parseRequest(ResumeRequest, request.body, "body");
+    const { runId } = await runs.resumeRun(id, body);
+    response.status(202).json({ runId });
+  });
+
+  return router;
+}

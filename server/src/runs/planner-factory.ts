@@ -1,0 +1,26 @@
+import type { AgentSpec } from "@waddle/protocol";
+import type { PlannerOutcome, ResumeOptions, RunOptions } from "@waddle/planner";
+
+/** What the run manager needs of a planner (ReactPlanner has it). */
+export interface RunnablePlanner {
+  run(query: string, options: RunOptions): Promise<PlannerOutcome>;
+  resume(token: string, options: ResumeOptions): Promise<PlannerOutcome>;
+}
+
+export interface CreatePlannerOptions {
+  spec: AgentSpec;
+  runId: string;
+  /** Subagent depth: 0 for a run, 1 for an agent tool's subagent, …. */
+  depth?: number;
+  /** Agent ids from the top run down to this one, to refuse cycles. */
+  agentChain?: readonly string[];
+}
+
+export interface CreatedPlanner {
+  planner: RunnablePlanner;
+  /** True when the main LLM is the embedded offline model. */
+  offline: boolean;
+}
+
+/** Builds the planner of one run from its agent spec (LLM clients, module tools, tool kinds, state store). */
+export type PlannerFactory = (options: CreatePlannerOptions) => Promise<CreatedPlanner>;

@@ -1,0 +1,334 @@
+import { randomBytes } from "node:crypto";
+import {
+  FinalPayload,
+  TERMINAL_RUN_STATUSES,
+  type ResumeRequest,
+  type RunRecord,
+  type StartRunRequest,
+} from "@waddle/protocol";
+import { ApiError, notFound } from "../api-error.js";
+import type { Logger } from "../logger.js";
+import { getContextSecrets, type SecretRedactor } from "../tools/secret-redactor.js";
+import type { WaddleStore } from "../store/waddle-store.js";
+import type { PlannerFactory } from "./planner-factory.js";
+import type { RunEventHub } from "./run-event-hub.js";
+import { RunRecorder, type ServerEvent } from "./run-recorder.js";
+import type { RunService } from "./run-service.js";
+
+interface Job {
+  runId: string;
+  resume?: ResumeRequest;
+}
+
+interface ActiveRun {
+  controller: AbortController;
+  recorder: RunRecorder;
+  done: Promise<void>;
+}
+
+export interface RunManagerOptions {
+  store: WaddleStore;
+  hub: RunEventHub;
+  createPlanner: PlannerFactory;
+  redactor: SecretRedactor;
+  logger: Logger;
+  maxConcurrentRuns: number;
+}
+
+const INTERRUPTED_MESSAGE = "The server stopped while this run was going; start it again.";
+
+/** A new run id: `run_` and 16 random hex characters. */
+export function createRunId(): string {
+  return `run_${randomBytes(8).toString("hex")}`;
+}
+
+/**
+ * Starts, queues, cancels and resumes runs. At most `maxConcurrentRuns` planners run at once; the rest
+ * wait in a FIFO queue as `queued`. Every event goes through a `RunRecorder` (stored, then published).
+ */
+export class RunManager implements RunService {
+  private readonly queue: Job[] = [];
+  private readonly active = new Map<string, ActiveRun>();
+  /** Tool contexts live only in memory: they may hold secrets and are never stored. */
+  private readonly toolContexts = new Map<string, Record<string, unknown>>();
+  private closing = false;
+
+  constructor(private readonly options: RunManagerOptions) {}
+
+  get activeCount(): number {
+    return this.active.size;
+  }
+
+  get queuedCount(): number {
+    return this.queue.length;
+  }
+
+  /** Marks runs that a previous process left `running` (or queued) as interrupted, with an event. */
+  async recoverRuns(): Promise<string[]> {
+    const { store } = this.options;
+    const interrupted: string[] = [];
+    for (const run of await store.listRuns({ statuses: ["running", "queued"] })) {
+      if (run.status === "queued" && run.pause) {
+        await store.updateRun(run.id, { status: "paused" });
+        continue;
+      }
+      await this.createRecorder(run).append({
+        type: "run_interrupted",
+        data: { message: INTERRUPTED_MESSAGE },
+      });
+      interrupted.push(run.id);
+    }
+    return interrupted;
+  }
+
+  async startRun(request: StartRunRequest): Promise<{ runId: string }> {
+    this.assertOpen();
+    const { store } = this.options;
+    const agent =
+      request.agentVersion === undefined
+        ? await store.getAgent(request.agentId)
+        : await store.getAgentVersion(request.agentId, request.agentVersion);
+    if (!agent) {
+      throw request.agentVersion === undefined
+        ? notFound("Agent", request.agentId)
+        : new ApiError("not_found", `Agent "${request.agentId}" has no version ${request.agentVersion}.`);
+    }
+    const runId = createRunId();
+    await store.createRun({
+      id: runId,
+      agentId: agent.id,
+      agentVersion: agent.version,
+      query: request.query,
+      status: "queued",
+    });
+    if (request.toolContext) this.toolContexts.set(runId, request.toolContext);
+    this.options.hub.publishStatus({ runId, status: "queued", lastSeq: 0 });
+    this.enqueue({ runId });
+    return { runId };
+  }
+
+  async cancelRun(runId: string): Promise<RunRecord> {
+    const run = await this.requireRun(runId);
+    if (TERMINAL_RUN_STATUSES.has(run.status)) {
+      throw new ApiError("invalid_state", `Run "${runId}" has already ended (${run.status}).`, {
+        status: run.status,
+      });
+    }
+    const active = this.active.get(runId);
+    if (active) {
+      active.controller.abort(new Error("cancelled by request"));
+      await active.done;
+    } else {
+      const index = this.queue.findIndex((job) => job.runId === runId);
+      if (index >= 0) this.queue.splice(index, 1);
+      const recorder = this.createRecorder(run);
+      if (run.pause) {
+        await this.options.store.deletePausedState(run.pause.resumeToken);
+        await recorder.append(cancelledEvent(run, "The run was cancelled while it was paused."));
+      } else {
+        await recorder.patch({ status: "cancelled", finishedAt: new Date().toISOString() });
+      }
+      this.toolContexts.delete(runId);
+    }
+    return this.requireRun(runId);
+  }
+
+  async resumeRun(runId: string, request: ResumeRequest): Promise<{ runId: string }> {
+    this.assertOpen();
+    const run = await this.requireRun(runId);
+    if (run.status !== "paused" || !run.pause) {
+      throw new ApiError(
+        "invalid_state",
+        `Run "${runId}" is ${run.status}, not paused: only a paused run can be resumed.`,
+        {
+          status: run.status,
+        },
+      );
+    }
+    if (run.pause.resumeToken !== request.resumeToken) {
+      throw new ApiError(
+        "invalid_state",
+        "This resume token is not the run's current one: reload the run and answer its latest pause.",
+      );
+    }
+    if (this.queue.some((job) => job.runId === runId) || this.active.has(runId)) {
+      throw new ApiError("invalid_state", `Run "${runId}" is already being resumed.`);
+    }
+    await this.createRecorder(run).patch({ status: "queued" });
+    this.enqueue({ runId, resume: request });
+    return { runId };
+  }
+
+  /**
+   * Stops for shutdown: queued and running runs are marked interrupted (with an event), planners are
+   * aborted and awaited (up to `graceMs`); paused runs stay resumable.
+   */
+  async close(graceMs = 3_000): Promise<void> {
+    this.closing = true;
+    const queued = this.queue.splice(0);
+    for (const job of queued) {
+      const run = await this.options.store.getRun(job.runId);
+      if (!run) continue;
+      if (job.resume) await this.options.store.updateRun(run.id, { status: "paused" });
+      else
+        await this.createRecorder(run).append({
+          type: "run_interrupted",
+          data: { message: INTERRUPTED_MESSAGE },
+        });
+    }
+    const running = [...this.active.values()];
+    await Promise.all(
+      running.map((active) =>
+        active.recorder.append({ type: "run_interrupted", data: { message: INTERRUPTED_MESSAGE } }),
+      ),
+    );
+    for (const active of running) active.controller.abort(new Error("server shutting down"));
+    await Promise.race([
+      Promise.allSettled(running.map((active) => active.done)),
+      new Promise((resolve) => setTimeout(resolve, graceMs).unref()),
+    ]);
+  }
+
+  private assertOpen(): void {
+    if (this.closing)
+      throw new ApiError("invalid_state", "The server is shutting down: try again once it is back.");
+  }
+
+  private async requireRun(runId: string): Promise<RunRecord> {
+    const run = await this.options.store.getRun(runId);
+    if (!run) throw notFound("Run", runId);
+    return run;
+  }
+
+  private createRecorder(run: RunRecord): RunRecorder {
+    const context = this.toolContexts.get(run.id);
+    return new RunRecorder({
+      runId: run.id,
+      lastSeq: run.lastSeq ?? 0,
+      usage: run.usage,
+      status: run.status,
+      store: this.options.store,
+      hub: this.options.hub,
+      redactor: context ? this.options.redactor.with(getContextSecrets(context)) : this.options.redactor,
+      logger: this.options.logger,
+    });
+  }
+
+  private enqueue(job: Job): void {
+    this.queue.push(job);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (!this.closing && this.active.size < this.options.maxConcurrentRuns && this.queue.length > 0) {
+      const job = this.queue.shift()!;
+      const controller = new AbortController();
+      const entry: ActiveRun = {
+        controller,
+        recorder: undefined as unknown as RunRecorder,
+        done: Promise.resolve(),
+      };
+      this.active.set(job.runId, entry);
+      entry.done = this.execute(job, entry).finally(() => {
+        this.active.delete(job.runId);
+        this.pump();
+      });
+    }
+  }
+
+  private async execute(job: Job, entry: ActiveRun): Promise<void> {
+    const { store, logger } = this.options;
+    const run = await store.getRun(job.runId);
+    if (!run) return;
+    const recorder = this.createRecorder(run);
+    entry.recorder = recorder;
+    try {
+      const agent = await store.getAgentVersion(run.agentId, run.agentVersion);
+      if (!agent)
+        throw new ApiError(
+          "not_found",
+          `Agent "${run.agentId}" version ${run.agentVersion} no longer exists.`,
+        );
+      const { planner, offline } = await this.options.createPlanner({ spec: agent.spec, runId: run.id });
+      await recorder.patch({
+        status: "running",
+        offline,
+        ...(job.resume ? {} : { startedAt: new Date().toISOString() }),
+      });
+      const toolContext = this.toolContexts.get(run.id) ?? {};
+      const common = { toolContext, signal: entry.controller.signal, onEvent: recorder.sink };
+      const outcome = job.resume
+        ? await planner.resume(job.resume.resumeToken, {
+            ...common,
+            decision: job.resume.decision,
+            ...(job.resume.args ? { args: job.resume.args } : {}),
+            ...(job.resume.userInput !== undefined ? { userInput: job.resume.userInput } : {}),
+          })
+        : await planner.run(run.query, { ...common, runId: run.id });
+      await recorder.flush();
+      if (recorder.isSealed && outcome.kind === "finish") return;
+      // The planner's own events normally set these; this covers one that returned without them.
+      if (outcome.kind === "pause") {
+        await recorder.patch({
+          status: "paused",
+          pause: { reason: outcome.reason, payload: outcome.payload, resumeToken: outcome.resumeToken },
+          result: outcome,
+        });
+      } else {
+        await recorder.patch({
+          status: outcome.reason === "cancelled" ? "cancelled" : "finished",
+          result: outcome,
+          usage: outcome.metadata.usage,
+          pause: null,
+          finishedAt: new Date().toISOString(),
+        });
+      }
+    } catch (error) {
+      await recorder.flush();
+      if (recorder.isSealed) return;
+      if (entry.controller.signal.aborted && !this.closing) {
+        await recorder.append(cancelledEvent(run, "The run was cancelled."));
+        return;
+      }
+      const failure = toFailure(error);
+      logger.warn("run failed", { runId: run.id, code: failure.code, message: failure.message });
+      await recorder.append({ type: "run_failed", data: { error: failure } });
+    } finally {
+      if (TERMINAL_RUN_STATUSES.has(recorder.currentStatus)) this.toolContexts.delete(run.id);
+    }
+  }
+}
+
+/** The `run_finished` (reason `cancelled`) the server writes for a run the planner did not finish itself. */
+function cancelledEvent(run: RunRecord, answer: string): ServerEvent {
+  return {
+    type: "run_finished",
+    data: {
+      reason: "cancelled",
+      payload: FinalPayload.parse({ answer }),
+      metadata: {
+        steps: 0,
+        llmCalls: run.usage.llmCalls,
+        autoSeqSavedCalls: 0,
+        usage: run.usage,
+        durationMs: 0,
+      },
+    },
+  };
+}
+
+function toFailure(error: unknown): { code: string; message: string } {
+  if (
+    error !== null &&
+    typeof error === "object" &&
+    "code" in error &&
+    typeof (error as { code: unknown }).code === "string"
+  ) {
+    const message = (error as { message?: unknown }).message;
+    return {
+      code: (error as { code: string }).code,
+      message: typeof message === "string" ? message : String(error),
+    };
+  }
+  return { code: "internal", message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,200 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { RunEvent } from "@waddle/protocol";
+import { io as connect, type Socket } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../logger.js";
+import { SqliteStore } from "../store/sqlite-store.js";
+import type { WaddleStore } from "../store/waddle-store.js";
+import { startTestServer, type TestServer } from "../testing/start-test-server.js";
+import { SecretRedactor } from "../tools/secret-redactor.js";
+import { RunRecorder } from "./run-recorder.js";
+
+let server: TestServer;
+const noRuns = async () => {
+  throw new Error("events here come from a RunRecorder, not a planner");
+};
+const delays = createRandom(7);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The SQLite store, with reads of events that answer late: half read first and answer after a pause (as
+ * a database round trip does, so events published meanwhile are missing from the page), half pause first
+ * (so the page also holds events that were published to the socket's buffer during the pause).
+ */
+function withSlowEventReads(store: WaddleStore): WaddleStore {
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (property !== "listEvents" || typeof value !== "function") {
+        return typeof value === "function" ? value.bind(target) : value;
+      }
+      return async (...args: Parameters<WaddleStore["listEvents"]>) => {
+        if (delays() < 0.5) {
+          const page = await target.listEvents(...args);
+          await pause(1 + Math.floor(delays() * 8));
+          return page;
+        }
+        await pause(1 + Math.floor(delays() * 8));
+        return target.listEvents(...args);
+      };
+    },
+  });
+}
+
+beforeAll(async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "waddle-gateway-"));
+  server = await startTestServer({
+    createPlanner: noRuns,
+    store: withSlowEventReads(new SqliteStore(path.join(dataDir, "w.db"))),
+  });
+});
+afterAll(() => server.stop());
+
+/** Seeded, so that a failure can be replayed. */
+function createRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+async function createRecordedRun(runId: string) {
+  await server.store.createRun({
+    id: runId,
+    agentId: "support-triage",
+    agentVersion: 1,
+    query: "q",
+    status: "running",
+  });
+  return new RunRecorder({
+    runId,
+    lastSeq: 0,
+    status: "running",
+    store: server.store,
+    hub: server.hub,
+    redactor: new SecretRedactor(["sk-never-show-this"]),
+    logger: createLogger({ level: "silent" }),
+  });
+}
+
+const stepEvent = (runId: string, seq: number): RunEvent => ({
+  runId,
+  seq,
+  ts: Date.now(),
+  step: seq,
+  type: "step_start",
+  data: { source: "llm" },
+});
+
+/** A client that subscribes from `afterSeq`, collecting events until it has seen `lastSeq`. */
+function collect(options: { runId: string; afterSeq: number; lastSeq: number }): {
+  socket: Socket;
+  done: Promise<RunEvent[]>;
+} {
+  const socket = connect(server.url, { transports: ["websocket"], reconnection: false });
+  const events: RunEvent[] = [];
+  const done = new Promise<RunEvent[]>((resolve, reject) => {
+    socket.on("event", (event: RunEvent) => {
+      events.push(event);
+      if (event.seq === options.lastSeq) resolve(events);
+    });
+    socket.on("connect", () => {
+      socket.emit(
+        "subscribe",
+        { runId: options.runId, afterSeq: options.afterSeq },
+        (ack: { ok: boolean }) => {
+          if (!ack.ok) reject(new Error(JSON.stringify(ack)));
+          if (options.afterSeq >= options.lastSeq) resolve(events);
+        },
+      );
+    });
+  });
+  return { socket, done };
+}
+
+describe("socket subscribe and replay", () => {
+  it("gives every subscriber exactly the stored stream after its afterSeq while the run emits", async () => {
+    const runId = "run_replayrace";
+    const recorder = await createRecordedRun(runId);
+    const total = 400;
+    const random = createRandom(42);
+    const clients: { afterSeq: number; done: Promise<RunEvent[]>; socket: Socket }[] = [];
+    for (let seq = 1; seq <= total; seq += 1) {
+      recorder.sink(stepEvent(runId, seq));
+      if (seq % 20 === 0) {
+        await recorder.flush();
+        const afterSeq = Math.floor(random() * seq);
+        clients.push({ afterSeq, ...collect({ runId, afterSeq, lastSeq: total }) });
+      }
+      if (seq % 4 === 0) await pause(1);
+    }
+    await recorder.flush();
+    const stored = await server.store.listEvents(runId);
+    expect(stored.map((event) => event.seq)).toEqual(Array.from({ length: total }, (_, index) => index + 1));
+    for (const client of clients) {
+      const received = await client.done;
+      client.socket.disconnect();
+      expect(received).toEqual(stored.slice(client.afterSeq));
+    }
+    expect(clients.length).toBe(total / 20);
+  });
+
+  it("loses and duplicates nothing across a disconnect and a resubscribe from the last seq", async () => {
+    const runId = "run_reconnect1";
+    const recorder = await createRecordedRun(runId);
+    const total = 300;
+    const received: RunEvent[] = [];
+    const socket = connect(server.url, { transports: ["websocket"], reconnection: false });
+    const finished = new Promise<void>((resolve) => {
+      socket.on("event", (event: RunEvent) => {
+        received.push(event);
+        if (event.seq === total) resolve();
+      });
+    });
+    const subscribe = () =>
+      new Promise((resolve) =>
+        socket.emit("subscribe", { runId, afterSeq: received.at(-1)?.seq ?? 0 }, resolve),
+      );
+    await new Promise<void>((resolve) => socket.on("connect", () => resolve()));
+    await subscribe();
+    for (let seq = 1; seq <= total; seq += 1) {
+      recorder.sink(stepEvent(runId, seq));
+      if (seq % 10 === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (seq === 100 || seq === 220) {
+        socket.disconnect();
+        for (let more = 0; more < 15; more += 1) recorder.sink(stepEvent(runId, (seq += 1)));
+        socket.connect();
+        await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+        await subscribe();
+      }
+    }
+    await finished;
+    socket.disconnect();
+    expect(received.map((event) => event.seq)).toEqual(
+      Array.from({ length: total }, (_, index) => index + 1),
+    );
+  });
+
+  it("acks with the run's status, replays a finished run, and redacts secrets before storing", async () => {
+    const runId = "run_finished01";
+    const recorder = await createRecordedRun(runId);
+    recorder.sink({
+      ...stepEvent(runId, 1),
+      type: "reasoning",
+      data: { phase: "plan", summary: "use sk-never-show-this" },
+    } as RunEvent);
+    await recorder.append({ type: "run_failed", data: { error: { code: "boom", message: "failed" } } });
+    const socket = connect(server.url, { transports: ["websocket"], reconnection: false });
+    const events: RunEvent[] = [];
+    socket.on("event", (event: RunEvent) => events.push(event));
+    const ack = await new Promise((resolve) => socket.emit("subscribe", { runId, afterSeq: 0 }, resolve));
+    socket.disconnect();
+    expect(ack).toEqual({ ok: true, status: "failed", lastSeq: 2 });
+    expect(events.map((event) => event.type)).toEqual(["reasoning", "run_failed"]);
+    expect(JSON.stringify(events)).not.toContain("sk-never-show-this");
+    expect((await server.store.getRun(runId))?.error).toEqual({ code: "boom", message: "failed" });
+  });
+});

@@ -1,0 +1,144 @@
+import type { Server as HttpServer } from "node:http";
+import {
+  SubscribeMessage,
+  UnsubscribeMessage,
+  type ClientToServerEvents,
+  type RunEvent,
+  type ServerToClientEvents,
+  type SubscribeAck,
+} from "@waddle/protocol";
+import { Server, type Socket } from "socket.io";
+import { checkToken } from "../http/check-token.js";
+import { RunId } from "../http/validate-request.js";
+import type { Logger } from "../logger.js";
+import type { WaddleStore } from "../store/waddle-store.js";
+import type { RunEventHub } from "./run-event-hub.js";
+
+type WaddleSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
+export type WaddleIo = Server<ClientToServerEvents, ServerToClientEvents>;
+
+const REPLAY_PAGE = 500;
+
+/** A socket catching up on one run: live events wait in `buffer` until the replay from the store is sent. */
+interface Replay {
+  socket: WaddleSocket;
+  runId: string;
+  buffer: RunEvent[];
+  cancelled: boolean;
+}
+
+export const getRunRoom = (runId: string) => `run:${runId}`;
+
+/**
+ * socket.io for live runs. `subscribe {runId, afterSeq}` replays the stored events after `afterSeq`, then
+ * joins the run's room for live events, with no gap and no duplicate even when a run is emitting during the
+ * replay: events published meanwhile are buffered for that socket and sent after the replay, minus those it
+ * already got (seq ≤ last replayed). Join and flush happen in one synchronous step, so nothing falls between.
+ */
+export function createSocketGateway(options: {
+  httpServer: HttpServer;
+  store: WaddleStore;
+  hub: RunEventHub;
+  logger: Logger;
+  token?: string;
+  corsOrigin?: string;
+}): WaddleIo {
+  const { store, hub, logger } = options;
+  const io: WaddleIo = new Server(options.httpServer, {
+    serveClient: false,
+    maxHttpBufferSize: 64 * 1024,
+    ...(options.corsOrigin ? { cors: { origin: options.corsOrigin, credentials: false } } : {}),
+  });
+  const replays = new Map<string, Set<Replay>>();
+
+  io.use((socket, next) => {
+    if (!options.token) return next();
+    const presented = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+    if (typeof presented === "string" && checkToken(options.token, presented)) return next();
+    next(new Error("unauthorized: pass the server's WADDLE_TOKEN as auth.token"));
+  });
+
+  hub.onEvent((event) => {
+    for (const replay of replays.get(event.runId) ?? []) replay.buffer.push(event);
+    io.to(getRunRoom(event.runId)).emit("event", event);
+  });
+  hub.onStatus((message) => io.to(getRunRoom(message.runId)).emit("run_status", message));
+
+  const stopReplays = (socket: WaddleSocket, runId: string) => {
+    for (const replay of replays.get(runId) ?? []) if (replay.socket === socket) replay.cancelled = true;
+  };
+
+  io.on("connection", (socket) => {
+    socket.on("subscribe", async (message, ack) => {
+      const answer = typeof ack === "function" ? ack : () => undefined;
+      const parsed = SubscribeMessage.safeParse(message);
+      if (!parsed.success || !RunId.safeParse(parsed.data.runId).success) {
+        answer(
+          failure(
+            "validation_failed",
+            "subscribe needs {runId: a run id, afterSeq: a non-negative integer}.",
+          ),
+        );
+        return;
+      }
+      const { runId, afterSeq } = parsed.data;
+      stopReplays(socket, runId);
+      await socket.leave(getRunRoom(runId));
+      const replay: Replay = { socket, runId, buffer: [], cancelled: false };
+      const active = replays.get(runId) ?? new Set<Replay>();
+      active.add(replay);
+      replays.set(runId, active);
+      try {
+        const run = await store.getRun(runId);
+        if (!run) {
+          answer(failure("not_found", `Run "${runId}" does not exist.`));
+          return;
+        }
+        let cursor = afterSeq;
+        for (;;) {
+          const page = await store.listEvents(runId, { afterSeq: cursor, limit: REPLAY_PAGE });
+          if (replay.cancelled || !socket.connected) return;
+          for (const event of page) socket.emit("event", event);
+          cursor = page.at(-1)?.seq ?? cursor;
+          if (page.length < REPLAY_PAGE) break;
+        }
+        // From here to join, nothing awaits: no live event can slip between the buffer and the room.
+        for (const event of replay.buffer) {
+          if (event.seq <= cursor) continue;
+          socket.emit("event", event);
+          cursor = event.seq;
+        }
+        await socket.join(getRunRoom(runId));
+        const latest = (await store.getRun(runId)) ?? run;
+        const ack: SubscribeAck = {
+          ok: true,
+          status: latest.status,
+          lastSeq: Math.max(cursor, latest.lastSeq ?? 0),
+        };
+        answer(ack);
+      } catch (error) {
+        logger.error("subscribe failed", { runId, error: String(error) });
+        answer(failure("internal", "The server could not replay this run."));
+      } finally {
+        active.delete(replay);
+        if (active.size === 0) replays.delete(runId);
+      }
+    });
+
+    socket.on("unsubscribe", async (message) => {
+      const parsed = UnsubscribeMessage.safeParse(message);
+      if (!parsed.success) return;
+      stopReplays(socket, parsed.data.runId);
+      await socket.leave(getRunRoom(parsed.data.runId));
+    });
+
+    socket.on("disconnect", () => {
+      for (const runId of replays.keys()) stopReplays(socket, runId);
+    });
+  });
+  return io;
+}
+
+function failure(code: string, message: string): SubscribeAck {
+  return { ok: false, error: { code, message } };
+}

@@ -1,0 +1,212 @@
+import { existsSync, readFileSync } from "node:fs";
+import { createServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadExampleAgents } from "./agents/load-example-agents.js";
+import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
+import { createApp } from "./http/create-app.js";
+import { createLogger, type Logger, type LogLevel } from "./logger.js";
+import type { PlannerFactory } from "./runs/planner-factory.js";
+import { RunEventHub } from "./runs/run-event-hub.js";
+import { RunManager } from "./runs/run-manager.js";
+import { createSocketGateway, type WaddleIo } from "./runs/socket-gateway.js";
+import { SqliteStore } from "./store/sqlite-store.js";
+import type { WaddleStore } from "./store/waddle-store.js";
+import { loadToolModules, type ModuleImporter } from "./tools/load-tool-modules.js";
+import { SecretRedactor } from "./tools/secret-redactor.js";
+import { ToolRegistry } from "./tools/tool-registry.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+export interface WaddleServerOptions {
+  /** 0 (the default here) picks a free port. */
+  port?: number;
+  host?: string;
+  /** Folder of the SQLite database (`waddle.db`); ignored when `store` is given. */
+  dataDir?: string;
+  store?: WaddleStore;
+  token?: string;
+  corsOrigin?: string;
+  /** A folder of user module tools (`WADDLE_TOOLS_DIR`). */
+  toolsDir?: string;
+  /** Defaults to apps/examples/tools and apps/examples/agents; null to load none. */
+  exampleToolsDir?: string | null;
+  exampleAgentsDir?: string | null;
+  /** Defaults to designer/dist; null to serve no designer. */
+  designerDir?: string | null;
+  httpAllow?: readonly string[];
+  /** Secret values by name, for http tool headers (`WADDLE_SECRET_<NAME>` in main). */
+  secrets?: Readonly<Record<string, string>>;
+  maxConcurrentRuns?: number;
+  /** Where LLM keys are read (OPENAI_API_KEY, an agent's `apiKeyEnv`); defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Builds each run's planner; the default uses ReactPlanner with the server's tool kinds. */
+  createPlanner: PlannerFactory;
+  importModule?: ModuleImporter;
+  logger?: Logger;
+  logLevel?: LogLevel | "silent";
+  bodyLimit?: string;
+}
+
+export interface WaddleServer {
+  /** `http://host:port`, with the port actually bound. */
+  url: string;
+  host: string;
+  port: number;
+  /** True when runs use the embedded offline model by default (no OPENAI_API_KEY). */
+  offline: boolean;
+  store: WaddleStore;
+  registry: ToolRegistry;
+  runs: RunManager;
+  hub: RunEventHub;
+  io: WaddleIo;
+  httpServer: HttpServer;
+  /** Marks running runs interrupted, closes sockets, the HTTP server and the database. */
+  close(): Promise<void>;
+}
+
+/** The server version, from server/package.json. */
+export const SERVER_VERSION: string = (() => {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, "server/package.json"), "utf8")) as {
+      version?: string;
+    };
+    return manifest.version ?? "0.0.0";
+  } catch {
+    return "0.0.0";
+  }
+})();
+
+/** Values that must never leave the process: secrets, the token, and keys found in the environment. */
+function collectSecrets(options: WaddleServerOptions, env: NodeJS.ProcessEnv): string[] {
+  const fromEnv = Object.entries(env)
+    .filter(([name, value]) => value && /(?:KEY|TOKEN|SECRET|PASSWORD)$/.test(name) && value.length >= 8)
+    .map(([, value]) => value!);
+  return [...Object.values(options.secrets ?? {}), ...(options.token ? [options.token] : []), ...fromEnv];
+}
+
+async function createRegistry(options: WaddleServerOptions, logger: Logger): Promise<ToolRegistry> {
+  const registry = new ToolRegistry();
+  const folders = [
+    {
+      dir:
+        options.exampleToolsDir === undefined
+          ? path.join(ROOT, "apps/examples/tools")
+          : options.exampleToolsDir,
+      label: "examples",
+    },
+    { dir: options.toolsDir ?? null, label: "user" },
+  ];
+  for (const { dir, label } of folders) {
+    if (!dir) continue;
+    if (!existsSync(dir)) {
+      logger.warn("tool folder not found", { dir });
+      continue;
+    }
+    const loaded = await loadToolModules({
+      dir,
+      label,
+      ...(options.importModule ? { importModule: options.importModule } : {}),
+    });
+    for (const error of loaded.errors) logger.warn("tool module not loaded", error);
+    for (const tool of loaded.tools) registry.register(tool.definition, tool.source);
+  }
+  return registry;
+}
+
+/**
+ * Creates and starts a Waddle server: store, tool registry, run manager, REST, socket.io and the designer
+ * on one port. For tests and embedding; `main.ts` calls it with settings from the environment.
+ */
+export async function createWaddleServer(options: WaddleServerOptions): Promise<WaddleServer> {
+  const host = options.host ?? LOOPBACK_HOST;
+  assertHostAllowed(host, options.token);
+  const env = options.env ?? process.env;
+  const redactor = new SecretRedactor(collectSecrets(options, env));
+  const logger = options.logger ?? createLogger({ level: options.logLevel ?? "info", redactor });
+  const store =
+    options.store ?? new SqliteStore(path.join(options.dataDir ?? path.join(ROOT, "data"), "waddle.db"));
+  try {
+    const registry = await createRegistry(options, logger);
+    const agentsDir =
+      options.exampleAgentsDir === undefined
+        ? path.join(ROOT, "apps/examples/agents")
+        : options.exampleAgentsDir;
+    if (agentsDir && existsSync(agentsDir)) {
+      const loaded = await loadExampleAgents({ store, dir: agentsDir, logger });
+      if (loaded.length > 0) logger.info("example agents loaded", { agents: loaded });
+    }
+    const createPlanner = options.createPlanner;
+    const offline = !env.OPENAI_API_KEY;
+    const hub = new RunEventHub();
+    const runs = new RunManager({
+      store,
+      hub,
+      createPlanner,
+      redactor,
+      logger,
+      maxConcurrentRuns: options.maxConcurrentRuns ?? 4,
+    });
+    const interrupted = await runs.recoverRuns();
+    if (interrupted.length > 0) logger.warn("runs interrupted by the last shutdown", { runs: interrupted });
+    const app = createApp({
+      store,
+      registry,
+      runs,
+      logger,
+      version: SERVER_VERSION,
+      offline,
+      ...(options.token ? { token: options.token } : {}),
+      ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
+      ...(options.designerDir === null
+        ? {}
+        : { designerDir: options.designerDir ?? path.join(ROOT, "designer/dist") }),
+      ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    });
+    const httpServer = createServer(app);
+    const io = createSocketGateway({
+      httpServer,
+      store,
+      hub,
+      logger,
+      ...(options.token ? { token: options.token } : {}),
+      ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
+    });
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once("error", reject);
+      httpServer.listen(options.port ?? 0, host, () => {
+        httpServer.off("error", reject);
+        resolve();
+      });
+    });
+    const port = (httpServer.address() as AddressInfo).port;
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= (async () => {
+        await runs.close();
+        // io.close also closes the HTTP server; dropping idle keep-alive connections lets that finish.
+        await new Promise<void>((resolve) => {
+          io.close(() => resolve());
+          httpServer.closeAllConnections();
+        });
+        await store.close();
+      })());
+    return {
+      url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+      host,
+      port,
+      offline,
+      store,
+      registry,
+      runs,
+      hub,
+      io,
+      httpServer,
+      close,
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}

@@ -1,0 +1,37 @@
+import type { AgentImpl, FinalPayload, ToolSpec } from "@waddle/protocol";
+import type { ToolRunner } from "@waddle/planner";
+import type { z } from "zod";
+
+/** Runs another saved agent to the end and returns its final payload (and the reason it finished). */
+export type RunSubagent = (options: {
+  agentId: string;
+  query: string;
+  toolContext: Readonly<Record<string, unknown>>;
+  signal: AbortSignal;
+  maxIters?: number;
+}) => Promise<FinalPayload & { reason: string }>;
+
+/** The query a subagent gets: `args.query`, else `args.task`, `args.question`, else the args as JSON. */
+export function getSubagentQuery(args: Record<string, unknown>): string {
+  for (const key of ["query", "task", "question", "text"]) {
+    const value = args[key];
+    if (typeof value === "string" && value.trim() !== "") return value;
+  }
+  return JSON.stringify(args);
+}
+
+/** Runs an `agent` tool: the saved agent `impl.agentId` as a subagent, with the caller's tool context. */
+export function createAgentToolRunner(options: {
+  tool: ToolSpec & { impl: z.output<typeof AgentImpl> };
+  runSubagent: RunSubagent;
+}): ToolRunner {
+  const { impl } = options.tool;
+  return async (args, context) =>
+    options.runSubagent({
+      agentId: impl.agentId,
+      query: getSubagentQuery(args),
+      toolContext: context.toolContext,
+      signal: context.signal,
+      ...(impl.maxIters ? { maxIters: impl.maxIters } : {}),
+    });
+}

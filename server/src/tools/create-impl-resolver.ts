@@ -1,0 +1,48 @@
+import type { LlmConfig, ToolSpec } from "@waddle/protocol";
+import type { ImplResolver, LlmClient } from "@waddle/planner";
+import { createAgentToolRunner, type RunSubagent } from "./agent-tool.js";
+import type { HostAllowList } from "./host-allow-list.js";
+import { createHttpToolRunner } from "./http-tool.js";
+import { createLlmToolRunner } from "./llm-tool.js";
+import type { SecretRedactor } from "./secret-redactor.js";
+
+export interface ImplResolverOptions {
+  allowList: HostAllowList;
+  secrets: Readonly<Record<string, string>>;
+  redactor: SecretRedactor;
+  /** The LLM of an `llm` tool: its own `impl.llm`, else the agent's. */
+  createLlm: (config: LlmConfig) => LlmClient;
+  agentLlm: LlmConfig;
+  runSubagent: RunSubagent;
+  fetch?: typeof fetch;
+}
+
+/**
+ * Supplies the runners of the tool kinds the server runs: `http`, `llm` and `agent` (the planner runs
+ * `mock` itself and `module` tools from the registry it is given).
+ */
+export function createImplResolver(options: ImplResolverOptions): ImplResolver {
+  return (tool: ToolSpec) => {
+    const impl = tool.impl;
+    switch (impl.kind) {
+      case "http":
+        return createHttpToolRunner({
+          tool: { ...tool, impl },
+          allowList: options.allowList,
+          secrets: options.secrets,
+          redactor: options.redactor,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        });
+      case "llm":
+        return createLlmToolRunner({
+          tool: { ...tool, impl },
+          llm: options.createLlm(impl.llm ?? options.agentLlm),
+          redactor: options.redactor,
+        });
+      case "agent":
+        return createAgentToolRunner({ tool: { ...tool, impl }, runSubagent: options.runSubagent });
+      default:
+        return undefined;
+    }
+  };
+}

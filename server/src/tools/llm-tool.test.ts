@@ -1,0 +1,59 @@
+import { ToolSpec } from "@waddle/protocol";
+import type { ToolRunContext } from "@waddle/planner";
+import { ScriptedClient } from "@waddle/planner/testing";
+import { describe, expect, it } from "vitest";
+import { createLlmToolRunner, readJsonObject } from "./llm-tool.js";
+import { SecretRedactor } from "./secret-redactor.js";
+
+const tool = ToolSpec.parse({
+  name: "classify",
+  desc: "Classify a ticket",
+  outSchema: {
+    type: "object",
+    properties: { label: { type: "string", enum: ["billing", "bug"] }, score: { type: "number" } },
+    required: ["label"],
+  },
+  impl: { kind: "llm", prompt: "Classify: {{args.text}} (user asked: {{query}})" },
+}) as Parameters<typeof createLlmToolRunner>[0]["tool"];
+
+const context = {
+  signal: new AbortController().signal,
+  query: "help with sk-secret-999999",
+  attempt: 1,
+  observations: { last: null, byTool: {} },
+  toolContext: {},
+} as unknown as ToolRunContext;
+const redactor = new SecretRedactor(["sk-secret-999999"]);
+
+describe("llm tools", () => {
+  it("renders the prompt without secrets and returns the validated JSON", async () => {
+    const llm = new ScriptedClient(['```json\n{"label": "billing", "score": 0.9}\n```']);
+    const run = createLlmToolRunner({ tool, llm, redactor });
+    await expect(run({ text: "double charge" }, context)).resolves.toEqual({ label: "billing", score: 0.9 });
+    const [system, user] = llm.calls[0]!.messages;
+    expect(system?.content).toContain('"enum":["billing","bug"]');
+    expect(user?.content).toBe("Classify: double charge (user asked: help with [redacted])");
+    expect(llm.calls[0]!.responseFormat).toBe("json_object");
+  });
+
+  it("repairs once with the problem named", async () => {
+    const llm = new ScriptedClient(['{"label": "refund"}', '{"label": "bug"}']);
+    await expect(createLlmToolRunner({ tool, llm, redactor })({ text: "crash" }, context)).resolves.toEqual({
+      label: "bug",
+    });
+    expect(llm.calls[1]!.messages.at(-1)?.content).toMatch(/does not fit: label/);
+  });
+
+  it("fails with invalid_llm_output after the repair", async () => {
+    const llm = new ScriptedClient(["no json here", '{"score": 1}']);
+    await expect(createLlmToolRunner({ tool, llm, redactor })({ text: "?" }, context)).rejects.toMatchObject({
+      code: "invalid_llm_output",
+    });
+  });
+
+  it("reads JSON objects from fences and prose, never arrays", () => {
+    expect(readJsonObject('Sure! {"a": 1} hope that helps')).toEqual({ ok: true, value: { a: 1 } });
+    expect(readJsonObject("[1, 2]").ok).toBe(false);
+    expect(readJsonObject('{"__proto__": {"x": 1}, "b": 2}')).toEqual({ ok: true, value: { b: 2 } });
+  });
+});
