@@ -140,3 +140,10 @@ export type {
   RouteCandidate,
   RouteReasoningOptions,
 } from "./reasoning-router.js";
+export { OfflineModel } from "./offline-model.js";
+export type { OfflineModelOptions } from "./offline-model.js";
+export { planOfflineAction } from "./offline-plan.js";
+export type { OfflineDecision, PlanOfflineInput } from "./offline-plan.js";
+export { OfflineView } from "./offline-view.js";
+export { createLlmClient } from "./create-llm-client.js";
+export type { CreateLlmClientOptions } from "./create-llm-client.js";
