@@ -31,6 +31,7 @@ import {
   resolveTaskSettings,
   type TaskRecord,
   type TaskSettings,
+  toGroupSnapshot,
   toTaskEntry,
   toTaskErrorInfo,
   toTaskSnapshot,
@@ -128,7 +129,7 @@ export class TaskManager {
   /** Waits until one task is terminal, or the timeout. */
   waitForTask(taskId: string, options: { timeoutMs: number }): Promise<WaitResult<TaskSnapshot>> {
     const task = this.requireTask(taskId);
-    const snapshot = () => this.toSnapshot(task);
+    const snapshot = () => toTaskSnapshot(task);
     if (TERMINAL.has(task.status)) return Promise.resolve({ status: "completed", snapshot: snapshot() });
     if (this.closed) return Promise.resolve({ status: "cancelled", snapshot: snapshot() });
     return this.waiters.add({ key: taskId, timeoutMs: options.timeoutMs, snapshot });
@@ -169,11 +170,11 @@ export class TaskManager {
 
   getTask(taskId: string): TaskSnapshot | undefined {
     const task = this.tasks.get(taskId);
-    return task === undefined ? undefined : this.toSnapshot(task);
+    return task === undefined ? undefined : toTaskSnapshot(task);
   }
 
   listTasks(): TaskSnapshot[] {
-    return [...this.tasks.values()].map((task) => this.toSnapshot(task));
+    return [...this.tasks.values()].map((task) => toTaskSnapshot(task));
   }
 
   /** A group's status and results (what `group_report: "none"` callers poll). */
@@ -302,29 +303,12 @@ export class TaskManager {
     return task;
   }
 
-  private toSnapshot(task: TaskRecord): TaskSnapshot {
-    return toTaskSnapshot(task);
-  }
-
   private toEntry(task: TaskRecord, preview = false): TaskResultEntry {
     return toTaskEntry(task, preview ? this.settings.preview : undefined);
   }
 
   private toGroupSnapshot(group: GroupRecord): TaskGroupSnapshot {
     const tasks = group.taskIds.map((taskId) => this.tasks.get(taskId)!);
-    const { groupId, name, turn, sealed, report, retainTurn } = group;
-    const mergeStrategy = this.getGroupStrategy(group, tasks);
-    const snapshots = tasks.map((task) => this.toSnapshot(task));
-    return {
-      groupId,
-      name,
-      turn,
-      sealed,
-      report,
-      mergeStrategy,
-      retainTurn,
-      complete: group.completed,
-      tasks: snapshots,
-    };
+    return toGroupSnapshot({ group, tasks, mergeStrategy: this.getGroupStrategy(group, tasks) });
   }
 }

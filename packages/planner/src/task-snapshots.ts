@@ -1,6 +1,9 @@
 import { createPreview } from "./create-preview.js";
+import type { MergeStrategy } from "@waddle/protocol";
+import type { GroupRecord } from "./task-groups.js";
 import type {
   TaskErrorInfo,
+  TaskGroupSnapshot,
   TaskJob,
   TaskManagerOptions,
   TaskResultEntry,
@@ -59,4 +62,16 @@ export function toTaskErrorInfo(error: unknown): TaskErrorInfo {
     code: typeof code === "string" ? code : "task_failed",
     message: error instanceof Error ? error.message : String(error),
   };
+}
+
+/** A copy of a group with its tasks, for polling and waiters. */
+export function toGroupSnapshot(input: {
+  group: GroupRecord;
+  tasks: readonly TaskRecord[];
+  mergeStrategy: MergeStrategy;
+}): TaskGroupSnapshot {
+  const { groupId, name, turn, sealed, report, retainTurn, completed } = input.group;
+  const tasks = input.tasks.map(toTaskSnapshot);
+  const { mergeStrategy } = input;
+  return { groupId, name, turn, sealed, report, mergeStrategy, retainTurn, complete: completed, tasks };
 }
