@@ -106,10 +106,12 @@ describe("startOpenAiFixtureServer", () => {
       "no scripted reply",
     );
     const [request] = fixture.requests;
+    await request?.settled;
     expect(request).toMatchObject({
       method: "POST",
       path: "/v1/chat/completions",
       status: 400,
+      finished: true,
       closedEarly: false,
     });
     expect(request?.headers.authorization).toBe("Bearer k");

@@ -21,6 +21,8 @@ export interface FixtureRequest {
   body: unknown;
   /** The HTTP status the fixture answered with (unset for a dropped connection). */
   status?: number;
+  /** True once the whole response was written. */
+  finished: boolean;
   /** True when the client closed the connection before the response was complete. */
   closedEarly: boolean;
   /** Resolves once the response is complete or the connection is gone. */
@@ -168,10 +170,14 @@ export async function startOpenAiFixtureServer(
         ]),
       ),
       body: undefined,
+      finished: false,
       closedEarly: false,
       settled: new Promise<void>((resolve) => (settle = resolve)),
     };
     requests.push(record);
+    response.on("finish", () => {
+      record.finished = true;
+    });
     response.on("close", () => {
       if (!response.writableFinished) record.closedEarly = true;
       settle();
