@@ -1,0 +1,265 @@
+import type { ActionSource, PauseReason, PlannerAction, ToolFailure } from "@waddle/protocol";
+import { createAbortScope } from "./abort-scope.js";
+import { checkAction, type CheckedAction, type Rejection } from "./action-checker.js";
+import { truncateText } from "./create-preview.js";
+import { createFallbackPayload } from "./final-payload.js";
+import { interpretReply } from "./interpret-reply.js";
+import type { LlmPurpose } from "./llm-caller.js";
+import type { LlmMessage } from "./llm-client.js";
+import type { PlannerRun } from "./planner-run.js";
+import { createFailure } from "./run-state.js";
+import type { PlannerOutcome } from "./run-types.js";
+
+/** What the loop does next. */
+export type Decision =
+  | {
+      kind: "action";
+      action: PlannerAction;
+      checked: CheckedAction;
+      source: ActionSource;
+      actionSeq: number;
+      /** A resumed call that a person already approved. */
+      approved?: boolean;
+    }
+  /** Repairs ran out: the refused action is recorded as a failed step so that the LLM sees why. */
+  | { kind: "refused"; action: PlannerAction; source: ActionSource; failure: ToolFailure }
+  | { kind: "outcome"; outcome: PlannerOutcome }
+  /** The run must wait for a person (hints conflict, approval): the loop saves state and pauses. */
+  | { kind: "pause"; reason: PauseReason; payload: Record<string, unknown>; action?: PlannerAction };
+
+/** Bad replies are echoed back this short in repair exchanges. */
+const ECHO_CHARS = 2_000;
+
+interface Attempt {
+  exchange: LlmMessage[];
+  purpose: LlmPurpose;
+  repairsLeft: number;
+  lastError?: { code: string; message: string };
+  argFill?: { node: string; args: Record<string, unknown> };
+}
+
+/**
+ * Asks the LLM for the next action and validates it, re-asking with short machine messages: repairs for
+ * unparseable or invalid replies (`repairAttempts`), arg-fill for missing fields only, one correction per
+ * soft hint. Ends the run when the deadline, cost ceiling, token budget or `maxConsecutiveArgFailures` say so.
+ */
+export async function planWithLlm(run: PlannerRun): Promise<Decision> {
+  const budget = checkPromptBudget(run);
+  if (budget !== undefined) return { kind: "outcome", outcome: budget };
+  run.events.emit("step_start", { source: "llm" });
+  const attempt: Attempt = { exchange: [], purpose: "plan", repairsLeft: run.config.options.repairAttempts };
+  for (;;) {
+    const reply = await callOnce(run, attempt);
+    if ("outcome" in reply) return { kind: "outcome", outcome: reply.outcome };
+    const { content, actionSeq } = reply;
+    const interpreted = interpretReply(content, {
+      format: run.config.options.actionFormat,
+      toolNames: run.config.toolNames,
+      ...(attempt.argFill === undefined ? {} : { argFill: attempt.argFill }),
+    });
+    if (interpreted.ok && interpreted.thought !== undefined) {
+      run.events.emit("reasoning", { phase: "plan", summary: truncateText(interpreted.thought, 500) });
+    }
+    const result = interpreted.ok ? checkAction(interpreted.action, run.checkContext()) : undefined;
+    if (overCost(run) && !(result?.ok === true && result.checked.kind === "final")) {
+      return { kind: "outcome", outcome: run.finishByConstraint("cost_budget", costMessage(run)) };
+    }
+    if (result?.ok === true && interpreted.ok) {
+      if (result.checked.kind === "tool") run.state.consecutiveArgFailures = 0;
+      run.emitAction(interpreted.action, "llm", actionSeq);
+      return {
+        kind: "action",
+        action: interpreted.action,
+        checked: result.checked,
+        source: "llm",
+        actionSeq,
+      };
+    }
+    const rejection: Rejection = result?.ok === false ? result.rejection : parseRejection(interpreted);
+    const next = afterRejection(run, {
+      attempt,
+      rejection,
+      action: interpreted.ok ? interpreted.action : undefined,
+      actionSeq,
+    });
+    if (next !== undefined) return next;
+    attempt.exchange = [
+      { role: "assistant", content: truncateText(content, ECHO_CHARS) },
+      { role: "user", content: rejection.message },
+    ];
+  }
+}
+
+/** One LLM call under the run's signal and deadline. */
+async function callOnce(
+  run: PlannerRun,
+  attempt: Attempt,
+): Promise<{ content: string; actionSeq: number } | { outcome: PlannerOutcome }> {
+  const scope = createAbortScope(run.signal, run.remainingMs());
+  try {
+    const output = await run.llmCaller.call({
+      messages:
+        attempt.exchange.length === 0 ? run.messages.messages : run.messages.withExchange(attempt.exchange),
+      purpose: attempt.purpose,
+      signal: scope.signal,
+      plannerView: run.plannerView(attempt.lastError),
+      streamAnswer: attempt.purpose !== "arg_fill",
+      ...reasoningEffortOf(run),
+    });
+    return { content: output.result.content, actionSeq: output.actionSeq };
+  } catch (error) {
+    if (scope.timedOut && !run.signal.aborted) {
+      return {
+        outcome: run.finishByConstraint(
+          "deadline",
+          `The deadline of ${run.config.options.deadlineS ?? 0} s passed during an LLM call.`,
+        ),
+      };
+    }
+    throw error;
+  } finally {
+    scope.dispose();
+  }
+}
+
+/** Reports a rejection and decides: re-ask (undefined), give up on this iteration, or end the run. */
+function afterRejection(
+  run: PlannerRun,
+  input: { attempt: Attempt; rejection: Rejection; action: PlannerAction | undefined; actionSeq: number },
+): Decision | undefined {
+  const { attempt, rejection, action } = input;
+  const { options } = run.config;
+  reportRejection(run, rejection, options.repairAttempts - attempt.repairsLeft + 1);
+  if (rejection.argFailure === true) run.state.consecutiveArgFailures += 1;
+  if (run.state.consecutiveArgFailures >= options.maxConsecutiveArgFailures)
+    return forcedFinish(run, rejection);
+  if (rejection.softKey !== undefined) {
+    run.state.corrections.push(rejection.softKey);
+  } else if (attempt.repairsLeft <= 0) {
+    return exhausted(run, { rejection, action, actionSeq: input.actionSeq });
+  } else {
+    attempt.repairsLeft -= 1;
+  }
+  attempt.purpose = rejection.purpose;
+  attempt.lastError = { code: rejection.code, message: rejection.message };
+  if (rejection.argFill === undefined) delete attempt.argFill;
+  else attempt.argFill = { node: rejection.argFill.node, args: rejection.argFill.args };
+  return undefined;
+}
+
+function exhausted(
+  run: PlannerRun,
+  input: { rejection: Rejection; action: PlannerAction | undefined; actionSeq: number },
+): Decision {
+  const { rejection, action } = input;
+  if (rejection.fallback !== undefined && action !== undefined) {
+    run.emitAction(action, "llm", input.actionSeq);
+    return { kind: "action", action, checked: rejection.fallback, source: "llm", actionSeq: input.actionSeq };
+  }
+  if (rejection.code === "disallowed_node" && rejection.node !== undefined) {
+    // The model keeps needing a tool the hints forbid: a person has to relax the hints.
+    const message = `The model keeps choosing ${rejection.node}, which disallow_nodes forbids.`;
+    return {
+      kind: "pause",
+      reason: "constraints_conflict",
+      payload: {
+        conflicts: [{ kind: "disallowed_required", nodes: [rejection.node], message }],
+        message: "The planning hints block what the model needs: relax them and resume, or change the agent.",
+      },
+    };
+  }
+  if (rejection.argFailure !== true) run.state.consecutiveArgFailures += 1;
+  if (run.state.consecutiveArgFailures >= run.config.options.maxConsecutiveArgFailures)
+    return forcedFinish(run, rejection);
+  const refused: PlannerAction = action ?? { next_node: "invalid_reply", args: {} };
+  const failure = createFailure({
+    node: refused.next_node,
+    args: refused.args,
+    errorCode: rejection.code,
+    message: lastMessage(rejection),
+    suggestion: "Choose a valid action: a tool from the catalog with valid args, or final_response.",
+  });
+  return { kind: "refused", action: refused, source: "llm", failure };
+}
+
+/** `maxConsecutiveArgFailures` reached: finish with `requires_followup` instead of looping (seed 004). */
+function forcedFinish(run: PlannerRun, rejection: Rejection): Decision {
+  const limit = run.config.options.maxConsecutiveArgFailures;
+  const message =
+    `I could not produce a valid action after ${limit} consecutive attempts` +
+    `${rejection.node === undefined ? "" : ` (${rejection.node})`}: ${lastMessage(rejection)} ` +
+    "Please rephrase the request or give the missing details.";
+  const payload = createFallbackPayload({ message, steps: run.state.steps });
+  return { kind: "outcome", outcome: run.finish("no_path", payload) };
+}
+
+function reportRejection(run: PlannerRun, rejection: Rejection, attemptNumber: number): void {
+  if (rejection.constraint !== undefined) {
+    const data = { ...rejection.constraint, message: lastMessage(rejection) };
+    run.events.emit("constraint_violation", data);
+  }
+  if (rejection.repairKind !== undefined) {
+    const data = {
+      kind: rejection.repairKind,
+      attempt: attemptNumber,
+      error_code: rejection.code,
+      message: lastMessage(rejection),
+    };
+    run.events.emit(
+      "repair_attempt",
+      rejection.node === undefined ? data : { ...data, node: rejection.node },
+    );
+  }
+}
+
+function parseRejection(interpreted: { ok: false; code: string; message: string } | { ok: true }): Rejection {
+  const code = interpreted.ok ? "invalid_action" : interpreted.code;
+  const message = interpreted.ok ? "The reply is not a valid action." : interpreted.message;
+  return {
+    code,
+    message: JSON.stringify({
+      error: { code, message },
+      instruction:
+        'Reply with exactly one JSON object {"next_node": "<tool or opcode>", "args": {...}} and nothing else.',
+    }),
+    purpose: "repair",
+    repairKind: "parse",
+  };
+}
+
+/** The human part of a rejection's machine message. */
+function lastMessage(rejection: Rejection): string {
+  try {
+    const parsed = JSON.parse(rejection.message) as {
+      error?: { message?: string };
+      constraint?: { message?: string };
+    };
+    return parsed.error?.message ?? parsed.constraint?.message ?? rejection.message;
+  } catch {
+    return rejection.message;
+  }
+}
+
+/** The token budget: the prompt must fit (the summarizer of issue 4 compacts before this check). */
+function checkPromptBudget(run: PlannerRun): PlannerOutcome | undefined {
+  const budget = run.config.options.tokenBudget;
+  if (budget === undefined || run.messages.estimatedTokens <= budget) return undefined;
+  return run.finishByConstraint(
+    "token_budget",
+    `The conversation needs about ${run.messages.estimatedTokens} tokens, over the token budget of ${budget}.`,
+  );
+}
+
+function overCost(run: PlannerRun): boolean {
+  const max = run.config.hints.maxCostUsd;
+  return max !== undefined && run.state.usage.costUsd >= max;
+}
+
+function costMessage(run: PlannerRun): string {
+  return `The cost ceiling of $${run.config.hints.maxCostUsd ?? 0} has been reached ($${run.state.usage.costUsd.toFixed(4)} spent).`;
+}
+
+function reasoningEffortOf(run: PlannerRun): { reasoningEffort?: "low" | "medium" | "high" } {
+  const effort = run.config.reasoningEffort;
+  return effort === undefined || effort === "auto" ? {} : { reasoningEffort: effort };
+}

@@ -1,0 +1,58 @@
+import type { PlannerAction } from "@waddle/protocol";
+import { normalizeActionDetailed, type ActionFormat } from "./normalize-action.js";
+import { isPlannerError } from "./planner-error.js";
+import { salvageJsonValues } from "./salvage-json.js";
+
+export type InterpretedReply =
+  | { ok: true; action: PlannerAction; thought?: string; rewrites: readonly string[] }
+  | { ok: false; code: string; message: string };
+
+export interface InterpretOptions {
+  format: ActionFormat;
+  toolNames: ReadonlySet<string>;
+  /** Set when the reply answers an arg-fill request: a bare object fills the missing fields. */
+  argFill?: { node: string; args: Record<string, unknown> };
+}
+
+/**
+ * Turns an LLM reply into an action through `normalizeAction`. After an arg-fill request, a reply that is
+ * not an action but an object of fields is merged into the args that were missing them.
+ */
+export function interpretReply(content: string, options: InterpretOptions): InterpretedReply {
+  if (options.argFill !== undefined) {
+    const filled = mergeArgFill(content, options.argFill);
+    if (filled !== undefined) return { ok: true, action: filled, rewrites: ["arg_fill"] };
+  }
+  try {
+    const normalized = normalizeActionDetailed(content, {
+      format: options.format,
+      toolNames: options.toolNames,
+    });
+    const out: InterpretedReply = { ok: true, action: normalized.action, rewrites: normalized.rewrites };
+    if (normalized.thought !== undefined) out.thought = normalized.thought;
+    return out;
+  } catch (error) {
+    if (isPlannerError(error)) return { ok: false, code: error.code, message: error.message };
+    throw error;
+  }
+}
+
+function mergeArgFill(
+  content: string,
+  fill: { node: string; args: Record<string, unknown> },
+): PlannerAction | undefined {
+  const object = salvageJsonValues(content)
+    .map((candidate) => candidate.value)
+    .find(
+      (value): value is Record<string, unknown> =>
+        typeof value === "object" && value !== null && !Array.isArray(value),
+    );
+  if (object === undefined || "next_node" in object || "thought" in object || "plan" in object)
+    return undefined;
+  const fields = isRecord(object.args) && Object.keys(object).length === 1 ? object.args : object;
+  return { next_node: fill.node, args: { ...fill.args, ...fields } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,144 @@
+import type { ResponseFormat } from "@waddle/protocol";
+import { raceAbort } from "./abort-scope.js";
+import { AnswerStreamExtractor } from "./answer-stream-extractor.js";
+import type { LlmChunk, LlmClient, LlmCompleteOptions, LlmMessage, LlmResult } from "./llm-client.js";
+import { computeCostUsd, getModelPrice, type PriceTable } from "./price-table.js";
+import type { RunEventEmitter } from "./run-event-emitter.js";
+import type { RunUsage } from "./run-state.js";
+
+export type LlmPurpose = NonNullable<LlmCompleteOptions["purpose"]>;
+
+export interface LlmCallerOptions {
+  llm: LlmClient;
+  events: RunEventEmitter;
+  usage: RunUsage;
+  clock: () => number;
+  responseFormat?: ResponseFormat;
+  priceTable?: PriceTable;
+  /** Next `action_seq` value; the caller keeps it in the run state. */
+  nextActionSeq: () => number;
+}
+
+export interface LlmCallInput {
+  messages: readonly LlmMessage[];
+  purpose: LlmPurpose;
+  signal: AbortSignal;
+  plannerView?: unknown;
+  reasoningEffort?: "low" | "medium" | "high";
+  model?: string;
+  /** False for calls whose reply is not an action (arg-fill): no answer streaming. */
+  streamAnswer?: boolean;
+}
+
+export interface LlmCallOutput {
+  result: LlmResult;
+  actionSeq: number;
+  /** The extractor's verdict on the reply: a terminal action was streamed. */
+  streamedFinish: boolean;
+}
+
+/**
+ * One planner LLM call: requests streaming, feeds content deltas through `AnswerStreamExtractor` into
+ * `llm_stream_chunk` answer events and reasoning deltas into thinking events (each channel closed with a
+ * `done: true` chunk), then emits `llm_call` with usage, cost and latency, and adds them to the run's
+ * usage. Waiting stops as soon as the signal aborts, even if the client ignores it.
+ */
+export class LlmCaller {
+  constructor(private readonly options: LlmCallerOptions) {}
+
+  async call(input: LlmCallInput): Promise<LlmCallOutput> {
+    const { llm, events, clock } = this.options;
+    const actionSeq = this.options.nextActionSeq();
+    const extractor = input.streamAnswer === false ? undefined : new AnswerStreamExtractor();
+    let sawContent = false;
+    let thinking = false;
+    let answering = false;
+    const emitChunk = (channel: "answer" | "thinking", text: string, done: boolean): void => {
+      events.emit("llm_stream_chunk", { text, done, phase: channel, channel, action_seq: actionSeq });
+    };
+    const onChunk = (chunk: LlmChunk): void => {
+      if (chunk.reasoning !== undefined && chunk.reasoning.length > 0) {
+        thinking = true;
+        emitChunk("thinking", chunk.reasoning, false);
+      }
+      if (chunk.content !== undefined && chunk.content.length > 0) {
+        sawContent = true;
+        const text = extractor?.feed(chunk.content) ?? "";
+        if (text.length > 0) {
+          answering = true;
+          emitChunk("answer", text, false);
+        }
+      }
+    };
+    const request: LlmCompleteOptions = {
+      messages: input.messages,
+      stream: true,
+      onChunk,
+      signal: input.signal,
+      purpose: input.purpose,
+    };
+    if (this.options.responseFormat !== undefined && this.options.responseFormat !== "none") {
+      request.responseFormat = this.options.responseFormat;
+    }
+    if (input.plannerView !== undefined) request.plannerView = input.plannerView;
+    if (input.reasoningEffort !== undefined) request.reasoningEffort = input.reasoningEffort;
+    if (input.model !== undefined) request.model = input.model;
+    const started = clock();
+    const result = await raceAbort(llm.complete(request), input.signal);
+    const latencyMs = Math.max(0, clock() - started);
+    // A client that did not stream still shows its reasoning and answer, as one chunk each.
+    if (!thinking && result.reasoning !== undefined && result.reasoning.length > 0)
+      onChunk({ reasoning: result.reasoning });
+    if (!sawContent && result.content.length > 0) onChunk({ content: result.content });
+    const tail = extractor?.end() ?? "";
+    if (tail.length > 0) {
+      answering = true;
+      emitChunk("answer", tail, false);
+    }
+    if (thinking) emitChunk("thinking", "", true);
+    if (answering || extractor?.isFinishAction === true) emitChunk("answer", "", true);
+    this.record({ result, latencyMs, purpose: input.purpose, reasoningEffort: input.reasoningEffort });
+    return { result, actionSeq, streamedFinish: extractor?.isFinishAction === true };
+  }
+
+  private record(input: {
+    result: LlmResult;
+    latencyMs: number;
+    purpose: LlmPurpose;
+    reasoningEffort: string | undefined;
+  }): void {
+    const { llm, usage, events } = this.options;
+    const reported = input.result.usage;
+    const promptTokens = reported?.promptTokens ?? 0;
+    const completionTokens = reported?.completionTokens ?? 0;
+    const reasoningTokens = reported?.reasoningTokens ?? 0;
+    const costUsd = input.result.costUsd ?? this.priceOf(input.result);
+    usage.promptTokens += promptTokens;
+    usage.completionTokens += completionTokens;
+    usage.reasoningTokens += reasoningTokens;
+    usage.costUsd += costUsd;
+    usage.llmCalls += 1;
+    const data = {
+      purpose: input.purpose,
+      provider: llm.provider,
+      model: input.result.model ?? llm.model,
+      offline: llm.offline === true,
+      promptTokens,
+      completionTokens,
+      reasoningTokens,
+      costUsd,
+      latencyMs: input.latencyMs,
+    };
+    events.emit(
+      "llm_call",
+      input.reasoningEffort === undefined ? data : { ...data, reasoningEffort: input.reasoningEffort },
+    );
+  }
+
+  /** Usage × the price table, when the client reported no cost and the model's price is known. */
+  private priceOf(result: LlmResult): number {
+    if (result.usage === undefined) return 0;
+    const price = getModelPrice(result.model ?? this.options.llm.model, this.options.priceTable);
+    return price === undefined ? 0 : computeCostUsd(result.usage, price);
+  }
+}

@@ -1,0 +1,255 @@
+import type { PlannerAction } from "@waddle/protocol";
+import type { Decision } from "./action-planner.js";
+import { checkAction, type CheckedAction } from "./action-checker.js";
+import { truncateText } from "./create-preview.js";
+import { createFinalPayload, getLastResultDigest } from "./final-payload.js";
+import { executeParallel } from "./parallel-executor.js";
+import type { PlannerRun } from "./planner-run.js";
+import type { QueuedAction } from "./run-state.js";
+import type { PlannerOutcome } from "./run-types.js";
+import { executeToolCall } from "./tool-executor.js";
+import { isToolPauseSignal } from "./tool-pause-signal.js";
+
+type ActionDecision = Extract<Decision, { kind: "action" }>;
+
+/**
+ * A queued action (auto-seq, resume) goes through the same checks as an LLM action (hard hints, schemas)
+ * and the same events; one that fails them is dropped and the LLM is asked instead.
+ */
+export function decideQueued(run: PlannerRun, queued: QueuedAction): Decision | undefined {
+  const result = checkAction(queued.action, run.checkContext(true));
+  if (!result.ok) {
+    const { rejection } = result;
+    if (rejection.constraint !== undefined) {
+      run.events.emit("constraint_violation", {
+        ...rejection.constraint,
+        message: `A ${queued.source} action was dropped: ${rejection.code}.`,
+        enforced: "rejected",
+      });
+    }
+    return undefined;
+  }
+  run.events.emit("step_start", { source: queued.source });
+  const actionSeq = run.state.actionSeq++;
+  run.emitAction(queued.action, queued.source, actionSeq);
+  const decision: Decision = {
+    kind: "action",
+    action: queued.action,
+    checked: result.checked,
+    source: queued.source,
+    actionSeq,
+  };
+  if (queued.approved === true) decision.approved = true;
+  return decision;
+}
+
+/** Runs a checked action: answer, tool call, parallel plan or task opcode. */
+export async function dispatchAction(
+  run: PlannerRun,
+  decision: ActionDecision,
+): Promise<PlannerOutcome | undefined> {
+  const { checked } = decision;
+  switch (checked.kind) {
+    case "final":
+      return finishWithAnswer(run, checked);
+    case "tool":
+      return runTool(run, decision, checked);
+    case "parallel":
+      return runParallel(run, decision, checked);
+    case "task":
+      return runTask(run, decision);
+  }
+}
+
+function finishWithAnswer(
+  run: PlannerRun,
+  checked: Extract<CheckedAction, { kind: "final" }>,
+): PlannerOutcome {
+  const written = checked.args.answer ?? checked.args.raw_answer;
+  if (written !== undefined && written.trim().length > 0)
+    return run.finish("answer_complete", createFinalPayload(checked.args));
+  // Seed 000, open question 1: no answer even after the repair asked for one; keep what the run found.
+  const digest = getLastResultDigest(run.state.steps);
+  const fallback =
+    digest === undefined
+      ? "The model finished without an answer."
+      : `The model finished without writing an answer. Latest result: ${digest}`;
+  return run.finish("answer_complete", {
+    ...createFinalPayload(checked.args, fallback),
+    requires_followup: true,
+  });
+}
+
+async function runTool(
+  run: PlannerRun,
+  decision: ActionDecision,
+  checked: Extract<CheckedAction, { kind: "tool" }>,
+): Promise<PlannerOutcome | undefined> {
+  const { tool, args } = checked;
+  const limit = checkToolBudgets(run, tool.costUsd ?? 0, 1);
+  if (limit !== undefined) return limit;
+  const gate = run.config.approvalGate({
+    tool,
+    args,
+    source: decision.source,
+    options: run.config.options,
+    approved: decision.approved === true,
+  });
+  if (gate.pause) return run.pause("approval_required", gate.payload, { next_node: tool.name, args });
+  const step = run.state.steps.length;
+  const startedAt = run.config.clock();
+  emitReasoning(run, { phase: "act", step, summary: () => `Calling ${tool.name} with ${digest(run, args)}` });
+  let result;
+  try {
+    result = await executeToolCall(run.toolRuntime, {
+      tool,
+      args,
+      step,
+      callId: `step-${step}`,
+      source: decision.source,
+    });
+  } catch (error) {
+    if (isToolPauseSignal(error))
+      return run.pause(error.reason, { ...error.payload, tool: tool.name }, { next_node: tool.name, args });
+    throw error;
+  }
+  run.state.hops += 1;
+  run.state.usage.costUsd += tool.costUsd ?? 0;
+  const action: PlannerAction = { next_node: tool.name, args };
+  if (result.ok)
+    run.recordStep({ action, source: decision.source, observation: result.observation, startedAt });
+  else run.recordStep({ action, source: decision.source, failure: result.failure, startedAt });
+  emitReasoning(run, {
+    phase: "obs",
+    step,
+    summary: () =>
+      result.ok
+        ? `${tool.name} returned ${digest(run, result.observation)}`
+        : `${tool.name} failed (${result.failure.error_code}): ${result.failure.message}`,
+  });
+  if (!result.ok && result.cancelled) return run.finishCancelled();
+  return afterToolStep(run);
+}
+
+async function runParallel(
+  run: PlannerRun,
+  decision: ActionDecision,
+  checked: Extract<CheckedAction, { kind: "parallel" }>,
+): Promise<PlannerOutcome | undefined> {
+  const calls = checked.branches.length + (checked.join === undefined ? 0 : 1);
+  const cost = checked.branches.reduce((total, branch) => total + (branch.tool.costUsd ?? 0), 0);
+  const limit = checkToolBudgets(run, cost, calls);
+  if (limit !== undefined) return limit;
+  if (checked.requested > checked.limit) {
+    run.events.emit("constraint_violation", {
+      constraint: "max_parallel",
+      message: `${checked.requested} branches were proposed; at most ${checked.limit} run at once.`,
+      enforced: "capped",
+    });
+  }
+  const step = run.state.steps.length;
+  const startedAt = run.config.clock();
+  emitReasoning(run, {
+    phase: "act",
+    step,
+    summary: () => `Running ${checked.branches.map((branch) => branch.tool.name).join(", ")} in parallel`,
+  });
+  const outcome = await executeParallel(run.toolRuntime, {
+    parallelId: `parallel-${step}`,
+    step,
+    branches: checked.branches,
+    limit: checked.limit,
+    ...(checked.join === undefined ? {} : { join: checked.join }),
+    ...(checked.groupId === undefined ? {} : { groupId: checked.groupId }),
+  });
+  run.state.hops += outcome.hops;
+  const joinCost =
+    checked.join !== undefined && "tool" in checked.join ? (checked.join.tool.costUsd ?? 0) : 0;
+  const joinRan = outcome.hops > checked.branches.length;
+  run.state.usage.costUsd += cost + (joinRan ? joinCost : 0);
+  run.recordStep({
+    action: decision.action,
+    source: decision.source,
+    observation: outcome.observation,
+    branches: outcome.branches,
+    ...(outcome.join === undefined ? {} : { join: outcome.join }),
+    startedAt,
+  });
+  emitReasoning(run, {
+    phase: "obs",
+    step,
+    summary: () =>
+      `Parallel: ${outcome.successCount} succeeded, ${outcome.failureCount} failed` +
+      (outcome.join?.skipped === undefined ? "" : `; join skipped (${outcome.join.skipped})`),
+  });
+  if (run.signal.aborted) return run.finishCancelled();
+  return afterToolStep(run);
+}
+
+async function runTask(run: PlannerRun, decision: ActionDecision): Promise<PlannerOutcome | undefined> {
+  const opcode = decision.action.next_node as "task.subagent" | "task.tool";
+  const handler = run.config.opcodeHandlers[opcode];
+  const startedAt = run.config.clock();
+  const result = await handler({
+    action: decision.action,
+    options: run.config.options,
+    runId: run.state.runId,
+    step: run.state.steps.length,
+    signal: run.signal,
+  });
+  if ("failure" in result)
+    run.recordStep({ action: decision.action, source: decision.source, failure: result.failure, startedAt });
+  else
+    run.recordStep({
+      action: decision.action,
+      source: decision.source,
+      observation: result.observation,
+      startedAt,
+    });
+  return undefined;
+}
+
+/**
+ * Seam: after each tool step and before the LLM is asked again. Auto-seq detection (issue 4) runs here and
+ * may push onto `run.state.pendingActions`.
+ */
+function afterToolStep(_run: PlannerRun): PlannerOutcome | undefined {
+  return undefined;
+}
+
+/** Hop budget, cost ceiling and deadline, checked before any tool runs. */
+function checkToolBudgets(run: PlannerRun, costUsd: number, calls: number): PlannerOutcome | undefined {
+  const { hopBudget } = run.config.options;
+  if (hopBudget !== undefined && run.state.hops + calls > hopBudget) {
+    return run.finishByConstraint("hop_budget", `The hop budget of ${hopBudget} tool calls is used up.`);
+  }
+  const maxCost = run.config.hints.maxCostUsd;
+  if (maxCost !== undefined && costUsd > 0 && run.state.usage.costUsd + costUsd > maxCost) {
+    return run.finishByConstraint(
+      "cost_budget",
+      `The next tool calls would pass the cost ceiling of $${maxCost}.`,
+    );
+  }
+  if (run.isPastDeadline())
+    return run.finishByConstraint(
+      "deadline",
+      `The deadline of ${run.config.options.deadlineS ?? 0} s has passed.`,
+    );
+  return undefined;
+}
+
+/** `[Act]` before a tool, `[Obs]` after it (seed 002); both carry the step they belong to. */
+function emitReasoning(
+  run: PlannerRun,
+  input: { phase: "act" | "obs"; step: number; summary: () => string },
+): void {
+  run.events.emit(
+    "reasoning",
+    { phase: input.phase, summary: run.events.enabled ? input.summary() : "" },
+    input.step,
+  );
+}
+
+function digest(run: PlannerRun, value: unknown): string {
+  return truncateText(JSON.stringify(run.events.preview(value, 300)) ?? "null", 300);
+}
