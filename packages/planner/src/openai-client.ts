@@ -1,6 +1,7 @@
 import type { LlmConfig } from "@waddle/protocol";
 import OpenAI from "openai";
-import type { LlmClient, LlmCompleteOptions, LlmResult } from "./llm-client.js";
+import { AttemptControl } from "./attempt-control.js";
+import type { LlmChunk, LlmClient, LlmCompleteOptions, LlmResult } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
 import { abortableSleep, type Sleep } from "./abortable-sleep.js";
 import { getBackoffMs, type BackoffPolicy } from "./llm-retry.js";
@@ -129,56 +130,15 @@ export class OpenAiClient implements LlmClient {
     body: ChatRequestBody,
     options: LlmCompleteOptions,
   ): Promise<{ reply: ChatReply } | { failure: AttemptFailure }> {
-    const controller = new AbortController();
-    const state = { timedOut: false, callbackError: undefined as unknown };
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const armTimer = (): void => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        state.timedOut = true;
-        controller.abort();
-      }, this.#timeoutMs);
-    };
-    const onAbort = (): void => controller.abort();
-    options.signal?.addEventListener("abort", onAbort, { once: true });
+    const control = new AttemptControl({ timeoutMs: this.#timeoutMs, signal: options.signal });
     const reply = createChatReply();
-    const onChunk = options.onChunk;
-    const forward = onChunk
-      ? (chunk: Parameters<typeof onChunk>[0]) => {
-          try {
-            onChunk(chunk);
-          } catch (error) {
-            state.callbackError ??= error;
-            controller.abort();
-          }
-        }
-      : undefined;
-    armTimer();
     try {
-      if (body.stream) {
-        const stream = await this.#sdk.chat.completions.create(
-          { ...(body as unknown as OpenAI.ChatCompletionCreateParamsStreaming), stream: true },
-          { signal: controller.signal },
-        );
-        for await (const chunk of stream) {
-          armTimer();
-          applyChatChunk(reply, chunk, forward);
-        }
-        // The SDK ends iteration quietly when aborted; a stream without a finish reason was cut off.
-        if (controller.signal.aborted) throw new Error("aborted");
-        if (reply.finishReason === undefined)
-          throw new Error("the stream ended before the reply was complete");
-        return { reply };
-      }
-      const completion = await this.#sdk.chat.completions.create(
-        { ...(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming), stream: false },
-        { signal: controller.signal },
-      );
-      const read = readChatCompletion(completion);
-      if (read === undefined) throw new SyntaxError("the completion has no choices");
-      return { reply: read };
+      if (body.stream)
+        await this.#stream({ body, control, reply, onChunk: control.forward(options.onChunk) });
+      else Object.assign(reply, await this.#whole(body, control));
+      return { reply };
     } catch (error) {
-      if (state.callbackError !== undefined) throw state.callbackError;
+      if (control.callbackFailed) throw control.callbackError;
       const failure = classifyAttemptFailure(error, {
         model: body.model,
         host: hostOf(this.baseURL),
@@ -186,15 +146,44 @@ export class OpenAiClient implements LlmClient {
         secret: this.#secret,
         body,
         reply,
-        cancelled: options.signal?.aborted === true,
-        timedOut: state.timedOut,
+        cancelled: control.cancelled,
+        timedOut: control.timedOut,
         timeoutMs: this.#timeoutMs,
       });
       return { failure };
     } finally {
-      clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
+      control.dispose();
     }
+  }
+
+  async #stream(input: {
+    body: ChatRequestBody;
+    control: AttemptControl;
+    reply: ChatReply;
+    onChunk: ((chunk: LlmChunk) => void) | undefined;
+  }): Promise<void> {
+    const { body, control, reply, onChunk } = input;
+    const stream = await this.#sdk.chat.completions.create(
+      { ...(body as unknown as OpenAI.ChatCompletionCreateParamsStreaming), stream: true },
+      { signal: control.signal },
+    );
+    for await (const chunk of stream) {
+      control.arm();
+      applyChatChunk(reply, chunk, onChunk);
+    }
+    // The SDK ends iteration quietly when aborted; a stream without a finish reason was cut off.
+    if (control.signal.aborted) throw new Error("aborted");
+    if (reply.finishReason === undefined) throw new Error("the stream ended before the reply was complete");
+  }
+
+  async #whole(body: ChatRequestBody, control: AttemptControl): Promise<ChatReply> {
+    const completion = await this.#sdk.chat.completions.create(
+      { ...(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming), stream: false },
+      { signal: control.signal },
+    );
+    const read = readChatCompletion(completion);
+    if (read === undefined) throw new SyntaxError("the completion has no choices");
+    return read;
   }
 
   #toResult(reply: ChatReply, model: string): LlmResult {
