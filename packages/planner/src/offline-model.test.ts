@@ -283,6 +283,56 @@ describe("OfflineModel as a client", () => {
     });
   });
 
+  it("answers repair and arg-fill calls about the refused action in the conversation", async () => {
+    const tools = [
+      {
+        name: "count",
+        desc: "",
+        sideEffects: "pure" as const,
+        tags: [],
+        outSchema: {},
+        autoSeq: false,
+        requiresApproval: false,
+        argsSchema: {
+          type: "object",
+          properties: { n: { type: "integer" }, label: { type: "string" } },
+          required: ["n"],
+        },
+      },
+    ];
+    const view: PlannerView = {
+      query: "count things",
+      tools,
+      hints: example("support-triage").hints,
+      edges: [],
+      groups: [],
+      steps: [],
+      todos: { enabled: false, items: [] },
+      tasksEnabled: false,
+      iteration: 0,
+      maxIters: 8,
+      lastError: { code: "invalid_args", message: "n: Invalid input: expected number" },
+    };
+    const refused = JSON.stringify({ next_node: "count", args: { label: "x" } });
+    const messages = [
+      { role: "user" as const, content: "count things" },
+      { role: "assistant" as const, content: refused },
+      { role: "user" as const, content: "n is required" },
+    ];
+    const model = new OfflineModel({ chunkDelayMs: 0 });
+    const repair = await model.complete({ messages, plannerView: view, purpose: "repair" });
+    expect(JSON.parse(repair.content)).toEqual({ next_node: "count", args: { n: 0 } });
+    const argFill = await model.complete({ messages, plannerView: view, purpose: "arg_fill" });
+    expect(JSON.parse(argFill.content)).toEqual({ n: 0 });
+    const cut = [messages[0], { role: "assistant" as const, content: refused.slice(0, 30) }, messages[2]];
+    const fromTruncated = await model.complete({
+      messages: cut as typeof messages,
+      plannerView: view,
+      purpose: "repair",
+    });
+    expect(JSON.parse(fromTruncated.content).next_node).toBe("count");
+  });
+
   it("stops streaming when cancelled", async () => {
     const controller = new AbortController();
     const spec = example("support-triage");

@@ -133,18 +133,23 @@ export class OfflineModel implements LlmClient {
   }
 }
 
-/** The newest assistant reply that parses as an action: what a repair or correction call is about. */
+/**
+ * The newest assistant reply as an action: what a repair or correction call is about. The planner echoes
+ * long replies cut short; then only the tool name is recovered.
+ */
 function findLastAction(messages: readonly LlmMessage[]): PlannerAction | undefined {
-  for (const message of [...messages].reverse()) {
-    if (message.role !== "assistant") continue;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(message.content);
-    } catch {
-      return undefined;
-    }
-    const parsed = PlannerAction.safeParse(raw);
-    return parsed.success ? parsed.data : undefined;
+  const reply = [...messages].reverse().find((message) => message.role === "assistant");
+  if (reply === undefined) return undefined;
+  const parsed = PlannerAction.safeParse(parseJson(reply.content));
+  if (parsed.success) return parsed.data;
+  const name = /"next_node"\s*:\s*"([^"]+)"/.exec(reply.content)?.[1];
+  return name === undefined ? undefined : { next_node: name, args: {} };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
   }
-  return undefined;
 }
