@@ -11,7 +11,7 @@ import { OfflineView } from "./offline-view.js";
 export interface OfflineModelOptions {
   /** Characters per streamed content delta (default 24). */
   chunkSize?: number;
-  /** Pause between the deltas of a final answer, so that it visibly streams (default 15 ms; 0 in tests). */
+  /** Pause between the deltas of a final answer, so that it visibly streams (default 30 ms; 0 in tests). */
   chunkDelayMs?: number;
   sleep?: Sleep;
 }
@@ -31,7 +31,7 @@ export class OfflineModel implements LlmClient {
 
   constructor(options: OfflineModelOptions = {}) {
     this.#chunkSize = Math.max(1, options.chunkSize ?? 24);
-    this.#chunkDelayMs = Math.max(0, options.chunkDelayMs ?? 15);
+    this.#chunkDelayMs = Math.max(0, options.chunkDelayMs ?? 30);
     this.#sleep = options.sleep ?? abortableSleep;
   }
 
