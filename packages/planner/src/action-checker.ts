@@ -46,8 +46,8 @@ export interface Rejection {
   argFailure?: boolean;
   /** Arg-fill: the fields to ask for, and the args so far. */
   argFill?: { node: string; missing: string[]; args: Record<string, unknown> };
-  /** A soft hint: the correction key (one corrective iteration each). */
-  softKey?: string;
+  /** A soft hint: its correction keys (one corrective iteration each). */
+  softKeys?: readonly string[];
   /** What to do anyway once repairs are exhausted (final answers are never thrown away). */
   fallback?: CheckedAction;
 }
@@ -135,22 +135,22 @@ function checkSoftHints(
   context: CheckContext,
 ): Rejection | undefined {
   const { hints, catalog, visited } = context;
-  const orderingKey = `ordering_hints:${tool.name}`;
-  if (!context.corrections.includes(orderingKey)) {
-    const gaps = getOrderingGaps({ hints, tool: tool.name, visited, catalog });
-    if (gaps.length > 0) {
-      return {
-        code: "ordering_hint",
-        message: correctionMessage(
-          "ordering_hints",
-          `${tool.name} usually comes after ${gaps.join(", ")}, which ${gaps.length === 1 ? "has" : "have"} not been called yet.`,
-        ),
-        purpose: "correction",
-        constraint: { constraint: "ordering_hints", enforced: "corrected", node: tool.name },
-        node: tool.name,
-        softKey: orderingKey,
-      };
-    }
+  // Keyed by the skipped tools: once the LLM confirmed skipping them, later tools are not held up again.
+  const gaps = getOrderingGaps({ hints, tool: tool.name, visited, catalog }).filter(
+    (gap) => !context.corrections.includes(`ordering_hints:${gap}`),
+  );
+  if (gaps.length > 0) {
+    return {
+      code: "ordering_hint",
+      message: correctionMessage(
+        "ordering_hints",
+        `${tool.name} usually comes after ${gaps.join(", ")}, which ${gaps.length === 1 ? "has" : "have"} not been called yet.`,
+      ),
+      purpose: "correction",
+      constraint: { constraint: "ordering_hints", enforced: "corrected", node: tool.name },
+      node: tool.name,
+      softKeys: gaps.map((gap) => `ordering_hints:${gap}`),
+    };
   }
   if (
     hints.preferred.length > 0 &&
@@ -177,7 +177,7 @@ function checkSoftHints(
         purpose: "correction",
         constraint: { constraint: "prefer_nodes", enforced: "corrected", node: tool.name },
         node: tool.name,
-        softKey: "prefer_nodes",
+        softKeys: ["prefer_nodes"],
       };
     }
   }

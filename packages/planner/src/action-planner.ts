@@ -1,7 +1,7 @@
 import type { ActionSource, PauseReason, PlannerAction, ToolFailure } from "@waddle/protocol";
 import { createAbortScope } from "./abort-scope.js";
 import { checkAction, type CheckedAction, type Rejection } from "./action-checker.js";
-import { truncateText } from "./create-preview.js";
+import { redactText, truncateText } from "./create-preview.js";
 import { createFallbackPayload } from "./final-payload.js";
 import { interpretReply } from "./interpret-reply.js";
 import type { LlmPurpose } from "./llm-caller.js";
@@ -58,7 +58,10 @@ export async function planWithLlm(run: PlannerRun): Promise<Decision> {
       ...(attempt.argFill === undefined ? {} : { argFill: attempt.argFill }),
     });
     if (interpreted.ok && interpreted.thought !== undefined) {
-      run.events.emit("reasoning", { phase: "plan", summary: truncateText(interpreted.thought, 500) });
+      run.events.emit("reasoning", {
+        phase: "plan",
+        summary: redactText(truncateText(interpreted.thought, 500), run.secrets),
+      });
     }
     const result = interpreted.ok ? checkAction(interpreted.action, run.checkContext()) : undefined;
     if (overCost(run) && !(result?.ok === true && result.checked.kind === "final")) {
@@ -133,8 +136,8 @@ function afterRejection(
   if (rejection.argFailure === true) run.state.consecutiveArgFailures += 1;
   if (run.state.consecutiveArgFailures >= options.maxConsecutiveArgFailures)
     return forcedFinish(run, rejection);
-  if (rejection.softKey !== undefined) {
-    run.state.corrections.push(rejection.softKey);
+  if (rejection.softKeys !== undefined) {
+    run.state.corrections.push(...rejection.softKeys);
   } else if (attempt.repairsLeft <= 0) {
     return exhausted(run, { rejection, action, actionSeq: input.actionSeq });
   } else {

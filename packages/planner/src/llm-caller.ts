@@ -1,6 +1,7 @@
 import type { ResponseFormat } from "@waddle/protocol";
 import { raceAbort } from "./abort-scope.js";
 import { AnswerStreamExtractor } from "./answer-stream-extractor.js";
+import { redactText } from "./create-preview.js";
 import type { LlmChunk, LlmClient, LlmCompleteOptions, LlmMessage, LlmResult } from "./llm-client.js";
 import { computeCostUsd, getModelPrice, type PriceTable } from "./price-table.js";
 import type { RunEventEmitter } from "./run-event-emitter.js";
@@ -17,6 +18,8 @@ export interface LlmCallerOptions {
   priceTable?: PriceTable;
   /** Next `action_seq` value; the caller keeps it in the run state. */
   nextActionSeq: () => number;
+  /** toolContext strings: scrubbed from streamed text too. */
+  secrets?: ReadonlySet<string>;
 }
 
 export interface LlmCallInput {
@@ -53,8 +56,11 @@ export class LlmCaller {
     let sawContent = false;
     let thinking = false;
     let answering = false;
+    const secrets = this.options.secrets;
     const emitChunk = (channel: "answer" | "thinking", text: string, done: boolean): void => {
-      events.emit("llm_stream_chunk", { text, done, phase: channel, channel, action_seq: actionSeq });
+      const shown =
+        secrets === undefined || secrets.size === 0 || text.length === 0 ? text : redactText(text, secrets);
+      events.emit("llm_stream_chunk", { text: shown, done, phase: channel, channel, action_seq: actionSeq });
     };
     const onChunk = (chunk: LlmChunk): void => {
       if (chunk.reasoning !== undefined && chunk.reasoning.length > 0) {

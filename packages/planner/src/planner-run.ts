@@ -77,6 +77,7 @@ export class PlannerRun {
       responseFormat: config.responseFormat,
       ...(config.priceTable === undefined ? {} : { priceTable: config.priceTable }),
       nextActionSeq: () => this.state.actionSeq++,
+      secrets: this.secrets,
     });
     this.toolRuntime = this.createToolRuntime(Object.freeze({ ...options.toolContext }));
   }

@@ -59,7 +59,7 @@ export interface RunState {
   /** Absolute clock time after which the run ends with `budget_exhausted`. */
   deadlineAt?: number;
   consecutiveArgFailures: number;
-  /** Soft-hint corrections already spent (`ordering_hints:<tool>`, `prefer_nodes`): one each. */
+  /** Soft-hint corrections already spent (`ordering_hints:<skipped tool>`, `prefer_nodes`): one each. */
   corrections: string[];
   /** Actions waiting to run before the LLM is asked again (auto-seq, resume). */
   pendingActions: QueuedAction[];
