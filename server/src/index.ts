@@ -1,1 +1,54 @@
-export {};
+// The public surface of @waddle/server.
+export { createWaddleServer, SERVER_VERSION } from "./server.js";
+export type { WaddleServer, WaddleServerOptions } from "./server.js";
+export { ConfigError, LOOPBACK_HOST, readServerConfig } from "./config.js";
+export type { ServerConfig } from "./config.js";
+export { ApiError, isApiError } from "./api-error.js";
+export { createLogger } from "./logger.js";
+export type { Logger, LogLevel } from "./logger.js";
+export { MemoryStore } from "./store/memory-store.js";
+export { SqliteStore } from "./store/sqlite-store.js";
+export { PausedStateStore } from "./store/paused-state-store.js";
+export { storeConformanceCases } from "./store/store-conformance.js";
+export type { StoreConformanceCase } from "./store/store-conformance.js";
+export { isStoreError, StoreError } from "./store/waddle-store.js";
+export type {
+  AppendEventOptions,
+  ListRunsOptions,
+  NewRun,
+  RunPatch,
+  StoreErrorCode,
+  TaskRecord,
+  WaddleStore,
+} from "./store/waddle-store.js";
+export { exportAgentTypeScript } from "./agents/export-agent-typescript.js";
+export { importAgent, mergeHints } from "./agents/import-agent.js";
+export { loadExampleAgents } from "./agents/load-example-agents.js";
+export {
+  createDefaultPlannerFactory,
+  createServerLlm,
+  MAX_AGENT_DEPTH,
+} from "./runs/default-planner-factory.js";
+export type { DefaultPlannerFactoryOptions } from "./runs/default-planner-factory.js";
+export { RunEventHub } from "./runs/run-event-hub.js";
+export { createRunId, RunManager } from "./runs/run-manager.js";
+export type { RunManagerOptions } from "./runs/run-manager.js";
+export type {
+  CreatedPlanner,
+  CreatePlannerOptions,
+  PlannerFactory,
+  RunnablePlanner,
+} from "./runs/planner-factory.js";
+export type { RunService } from "./runs/run-service.js";
+export { createImplResolver } from "./tools/create-impl-resolver.js";
+export type { ImplResolverOptions } from "./tools/create-impl-resolver.js";
+export { HostAllowList } from "./tools/host-allow-list.js";
+export { createHttpToolRunner } from "./tools/http-tool.js";
+export { createLlmToolRunner } from "./tools/llm-tool.js";
+export { defaultModuleImporter, loadToolModules } from "./tools/load-tool-modules.js";
+export type { LoadedTools, ModuleImporter } from "./tools/load-tool-modules.js";
+export { SecretRedactor } from "./tools/secret-redactor.js";
+export { ToolExecutionError } from "./tools/tool-execution-error.js";
+export type { ToolExecutionErrorCode } from "./tools/tool-execution-error.js";
+export { getJsonSchema, isToolDefinition, ToolRegistry } from "./tools/tool-registry.js";
+export type { RegisteredTool } from "./tools/tool-registry.js";

@@ -7,12 +7,14 @@ import { loadExampleAgents } from "./agents/load-example-agents.js";
 import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
 import { createApp } from "./http/create-app.js";
 import { createLogger, type Logger, type LogLevel } from "./logger.js";
+import { createDefaultPlannerFactory } from "./runs/default-planner-factory.js";
 import type { PlannerFactory } from "./runs/planner-factory.js";
 import { RunEventHub } from "./runs/run-event-hub.js";
 import { RunManager } from "./runs/run-manager.js";
 import { createSocketGateway, type WaddleIo } from "./runs/socket-gateway.js";
 import { SqliteStore } from "./store/sqlite-store.js";
 import type { WaddleStore } from "./store/waddle-store.js";
+import { HostAllowList } from "./tools/host-allow-list.js";
 import { loadToolModules, type ModuleImporter } from "./tools/load-tool-modules.js";
 import { SecretRedactor } from "./tools/secret-redactor.js";
 import { ToolRegistry } from "./tools/tool-registry.js";
@@ -42,7 +44,7 @@ export interface WaddleServerOptions {
   /** Where LLM keys are read (OPENAI_API_KEY, an agent's `apiKeyEnv`); defaults to process.env. */
   env?: NodeJS.ProcessEnv;
   /** Builds each run's planner; the default uses ReactPlanner with the server's tool kinds. */
-  createPlanner: PlannerFactory;
+  createPlanner?: PlannerFactory;
   importModule?: ModuleImporter;
   logger?: Logger;
   logLevel?: LogLevel | "silent";
@@ -119,7 +121,7 @@ async function createRegistry(options: WaddleServerOptions, logger: Logger): Pro
  * Creates and starts a Waddle server: store, tool registry, run manager, REST, socket.io and the designer
  * on one port. For tests and embedding; `main.ts` calls it with settings from the environment.
  */
-export async function createWaddleServer(options: WaddleServerOptions): Promise<WaddleServer> {
+export async function createWaddleServer(options: WaddleServerOptions = {}): Promise<WaddleServer> {
   const host = options.host ?? LOOPBACK_HOST;
   assertHostAllowed(host, options.token);
   const env = options.env ?? process.env;
@@ -137,7 +139,17 @@ export async function createWaddleServer(options: WaddleServerOptions): Promise<
       const loaded = await loadExampleAgents({ store, dir: agentsDir, logger });
       if (loaded.length > 0) logger.info("example agents loaded", { agents: loaded });
     }
-    const createPlanner = options.createPlanner;
+    const createPlanner =
+      options.createPlanner ??
+      createDefaultPlannerFactory({
+        store,
+        registry,
+        env,
+        allowList: new HostAllowList(options.httpAllow ?? []),
+        secrets: options.secrets ?? {},
+        redactor,
+        logger,
+      });
     const offline = !env.OPENAI_API_KEY;
     const hub = new RunEventHub();
     const runs = new RunManager({

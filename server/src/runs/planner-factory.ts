@@ -10,6 +10,8 @@ export interface RunnablePlanner {
 export interface CreatePlannerOptions {
   spec: AgentSpec;
   runId: string;
+  /** Shown in `run_started`. */
+  agentVersion?: number;
   /** Subagent depth: 0 for a run, 1 for an agent tool's subagent, …. */
   depth?: number;
   /** Agent ids from the top run down to this one, to refuse cycles. */

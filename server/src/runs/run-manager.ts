@@ -135,6 +135,8 @@ export class RunManager implements RunService {
 
   async resumeRun(runId: string, request: ResumeRequest): Promise<{ runId: string }> {
     this.assertOpen();
+    // A pause is published before its planner call returns: let that job end before resuming.
+    await this.active.get(runId)?.done;
     const run = await this.requireRun(runId);
     if (run.status !== "paused" || !run.pause) {
       throw new ApiError(
@@ -249,7 +251,11 @@ export class RunManager implements RunService {
           "not_found",
           `Agent "${run.agentId}" version ${run.agentVersion} no longer exists.`,
         );
-      const { planner, offline } = await this.options.createPlanner({ spec: agent.spec, runId: run.id });
+      const { planner, offline } = await this.options.createPlanner({
+        spec: agent.spec,
+        runId: run.id,
+        agentVersion: agent.version,
+      });
       await recorder.patch({
         status: "running",
         offline,

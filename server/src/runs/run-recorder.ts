@@ -132,6 +132,7 @@ export class RunRecorder {
   }
 
   private setStatus(status: RunStatus): void {
+    if (status === this.status) return;
     this.status = status;
     this.options.hub.publishStatus({ runId: this.options.runId, status, lastSeq: this.lastSeq });
   }

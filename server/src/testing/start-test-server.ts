@@ -19,7 +19,7 @@ export interface TestServer extends WaddleServer {
  * A real server on a free port with a fresh SQLite file, quiet logs and the example tools imported through
  * the test runner (which resolves workspace sources).
  */
-export async function startTestServer(options: WaddleServerOptions): Promise<TestServer> {
+export async function startTestServer(options: WaddleServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "waddle-server-test-"));
   const server = await createWaddleServer({
     port: 0,

@@ -1,0 +1,36 @@
+import type { CliIo } from "./cli-io.js";
+import { previewValue } from "./event-printer.js";
+
+export interface PauseDecision {
+  decision: "approve" | "reject";
+  userInput?: string;
+}
+
+/**
+ * What to answer a paused run: the `--approve` / `--reject` flag, else a question on the terminal;
+ * undefined when neither can decide (the command then stops and says how to answer).
+ */
+export async function decidePause(options: {
+  reason: string;
+  payload: Record<string, unknown>;
+  flag?: "approve" | "reject";
+  io: CliIo;
+}): Promise<PauseDecision | undefined> {
+  if (options.flag) return { decision: options.flag };
+  const { prompt } = options.io;
+  if (!prompt) return undefined;
+  if (options.reason === "await_input") {
+    const answer = await prompt(`The run asks for input (${previewValue(options.payload, 200)}): `);
+    return { decision: "approve", userInput: answer };
+  }
+  const tool = typeof options.payload.tool === "string" ? options.payload.tool : "the next step";
+  for (;;) {
+    const answer = (
+      await prompt(`Approve ${tool} ${previewValue(options.payload.args ?? options.payload, 160)}? [y/n] `)
+    )
+      .trim()
+      .toLowerCase();
+    if (answer === "y" || answer === "yes") return { decision: "approve" };
+    if (answer === "n" || answer === "no") return { decision: "reject" };
+  }
+}

@@ -1,0 +1,129 @@
+import { createInterface } from "node:readline/promises";
+import { parseArgs } from "node:util";
+import { getDataDir, loadAgentSpec } from "./agent-source.js";
+import { UsageError, type CliIo } from "./cli-io.js";
+import { exportCommand } from "./export-command.js";
+import { runLocal } from "./run-local.js";
+import { runRemote } from "./run-remote.js";
+import { validateCommand } from "./validate-command.js";
+
+export const USAGE = `Usage: waddle <command> [options]
+
+  validate <file> [--json]                 check an agent spec; every issue with its JSON path (exit 1 on errors)
+  run <file|agent-id> "<query>"            run an agent and print its events live
+      [--server URL] [--token T]           against a running server (REST + socket.io) instead of in-process
+      [--approve | --reject]               answer approval pauses without asking
+      [--data-dir DIR]                     where to find saved agents in-process (default: WADDLE_DATA_DIR or ./data)
+  export <agent-id|file> [--format json|ts] [--server URL] [--token T] [--out FILE]
+                                           the spec as JSON, or TypeScript that builds the same planner
+
+In-process runs use the offline model unless the agent's LLM names a key that is set (OPENAI_API_KEY).
+`;
+
+const OPTIONS = {
+  server: { type: "string" },
+  token: { type: "string" },
+  format: { type: "string", default: "json" },
+  out: { type: "string" },
+  "data-dir": { type: "string" },
+  approve: { type: "boolean", default: false },
+  reject: { type: "boolean", default: false },
+  json: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+/** Runs one command; returns the exit code (0 ok, 1 failure, 2 usage, 3 paused without an answer). */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    });
+    const [command, ...rest] = positionals;
+    if (values.help || command === undefined || command === "help") {
+      io.stdout.write(USAGE);
+      return command === undefined && !values.help ? 2 : 0;
+    }
+    const token = values.token ?? io.env.WADDLE_TOKEN;
+    const dataDir = getDataDir({
+      ...(values["data-dir"] ? { dataDir: values["data-dir"] } : {}),
+      env: io.env,
+      cwd: io.cwd,
+    });
+    switch (command) {
+      case "validate":
+        if (rest.length !== 1) throw new UsageError("validate takes one file.");
+        return await validateCommand({ file: rest[0]!, io, json: values.json });
+      case "export": {
+        if (rest.length !== 1) throw new UsageError("export takes one agent id or file.");
+        if (values.format !== "json" && values.format !== "ts")
+          throw new UsageError(`--format must be json or ts, not ${values.format}.`);
+        return await exportCommand({
+          agent: rest[0]!,
+          format: values.format,
+          io,
+          dataDir,
+          ...(values.server ? { server: values.server } : {}),
+          ...(token ? { token } : {}),
+          ...(values.out ? { out: values.out } : {}),
+        });
+      }
+      case "run": {
+        if (rest.length !== 2)
+          throw new UsageError(
+            'run takes an agent (file or id) and a query in quotes: waddle run support-triage "…"',
+          );
+        if (values.approve && values.reject) throw new UsageError("Pass --approve or --reject, not both.");
+        const decision = values.approve ? "approve" : values.reject ? "reject" : undefined;
+        const [source, query] = rest as [string, string];
+        if (values.server) {
+          const isId = /^[a-z0-9][a-z0-9_-]{0,63}$/.test(source) && !source.endsWith(".json");
+          const agent = isId ? source : await loadAgentSpec({ source, cwd: io.cwd, dataDir });
+          return await runRemote({
+            agent,
+            query,
+            server: values.server,
+            io,
+            ...(token ? { token } : {}),
+            ...(decision ? { decision } : {}),
+          });
+        }
+        const spec = await loadAgentSpec({ source, cwd: io.cwd, dataDir });
+        return await runLocal({ spec, query, io, ...(decision ? { decision } : {}) });
+      }
+      default:
+        throw new UsageError(`Unknown command "${command}".`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      io.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    io.stderr.write(`waddle: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+/** The process's streams and a terminal prompt when stdin is one. */
+export function getProcessIo(): CliIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    ...(process.stdin.isTTY
+      ? {
+          prompt: async (question: string) => {
+            const readline = createInterface({ input: process.stdin, output: process.stderr });
+            try {
+              return await readline.question(question);
+            } finally {
+              readline.close();
+            }
+          },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,21 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+/** Reads a JSON file without letting `__proto__` keys through; throws with a readable message. */
+export function readJsonFile(file: string, cwd: string): unknown {
+  const full = path.resolve(cwd, file);
+  let text: string;
+  try {
+    text = readFileSync(full, "utf8");
+  } catch (error) {
+    throw new Error(
+      `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}.`,
+      { cause: error },
+    );
+  }
+  try {
+    return JSON.parse(text, (key, value: unknown) => (key === "__proto__" ? undefined : value)) as unknown;
+  } catch (error) {
+    throw new Error(`${file} is not valid JSON: ${(error as Error).message}.`, { cause: error });
+  }
+}

@@ -1,0 +1,115 @@
+import {
+  TERMINAL_EVENT_TYPES,
+  type AgentRecord,
+  type AgentSpec,
+  type RunEvent,
+  type RunStatusMessage,
+} from "@waddle/protocol";
+import { io as connect } from "socket.io-client";
+import type { CliIo } from "./cli-io.js";
+import { decidePause } from "./decide-pause.js";
+import { EventPrinter } from "./event-printer.js";
+import { ServerClient, ServerRequestError } from "./server-client.js";
+
+export interface RunRemoteOptions {
+  /** An agent id on the server, or a spec (from a file) to save there first. */
+  agent: string | AgentSpec;
+  query: string;
+  server: string;
+  token?: string;
+  decision?: "approve" | "reject";
+  io: CliIo;
+}
+
+/** Saves a spec from a file on the server: created, or a new version when it differs. */
+async function saveSpec(client: ServerClient, spec: AgentSpec, io: CliIo): Promise<string> {
+  try {
+    const current = (await client.request("GET", `/api/agents/${spec.id}`)).json as AgentRecord;
+    if (JSON.stringify(current.spec) === JSON.stringify(spec)) return spec.id;
+    const saved = (
+      await client.request("PUT", `/api/agents/${spec.id}`, {
+        spec,
+        baseVersion: current.version,
+        message: "waddle run",
+      })
+    ).json as { version: number };
+    io.stderr.write(`saved ${spec.id} as version ${saved.version}\n`);
+  } catch (error) {
+    if (!(error instanceof ServerRequestError) || error.status !== 404) throw error;
+    await client.request("POST", "/api/agents", spec);
+    io.stderr.write(`created agent ${spec.id}\n`);
+  }
+  return spec.id;
+}
+
+/**
+ * Starts a run on a server over REST and follows it over socket.io, resubscribing from the last seq after
+ * a reconnect (so nothing is lost or printed twice); answers pauses with the flag or a prompt.
+ */
+export async function runRemote(options: RunRemoteOptions): Promise<number> {
+  const { io } = options;
+  const client = new ServerClient(options.server, options.token);
+  const agentId =
+    typeof options.agent === "string" ? options.agent : await saveSpec(client, options.agent, io);
+  const { runId } = (await client.request("POST", "/api/runs", { agentId, query: options.query })).json as {
+    runId: string;
+  };
+  io.stderr.write(`run ${runId} on ${client.baseUrl}\n`);
+  const printer = new EventPrinter({
+    write: (text) => io.stdout.write(text),
+    isTty: io.stdout.isTTY === true,
+  });
+  const socket = connect(client.baseUrl, {
+    transports: ["websocket"],
+    ...(options.token ? { auth: { token: options.token } } : {}),
+  });
+  let lastSeq = 0;
+  try {
+    return await new Promise<number>((resolve, reject) => {
+      const subscribe = () =>
+        socket.emit(
+          "subscribe",
+          { runId, afterSeq: lastSeq },
+          (ack: { ok: boolean; error?: { message: string } }) => {
+            if (!ack.ok) reject(new Error(`subscribe failed: ${ack.error?.message}`));
+          },
+        );
+      socket.on("connect", subscribe);
+      socket.on("connect_error", (error) => {
+        if (!socket.active) reject(new Error(`socket connection refused: ${error.message}`));
+      });
+      socket.on("run_status", (message: RunStatusMessage) => {
+        // A run cancelled before it started has no terminal event.
+        if (message.runId === runId && message.status === "cancelled" && message.lastSeq <= lastSeq)
+          resolve(1);
+      });
+      socket.on("event", (event: RunEvent) => {
+        if (event.runId !== runId || event.seq <= lastSeq) return;
+        lastSeq = event.seq;
+        printer.print(event);
+        if (TERMINAL_EVENT_TYPES.has(event.type)) {
+          resolve(event.type === "run_finished" && event.data.reason !== "cancelled" ? 0 : 1);
+          return;
+        }
+        if (event.type !== "pause") return;
+        const { reason, payload, resumeToken } = event.data;
+        void decidePause({ reason, payload, flag: options.decision, io })
+          .then(async (decision) => {
+            if (!decision) {
+              printer.finish();
+              io.stderr.write(
+                `The run is waiting: answer it in the designer, or run again with --approve or --reject.\n`,
+              );
+              resolve(3);
+              return;
+            }
+            await client.request("POST", `/api/runs/${runId}/resume`, { resumeToken, ...decision });
+          })
+          .catch(reject);
+      });
+    });
+  } finally {
+    printer.finish();
+    socket.disconnect();
+  }
+}

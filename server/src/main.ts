@@ -1,0 +1,59 @@
+// `node server/dist/main.js` (what `npm start` runs): settings from the environment, then serve.
+import { ConfigError, readServerConfig } from "./config.js";
+import { createWaddleServer } from "./server.js";
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = readServerConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`Waddle cannot start: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const server = await createWaddleServer({
+    port: config.port,
+    host: config.host,
+    dataDir: config.dataDir,
+    httpAllow: config.httpAllow,
+    secrets: config.secrets,
+    maxConcurrentRuns: config.maxConcurrentRuns,
+    env: process.env,
+    ...(config.token ? { token: config.token } : {}),
+    ...(config.toolsDir ? { toolsDir: config.toolsDir } : {}),
+    ...(config.corsOrigin ? { corsOrigin: config.corsOrigin } : {}),
+  });
+  const model = server.offline
+    ? "the embedded offline model (no OPENAI_API_KEY set; agents run deterministically without a network)"
+    : `OpenAI-compatible endpoint ${process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1"} for agents with provider "openai"`;
+  process.stdout.write(`Waddle listening on ${server.url}\n`);
+  process.stdout.write(`  LLM: ${model}\n`);
+  process.stdout.write(
+    `  data: ${config.dataDir} · tools: ${server.registry.list().length} module tools · auth: ${config.token ? "token required" : "none (127.0.0.1 only)"}\n`,
+  );
+  if (config.httpAllow.length > 0)
+    process.stdout.write(`  http tools may reach: ${config.httpAllow.join(", ")}\n`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${signal}: stopping Waddle (running runs are marked interrupted)…\n`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`shutdown failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Waddle failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
