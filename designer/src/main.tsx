@@ -1,11 +1,19 @@
+import "@xyflow/react/dist/style.css";
+import "./styles/tokens.css";
+import "./styles/layout.css";
+import "./styles/controls.css";
+import "./styles/canvas.css";
+import "./styles/panels.css";
+import "./styles/dialogs.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { App } from "./app/app.js";
 
 const root = document.getElementById("root");
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <main>Waddle designer</main>
+      <App />
     </StrictMode>,
   );
 }

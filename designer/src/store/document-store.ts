@@ -29,6 +29,8 @@ export interface DocumentState {
   /** The id of the last history entry at load or save time (null: before any entry). */
   savedMarker: number | null;
   selection: Selection;
+  /** Counts loads, so that views can react to a new document (fit the view) but not to edits. */
+  loadCount: number;
   /** Replaces the document (open, reload, new agent); clears history and selection. */
   load(options: { spec: AgentSpec; agentId: string | null; version: number | null }): void;
   /** Applies and records a change; returns false when it changed nothing. */
@@ -76,6 +78,7 @@ export function createDocumentStore(initial: { spec: AgentSpec }): DocumentStore
       future: [],
       savedMarker: null,
       selection: EMPTY_SELECTION,
+      loadCount: 0,
 
       load({ spec, agentId, version }) {
         sealed = true;

@@ -1,0 +1,184 @@
+import {
+  AgentRecord,
+  AgentsListResponse,
+  AgentVersionResponse,
+  AgentVersionsResponse,
+  ConflictDetails,
+  CreateAgentResponse,
+  ErrorBody,
+  HealthResponse,
+  ImportResponse,
+  ToolsResponse,
+  UpdateAgentResponse,
+  ValidateResponse,
+  type AgentSpec,
+  type AgentSummary,
+  type AgentVersionSummary,
+  type ExportFormat,
+  type ToolInfo,
+} from "@waddle/protocol";
+import type { z } from "zod";
+import { ApiError } from "./api-error.js";
+
+export interface ApiClientOptions {
+  /** Prefix of every route; the designer is served on the API's origin, so "" by default. */
+  baseUrl?: string;
+  getToken: () => string | null;
+  /** Called on a 401: resolve true once a new token is stored, to retry the request once. */
+  onUnauthorized?: () => Promise<boolean>;
+  fetch?: typeof fetch;
+}
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+/**
+ * The Waddle REST API. Every answer is checked against the protocol's zod schemas (a boundary); failures
+ * throw `ApiError` with the server's code, or `invalid_response` / `network_error`.
+ */
+export class ApiClient {
+  private readonly fetcher: typeof fetch;
+
+  constructor(private readonly options: ApiClientOptions) {
+    this.fetcher = options.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  async health(): Promise<HealthResponse> {
+    return this.json("GET", "/api/health", HealthResponse);
+  }
+
+  async listTools(): Promise<ToolInfo[]> {
+    return (await this.json("GET", "/api/tools", ToolsResponse)).tools;
+  }
+
+  async listAgents(): Promise<AgentSummary[]> {
+    return (await this.json("GET", "/api/agents", AgentsListResponse)).agents;
+  }
+
+  async getAgent(id: string): Promise<AgentRecord> {
+    return this.json("GET", `/api/agents/${encodeURIComponent(id)}`, AgentRecord);
+  }
+
+  async createAgent(spec: AgentSpec): Promise<CreateAgentResponse> {
+    return this.json("POST", "/api/agents", CreateAgentResponse, spec);
+  }
+
+  /** Saves a new version; a stale `baseVersion` throws ApiError `conflict` whose details parse as ConflictDetails. */
+  async updateAgent(
+    id: string,
+    body: { spec: AgentSpec; baseVersion: number },
+  ): Promise<UpdateAgentResponse> {
+    return this.json("PUT", `/api/agents/${encodeURIComponent(id)}`, UpdateAgentResponse, body);
+  }
+
+  async deleteAgent(id: string): Promise<void> {
+    await this.request("DELETE", `/api/agents/${encodeURIComponent(id)}`);
+  }
+
+  async listVersions(id: string): Promise<AgentVersionSummary[]> {
+    return (await this.json("GET", `/api/agents/${encodeURIComponent(id)}/versions`, AgentVersionsResponse))
+      .versions;
+  }
+
+  async getVersion(id: string, version: number): Promise<AgentRecord> {
+    return this.json(
+      "GET",
+      `/api/agents/${encodeURIComponent(id)}/versions/${version}`,
+      AgentVersionResponse,
+    );
+  }
+
+  async validate(spec: unknown): Promise<ValidateResponse> {
+    return this.json("POST", "/api/agents/validate", ValidateResponse, spec);
+  }
+
+  /** Imports a spec, a PenguiFlow `planning_hints` dict (bare or wrapped), or `{base, planning_hints}`. */
+  async importAgent(body: unknown): Promise<ImportResponse> {
+    return this.json("POST", "/api/agents/import", ImportResponse, body);
+  }
+
+  /** The saved agent as JSON text or as TypeScript source that builds the same planner. */
+  async exportAgent(id: string, format: ExportFormat): Promise<string> {
+    const response = await this.request(
+      "GET",
+      `/api/agents/${encodeURIComponent(id)}/export?format=${format}`,
+    );
+    return response.text();
+  }
+
+  private async json<T>(method: Method, path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
+    const response = await this.request(method, path, body);
+    const payload = await this.readJson(response);
+    const parsed = schema.safeParse(payload);
+    if (!parsed.success) {
+      throw new ApiError(
+        "invalid_response",
+        `The server's answer to ${method} ${path} has an unexpected shape: ${parsed.error.issues[0]?.message ?? "unknown"}.`,
+        response.status,
+        parsed.error.issues,
+      );
+    }
+    return parsed.data;
+  }
+
+  private async request(method: Method, path: string, body?: unknown, retried = false): Promise<Response> {
+    const headers: Record<string, string> = { accept: "application/json" };
+    const token = this.options.getToken();
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    let response: Response;
+    try {
+      response = await this.fetcher(`${this.options.baseUrl ?? ""}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (error) {
+      throw new ApiError(
+        "network_error",
+        `Cannot reach the Waddle server (${(error as Error).message}). Is it running?`,
+        0,
+      );
+    }
+    if (response.ok) return response;
+    if (
+      response.status === 401 &&
+      !retried &&
+      this.options.onUnauthorized &&
+      (await this.options.onUnauthorized())
+    ) {
+      return this.request(method, path, body, true);
+    }
+    throw await this.toError(response);
+  }
+
+  private async toError(response: Response): Promise<ApiError> {
+    const payload = await this.readJson(response).catch(() => undefined);
+    const parsed = ErrorBody.safeParse(payload);
+    if (!parsed.success)
+      return new ApiError(
+        "internal",
+        `The server answered ${response.status} ${response.statusText}.`,
+        response.status,
+      );
+    const { code, message, details } = parsed.data;
+    if (code === "conflict") {
+      const conflict = ConflictDetails.safeParse(details);
+      return new ApiError(code, message, response.status, conflict.success ? conflict.data : details);
+    }
+    return new ApiError(code, message, response.status, details);
+  }
+
+  private async readJson(response: Response): Promise<unknown> {
+    const text = await response.text();
+    if (text === "") return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new ApiError(
+        "invalid_response",
+        `The server sent something that is not JSON (status ${response.status}).`,
+        response.status,
+      );
+    }
+  }
+}

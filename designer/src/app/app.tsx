@@ -1,0 +1,49 @@
+import { ReactFlowProvider } from "@xyflow/react";
+import { useState, type ReactElement } from "react";
+import { FlowCanvas } from "../canvas/flow-canvas.js";
+import { ContextMenu } from "../canvas/context-menu.js";
+import { useKeyboardShortcuts } from "../commands/use-keyboard-shortcuts.js";
+import { AppHeader } from "../components/app-header.js";
+import { LeftSidebar } from "../components/left-sidebar.js";
+import { RightSidebar } from "../components/right-sidebar.js";
+import { Toasts } from "../components/toasts.js";
+import { DialogHost } from "../dialogs/dialog-host.js";
+import { createEditor } from "./create-editor.js";
+import { EditorContext, type Editor } from "./editor-context.js";
+import { useAgentRoute } from "./use-agent-route.js";
+import { useTheme } from "./use-theme.js";
+import { useUnsavedGuard } from "./use-unsaved-guard.js";
+
+function Shell({ editor }: { editor: Editor }): ReactElement {
+  const theme = useTheme();
+  useKeyboardShortcuts(editor);
+  useAgentRoute(editor);
+  useUnsavedGuard(editor);
+  return (
+    <div className="app">
+      <AppHeader />
+      <div className="app-body">
+        <LeftSidebar />
+        <main className="canvas-area" aria-label="Canvas">
+          <FlowCanvas colorMode={theme} />
+        </main>
+        <RightSidebar />
+      </div>
+      <ContextMenu />
+      <DialogHost />
+      <Toasts />
+    </div>
+  );
+}
+
+/** The designer: one editor (stores, API, commands) for the page. */
+export function App(): ReactElement {
+  const [editor] = useState(createEditor);
+  return (
+    <EditorContext.Provider value={editor}>
+      <ReactFlowProvider>
+        <Shell editor={editor} />
+      </ReactFlowProvider>
+    </EditorContext.Provider>
+  );
+}

@@ -1,0 +1,51 @@
+import { createContext, useContext } from "react";
+import { useStore } from "zustand";
+import type { ApiClient } from "../api/api-client.js";
+import type { CommandRegistry } from "../commands/command-registry.js";
+import type { AgentSession } from "../session/agent-session.js";
+import type { DocumentState, DocumentStore } from "../store/document-store.js";
+import type { SessionState, SessionStore } from "../store/session-store.js";
+import type { XYPosition } from "../store/spec-change.js";
+import type { UiState, UiStore } from "../store/ui-store.js";
+
+/** What the canvas lets commands do to the view (registered while the canvas is mounted). */
+export interface CanvasApi {
+  fitView(): void;
+  /** Centres the view on these elements. */
+  reveal(target: { nodes?: readonly string[]; edges?: readonly string[] }): void;
+  /** The flow point at the centre of the visible canvas. */
+  getCenter(): XYPosition;
+}
+
+/** The editor: its stores, the API, the agent session and the command registry. */
+export interface Editor {
+  api: ApiClient;
+  document: DocumentStore;
+  ui: UiStore;
+  session: SessionStore;
+  agents: AgentSession;
+  commands: CommandRegistry<Editor>;
+  canvas: { current: CanvasApi | null };
+  isMac: boolean;
+}
+
+export const EditorContext = createContext<Editor | null>(null);
+
+export function useEditor(): Editor {
+  const editor = useContext(EditorContext);
+  if (!editor) throw new Error("useEditor must be used inside <EditorContext.Provider>.");
+  return editor;
+}
+
+/** Reads the document store through a selector (re-renders only when the selected value changes). */
+export function useDocument<T>(selector: (state: DocumentState) => T): T {
+  return useStore(useEditor().document, selector);
+}
+
+export function useUi<T>(selector: (state: UiState) => T): T {
+  return useStore(useEditor().ui, selector);
+}
+
+export function useSession<T>(selector: (state: SessionState) => T): T {
+  return useStore(useEditor().session, selector);
+}

@@ -1,0 +1,29 @@
+import type { Editor } from "../app/editor-context.js";
+import { addGroupToCanvas, addToolToCanvas } from "../commands/editor-actions.js";
+import type { XYPosition } from "../store/spec-change.js";
+import { createModuleTool, createNewTool } from "../templates/create-new-tool.js";
+import type { PaletteItem } from "./palette-drop.js";
+
+/** Adds what a palette entry stands for, centred at a flow point (or the middle of the view). */
+export function addPaletteItem(editor: Editor, options: { item: PaletteItem; center?: XYPosition }): void {
+  const { item, center } = options;
+  const taken = editor.document.getState().spec.tools.map((tool) => tool.name);
+  if (item.type === "group") {
+    editor.document.getState().transact("add group", () => addGroupToCanvas(editor, center));
+    return;
+  }
+  if (item.type === "module-tool") {
+    const info = editor.session.getState().tools.find((tool) => tool.name === item.name);
+    if (!info) return;
+    addToolToCanvas(editor, { tool: createModuleTool({ info, taken }), ...(center ? { center } : {}) });
+    return;
+  }
+  const agentIds = editor.session
+    .getState()
+    .agents.map((agent) => agent.id)
+    .filter((id) => id !== editor.document.getState().spec.id);
+  addToolToCanvas(editor, {
+    tool: createNewTool({ kind: item.kind, taken, agentIds }),
+    ...(center ? { center } : {}),
+  });
+}

@@ -1,0 +1,174 @@
+import {
+  Background,
+  BackgroundVariant,
+  ConnectionLineType,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  useReactFlow,
+  type Connection,
+  type EdgeTypes,
+  type IsValidConnection,
+  type NodeTypes,
+} from "@xyflow/react";
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  type DragEvent,
+  type MouseEvent as ReactMouseEvent,
+  type ReactElement,
+} from "react";
+import { useDocument, useEditor, useUi } from "../app/editor-context.js";
+import { connectTools } from "../commands/editor-actions.js";
+import { getConnectionProblem } from "../graph/connection-rules.js";
+import type { FlowEdge, FlowNode } from "../graph/flow-types.js";
+import { addPaletteItem } from "./add-palette-item.js";
+import { CanvasEmptyState } from "./canvas-empty-state.js";
+import { CanvasLegend } from "./canvas-legend.js";
+import { EdgeMarkers } from "./edge-markers.js";
+import { GroupNode } from "./group-node.js";
+import { JoinEdge } from "./join-edge.js";
+import { PALETTE_MIME, readPaletteItem } from "./palette-drop.js";
+import { SpecEdge } from "./spec-edge.js";
+import { SuggestedEdge } from "./suggested-edge.js";
+import { ToolNode } from "./tool-node.js";
+import { useCanvasApi } from "./use-canvas-api.js";
+import { useFlowState } from "./use-flow-state.js";
+
+const nodeTypes: NodeTypes = { tool: ToolNode, group: GroupNode };
+const edgeTypes: EdgeTypes = { spec: SpecEdge, suggested: SuggestedEdge, join: JoinEdge };
+const SNAP_GRID: [number, number] = [16, 16];
+const SIDE_EFFECT_COLORS: Record<string, string> = {
+  pure: "#0d9488",
+  read: "#2563eb",
+  write: "#d97706",
+  external: "#7c3aed",
+  stateful: "#db2777",
+};
+
+function getMiniMapColor(node: FlowNode): string {
+  return node.type === "tool" ? (SIDE_EFFECT_COLORS[node.data.tool.sideEffects] ?? "#888") : "transparent";
+}
+
+/** The canvas: tools, groups and edges of the document, with drag, connect, drop and context menus. */
+export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): ReactElement {
+  const editor = useEditor();
+  const wrapper = useRef<HTMLDivElement>(null);
+  const flow = useReactFlow();
+  const edgeKind = useUi((state) => state.edgeKind);
+  const loadCount = useDocument((state) => state.loadCount);
+  const toolCount = useDocument((state) => state.spec.tools.length);
+  const { nodes, edges, onNodesChange, onEdgesChange, onNodeDragStop } = useFlowState();
+  useCanvasApi(wrapper);
+
+  useEffect(() => {
+    // a newly loaded agent: fit it once its nodes are measured
+    const timer = setTimeout(() => void flow.fitView({ padding: 0.2, maxZoom: 1.1 }), 60);
+    return () => clearTimeout(timer);
+  }, [loadCount, flow]);
+
+  const isValidConnection = useCallback<IsValidConnection<FlowEdge>>(
+    (connection) =>
+      getConnectionProblem(editor.document.getState().spec, {
+        source: connection.source,
+        target: connection.target,
+        kind: editor.ui.getState().edgeKind,
+      }) === null,
+    [editor],
+  );
+  const onConnect = useCallback(
+    (connection: Connection) =>
+      void connectTools(editor, { source: connection.source, target: connection.target }),
+    [editor],
+  );
+
+  const onDragOver = useCallback((event: DragEvent) => {
+    if (!event.dataTransfer.types.includes(PALETTE_MIME)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "copy";
+  }, []);
+  const onDrop = useCallback(
+    (event: DragEvent) => {
+      const item = readPaletteItem(event.dataTransfer.getData(PALETTE_MIME));
+      if (!item) return;
+      event.preventDefault();
+      addPaletteItem(editor, {
+        item,
+        center: flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }),
+      });
+    },
+    [editor, flow],
+  );
+
+  const openMenu = useCallback(
+    (
+      target: "node" | "edge" | "pane",
+      event: ReactMouseEvent | MouseEvent,
+      select?: { nodes?: string[]; edges?: string[] },
+    ) => {
+      event.preventDefault();
+      const { selection, setSelection } = editor.document.getState();
+      const alreadySelected =
+        select?.nodes?.every((id) => selection.nodes.includes(id)) &&
+        select?.edges?.every((id) => selection.edges.includes(id));
+      if (select && !alreadySelected) setSelection({ nodes: select.nodes ?? [], edges: select.edges ?? [] });
+      editor.ui.getState().set({ contextMenu: { x: event.clientX, y: event.clientY, target } });
+    },
+    [editor],
+  );
+
+  return (
+    <div className="canvas" ref={wrapper} data-testid="canvas" onDragOver={onDragOver} onDrop={onDrop}>
+      <EdgeMarkers />
+      <ReactFlow<FlowNode, FlowEdge>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onNodeDragStop={onNodeDragStop}
+        onConnect={onConnect}
+        isValidConnection={isValidConnection}
+        onNodeContextMenu={(event, node) => openMenu("node", event, { nodes: [node.id], edges: [] })}
+        onEdgeContextMenu={(event, edge) =>
+          edge.type === "spec"
+            ? openMenu("edge", event, { nodes: [], edges: [edge.id] })
+            : event.preventDefault()
+        }
+        onPaneContextMenu={(event) => openMenu("pane", event)}
+        onPaneClick={() => editor.ui.getState().set({ contextMenu: null })}
+        connectionLineType={ConnectionLineType.Bezier}
+        connectionLineStyle={{
+          strokeDasharray: edgeKind === "order" ? "6 5" : undefined,
+          stroke: edgeKind === "order" ? "var(--edge-order)" : "var(--edge-auto)",
+          strokeWidth: 2,
+        }}
+        colorMode={colorMode}
+        deleteKeyCode={null}
+        selectionKeyCode="Shift"
+        multiSelectionKeyCode={editor.isMac ? "Meta" : "Control"}
+        snapToGrid
+        snapGrid={SNAP_GRID}
+        minZoom={0.15}
+        maxZoom={2}
+        onlyRenderVisibleElements={toolCount > 80}
+        fitView
+        fitViewOptions={{ padding: 0.2, maxZoom: 1.1 }}
+      >
+        <Background variant={BackgroundVariant.Dots} gap={16} size={1.2} />
+        <MiniMap<FlowNode>
+          pannable
+          zoomable
+          nodeColor={getMiniMapColor}
+          nodeStrokeWidth={2}
+          ariaLabel="Minimap"
+        />
+        <Controls showInteractive={false} />
+        <CanvasLegend />
+      </ReactFlow>
+      {toolCount === 0 ? <CanvasEmptyState /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from "@xyflow/react";
+import { memo, type ReactElement } from "react";
+import type { JoinFlowEdge } from "../graph/flow-types.js";
+
+/** From a group frame to its join tool: the branches' results flow in here. */
+export const JoinEdge = memo(function JoinEdge(props: EdgeProps<JoinFlowEdge>): ReactElement {
+  const [path, labelX, labelY] = getBezierPath(props);
+  return (
+    <>
+      <BaseEdge
+        id={props.id}
+        path={path}
+        className="join-edge"
+        markerEnd="url(#waddle-arrow-join)"
+        interactionWidth={0}
+      />
+      <EdgeLabelRenderer>
+        <div
+          className="edge-label edge-label-join"
+          style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
+          title={`The results of “${props.data?.groupName ?? ""}” are joined by ${props.target}`}
+        >
+          join
+        </div>
+      </EdgeLabelRenderer>
+    </>
+  );
+});

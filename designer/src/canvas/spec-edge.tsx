@@ -1,0 +1,38 @@
+import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from "@xyflow/react";
+import { memo, type ReactElement } from "react";
+import { IssueBadge } from "../components/issue-badge.js";
+import type { SpecFlowEdge } from "../graph/flow-types.js";
+
+/** An edge of the spec: auto-seq solid and accented, order dashed and grey; an issue badge at its middle. */
+export const SpecEdge = memo(function SpecEdge(props: EdgeProps<SpecFlowEdge>): ReactElement {
+  const [path, labelX, labelY] = getBezierPath(props);
+  const kind = props.data?.kind ?? "order";
+  const issues = props.data?.issues ?? null;
+  return (
+    <>
+      <BaseEdge
+        id={props.id}
+        path={path}
+        className={`spec-edge edge-${kind}${props.selected ? " is-selected" : ""}${issues ? " has-issues" : ""}`}
+        markerEnd={`url(#waddle-arrow-${kind})`}
+        interactionWidth={18}
+      />
+      <EdgeLabelRenderer>
+        <div
+          className={`edge-label edge-label-${kind}${props.selected ? " is-selected" : ""}`}
+          style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
+          data-testid={`edge-${props.id}`}
+          data-kind={kind}
+          title={
+            kind === "auto_seq"
+              ? `Auto-seq: ${props.target} may follow ${props.source} without asking the model`
+              : `Order hint: ${props.source} before ${props.target}`
+          }
+        >
+          {kind === "auto_seq" ? "auto" : "then"}
+          {issues ? <IssueBadge issues={issues} testId={`issue-badge-edge-${props.id}`} /> : null}
+        </div>
+      </EdgeLabelRenderer>
+    </>
+  );
+});

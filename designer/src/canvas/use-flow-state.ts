@@ -1,0 +1,104 @@
+import {
+  applyNodeChanges,
+  useReactFlow,
+  type EdgeChange,
+  type NodeChange,
+  type OnNodeDrag,
+} from "@xyflow/react";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { useDocument, useEditor, useUi } from "../app/editor-context.js";
+import { useValidation } from "../app/use-validation.js";
+import type { FlowEdge, FlowNode } from "../graph/flow-types.js";
+import { getDragStopChange, type DraggedNode } from "../graph/get-drag-stop-change.js";
+import { getSuggestions, getVisibleSuggestions } from "../graph/get-validation.js";
+import { reconcileNodes } from "../graph/reconcile-nodes.js";
+import { specToFlow } from "../graph/spec-to-flow.js";
+import type { Selection } from "../store/selection.js";
+
+function applySelectChanges(
+  ids: readonly string[],
+  changes: readonly { id: string; selected: boolean }[],
+): string[] {
+  const next = new Set(ids);
+  for (const change of changes) {
+    if (change.selected) next.add(change.id);
+    else next.delete(change.id);
+  }
+  return [...next];
+}
+
+/**
+ * The canvas's nodes and edges, derived from the document with `specToFlow`. Nodes live in local state
+ * (React Flow writes measured sizes and live drag positions there) and are reconciled with every new
+ * derivation; edits go back to the document only as change objects (drag stop, resize end).
+ */
+export function useFlowState() {
+  const editor = useEditor();
+  const spec = useDocument((state) => state.spec);
+  const selection = useDocument((state) => state.selection);
+  const showSuggestions = useUi((state) => state.showSuggestions);
+  const { index } = useValidation();
+  const { getInternalNode } = useReactFlow();
+
+  const suggestions = useMemo(
+    () => (showSuggestions ? getVisibleSuggestions(getSuggestions(spec), selection) : []),
+    [showSuggestions, spec, selection],
+  );
+  const derived = useMemo(
+    () => specToFlow(spec, { issues: index, selection, suggestions }),
+    [spec, index, selection, suggestions],
+  );
+  const [nodes, setNodes] = useState<FlowNode[]>(derived.nodes);
+  useEffect(() => setNodes((previous) => reconcileNodes(previous, derived.nodes)), [derived.nodes]);
+
+  const onNodesChange = useCallback(
+    (changes: NodeChange<FlowNode>[]) => {
+      setNodes((previous) => applyNodeChanges(changes, previous));
+      const selects = changes.flatMap((change) => (change.type === "select" ? [change] : []));
+      if (selects.length === 0) return;
+      const current: Selection = editor.document.getState().selection;
+      editor.document
+        .getState()
+        .setSelection({ nodes: applySelectChanges(current.nodes, selects), edges: current.edges });
+    },
+    [editor],
+  );
+
+  const onEdgesChange = useCallback(
+    (changes: EdgeChange<FlowEdge>[]) => {
+      const selects = changes.flatMap((change) => (change.type === "select" ? [change] : []));
+      if (selects.length === 0) return;
+      const current = editor.document.getState().selection;
+      editor.document
+        .getState()
+        .setSelection({ nodes: current.nodes, edges: applySelectChanges(current.edges, selects) });
+    },
+    [editor],
+  );
+
+  const onNodeDragStop = useCallback<OnNodeDrag<FlowNode>>(
+    (_event, _node, draggedNodes) => {
+      const dragged: DraggedNode[] = draggedNodes.map((node) => {
+        const internal = getInternalNode(node.id);
+        return {
+          id: node.id,
+          position: node.position,
+          absolute: internal?.internals.positionAbsolute ?? node.position,
+        };
+      });
+      const change = getDragStopChange(editor.document.getState().spec, dragged);
+      if (change) editor.document.getState().dispatch(change);
+      // a drop that changes nothing (or that the document refuses) must still snap back
+      else
+        setNodes((previous) =>
+          reconcileNodes(
+            previous.map((node) => ({ ...node, dragging: false })),
+            derived.nodes,
+          ),
+        );
+    },
+    [editor, getInternalNode, derived.nodes],
+  );
+
+  return { nodes, edges: derived.edges, onNodesChange, onEdgesChange, onNodeDragStop };
+}

@@ -1,0 +1,75 @@
+import type { ToolSpec } from "@waddle/protocol";
+import type { Editor } from "../app/editor-context.js";
+import { getConnectChange, getConnectionProblem } from "../graph/connection-rules.js";
+import { createUniqueName } from "../graph/create-unique-name.js";
+import { getDropGroup } from "../graph/get-drag-stop-change.js";
+import { DEFAULT_GROUP_SIZE, getGroupKey, TOOL_NODE_SIZE } from "../graph/layout-geometry.js";
+import type { XYPosition } from "../store/spec-change.js";
+
+/** Adds a tool centred on a flow point (inside the frame it lands in) and selects it. */
+export function addToolToCanvas(editor: Editor, options: { tool: ToolSpec; center?: XYPosition }): void {
+  const { document } = editor;
+  const center = options.center ?? editor.canvas.current?.getCenter() ?? { x: 0, y: 0 };
+  const position = { x: center.x - TOOL_NODE_SIZE.width / 2, y: center.y - TOOL_NODE_SIZE.height / 2 };
+  const spec = document.getState().spec;
+  const groupId = getDropGroup(spec, { tool: options.tool.name, absolute: position });
+  const change =
+    groupId === null
+      ? { type: "addTool" as const, tool: options.tool, position }
+      : { type: "addTool" as const, tool: options.tool, position, groupId };
+  if (document.getState().dispatch(change)) {
+    document.getState().setSelection({ nodes: [options.tool.name], edges: [] });
+    editor.ui.getState().set({ rightTab: "inspector" });
+  }
+}
+
+/** Adds an empty parallel group frame centred on a flow point and selects it. */
+export function addGroupToCanvas(editor: Editor, center?: XYPosition): void {
+  const { document } = editor;
+  const spec = document.getState().spec;
+  const point = center ?? editor.canvas.current?.getCenter() ?? { x: 0, y: 0 };
+  const id = createUniqueName({ base: "group", taken: spec.groups.map((group) => group.id), separator: "-" });
+  const name = createUniqueName({
+    base: "Parallel group",
+    taken: spec.groups.map((group) => group.name),
+    separator: " ",
+  });
+  const frame = {
+    x: Math.round(point.x - DEFAULT_GROUP_SIZE.width / 2),
+    y: Math.round(point.y - DEFAULT_GROUP_SIZE.height / 2),
+    ...DEFAULT_GROUP_SIZE,
+  };
+  if (
+    document
+      .getState()
+      .dispatch({ type: "addGroup", group: { id, kind: "parallel", name, members: [] }, frame })
+  ) {
+    document.getState().setSelection({ nodes: [getGroupKey(id)], edges: [] });
+    editor.ui.getState().set({ rightTab: "inspector" });
+  }
+}
+
+/** Draws an edge of the current kind (or the one given); explains in a toast when it is not allowed. */
+export function connectTools(
+  editor: Editor,
+  options: { source: string; target: string; kind?: "auto_seq" | "order" },
+): boolean {
+  const spec = editor.document.getState().spec;
+  const request = {
+    source: options.source,
+    target: options.target,
+    kind: options.kind ?? editor.ui.getState().edgeKind,
+  };
+  const problem = getConnectionProblem(spec, request);
+  if (problem) {
+    editor.ui.getState().notify("info", problem);
+    return false;
+  }
+  const change = getConnectChange(spec, request);
+  return change !== null && editor.document.getState().dispatch(change);
+}
+
+/** Accepts a suggested auto-seq edge with one click. */
+export function acceptSuggestion(editor: Editor, options: { source: string; target: string }): void {
+  connectTools(editor, { ...options, kind: "auto_seq" });
+}

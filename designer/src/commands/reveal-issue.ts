@@ -1,0 +1,48 @@
+import type { SpecIssue } from "@waddle/protocol";
+import type { Editor } from "../app/editor-context.js";
+import { getGroupKey } from "../graph/layout-geometry.js";
+import { EMPTY_SELECTION } from "../store/selection.js";
+
+/** Selects the element an issue concerns and brings it into view (or opens the panel that holds it). */
+export function revealIssue(editor: Editor, issue: SpecIssue): void {
+  const { spec, setSelection } = editor.document.getState();
+  const ui = editor.ui.getState();
+  const id = issue.target?.id;
+  switch (issue.target?.kind) {
+    case "tool":
+      if (id !== undefined && spec.tools.some((tool) => tool.name === id)) {
+        setSelection({ nodes: [id], edges: [] });
+        ui.set({ rightTab: "inspector" });
+        editor.canvas.current?.reveal({ nodes: [id] });
+        return;
+      }
+      break;
+    case "edge":
+      if (id !== undefined && spec.edges.some((edge) => edge.id === id)) {
+        setSelection({ nodes: [], edges: [id] });
+        ui.set({ rightTab: "inspector" });
+        editor.canvas.current?.reveal({ edges: [id] });
+        return;
+      }
+      break;
+    case "group":
+      if (id !== undefined && spec.groups.some((group) => group.id === id)) {
+        setSelection({ nodes: [getGroupKey(id)], edges: [] });
+        ui.set({ rightTab: "inspector" });
+        editor.canvas.current?.reveal({ nodes: [getGroupKey(id)] });
+        return;
+      }
+      break;
+    case "hints":
+      ui.set({ rightTab: "hints" });
+      return;
+    case "llm":
+    case "planner":
+      ui.set({ rightTab: "settings" });
+      return;
+    default:
+      break;
+  }
+  setSelection(EMPTY_SELECTION);
+  ui.set({ rightTab: "inspector" });
+}

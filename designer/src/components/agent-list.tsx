@@ -1,0 +1,120 @@
+import { useMemo, useState, type ReactElement } from "react";
+import { useDocument, useEditor, useSession } from "../app/editor-context.js";
+import { formatRelativeTime } from "./format-time.js";
+import { Icon } from "./icon.js";
+
+/** Saved agents with search; open, rename, duplicate, delete; new agent. */
+export function AgentList(): ReactElement {
+  const editor = useEditor();
+  const agents = useSession((state) => state.agents);
+  const loaded = useSession((state) => state.agentsLoaded);
+  const offlineReason = useSession((state) => state.offlineReason);
+  const openId = useDocument((state) => state.agentId);
+  const [query, setQuery] = useState("");
+  const visible = useMemo(() => {
+    const needle = query.trim().toLowerCase();
+    const sorted = [...agents].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+    return needle === ""
+      ? sorted
+      : sorted.filter((agent) =>
+          `${agent.name} ${agent.id} ${agent.description ?? ""}`.toLowerCase().includes(needle),
+        );
+  }, [agents, query]);
+
+  return (
+    <div className="sidebar-section agent-list" data-testid="agent-list">
+      <div className="sidebar-toolbar">
+        <div className="search">
+          <Icon name="search" size={14} />
+          <input
+            className="input"
+            type="search"
+            placeholder="Search agents"
+            aria-label="Search agents"
+            value={query}
+            data-testid="agent-search"
+            onChange={(event) => setQuery(event.target.value)}
+          />
+        </div>
+        <button
+          type="button"
+          className="btn btn-primary btn-small"
+          data-testid="new-agent"
+          title="Start a new agent, empty or from a template"
+          onClick={() => void editor.agents.newAgent()}
+        >
+          <Icon name="plus" size={14} /> New
+        </button>
+      </div>
+      {offlineReason ? (
+        <p className="empty-note is-error" role="alert">
+          {offlineReason}
+        </p>
+      ) : !loaded ? (
+        <p className="empty-note">Loading agents…</p>
+      ) : agents.length === 0 ? (
+        <p className="empty-note">No saved agents yet. Press “New” to start one; saving puts it here.</p>
+      ) : visible.length === 0 ? (
+        <p className="empty-note">No agent matches “{query}”.</p>
+      ) : (
+        <ul className="list" role="list">
+          {visible.map((agent) => (
+            <li
+              key={agent.id}
+              className={`list-item${agent.id === openId ? " is-active" : ""}`}
+              data-testid={`agent-item-${agent.id}`}
+            >
+              <button
+                type="button"
+                className="list-main"
+                onClick={() => void editor.agents.openAgent(agent.id)}
+                title={agent.description || `Open ${agent.name}`}
+              >
+                <span className="list-title">{agent.name}</span>
+                <span className="list-meta">
+                  {agent.id} · v{agent.version}
+                  {agent.toolCount === undefined
+                    ? ""
+                    : ` · ${agent.toolCount} tool${agent.toolCount === 1 ? "" : "s"}`}{" "}
+                  · {formatRelativeTime(agent.updatedAt)}
+                </span>
+              </button>
+              <div className="list-actions">
+                <button
+                  type="button"
+                  className="icon-btn"
+                  title="Rename"
+                  aria-label={`Rename ${agent.name}`}
+                  data-testid={`agent-rename-${agent.id}`}
+                  onClick={() => void editor.agents.renameAgent(agent.id)}
+                >
+                  <Icon name="settings" size={14} />
+                </button>
+                <button
+                  type="button"
+                  className="icon-btn"
+                  title="Duplicate"
+                  aria-label={`Duplicate ${agent.name}`}
+                  data-testid={`agent-duplicate-${agent.id}`}
+                  onClick={() => void editor.agents.duplicateAgent(agent.id)}
+                >
+                  <Icon name="copy" size={14} />
+                </button>
+                <button
+                  type="button"
+                  className="icon-btn is-danger"
+                  title="Delete"
+                  aria-label={`Delete ${agent.name}`}
+                  data-testid={`agent-delete-${agent.id}`}
+                  onClick={() => void editor.agents.deleteAgent(agent.id)}
+                >
+                  <Icon name="trash" size={14} />
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+import type { ReactElement } from "react";
+import { useDocument, useEditor, useSession, useUi } from "../app/editor-context.js";
+import { useValidation } from "../app/use-validation.js";
+import { getIsDirty } from "../store/document-store.js";
+import { CommandButton } from "./command-button.js";
+import { Icon } from "./icon.js";
+
+function SaveStatus(): ReactElement {
+  const dirty = useDocument(getIsDirty);
+  const agentId = useDocument((state) => state.agentId);
+  const version = useDocument((state) => state.baseVersion);
+  const busy = useSession((state) => state.busy);
+  const text =
+    busy === "saving"
+      ? "Saving…"
+      : agentId === null
+        ? "Not saved yet"
+        : dirty
+          ? "Unsaved changes"
+          : `Saved · v${version}`;
+  return (
+    <span
+      className={`save-status${dirty ? " is-dirty" : " is-clean"}`}
+      data-testid="save-status"
+      data-dirty={dirty}
+      title={dirty ? "Changes since the last save (Ctrl+S saves)" : "Everything is saved"}
+    >
+      <span className="status-dot" aria-hidden />
+      {text}
+    </span>
+  );
+}
+
+function IssuesChip(): ReactElement {
+  const editor = useEditor();
+  const { index } = useValidation();
+  const total = index.errors + index.warnings;
+  const tone = index.errors > 0 ? "is-error" : index.warnings > 0 ? "is-warning" : "is-ok";
+  return (
+    <button
+      type="button"
+      className={`issues-chip ${tone}`}
+      data-testid="issues-count"
+      data-errors={index.errors}
+      data-warnings={index.warnings}
+      title="Validation issues (click to list them)"
+      onClick={() => editor.ui.getState().set({ rightTab: "issues" })}
+    >
+      <Icon name={total === 0 ? "check" : "alert"} size={14} />
+      {total === 0
+        ? "Valid"
+        : `${index.errors} error${index.errors === 1 ? "" : "s"} · ${index.warnings} warning${index.warnings === 1 ? "" : "s"}`}
+    </button>
+  );
+}
+
+const THEME_ICONS = { system: "monitor", light: "sun", dark: "moon" } as const;
+
+/** The top bar: the agent, its save state, and the main commands. */
+export function AppHeader(): ReactElement {
+  const editor = useEditor();
+  const name = useDocument((state) => state.spec.name);
+  const theme = useUi((state) => state.theme);
+  const offline = useSession((state) => state.health?.offline);
+  return (
+    <header className="app-header">
+      <div className="brand" title="Waddle: design, run and watch ReAct agents">
+        <span className="brand-mark" aria-hidden>
+          W
+        </span>
+        <span className="brand-name">Waddle</span>
+      </div>
+      <div className="doc-title">
+        <span className="doc-name" data-testid="doc-name" title={name}>
+          {name}
+        </span>
+        <SaveStatus />
+        {offline ? (
+          <span
+            className="badge badge-muted"
+            title="No LLM key configured: runs use the embedded deterministic offline model"
+          >
+            offline model
+          </span>
+        ) : null}
+      </div>
+      <div className="toolbar" role="toolbar" aria-label="Editor commands">
+        <CommandButton command="undo" icon="undo" />
+        <CommandButton command="redo" icon="redo" />
+        <span className="toolbar-gap" />
+        <CommandButton command="auto-layout" icon="layout" />
+        <CommandButton command="fit-view" icon="fit" />
+        <span className="toolbar-gap" />
+        <CommandButton command="import" icon="upload" />
+        <CommandButton command="export" icon="download" />
+        <CommandButton command="versions" icon="history" />
+        <span className="toolbar-gap" />
+        <IssuesChip />
+        <CommandButton command="save" icon="save" showLabel variant="primary" testId="save-button" />
+        <span className="toolbar-gap" />
+        <button
+          type="button"
+          className="btn btn-ghost btn-icon"
+          data-testid="theme-toggle"
+          title={`Theme: ${theme} (Shift+T)`}
+          aria-label={`Theme: ${theme}`}
+          onClick={() => editor.commands.execute("toggle-theme", editor)}
+        >
+          <Icon name={THEME_ICONS[theme]} />
+        </button>
+        <CommandButton command="show-shortcuts" icon="keyboard" />
+      </div>
+    </header>
+  );
+}

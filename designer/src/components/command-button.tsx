@@ -1,0 +1,46 @@
+import type { ReactElement, ReactNode } from "react";
+import { useDocument, useEditor, useUi } from "../app/editor-context.js";
+import { formatShortcut } from "../commands/shortcut.js";
+import { Icon, type IconName } from "./icon.js";
+
+interface CommandButtonProps {
+  command: string;
+  icon?: IconName;
+  /** Show the label next to the icon (else only in the tooltip). */
+  showLabel?: boolean;
+  variant?: "primary" | "ghost";
+  children?: ReactNode;
+  testId?: string;
+}
+
+/** A toolbar button that runs a registry command; disabled and tooltipped from the command itself. */
+export function CommandButton({
+  command: name,
+  icon,
+  showLabel,
+  variant = "ghost",
+  children,
+  testId,
+}: CommandButtonProps): ReactElement | null {
+  const editor = useEditor();
+  // re-evaluated whenever either store changes, so the disabled state is always current
+  const enabledByDocument = useDocument(() => editor.commands.isEnabled(name, editor));
+  const enabledByUi = useUi(() => editor.commands.isEnabled(name, editor));
+  const command = editor.commands.get(name);
+  if (!command) return null;
+  const shortcut = command.shortcut ? ` (${formatShortcut(command.shortcut, editor.isMac)})` : "";
+  return (
+    <button
+      type="button"
+      className={`btn ${variant === "primary" ? "btn-primary" : "btn-ghost"}${showLabel ? "" : " btn-icon"}`}
+      disabled={!(enabledByDocument && enabledByUi)}
+      title={`${command.label}${shortcut}`}
+      aria-label={command.label}
+      data-testid={testId ?? `command-${name}`}
+      onClick={() => editor.commands.execute(name, editor)}
+    >
+      {icon ? <Icon name={icon} /> : null}
+      {showLabel ? <span>{children ?? command.label}</span> : null}
+    </button>
+  );
+}

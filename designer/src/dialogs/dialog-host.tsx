@@ -1,0 +1,37 @@
+import type { ReactElement } from "react";
+import { useEditor, useUi } from "../app/editor-context.js";
+import { ExportDialog } from "./export-dialog.js";
+import { ImportDialog } from "./import-dialog.js";
+import { NewAgentDialog } from "./new-agent-dialog.js";
+import { ShortcutsDialog } from "./shortcuts-dialog.js";
+import { ConfirmDialog, ConflictDialog, RenameDialog, TokenDialog } from "./simple-dialogs.js";
+import { VersionsDialog } from "./versions-dialog.js";
+
+/** Renders the open dialog, if any; its result resolves the promise `openDialog` returned. */
+export function DialogHost(): ReactElement | null {
+  const editor = useEditor();
+  const dialog = useUi((state) => state.dialog);
+  if (!dialog) return null;
+  const close = (result: unknown) => editor.ui.getState().closeDialog(result);
+  const dismiss = () => close(null);
+  switch (dialog.kind) {
+    case "confirm":
+      return <ConfirmDialog props={dialog.props} close={close} />;
+    case "conflict":
+      return <ConflictDialog props={dialog.props} close={close} />;
+    case "rename":
+      return <RenameDialog props={dialog.props} close={close} />;
+    case "token":
+      return <TokenDialog props={dialog.props} close={close} />;
+    case "newAgent":
+      return <NewAgentDialog close={close} />;
+    case "import":
+      return <ImportDialog close={dismiss} />;
+    case "export":
+      return <ExportDialog close={dismiss} />;
+    case "versions":
+      return <VersionsDialog close={dismiss} />;
+    case "shortcuts":
+      return <ShortcutsDialog close={dismiss} />;
+  }
+}

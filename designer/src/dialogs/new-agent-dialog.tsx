@@ -1,0 +1,93 @@
+import { SLUG_PATTERN } from "@waddle/protocol";
+import { useState, type ReactElement } from "react";
+import { useSession } from "../app/editor-context.js";
+import { Dialog } from "../components/dialog.js";
+import { createUniqueName, toSlug } from "../graph/create-unique-name.js";
+import type { NewAgentChoice } from "../store/ui-store.js";
+import { AGENT_TEMPLATE_IDS, AGENT_TEMPLATES, type AgentTemplateId } from "../templates/agent-templates.js";
+
+/** Name, id (derived from the name until edited) and a starting template. */
+export function NewAgentDialog({ close }: { close: (result: NewAgentChoice | null) => void }): ReactElement {
+  const agents = useSession((state) => state.agents);
+  const taken = agents.map((agent) => agent.id);
+  const [name, setName] = useState("My agent");
+  const [customId, setCustomId] = useState<string | null>(null);
+  const [template, setTemplate] = useState<AgentTemplateId>("blank");
+  const id = customId ?? createUniqueName({ base: toSlug(name), taken, separator: "-" });
+  const idError = !SLUG_PATTERN.test(id)
+    ? "Use lower-case letters, digits, - and _ (starting with a letter or digit)."
+    : taken.includes(id)
+      ? "An agent with this id exists."
+      : null;
+  const canCreate = name.trim() !== "" && idError === null;
+  const submit = () => canCreate && close({ name: name.trim(), id, template });
+  return (
+    <Dialog
+      title="New agent"
+      testId="new-agent-dialog"
+      onClose={() => close(null)}
+      footer={
+        <>
+          <button type="button" className="btn" onClick={() => close(null)}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="btn btn-primary"
+            data-testid="new-agent-create"
+            disabled={!canCreate}
+            onClick={submit}
+          >
+            Create
+          </button>
+        </>
+      }
+    >
+      <label className="field">
+        <span className="field-label">Name</span>
+        <input
+          className="input"
+          autoFocus
+          value={name}
+          data-testid="new-agent-name"
+          onChange={(event) => setName(event.target.value)}
+          onKeyDown={(event) => event.key === "Enter" && submit()}
+        />
+      </label>
+      <label className={`field${idError ? " field-invalid" : ""}`}>
+        <span className="field-label">Id</span>
+        <input
+          className="input mono"
+          value={id}
+          data-testid="new-agent-id"
+          onChange={(event) => setCustomId(event.target.value)}
+        />
+        <span className={idError ? "field-error" : "field-hint"}>
+          {idError ?? "Its address: /api/agents/" + id}
+        </span>
+      </label>
+      <div className="field">
+        <span className="field-label">Start from</span>
+        <div className="template-grid" role="radiogroup" aria-label="Template">
+          {AGENT_TEMPLATE_IDS.map((templateId) => (
+            <button
+              key={templateId}
+              type="button"
+              role="radio"
+              aria-checked={template === templateId}
+              className={`template-card${template === templateId ? " is-active" : ""}`}
+              data-testid={`template-${templateId}`}
+              onClick={() => setTemplate(templateId)}
+            >
+              <span className="template-title">{AGENT_TEMPLATES[templateId].label}</span>
+              <span className="template-blurb">{AGENT_TEMPLATES[templateId].blurb}</span>
+            </button>
+          ))}
+        </div>
+        <span className="field-hint">
+          To start from a saved agent (the examples are in the list), open it and use Duplicate.
+        </span>
+      </div>
+    </Dialog>
+  );
+}

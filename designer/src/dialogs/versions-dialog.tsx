@@ -1,0 +1,93 @@
+import type { AgentRecord, AgentVersionSummary } from "@waddle/protocol";
+import { useEffect, useState, type ReactElement } from "react";
+import { useDocument, useEditor } from "../app/editor-context.js";
+import { getErrorMessage } from "../api/api-error.js";
+import { Dialog } from "../components/dialog.js";
+import { formatRelativeTime } from "../components/format-time.js";
+
+/** The saved versions of the open agent: view one, or restore it into the document (undoable). */
+export function VersionsDialog({ close }: { close: () => void }): ReactElement {
+  const editor = useEditor();
+  const agentId = useDocument((state) => state.agentId);
+  const current = useDocument((state) => state.baseVersion);
+  const [versions, setVersions] = useState<AgentVersionSummary[] | null>(null);
+  const [viewed, setViewed] = useState<AgentRecord | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!agentId) return;
+    let live = true;
+    editor.api.listVersions(agentId).then(
+      (list) => live && setVersions([...list].sort((a, b) => b.version - a.version)),
+      (caught: unknown) => live && setError(getErrorMessage(caught)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [agentId, editor]);
+
+  const view = async (version: number) => {
+    if (!agentId) return;
+    try {
+      setViewed(await editor.api.getVersion(agentId, version));
+    } catch (caught) {
+      setError(getErrorMessage(caught));
+    }
+  };
+
+  return (
+    <Dialog title="Version history" size="large" testId="versions-dialog" onClose={close}>
+      {error ? <p className="field-error">{error}</p> : null}
+      <div className="versions">
+        <ul className="list versions-list" role="list">
+          {versions === null ? <li className="empty-note">Loading…</li> : null}
+          {versions?.map((entry) => (
+            <li
+              key={entry.version}
+              className={`list-item${viewed?.version === entry.version ? " is-active" : ""}`}
+              data-testid={`version-${entry.version}`}
+            >
+              <button type="button" className="list-main" onClick={() => void view(entry.version)}>
+                <span className="list-title">
+                  Version {entry.version}
+                  {entry.version === current ? <span className="badge badge-muted">open</span> : null}
+                </span>
+                <span className="list-meta">
+                  {entry.name} · {formatRelativeTime(entry.createdAt)}
+                  {entry.message ? ` · ${entry.message}` : ""}
+                </span>
+              </button>
+              <button
+                type="button"
+                className="btn btn-small"
+                data-testid={`restore-version-${entry.version}`}
+                title="Put this version into the editor (undoable); saving makes it the newest version"
+                onClick={() => {
+                  void editor.agents.restoreVersion(entry.version);
+                  close();
+                }}
+              >
+                Restore
+              </button>
+            </li>
+          ))}
+        </ul>
+        <div className="version-preview">
+          {viewed ? (
+            <>
+              <p className="explain">
+                Version {viewed.version}: {viewed.spec.tools.length} tools, {viewed.spec.edges.length} edges,{" "}
+                {viewed.spec.groups.length} groups.
+              </p>
+              <pre className="code-block" data-testid="version-preview">
+                {JSON.stringify(viewed.spec, null, 2)}
+              </pre>
+            </>
+          ) : (
+            <p className="empty-note">Pick a version to see its spec.</p>
+          )}
+        </div>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,243 @@
+import { validateAgentSpec, type AgentSpec, type ConflictDetails, type SpecIssue } from "@waddle/protocol";
+import type { ApiClient } from "../api/api-client.js";
+import { getErrorMessage, isApiError } from "../api/api-error.js";
+import { createUniqueName } from "../graph/create-unique-name.js";
+import { getIsDirty, type DocumentStore } from "../store/document-store.js";
+import type { SessionStore } from "../store/session-store.js";
+import type { UiStore } from "../store/ui-store.js";
+import { createAgentFromTemplate } from "../templates/agent-templates.js";
+
+export interface AgentSessionOptions {
+  api: ApiClient;
+  document: DocumentStore;
+  session: SessionStore;
+  ui: UiStore;
+}
+
+/**
+ * Everything that moves an agent between the server and the document store: list, open, create, save
+ * (with the version it edits, and the conflict dialog on 409), duplicate, rename, delete, restore.
+ */
+export class AgentSession {
+  constructor(private readonly options: AgentSessionOptions) {}
+
+  private get document() {
+    return this.options.document.getState();
+  }
+
+  private notifyError(error: unknown): void {
+    this.options.ui.getState().notify("error", getErrorMessage(error));
+  }
+
+  /** Loads health, registered tools and the agent list; reports an unreachable server once. */
+  async connect(): Promise<void> {
+    const { api, session } = this.options;
+    try {
+      const [health, tools] = await Promise.all([api.health(), api.listTools()]);
+      session.getState().set({ health, tools, offlineReason: null });
+      await this.refreshAgents();
+    } catch (error) {
+      session.getState().set({ offlineReason: getErrorMessage(error), agentsLoaded: true });
+    }
+  }
+
+  async refreshAgents(): Promise<void> {
+    const agents = await this.options.api.listAgents();
+    this.options.session.getState().set({ agents, agentsLoaded: true });
+  }
+
+  /** Asks before throwing away unsaved changes; true when it is fine to go on. */
+  async confirmDiscard(action: string): Promise<boolean> {
+    const state = this.document;
+    const hasWork = state.agentId !== null || state.past.length > 0;
+    if (!getIsDirty(state) || !hasWork) return true;
+    const answer = await this.options.ui.getState().openDialog("confirm", {
+      title: "Discard unsaved changes?",
+      message: `“${state.spec.name}” has changes that are not saved. ${action} anyway and lose them?`,
+      confirmLabel: "Discard changes",
+      danger: true,
+    });
+    return answer === true;
+  }
+
+  async openAgent(id: string, options: { force?: boolean } = {}): Promise<boolean> {
+    if (!options.force && !(await this.confirmDiscard("Open another agent"))) return false;
+    const { api, session } = this.options;
+    session.getState().set({ busy: "loading" });
+    try {
+      const record = await api.getAgent(id);
+      this.document.load({ spec: record.spec, agentId: record.id, version: record.version });
+      return true;
+    } catch (error) {
+      this.notifyError(error);
+      return false;
+    } finally {
+      session.getState().set({ busy: null });
+    }
+  }
+
+  /** Starts a new, unsaved agent (asks for a name and template first). */
+  async newAgent(): Promise<void> {
+    if (!(await this.confirmDiscard("Start a new agent"))) return;
+    const choice = await this.options.ui.getState().openDialog("newAgent", {});
+    if (!choice) return;
+    const spec = createAgentFromTemplate(choice);
+    this.document.load({ spec, agentId: null, version: null });
+    this.options.ui.getState().set({ leftTab: "palette", rightTab: "inspector" });
+  }
+
+  /** Opens a spec that is not saved yet (an import); saving creates it. */
+  openUnsaved(spec: AgentSpec): void {
+    this.document.load({ spec, agentId: null, version: null });
+  }
+
+  /** Saves the document: POST for a new agent, PUT with `baseVersion` otherwise. */
+  async save(): Promise<boolean> {
+    const { api, session, ui } = this.options;
+    const state = this.document;
+    const errors = validateAgentSpec(state.spec).issues.filter(
+      (issue: SpecIssue) => issue.severity === "error",
+    );
+    if (errors.length > 0) {
+      ui.getState().set({ rightTab: "issues" });
+      ui.getState().notify(
+        "error",
+        `Fix ${errors.length === 1 ? "the error" : `the ${errors.length} errors`} in the Issues panel before saving.`,
+      );
+      return false;
+    }
+    if (session.getState().busy === "saving") return false;
+    session.getState().set({ busy: "saving" });
+    const spec = state.spec;
+    try {
+      if (state.agentId === null || state.baseVersion === null) {
+        const created = await api.createAgent(spec);
+        this.document.markSaved({ agentId: created.id, version: created.version });
+      } else {
+        const updated = await api.updateAgent(state.agentId, { spec, baseVersion: state.baseVersion });
+        this.document.markSaved({ agentId: updated.id, version: updated.version });
+      }
+      ui.getState().notify("success", `Saved “${spec.name}” (version ${this.document.baseVersion}).`);
+      await this.refreshAgents().catch(() => undefined);
+      return true;
+    } catch (error) {
+      if (isApiError(error, "conflict") && state.agentId !== null) return this.resolveConflict(error.details);
+      this.notifyError(error);
+      return false;
+    } finally {
+      session.getState().set({ busy: null });
+    }
+  }
+
+  /** A newer version exists: reload it (dropping local changes) or save ours on top of it. */
+  private async resolveConflict(details: unknown): Promise<boolean> {
+    const conflict = details as ConflictDetails | undefined;
+    const agentId = this.document.agentId;
+    if (!agentId) return false;
+    const currentVersion = typeof conflict?.currentVersion === "number" ? conflict.currentVersion : null;
+    const choice = await this.options.ui.getState().openDialog("conflict", {
+      currentVersion: currentVersion ?? (this.document.baseVersion ?? 0) + 1,
+      baseVersion: this.document.baseVersion ?? 1,
+    });
+    if (choice === "reload") return this.openAgent(agentId, { force: true });
+    if (choice !== "overwrite") return false;
+    try {
+      const latest = currentVersion ?? (await this.options.api.getAgent(agentId)).version;
+      const updated = await this.options.api.updateAgent(agentId, {
+        spec: this.document.spec,
+        baseVersion: latest,
+      });
+      this.document.markSaved({ agentId, version: updated.version });
+      this.options.ui.getState().notify("success", `Saved as version ${updated.version}.`);
+      await this.refreshAgents().catch(() => undefined);
+      return true;
+    } catch (error) {
+      if (isApiError(error, "conflict")) return this.resolveConflict(error.details);
+      this.notifyError(error);
+      return false;
+    }
+  }
+
+  async deleteAgent(id: string): Promise<void> {
+    const summary = this.options.session.getState().agents.find((agent) => agent.id === id);
+    const confirmed = await this.options.ui.getState().openDialog("confirm", {
+      title: "Delete agent?",
+      message: `“${summary?.name ?? id}” and all its versions will be deleted. This cannot be undone.`,
+      confirmLabel: "Delete agent",
+      danger: true,
+    });
+    if (!confirmed) return;
+    try {
+      await this.options.api.deleteAgent(id);
+      if (this.document.agentId === id) {
+        this.document.load({
+          spec: createAgentFromTemplate({ template: "blank", id: "untitled", name: "Untitled agent" }),
+          agentId: null,
+          version: null,
+        });
+      }
+      this.options.ui.getState().notify("info", `Deleted “${summary?.name ?? id}”.`);
+      await this.refreshAgents();
+    } catch (error) {
+      this.notifyError(error);
+    }
+  }
+
+  /** Saves a copy of an agent under a new id and opens it. */
+  async duplicateAgent(id: string): Promise<void> {
+    try {
+      const record = await this.options.api.getAgent(id);
+      const taken = this.options.session.getState().agents.map((agent) => agent.id);
+      const copyId = createUniqueName({ base: `${record.id.slice(0, 58)}-copy`, taken, separator: "-" });
+      const spec = { ...record.spec, id: copyId, name: `Copy of ${record.spec.name}`.slice(0, 200) };
+      await this.options.api.createAgent(spec);
+      await this.refreshAgents();
+      await this.openAgent(copyId);
+    } catch (error) {
+      this.notifyError(error);
+    }
+  }
+
+  /** Renames a saved agent (a new version); the open document follows as an undoable edit if it is that agent. */
+  async renameAgent(id: string): Promise<void> {
+    const summary = this.options.session.getState().agents.find((agent) => agent.id === id);
+    const name = await this.options.ui
+      .getState()
+      .openDialog("rename", { title: "Rename agent", label: "Name", initial: summary?.name ?? id });
+    if (!name || name === summary?.name) return;
+    const state = this.document;
+    if (state.agentId === id) {
+      // the open agent: rename in the document (undoable) and save at once unless other edits are pending
+      const wasClean = !getIsDirty(state);
+      state.dispatch({ type: "updateAgent", patch: { name } });
+      if (wasClean) await this.save();
+      return;
+    }
+    try {
+      const record = await this.options.api.getAgent(id);
+      await this.options.api.updateAgent(id, { spec: { ...record.spec, name }, baseVersion: record.version });
+      await this.refreshAgents();
+    } catch (error) {
+      this.notifyError(error);
+    }
+  }
+
+  /** Puts an older version's spec into the document as an undoable edit; saving makes it the newest version. */
+  async restoreVersion(version: number): Promise<void> {
+    const agentId = this.document.agentId;
+    if (!agentId) return;
+    try {
+      const record = await this.options.api.getVersion(agentId, version);
+      this.document.dispatch({
+        type: "replaceSpec",
+        spec: record.spec,
+        reason: `restore version ${version}`,
+      });
+      this.options.ui
+        .getState()
+        .notify("info", `Restored version ${version}. Save to make it the newest version.`);
+    } catch (error) {
+      this.notifyError(error);
+    }
+  }
+}

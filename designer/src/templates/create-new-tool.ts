@@ -1,0 +1,93 @@
+import { ToolSpec, type ToolImplKind, type ToolInfo } from "@waddle/protocol";
+import { createUniqueName } from "../graph/create-unique-name.js";
+
+/** The kinds a tool can be created as from the palette (module tools come from the server). */
+export const NEW_TOOL_KINDS = ["mock", "http", "llm", "agent"] as const;
+export type NewToolKind = (typeof NEW_TOOL_KINDS)[number];
+
+export const TOOL_KIND_INFO: Record<ToolImplKind, { label: string; blurb: string }> = {
+  module: { label: "Module", blurb: "A TypeScript tool registered with the server." },
+  mock: { label: "Mock", blurb: "Returns a templated result: design now, write the code later." },
+  http: { label: "HTTP", blurb: "Calls a URL on an allow-listed host." },
+  llm: { label: "LLM", blurb: "Asks a model; the JSON answer is checked against the out schema." },
+  agent: { label: "Subagent", blurb: "Runs another saved agent." },
+};
+
+const QUERY_ARGS = {
+  type: "object",
+  properties: { query: { type: "string", description: "What the user asked for" } },
+  required: ["query"],
+};
+
+/** Starting points with sensible schemas, so that a new tool is valid and does something at once. */
+function getDraft(kind: NewToolKind, options: { agentIds: readonly string[] }): Record<string, unknown> {
+  switch (kind) {
+    case "mock":
+      return {
+        name: "mock_tool",
+        desc: "Describe what this tool does: the planner reads this to decide when to call it.",
+        sideEffects: "pure",
+        argsSchema: QUERY_ARGS,
+        outSchema: { type: "object", properties: { result: { type: "string" } }, required: ["result"] },
+        impl: { kind: "mock", output: { result: "Mock result for {{args.query}}" } },
+      };
+    case "http":
+      return {
+        name: "http_tool",
+        desc: "Fetch data from an HTTP API.",
+        sideEffects: "read",
+        argsSchema: QUERY_ARGS,
+        outSchema: { type: "object", properties: {} },
+        impl: { kind: "http", method: "GET", url: "https://api.example.com/search?q={query}" },
+      };
+    case "llm":
+      return {
+        name: "llm_tool",
+        desc: "Ask a model to transform the input into structured output.",
+        sideEffects: "pure",
+        argsSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+        outSchema: { type: "object", properties: { summary: { type: "string" } }, required: ["summary"] },
+        impl: { kind: "llm", prompt: "Summarize the following text in two sentences:\n\n{{args.text}}" },
+      };
+    case "agent":
+      return {
+        name: "subagent",
+        desc: "Delegate the query to another agent and return its answer.",
+        sideEffects: "read",
+        argsSchema: QUERY_ARGS,
+        outSchema: { type: "object", properties: { answer: { type: "string" } } },
+        impl: { kind: "agent", agentId: options.agentIds[0] ?? "another-agent" },
+      };
+  }
+}
+
+/** A new declared tool of a kind, with a name not yet taken. */
+export function createNewTool(options: {
+  kind: NewToolKind;
+  taken: Iterable<string>;
+  agentIds?: readonly string[];
+}): ToolSpec {
+  const draft = getDraft(options.kind, { agentIds: options.agentIds ?? [] });
+  const name = createUniqueName({ base: String(draft.name), taken: options.taken });
+  return ToolSpec.parse({ ...draft, name });
+}
+
+/** A tool that uses a module tool registered with the server, with its schemas and metadata. */
+export function createModuleTool(options: { info: ToolInfo; taken: Iterable<string> }): ToolSpec {
+  const { info } = options;
+  const name = createUniqueName({ base: info.name, taken: options.taken });
+  return ToolSpec.parse({
+    name,
+    desc: info.desc,
+    sideEffects: info.sideEffects,
+    tags: info.tags,
+    authScopes: info.authScopes,
+    ...(info.costHint === undefined ? {} : { costHint: info.costHint }),
+    ...(info.latencyHintMs === undefined ? {} : { latencyHintMs: Math.round(info.latencyHintMs) }),
+    ...(info.safetyNotes === undefined ? {} : { safetyNotes: info.safetyNotes }),
+    argsSchema: info.argsSchema,
+    outSchema: info.outSchema,
+    extra: info.extra,
+    impl: { kind: "module", ref: info.name },
+  });
+}
