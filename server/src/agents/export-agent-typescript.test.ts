@@ -1,0 +1,104 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { AgentSpec, type RunEvent } from "@waddle/protocol";
+import ts from "typescript";
+import { afterAll, describe, expect, it } from "vitest";
+import { exportAgentTypeScript } from "./export-agent-typescript.js";
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+// Inside the repository, so that @waddle/* and zod resolve from its node_modules.
+const dir = mkdtempSync(path.join(serverDir, ".tmp-export-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const examples = ["support-triage", "sharded-research", "email-approval"].map((id) =>
+  AgentSpec.parse(
+    JSON.parse(readFileSync(path.join(serverDir, `../apps/examples/agents/${id}.json`), "utf8")),
+  ),
+);
+const withEveryKind = AgentSpec.parse({
+  version: 1,
+  id: "every-kind",
+  name: "Every kind",
+  tools: [
+    { name: "calc", impl: { kind: "module", ref: "calculator" } },
+    {
+      name: "fetch_page",
+      impl: {
+        kind: "http",
+        url: "https://api.example.com/{id}",
+        headers: { authorization: { secret: "API" } },
+      },
+    },
+    { name: "classify", impl: { kind: "llm", prompt: "Classify {{args.text}}" } },
+    { name: "delegate", impl: { kind: "agent", agentId: "support-triage" } },
+  ],
+});
+
+function typecheck(files: string[]): string[] {
+  const program = ts.createProgram(files, {
+    target: ts.ScriptTarget.ES2023,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    noUncheckedIndexedAccess: true,
+    verbatimModuleSyntax: true,
+    isolatedModules: true,
+    customConditions: ["source"],
+    types: ["node"],
+    lib: ["lib.es2023.d.ts"],
+  });
+  return ts
+    .getPreEmitDiagnostics(program)
+    .filter(
+      (diagnostic) => diagnostic.file === undefined || files.includes(path.resolve(diagnostic.file.fileName)),
+    )
+    .map(
+      (diagnostic) =>
+        `${diagnostic.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`,
+    );
+}
+
+describe("exportAgentTypeScript", () => {
+  it("writes TypeScript that typechecks for the examples and every tool kind", () => {
+    const files = [...examples, withEveryKind].map((spec) => {
+      const file = path.join(dir, `${spec.id}.ts`);
+      writeFileSync(file, exportAgentTypeScript(spec));
+      return file;
+    });
+    expect(typecheck(files)).toEqual([]);
+    const source = readFileSync(path.join(dir, "every-kind.ts"), "utf8");
+    expect(source).toContain("this agent uses: calculator");
+    expect(source).toContain("fetch_page (http), classify (llm), delegate (agent)");
+    expect(source).not.toMatch(/WADDLE_SECRET|sk-/);
+  }, 60_000);
+
+  it("builds the same planner: the exported module answers like the spec does", async () => {
+    const spec = examples[0]!;
+    const file = path.join(dir, "run-support-triage.ts");
+    writeFileSync(file, exportAgentTypeScript(spec));
+    const exported = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as {
+      spec: AgentSpec;
+      createPlanner: () => {
+        run(
+          query: string,
+          options: { onEvent: (event: RunEvent) => void },
+        ): Promise<{ kind: string; payload?: { answer: string } }>;
+      };
+    };
+    expect(exported.spec).toEqual(spec);
+    const events: RunEvent[] = [];
+    const outcome = await exported
+      .createPlanner()
+      .run("My invoice shows a duplicate charge", { onEvent: (event) => events.push(event) });
+    expect(outcome.kind).toBe("finish");
+    expect(outcome.payload?.answer).toContain("Duplicate billing charges are reversed");
+    expect(
+      events
+        .filter((event) => event.type === "tool_end")
+        .map((event) => (event.data as { tool: string }).tool),
+    ).toEqual(["triage", "retrieve_docs", "summarize"]);
+  }, 30_000);
+});
