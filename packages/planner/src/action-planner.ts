@@ -1,6 +1,6 @@
 import type { ActionSource, PauseReason, PlannerAction, ToolFailure } from "@waddle/protocol";
-import { createAbortScope } from "./abort-scope.js";
 import { checkAction, type CheckedAction, type Rejection } from "./action-checker.js";
+import { TimeoutError } from "./cancellation.js";
 import { redactText, truncateText } from "./create-preview.js";
 import { createFallbackPayload } from "./final-payload.js";
 import { interpretReply } from "./interpret-reply.js";
@@ -93,35 +93,29 @@ export async function planWithLlm(run: PlannerRun): Promise<Decision> {
   }
 }
 
-/** One LLM call under the run's signal and deadline. */
+/** One LLM call under the run's cancellation and deadline. */
 async function callOnce(
   run: PlannerRun,
   attempt: Attempt,
 ): Promise<{ content: string; actionSeq: number } | { outcome: PlannerOutcome }> {
-  const scope = createAbortScope(run.signal, run.remainingMs());
+  const remaining = run.remainingMs();
   try {
     const output = await run.llmCaller.call({
       messages:
         attempt.exchange.length === 0 ? run.messages.messages : run.messages.withExchange(attempt.exchange),
       purpose: attempt.purpose,
-      signal: scope.signal,
       plannerView: run.plannerView(attempt.lastError),
       streamAnswer: attempt.purpose !== "arg_fill",
+      ...(remaining === undefined ? {} : { timeoutMs: remaining }),
       ...reasoningEffortOf(run),
     });
     return { content: output.result.content, actionSeq: output.actionSeq };
   } catch (error) {
-    if (scope.timedOut && !run.signal.aborted) {
-      return {
-        outcome: run.finishByConstraint(
-          "deadline",
-          `The deadline of ${run.config.options.deadlineS ?? 0} s passed during an LLM call.`,
-        ),
-      };
+    if (error instanceof TimeoutError && !run.cancellation.aborted) {
+      const message = `The deadline of ${run.config.options.deadlineS ?? 0} s passed during an LLM call.`;
+      return { outcome: run.finishByConstraint("deadline", message) };
     }
     throw error;
-  } finally {
-    scope.dispose();
   }
 }
 

@@ -72,6 +72,11 @@ export class AnswerStreamExtractor {
     if (this.stopped()) return "";
     let out = "";
     for (let index = 0; index < chunk.length; index += 1) {
+      if (this.inString && this.role === "other" && !this.escape && this.unicodeDigits === undefined) {
+        // Inside a string nobody reads: jump to the next quote or backslash.
+        index = skipPlainText(chunk, index);
+        if (index >= chunk.length) break;
+      }
       out += this.step(chunk[index] as string);
       if (this.stopped()) break;
     }
@@ -258,6 +263,15 @@ export class AnswerStreamExtractor {
     }
     this.role = "other";
   }
+}
+
+/** Index of the next `"` or `\\` at or after `from` (the string's length when there is none). */
+function skipPlainText(text: string, from: number): number {
+  for (let index = from; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === 34 || code === 92) return index;
+  }
+  return text.length;
 }
 
 const ESCAPES: Readonly<Record<string, string>> = {

@@ -135,7 +135,8 @@ export function fromDefinition(tool: ToolDefinition): CatalogTool {
     requiresApproval: tool.requiresApproval ?? false,
     autoSeq: tool.autoSeq ?? tool.extra?.auto_seq === true,
     autoSeqExecute: tool.autoSeqExecute ?? tool.extra?.auto_seq_execute === true,
-    run: async (args, context) => tool.run(args as never, context),
+    // No async wrapper: a returned promise passes through as is (the executor catches synchronous throws).
+    run: (args, context) => Promise.resolve(tool.run(args as never, context)),
     origin: "module",
   };
 }
@@ -194,7 +195,8 @@ function resolveRunner(
     });
   }
   if (impl.kind === "module") {
-    if (moduleTool !== undefined) return async (args, context) => moduleTool.run(args as never, context);
+    if (moduleTool !== undefined)
+      return (args, context) => Promise.resolve(moduleTool.run(args as never, context));
     const viaResolver = options.resolveImpl?.(spec);
     if (viaResolver !== undefined) return viaResolver;
     throw new CatalogError(

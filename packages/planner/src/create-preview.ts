@@ -17,7 +17,8 @@ interface Walk {
   budget: number;
   readonly redact: ReadonlySet<string> | undefined;
   readonly maxDepth: number;
-  readonly seen: Set<object>;
+  /** Objects on the current path (cycle detection); an array: depth is small and a Set costs more. */
+  readonly path: object[];
 }
 
 /**
@@ -30,7 +31,7 @@ export function createPreview(value: unknown, options: PreviewOptions): unknown 
     budget: Math.max(options.maxChars, MIN_STRING_KEEP),
     redact: options.redact !== undefined && options.redact.size > 0 ? options.redact : undefined,
     maxDepth: options.maxDepth ?? 8,
-    seen: new Set(),
+    path: [],
   };
   return previewValue(value, walk, 0);
 }
@@ -98,8 +99,8 @@ function previewObject(value: unknown, walk: Walk, depth: number): unknown {
   if (object instanceof Error)
     return previewObject({ name: object.name, message: object.message }, walk, depth);
   if (depth >= walk.maxDepth) return previewString("[depth]", walk);
-  if (walk.seen.has(object)) return previewString("[circular]", walk);
-  walk.seen.add(object);
+  if (walk.path.includes(object)) return previewString("[circular]", walk);
+  walk.path.push(object);
   try {
     if (Array.isArray(object)) return previewArray(object, walk, depth);
     if (object instanceof Map)
@@ -112,9 +113,9 @@ function previewObject(value: unknown, walk: Walk, depth: number): unknown {
     const toJson = (object as { toJSON?: unknown }).toJSON;
     if (typeof toJson === "function")
       return previewValue((toJson as () => unknown).call(object), walk, depth + 1);
-    return previewEntries(Object.entries(object), walk, depth);
+    return previewRecord(object as Record<string, unknown>, walk, depth);
   } finally {
-    walk.seen.delete(object);
+    walk.path.pop();
   }
 }
 
@@ -132,6 +133,31 @@ function previewArray(items: readonly unknown[], walk: Walk, depth: number): unk
   return out;
 }
 
+function previewRecord(record: Record<string, unknown>, walk: Walk, depth: number): Record<string, unknown> {
+  walk.budget -= 2;
+  const out: Record<string, unknown> = {};
+  const keys = Object.keys(record);
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    const value = record[key];
+    if (value === undefined) continue;
+    if (walk.budget <= 0) {
+      out["…"] = `+${keys.length - index} keys`;
+      break;
+    }
+    walk.budget -= key.length + 4;
+    setData(out, key, previewValue(value, walk, depth + 1));
+  }
+  return out;
+}
+
+/** Assigns as plain data: a key named __proto__ must never set a prototype. */
+function setData(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__")
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
+}
+
 function previewEntries(
   entries: readonly (readonly [string, unknown])[],
   walk: Walk,
@@ -146,14 +172,9 @@ function previewEntries(
       out["…"] = `+${entries.length - index} keys`;
       break;
     }
-    walk.budget -= entry[0].length + 4;
-    // Own enumerable data only: a key named __proto__ must stay data, never a prototype.
-    Object.defineProperty(out, entry[0], {
-      value: previewValue(entry[1], walk, depth + 1),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    const key = entry[0];
+    walk.budget -= key.length + 4;
+    setData(out, key, previewValue(entry[1], walk, depth + 1));
   }
   return out;
 }

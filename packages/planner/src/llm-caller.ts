@@ -1,6 +1,6 @@
-import type { ResponseFormat } from "@waddle/protocol";
-import { raceAbort } from "./abort-scope.js";
+import type { LlmPrice, ResponseFormat } from "@waddle/protocol";
 import { AnswerStreamExtractor } from "./answer-stream-extractor.js";
+import type { Cancellation } from "./cancellation.js";
 import { redactText } from "./create-preview.js";
 import type { LlmChunk, LlmClient, LlmCompleteOptions, LlmMessage, LlmResult } from "./llm-client.js";
 import { computeCostUsd, getModelPrice, type PriceTable } from "./price-table.js";
@@ -11,6 +11,7 @@ export type LlmPurpose = NonNullable<LlmCompleteOptions["purpose"]>;
 
 export interface LlmCallerOptions {
   llm: LlmClient;
+  cancellation: Cancellation;
   events: RunEventEmitter;
   usage: RunUsage;
   clock: () => number;
@@ -25,7 +26,8 @@ export interface LlmCallerOptions {
 export interface LlmCallInput {
   messages: readonly LlmMessage[];
   purpose: LlmPurpose;
-  signal: AbortSignal;
+  /** Gives up with `TimeoutError` after this long (the run's deadline); the client's signal aborts too. */
+  timeoutMs?: number;
   plannerView?: unknown;
   reasoningEffort?: "low" | "medium" | "high";
   model?: string;
@@ -47,6 +49,8 @@ export interface LlmCallOutput {
  * usage. Waiting stops as soon as the signal aborts, even if the client ignores it.
  */
 export class LlmCaller {
+  private readonly prices = new Map<string, LlmPrice | undefined>();
+
   constructor(private readonly options: LlmCallerOptions) {}
 
   async call(input: LlmCallInput): Promise<LlmCallOutput> {
@@ -76,11 +80,14 @@ export class LlmCaller {
         }
       }
     };
+    const { cancellation } = this.options;
+    // A child signal only when a deadline needs one: creating AbortControllers is costly per step.
+    const deadline = input.timeoutMs === undefined ? undefined : new AbortController();
     const request: LlmCompleteOptions = {
       messages: input.messages,
       stream: true,
       onChunk,
-      signal: input.signal,
+      signal: deadline?.signal ?? cancellation.signal,
       purpose: input.purpose,
     };
     if (this.options.responseFormat !== undefined && this.options.responseFormat !== "none") {
@@ -90,7 +97,10 @@ export class LlmCaller {
     if (input.reasoningEffort !== undefined) request.reasoningEffort = input.reasoningEffort;
     if (input.model !== undefined) request.model = input.model;
     const started = clock();
-    const result = await raceAbort(llm.complete(request), input.signal);
+    const result = await cancellation.race(llm.complete(request), {
+      ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
+      onAbort: (reason) => deadline?.abort(reason),
+    });
     const latencyMs = Math.max(0, clock() - started);
     // A client that did not stream still shows its reasoning and answer, as one chunk each.
     if (!thinking && result.reasoning !== undefined && result.reasoning.length > 0)
@@ -124,6 +134,7 @@ export class LlmCaller {
     usage.reasoningTokens += reasoningTokens;
     usage.costUsd += costUsd;
     usage.llmCalls += 1;
+    if (!events.enabled) return events.skip();
     const data = {
       purpose: input.purpose,
       provider: llm.provider,
@@ -144,7 +155,9 @@ export class LlmCaller {
   /** Usage × the price table, when the client reported no cost and the model's price is known. */
   private priceOf(result: LlmResult): number {
     if (result.usage === undefined) return 0;
-    const price = getModelPrice(result.model ?? this.options.llm.model, this.options.priceTable);
+    const model = result.model ?? this.options.llm.model;
+    if (!this.prices.has(model)) this.prices.set(model, getModelPrice(model, this.options.priceTable));
+    const price = this.prices.get(model);
     return price === undefined ? 0 : computeCostUsd(result.usage, price);
   }
 }

@@ -29,8 +29,10 @@ export function createMockToolRunner(
   const callsByRun = new Map<string, number>();
   return async (args, context) => {
     const call = nextCall(callsByRun, context.runId);
-    if (impl.latencyMs !== undefined && impl.latencyMs > 0) await sleep(impl.latencyMs, context.signal);
-    context.signal.throwIfAborted();
+    if (impl.latencyMs !== undefined && impl.latencyMs > 0) {
+      await sleep(impl.latencyMs, context.signal);
+      context.signal.throwIfAborted();
+    }
     const failFirst = impl.failFirst ?? 0;
     if (call <= failFirst || (impl.failRate !== undefined && impl.failRate > 0 && random() < impl.failRate)) {
       throw new PlannerError(

@@ -1,4 +1,4 @@
-import { PlannerAction } from "@waddle/protocol";
+import type { PlannerAction } from "@waddle/protocol";
 import { PlannerError } from "./planner-error.js";
 import { salvageJsonValues, type SalvagePath } from "./salvage-json.js";
 
@@ -73,22 +73,20 @@ function fromObjectValue(
   if (options.format === "unified") assertUnified(data);
   const thought = typeof data.thought === "string" ? data.thought : undefined;
   const action = toAction(data, rewrites, options.toolNames);
-  const parsed = PlannerAction.safeParse(action);
-  if (!parsed.success) {
-    throw new PlannerError(
-      "invalid_action",
-      `The action is malformed: ${parsed.error.issues[0]?.message ?? "invalid"}.`,
-      {
-        details: {
-          issues: parsed.error.issues.map((issue) => ({
-            path: issue.path.join("."),
-            message: issue.message,
-          })),
-        },
-      },
-    );
+  // The same rules as the protocol's PlannerAction schema, checked by hand: this runs on every step.
+  const node = action.next_node;
+  if (typeof node !== "string" || node.length === 0) {
+    throw new PlannerError("invalid_action", 'The action needs a non-empty "next_node" string.', {
+      details: { next_node: node === undefined ? "missing" : typeof node },
+    });
   }
-  const result: NormalizedAction = { action: parsed.data, salvage, rewrites };
+  const args = action.args === undefined ? {} : action.args;
+  if (!isRecord(args)) {
+    throw new PlannerError("invalid_action", `"args" of "${node}" must be a JSON object.`, {
+      details: { node, type: Array.isArray(args) ? "array" : typeof args },
+    });
+  }
+  const result: NormalizedAction = { action: { next_node: node, args }, salvage, rewrites };
   if (thought !== undefined && thought.length > 0) result.thought = thought;
   return result;
 }

@@ -129,7 +129,7 @@ async function runJoin(
 ): Promise<{ record: JoinRecord; ran: boolean }> {
   if ("unusable" in join) return { record: { node: join.node, skipped: join.unusable }, ran: false };
   const node = join.tool.name;
-  if (runtime.signal.aborted) return { record: { node, skipped: "cancelled" }, ran: false };
+  if (runtime.cancellation.aborted) return { record: { node, skipped: "cancelled" }, ran: false };
   if (branches.some((branch) => branch.failure !== undefined)) {
     return { record: { node, skipped: "branch_failures" }, ran: false };
   }

@@ -9,6 +9,7 @@ import type {
   ToolFailure,
 } from "@waddle/protocol";
 import type { CheckContext } from "./action-checker.js";
+import { Cancellation } from "./cancellation.js";
 import { planWithLlm, type Decision } from "./action-planner.js";
 import { createFallbackPayload } from "./final-payload.js";
 import { LlmCaller } from "./llm-caller.js";
@@ -25,9 +26,6 @@ import { createUserMessage, TrajectoryMessages } from "./trajectory-messages.js"
 
 type Constraint = RunEventData<"constraint_violation">["constraint"];
 
-/** A never-aborting signal for runs started without one. */
-const NEVER = new AbortController().signal;
-
 /**
  * One run of a planner: all per-run state lives here (never on the planner), so that one planner can run
  * many queries at once. `execute()` is the ReAct loop: limits, next action (queued or from the LLM),
@@ -41,13 +39,15 @@ export class PlannerRun {
   readonly llmCaller: LlmCaller;
   readonly toolRuntime: ToolRuntime;
   readonly signal: AbortSignal;
+  readonly cancellation: Cancellation;
   readonly secrets: ReadonlySet<string>;
   /** Tools called so far (any outcome), for ordering hints. */
   readonly visited = new Set<string>();
 
   constructor(config: PlannerConfig, query: string, options: RunOptions = {}) {
     this.config = config;
-    this.signal = options.signal ?? NEVER;
+    this.cancellation = new Cancellation(options.signal);
+    this.signal = this.cancellation.signal;
     this.secrets = collectSecretStrings(options.toolContext);
     const contextMeta =
       options.contextMeta === undefined ? undefined : scrubSecrets(options.contextMeta, this.secrets);
@@ -71,6 +71,7 @@ export class PlannerRun {
     );
     this.llmCaller = new LlmCaller({
       llm: config.llm,
+      cancellation: this.cancellation,
       events: this.events,
       usage: this.state.usage,
       clock: config.clock,
@@ -97,6 +98,8 @@ export class PlannerRun {
     } catch (error) {
       if (this.signal.aborted) return this.finishCancelled();
       throw this.fail(error);
+    } finally {
+      this.cancellation.dispose();
     }
   }
 
@@ -190,6 +193,7 @@ export class PlannerRun {
   }
 
   emitAction(action: PlannerAction, source: ActionSource, actionSeq: number): void {
+    if (!this.events.enabled) return this.events.skip();
     this.events.emit("action", {
       next_node: action.next_node,
       args: this.events.preview(action.args),
@@ -350,7 +354,7 @@ export class PlannerRun {
       runId: state.runId,
       query: state.query,
       toolContext,
-      signal: this.signal,
+      cancellation: this.cancellation,
       events: this.events,
       clock: this.config.clock,
       random: this.config.random,

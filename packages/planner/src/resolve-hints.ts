@@ -81,6 +81,7 @@ export function getOrderingGaps(input: {
   catalog: Catalog;
 }): string[] {
   const { hints, tool, visited, catalog } = input;
+  if (hints.ordering.length === 0 && hints.orderSources.size === 0) return [];
   const usable = (name: string): boolean => catalog.has(name) && !hints.disallowed.has(name);
   const gaps: string[] = [];
   const position = hints.ordering.indexOf(tool);

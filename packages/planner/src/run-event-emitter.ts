@@ -36,6 +36,11 @@ export class RunEventEmitter {
     return this.sink !== undefined;
   }
 
+  /** Takes the next `seq` without building an event: for hot paths when nobody listens. */
+  skip(): void {
+    this.state.seq += 1;
+  }
+
   emit<T extends RunEventType>(type: T, data: RunEventData<T>, step?: number): void {
     this.state.seq += 1;
     if (this.sink === undefined) return;

@@ -1,13 +1,14 @@
 import type { PlannerAction } from "@waddle/protocol";
 import type { Decision } from "./action-planner.js";
 import { checkAction, type CheckedAction } from "./action-checker.js";
-import { truncateText } from "./create-preview.js";
+import { redactText } from "./create-preview.js";
 import { createFinalPayload, getLastResultDigest } from "./final-payload.js";
 import { executeParallel } from "./parallel-executor.js";
 import type { PlannerRun } from "./planner-run.js";
 import type { QueuedAction } from "./run-state.js";
 import type { PlannerOutcome } from "./run-types.js";
 import { executeToolCall } from "./tool-executor.js";
+import { summarizeValue } from "./summarize-value.js";
 import { isToolPauseSignal } from "./tool-pause-signal.js";
 
 type ActionDecision = Extract<Decision, { kind: "action" }>;
@@ -243,13 +244,10 @@ function emitReasoning(
   run: PlannerRun,
   input: { phase: "act" | "obs"; step: number; summary: () => string },
 ): void {
-  run.events.emit(
-    "reasoning",
-    { phase: input.phase, summary: run.events.enabled ? input.summary() : "" },
-    input.step,
-  );
+  if (!run.events.enabled) return run.events.skip();
+  run.events.emit("reasoning", { phase: input.phase, summary: input.summary() }, input.step);
 }
 
 function digest(run: PlannerRun, value: unknown): string {
-  return truncateText(JSON.stringify(run.events.preview(value, 300)) ?? "null", 300);
+  return redactText(summarizeValue(value), run.secrets);
 }

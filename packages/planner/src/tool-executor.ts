@@ -1,5 +1,5 @@
-import type { ActionSource, PlannerOptions, ToolFailure } from "@waddle/protocol";
-import { createAbortScope, raceAbort } from "./abort-scope.js";
+import type { ActionSource, PlannerOptions, RunEventData, ToolFailure } from "@waddle/protocol";
+import { LazyAbortSignal, TimeoutError, type Cancellation } from "./cancellation.js";
 import type { Sleep } from "./abortable-sleep.js";
 import { computeBackoffDelay } from "./backoff-delay.js";
 import type { CatalogTool } from "./catalog.js";
@@ -14,8 +14,8 @@ export interface ToolRuntime {
   runId: string;
   query: string;
   toolContext: Readonly<Record<string, unknown>>;
-  /** The run's signal: cancellation. */
-  signal: AbortSignal;
+  /** The run's cancellation (its signal aborts when the run is cancelled). */
+  cancellation: Cancellation;
   events: RunEventEmitter;
   clock: () => number;
   random: () => number;
@@ -61,7 +61,8 @@ const ERROR_CODE_PATTERN = /^[a-z][a-z0-9_.]{0,63}$/;
  */
 export async function executeToolCall(runtime: ToolRuntime, call: ToolCall): Promise<ToolCallResult> {
   const { tool } = call;
-  const policy = { ...runtime.options.toolRetry, ...tool.retry };
+  const policy =
+    tool.retry === undefined ? runtime.options.toolRetry : { ...runtime.options.toolRetry, ...tool.retry };
   const started = runtime.clock();
   for (let attempt = 1; ; attempt += 1) {
     emitStart(runtime, call, attempt);
@@ -71,7 +72,7 @@ export async function executeToolCall(runtime: ToolRuntime, call: ToolCall): Pro
       emitEnd(runtime, call, outcome.observation, durationMs);
       return { ok: true, observation: outcome.observation, durationMs, attempts: attempt };
     }
-    const cancelled = runtime.signal.aborted;
+    const cancelled = runtime.cancellation.aborted;
     const retryDelay = cancelled || !outcome.retryable ? undefined : nextDelay(runtime, policy, attempt);
     if (retryDelay !== undefined) {
       runtime.events.emit(
@@ -87,7 +88,7 @@ export async function executeToolCall(runtime: ToolRuntime, call: ToolCall): Pro
         call.step,
       );
       try {
-        await runtime.sleep(retryDelay, runtime.signal);
+        await runtime.sleep(retryDelay, runtime.cancellation.signal);
         continue;
       } catch {
         // Cancelled while backing off: report the failure we have.
@@ -97,12 +98,12 @@ export async function executeToolCall(runtime: ToolRuntime, call: ToolCall): Pro
     const failure = createFailure({
       node: tool.name,
       args: call.args,
-      errorCode: runtime.signal.aborted ? "cancelled" : outcome.code,
-      message: runtime.signal.aborted ? "The run was cancelled." : outcome.message,
-      suggestion: runtime.signal.aborted ? SUGGESTIONS.cancelled : outcome.suggestion,
+      errorCode: runtime.cancellation.aborted ? "cancelled" : outcome.code,
+      message: runtime.cancellation.aborted ? "The run was cancelled." : outcome.message,
+      suggestion: runtime.cancellation.aborted ? SUGGESTIONS.cancelled : outcome.suggestion,
     });
     emitError(runtime, call, failure, durationMs);
-    return { ok: false, failure, durationMs, attempts: attempt, cancelled: runtime.signal.aborted };
+    return { ok: false, failure, durationMs, attempts: attempt, cancelled: runtime.cancellation.aborted };
   }
 }
 
@@ -111,13 +112,22 @@ type AttemptOutcome =
   | { ok: false; code: string; message: string; suggestion: string; retryable: boolean };
 
 async function runAttempt(runtime: ToolRuntime, call: ToolCall, attempt: number): Promise<AttemptOutcome> {
-  const scope = createAbortScope(runtime.signal, attemptTimeout(runtime, call.tool));
-  const context = createContext(runtime, call, attempt, scope.signal);
+  const timeoutMs = attemptTimeout(runtime, call.tool);
+  const lazy = new LazyAbortSignal();
+  const context = new AttemptContext({ runtime, call, attempt, lazy });
   try {
-    const raw = await raceAbort(
-      Promise.resolve().then(() => call.tool.run(call.args, context)),
-      scope.signal,
-    );
+    const started = startTool(call, context);
+    const early = await settledSoon(started);
+    let raw: unknown;
+    if (early.done) {
+      if (!early.ok) throw early.value;
+      raw = early.value;
+    } else {
+      raw = await runtime.cancellation.race(started, {
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        onAbort: (reason) => lazy.abort(reason),
+      });
+    }
     const parsed = call.tool.out.safeParse(raw);
     if (parsed.success) return { ok: true, observation: parsed.data };
     const issue = parsed.error.issues[0];
@@ -129,16 +139,50 @@ async function runAttempt(runtime: ToolRuntime, call: ToolCall, attempt: number)
     });
   } catch (error) {
     if (isToolPauseSignal(error)) throw error;
-    if (scope.timedOut && !runtime.signal.aborted) {
+    if (error instanceof TimeoutError && !runtime.cancellation.aborted) {
       return failed(runtime, {
         code: "timeout",
-        message: `${call.tool.name} did not finish within ${Math.round(attemptTimeout(runtime, call.tool) ?? 0)} ms.`,
+        message: `${call.tool.name} did not finish within ${error.timeoutMs} ms.`,
         retryable: true,
       });
     }
     return failed(runtime, describeError(error));
-  } finally {
-    scope.dispose();
+  }
+}
+
+interface EarlyResult {
+  done: boolean;
+  ok: boolean;
+  value: unknown;
+}
+
+/**
+ * Whether the tool settled within a microtask turn. Most tools do (pure functions, mocks without latency),
+ * and they need no timeout or cancellation race, which costs more than the tool itself.
+ */
+async function settledSoon(promise: Promise<unknown>): Promise<EarlyResult> {
+  const early: EarlyResult = { done: false, ok: true, value: undefined };
+  promise.then(
+    (value) => {
+      early.done = true;
+      early.value = value;
+    },
+    (error: unknown) => {
+      early.done = true;
+      early.ok = false;
+      early.value = error;
+    },
+  );
+  await undefined;
+  return early;
+}
+
+/** The tool's promise; a runner that throws synchronously becomes a rejection. */
+function startTool(call: ToolCall, context: ToolRunContext): Promise<unknown> {
+  try {
+    return Promise.resolve(call.tool.run(call.args, context));
+  } catch (error) {
+    return Promise.reject(error as Error);
   }
 }
 
@@ -199,71 +243,81 @@ function nextDelay(
   return delay;
 }
 
-function createContext(
-  runtime: ToolRuntime,
-  call: ToolCall,
-  attempt: number,
-  signal: AbortSignal,
-): ToolRunContext {
-  const context: ToolRunContext = {
-    signal,
-    toolContext: runtime.toolContext,
-    runId: runtime.runId,
-    step: call.step,
-    callId: call.callId,
-    attempt,
-    query: runtime.query,
-    observations: runtime.observations,
-    pause(reason, payload) {
-      throw new ToolPauseSignal(reason, payload);
-    },
-  };
-  if (call.resumeInput !== undefined) context.resumeInput = call.resumeInput;
-  return context;
+/** The context a tool sees; a class so that each attempt allocates fields only, not closures. */
+class AttemptContext implements ToolRunContext {
+  readonly toolContext: Readonly<Record<string, unknown>>;
+  readonly runId: string;
+  readonly step: number;
+  readonly callId: string;
+  readonly attempt: number;
+  readonly query: string;
+  readonly observations: ToolRunContext["observations"];
+  readonly resumeInput?: ToolResumeInput;
+  private readonly lazy: LazyAbortSignal;
+
+  constructor(input: { runtime: ToolRuntime; call: ToolCall; attempt: number; lazy: LazyAbortSignal }) {
+    const { runtime, call } = input;
+    this.toolContext = runtime.toolContext;
+    this.runId = runtime.runId;
+    this.step = call.step;
+    this.callId = call.callId;
+    this.attempt = input.attempt;
+    this.query = runtime.query;
+    this.observations = runtime.observations;
+    this.lazy = input.lazy;
+    if (call.resumeInput !== undefined) this.resumeInput = call.resumeInput;
+  }
+
+  get signal(): AbortSignal {
+    return this.lazy.signal;
+  }
+
+  pause(reason: "await_input" | "external_event", payload?: Record<string, unknown>): never {
+    throw new ToolPauseSignal(reason, payload);
+  }
 }
 
-function placement(call: ToolCall): { parallelId?: string; branch?: number; join?: boolean } {
-  const out: { parallelId?: string; branch?: number; join?: boolean } = {};
-  if (call.parallelId !== undefined) out.parallelId = call.parallelId;
-  if (call.branch !== undefined) out.branch = call.branch;
-  if (call.join === true) out.join = true;
-  return out;
+type Placement = { parallelId?: string; branch?: number; join?: boolean };
+
+/** Adds where the call sits in a parallel plan (no object spread: this runs for every tool event). */
+function place<T extends Placement>(data: T, call: ToolCall): T {
+  if (call.parallelId !== undefined) data.parallelId = call.parallelId;
+  if (call.branch !== undefined) data.branch = call.branch;
+  if (call.join === true) data.join = true;
+  return data;
 }
 
 function emitStart(runtime: ToolRuntime, call: ToolCall, attempt: number): void {
-  const data = {
+  if (!runtime.events.enabled) return runtime.events.skip();
+  const data: RunEventData<"tool_start"> = {
     tool: call.tool.name,
     callId: call.callId,
     args: runtime.events.preview(call.args),
     attempt,
-    ...placement(call),
   };
-  runtime.events.emit(
-    "tool_start",
-    call.source === undefined ? data : { ...data, source: call.source },
-    call.step,
-  );
+  if (call.source !== undefined) data.source = call.source;
+  runtime.events.emit("tool_start", place(data, call), call.step);
 }
 
 function emitEnd(runtime: ToolRuntime, call: ToolCall, observation: unknown, durationMs: number): void {
-  runtime.events.emit(
-    "tool_end",
-    {
-      tool: call.tool.name,
-      callId: call.callId,
-      observation: runtime.events.preview(observation),
-      durationMs,
-      ...placement(call),
-    },
-    call.step,
-  );
+  if (!runtime.events.enabled) return runtime.events.skip();
+  const data: RunEventData<"tool_end"> = {
+    tool: call.tool.name,
+    callId: call.callId,
+    observation: runtime.events.preview(observation),
+    durationMs,
+  };
+  runtime.events.emit("tool_end", place(data, call), call.step);
 }
 
 function emitError(runtime: ToolRuntime, call: ToolCall, failure: ToolFailure, durationMs: number): void {
+  if (!runtime.events.enabled) return runtime.events.skip();
   const shown = { ...failure, args: runtime.events.preview(failure.args) };
-  runtime.events.emit(
-    "tool_error",
-    { tool: call.tool.name, callId: call.callId, failure: shown, durationMs, ...placement(call) },
-    call.step,
-  );
+  const data: RunEventData<"tool_error"> = {
+    tool: call.tool.name,
+    callId: call.callId,
+    failure: shown,
+    durationMs,
+  };
+  runtime.events.emit("tool_error", place(data, call), call.step);
 }
