@@ -22,7 +22,8 @@ interface Job {
 
 interface ActiveRun {
   controller: AbortController;
-  recorder: RunRecorder;
+  /** Set once the job has read its run; until then `close` leaves the job to interrupt itself. */
+  recorder?: RunRecorder;
   done: Promise<void>;
 }
 
@@ -117,7 +118,8 @@ export class RunManager implements RunService {
     const active = this.active.get(runId);
     if (active) {
       active.controller.abort(new Error("cancelled by request"));
-      await active.done;
+      // A tool that ignores its signal must not hold the request: answer with the status it has by then.
+      await Promise.race([active.done, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
     } else {
       const index = this.queue.findIndex((job) => job.runId === runId);
       if (index >= 0) this.queue.splice(index, 1);
@@ -181,7 +183,7 @@ export class RunManager implements RunService {
     const running = [...this.active.values()];
     await Promise.all(
       running.map((active) =>
-        active.recorder.append({ type: "run_interrupted", data: { message: INTERRUPTED_MESSAGE } }),
+        active.recorder?.append({ type: "run_interrupted", data: { message: INTERRUPTED_MESSAGE } }),
       ),
     );
     for (const active of running) active.controller.abort(new Error("server shutting down"));
@@ -244,6 +246,10 @@ export class RunManager implements RunService {
     if (!run) return;
     const recorder = this.createRecorder(run);
     entry.recorder = recorder;
+    if (this.closing) {
+      await recorder.append({ type: "run_interrupted", data: { message: INTERRUPTED_MESSAGE } });
+      return;
+    }
     try {
       const agent = await store.getAgentVersion(run.agentId, run.agentVersion);
       if (!agent)
