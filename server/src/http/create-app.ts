@@ -10,7 +10,13 @@ import { createDesignerRoutes } from "./designer-static.js";
 import { createErrorHandler } from "./error-handler.js";
 import { createMetaRoutes } from "./meta-routes.js";
 import { createRunsRoutes } from "./runs-routes.js";
-import { createAuth, createCors, createSecurityHeaders, requireJsonBody } from "./security.js";
+import {
+  createAuth,
+  createCors,
+  createOriginGuard,
+  createSecurityHeaders,
+  requireJsonBody,
+} from "./security.js";
 
 export interface CreateAppOptions {
   store: WaddleStore;
@@ -35,6 +41,7 @@ export function createApp(options: CreateAppOptions): Express {
   app.use(createCors(options.corsOrigin));
 
   const api = express.Router();
+  api.use(createOriginGuard(options.corsOrigin));
   api.use(createAuth(options.token));
   api.use(requireJsonBody);
   api.use(express.json({ limit: options.bodyLimit ?? "1mb", reviver: protoSafeReviver, strict: false }));

@@ -188,6 +188,13 @@ const cases: HostileCase[] = [
   },
   { name: "no token", path: "/api/agents", status: 401, code: "unauthorized" },
   {
+    name: "cross-site cancel",
+    path: "/api/runs/run_0000000000000000/cancel",
+    init: { method: "POST", headers: { ...auth, origin: "https://evil.example" } },
+    status: 403,
+    code: "forbidden",
+  },
+  {
     name: "bad token",
     path: "/api/agents",
     init: { headers: { authorization: "Bearer wrong-token-wrong-token" } },
@@ -253,6 +260,20 @@ describe("socket handshake with a token", () => {
     expect(await tryConnect()).toMatch(/unauthorized/);
     expect(await tryConnect("wrong-token-wrong-token")).toMatch(/unauthorized/);
     expect(await tryConnect(TOKEN)).toBe("connected");
+  });
+
+  it("refuses a WebSocket handshake from another site's page", async () => {
+    const message = await new Promise<string>((resolve) => {
+      const socket = connect(server.url, {
+        transports: ["websocket"],
+        reconnection: false,
+        auth: { token: TOKEN },
+        extraHeaders: { origin: "https://evil.example" },
+      });
+      socket.on("connect", () => (socket.disconnect(), resolve("connected")));
+      socket.on("connect_error", (error) => (socket.disconnect(), resolve(error.message)));
+    });
+    expect(message).not.toBe("connected");
   });
 
   it("answers a malformed subscribe with an error ack", async () => {

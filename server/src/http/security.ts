@@ -74,3 +74,41 @@ export const requireJsonBody: RequestHandler = (request, _response, next) => {
     new ApiError("unsupported_media_type", "Send the body as JSON with `Content-Type: application/json`."),
   );
 };
+
+/** True when a browser's `Origin` is this server itself or the one configured cross-origin client. */
+export function isAllowedOrigin(options: {
+  origin: string | undefined;
+  host: string | undefined;
+  corsOrigin?: string;
+}): boolean {
+  const { origin, host } = options;
+  if (!origin) return true; // not a browser, or a same-origin GET
+  if (options.corsOrigin && origin === options.corsOrigin) return true;
+  try {
+    return host !== undefined && new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Refuses state-changing requests that a page on another origin makes through the user's browser (a bodiless
+ * POST such as cancel needs no CORS preflight), unless that origin is `WADDLE_CORS_ORIGIN`.
+ */
+export function createOriginGuard(corsOrigin: string | undefined): RequestHandler {
+  return (request, _response, next) => {
+    if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS") return next();
+    const allowed = isAllowedOrigin({
+      origin: request.headers.origin,
+      host: request.headers.host,
+      ...(corsOrigin ? { corsOrigin } : {}),
+    });
+    if (allowed) return next();
+    next(
+      new ApiError(
+        "forbidden",
+        "Requests from another origin are refused: set WADDLE_CORS_ORIGIN to allow one.",
+      ),
+    );
+  };
+}

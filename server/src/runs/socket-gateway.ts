@@ -9,6 +9,7 @@ import {
 } from "@waddle/protocol";
 import { Server, type Socket } from "socket.io";
 import { checkToken } from "../http/check-token.js";
+import { isAllowedOrigin } from "../http/security.js";
 import { RunId } from "../http/validate-request.js";
 import type { Logger } from "../logger.js";
 import type { WaddleStore } from "../store/waddle-store.js";
@@ -47,6 +48,16 @@ export function createSocketGateway(options: {
   const io: WaddleIo = new Server(options.httpServer, {
     serveClient: false,
     maxHttpBufferSize: 64 * 1024,
+    // Browsers send Origin on WebSocket handshakes: a page on another site may not read runs.
+    allowRequest: (request, callback) =>
+      callback(
+        null,
+        isAllowedOrigin({
+          origin: request.headers.origin,
+          host: request.headers.host,
+          ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
+        }),
+      ),
     ...(options.corsOrigin ? { cors: { origin: options.corsOrigin, credentials: false } } : {}),
   });
   const replays = new Map<string, Set<Replay>>();
