@@ -4,6 +4,7 @@ import { TimeoutError } from "./cancellation.js";
 import { redactText, truncateText } from "./create-preview.js";
 import { createFallbackPayload } from "./final-payload.js";
 import { interpretReply } from "./interpret-reply.js";
+import { isLlmError, type LlmError } from "./llm-error.js";
 import type { LlmPurpose } from "./llm-caller.js";
 import type { LlmMessage } from "./llm-client.js";
 import type { PlannerRun } from "./planner-run.js";
@@ -51,6 +52,22 @@ export async function planWithLlm(run: PlannerRun): Promise<Decision> {
   for (;;) {
     const reply = await callOnce(run, attempt);
     if ("outcome" in reply) return { kind: "outcome", outcome: reply.outcome };
+    if ("interrupted" in reply) {
+      const next = afterRejection(run, {
+        attempt,
+        rejection: reply.interrupted.rejection,
+        action: undefined,
+        actionSeq: reply.actionSeq,
+      });
+      if (next !== undefined) return next;
+      const ask: LlmMessage = { role: "user", content: reply.interrupted.rejection.message };
+      const partial = reply.interrupted.partial;
+      attempt.exchange =
+        partial.length === 0
+          ? [ask]
+          : [{ role: "assistant", content: truncateText(partial, ECHO_CHARS) }, ask];
+      continue;
+    }
     const { content, actionSeq } = reply;
     const interpreted = interpretReply(content, {
       format: run.config.options.actionFormat,
@@ -94,10 +111,12 @@ export async function planWithLlm(run: PlannerRun): Promise<Decision> {
 }
 
 /** One LLM call under the run's cancellation and deadline. */
-async function callOnce(
-  run: PlannerRun,
-  attempt: Attempt,
-): Promise<{ content: string; actionSeq: number } | { outcome: PlannerOutcome }> {
+type CallResult =
+  | { content: string; actionSeq: number }
+  | { outcome: PlannerOutcome }
+  | { interrupted: { partial: string; rejection: Rejection }; actionSeq: number };
+
+async function callOnce(run: PlannerRun, attempt: Attempt): Promise<CallResult> {
   const remaining = run.remainingMs();
   try {
     const output = await run.llmCaller.call({
@@ -114,6 +133,9 @@ async function callOnce(
     if (error instanceof TimeoutError && !run.cancellation.aborted) {
       const message = `The deadline of ${run.config.options.deadlineS ?? 0} s passed during an LLM call.`;
       return { outcome: run.finishByConstraint("deadline", message) };
+    }
+    if (isLlmError(error, "stream_interrupted") && !run.cancellation.aborted) {
+      return { interrupted: interruptedRejection(error), actionSeq: run.state.actionSeq - 1 };
     }
     throw error;
   }
@@ -207,6 +229,21 @@ function reportRejection(run: PlannerRun, rejection: Rejection, attemptNumber: n
       rejection.node === undefined ? data : { ...data, node: rejection.node },
     );
   }
+}
+
+/** A reply cut off mid-stream is repaired like an unparseable one (docs/llm-stream-interrupted.md). */
+function interruptedRejection(error: LlmError): { partial: string; rejection: Rejection } {
+  const partial = typeof error.details?.partialContent === "string" ? error.details.partialContent : "";
+  const message = `Your previous reply was cut off after ${partial.length} characters; send the complete JSON action again.`;
+  return {
+    partial,
+    rejection: {
+      code: "stream_interrupted",
+      message: JSON.stringify({ error: { code: "stream_interrupted", message } }),
+      purpose: "repair",
+      repairKind: "parse",
+    },
+  };
 }
 
 function parseRejection(interpreted: { ok: false; code: string; message: string } | { ok: true }): Rejection {

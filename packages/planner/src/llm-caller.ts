@@ -97,10 +97,18 @@ export class LlmCaller {
     if (input.reasoningEffort !== undefined) request.reasoningEffort = input.reasoningEffort;
     if (input.model !== undefined) request.model = input.model;
     const started = clock();
-    const result = await cancellation.race(llm.complete(request), {
-      ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
-      onAbort: (reason) => deadline?.abort(reason),
-    });
+    let result: LlmResult;
+    try {
+      result = await cancellation.race(llm.complete(request), {
+        ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
+        onAbort: (reason) => deadline?.abort(reason),
+      });
+    } catch (error) {
+      // A reply cut off mid-stream: close the channels it opened before the loop decides what to do.
+      if (thinking) emitChunk("thinking", "", true);
+      if (answering) emitChunk("answer", "", true);
+      throw error;
+    }
     const latencyMs = Math.max(0, clock() - started);
     // A client that did not stream still shows its reasoning and answer, as one chunk each.
     if (!thinking && result.reasoning !== undefined && result.reasoning.length > 0)

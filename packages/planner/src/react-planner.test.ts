@@ -2,6 +2,7 @@ import type { PlannerFinishResult } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { buildCatalog } from "./catalog.js";
+import { LlmError } from "./llm-error.js";
 import { PlannerError } from "./planner-error.js";
 import type { PlannerView } from "./planner-view.js";
 import { ReactPlanner } from "./react-planner.js";
@@ -221,6 +222,36 @@ describe("ReactPlanner: validation and repair", () => {
     expect(log.ofType("repair_attempt")[0]?.data).toMatchObject({
       kind: "parse",
       error_code: "unparseable_action",
+    });
+  });
+
+  it("repairs a reply stream cut off mid-answer (stream_interrupted)", async () => {
+    const partial = '{"next_node": "final_response", "args": {"answer": "Half an ans';
+    const { planner, client } = createScriptedPlanner(triageSpec, [
+      new LlmError("stream_interrupted", "The stream broke.", { details: { partialContent: partial } }),
+      answer("A whole answer"),
+    ]);
+    const log = createEventLog();
+    const result = finished(await planner.run("x", { onEvent: log.onEvent }));
+    expect(result.payload.answer).toBe("A whole answer");
+    expect(client.calls[1]?.purpose).toBe("repair");
+    expect(client.calls[1]?.messages.at(-2)).toEqual({ role: "assistant", content: partial });
+    expect(client.calls[1]?.messages.at(-1)?.content).toMatch(/cut off after 63 characters/);
+    expect(log.ofType("repair_attempt")[0]?.data).toMatchObject({
+      kind: "parse",
+      error_code: "stream_interrupted",
+    });
+  });
+
+  it("fails the run with the client's error when the LLM call fails for good", async () => {
+    const { planner } = createScriptedPlanner(triageSpec, [
+      new LlmError("rate_limited", "Too many requests."),
+    ]);
+    const log = createEventLog();
+    await expect(planner.run("x", { onEvent: log.onEvent })).rejects.toMatchObject({ code: "rate_limited" });
+    expect(log.events.at(-1)).toMatchObject({
+      type: "run_failed",
+      data: { error: { code: "rate_limited", message: "Too many requests." } },
     });
   });
 
