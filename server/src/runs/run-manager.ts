@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import {
-  FinalPayload,
   TERMINAL_RUN_STATUSES,
   type ResumeRequest,
   type RunRecord,
@@ -12,7 +11,8 @@ import { getContextSecrets, type SecretRedactor } from "../tools/secret-redactor
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { PlannerFactory } from "./planner-factory.js";
 import type { RunEventHub } from "./run-event-hub.js";
-import { RunRecorder, type ServerEvent } from "./run-recorder.js";
+import { cancelledEvent, toFailure } from "./run-outcome-events.js";
+import { RunRecorder } from "./run-recorder.js";
 import type { RunService } from "./run-service.js";
 
 interface Job {
@@ -309,38 +309,4 @@ export class RunManager implements RunService {
       if (TERMINAL_RUN_STATUSES.has(recorder.currentStatus)) this.toolContexts.delete(run.id);
     }
   }
-}
-
-/** The `run_finished` (reason `cancelled`) the server writes for a run the planner did not finish itself. */
-function cancelledEvent(run: RunRecord, answer: string): ServerEvent {
-  return {
-    type: "run_finished",
-    data: {
-      reason: "cancelled",
-      payload: FinalPayload.parse({ answer }),
-      metadata: {
-        steps: 0,
-        llmCalls: run.usage.llmCalls,
-        autoSeqSavedCalls: 0,
-        usage: run.usage,
-        durationMs: 0,
-      },
-    },
-  };
-}
-
-function toFailure(error: unknown): { code: string; message: string } {
-  if (
-    error !== null &&
-    typeof error === "object" &&
-    "code" in error &&
-    typeof (error as { code: unknown }).code === "string"
-  ) {
-    const message = (error as { message?: unknown }).message;
-    return {
-      code: (error as { code: string }).code,
-      message: typeof message === "string" ? message : String(error),
-    };
-  }
-  return { code: "internal", message: error instanceof Error ? error.message : String(error) };
 }

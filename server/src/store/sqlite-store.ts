@@ -11,6 +11,7 @@ import type {
 } from "@waddle/protocol";
 import type { SerializedPlannerState } from "@waddle/planner";
 import { applySqliteMigrations } from "./sqlite-migrations.js";
+import { RUN_COLUMNS, toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sqlite-rows.js";
 import {
   EMPTY_USAGE,
   getAgentSummary,
@@ -22,44 +23,6 @@ import {
   type TaskRecord,
   type WaddleStore,
 } from "./waddle-store.js";
-
-interface RunRow {
-  id: string;
-  agent_id: string;
-  agent_version: number;
-  status: string;
-  query: string;
-  result: string | null;
-  usage: string;
-  pause: string | null;
-  error: string | null;
-  offline: number;
-  last_seq: number;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
-
-interface VersionRow {
-  agent_id: string;
-  version: number;
-  name: string;
-  message: string | null;
-  spec: string;
-  created_at: string;
-  first_created_at?: string;
-}
-
-const RUN_COLUMNS: Readonly<Record<keyof RunPatch, { column: string; json: boolean }>> = {
-  status: { column: "status", json: false },
-  result: { column: "result", json: true },
-  usage: { column: "usage", json: true },
-  startedAt: { column: "started_at", json: false },
-  finishedAt: { column: "finished_at", json: false },
-  pause: { column: "pause", json: true },
-  error: { column: "error", json: true },
-  offline: { column: "offline", json: false },
-};
 
 /**
  * The default store: one SQLite file (better-sqlite3, WAL). Every write that touches several rows runs in
@@ -348,34 +311,4 @@ export class SqliteStore implements WaddleStore {
       .run(...params, id).changes;
     if (changes === 0) throw new StoreError("not_found", `Run "${id}" does not exist.`);
   }
-}
-
-function toAgentRecord(row: VersionRow): AgentRecord {
-  return {
-    id: row.agent_id,
-    version: row.version,
-    spec: JSON.parse(row.spec) as AgentSpec,
-    updatedAt: row.created_at,
-    ...(row.first_created_at ? { createdAt: row.first_created_at } : {}),
-  };
-}
-
-function toRunRecord(row: RunRow): RunRecord {
-  const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
-  return {
-    id: row.id,
-    agentId: row.agent_id,
-    agentVersion: row.agent_version,
-    status: row.status as RunRecord["status"],
-    query: row.query,
-    result: parse(row.result) as RunRecord["result"],
-    usage: parse(row.usage) as RunRecord["usage"],
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
-    createdAt: row.created_at,
-    lastSeq: row.last_seq,
-    pause: parse(row.pause) as RunRecord["pause"],
-    error: parse(row.error) as RunRecord["error"],
-    offline: row.offline === 1,
-  };
 }

@@ -1,0 +1,72 @@
+import type { AgentRecord, AgentSpec, RunRecord } from "@waddle/protocol";
+import type { RunPatch } from "./waddle-store.js";
+
+export interface RunRow {
+  id: string;
+  agent_id: string;
+  agent_version: number;
+  status: string;
+  query: string;
+  result: string | null;
+  usage: string;
+  pause: string | null;
+  error: string | null;
+  offline: number;
+  last_seq: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface VersionRow {
+  agent_id: string;
+  version: number;
+  name: string;
+  message: string | null;
+  spec: string;
+  created_at: string;
+  first_created_at?: string;
+}
+
+export const RUN_COLUMNS: Readonly<Record<keyof RunPatch, { column: string; json: boolean }>> = {
+  status: { column: "status", json: false },
+  result: { column: "result", json: true },
+  usage: { column: "usage", json: true },
+  startedAt: { column: "started_at", json: false },
+  finishedAt: { column: "finished_at", json: false },
+  pause: { column: "pause", json: true },
+  error: { column: "error", json: true },
+  offline: { column: "offline", json: false },
+};
+
+/** An agent version row as an `AgentRecord`. */
+export function toAgentRecord(row: VersionRow): AgentRecord {
+  return {
+    id: row.agent_id,
+    version: row.version,
+    spec: JSON.parse(row.spec) as AgentSpec,
+    updatedAt: row.created_at,
+    ...(row.first_created_at ? { createdAt: row.first_created_at } : {}),
+  };
+}
+
+/** A run row as a `RunRecord`. */
+export function toRunRecord(row: RunRow): RunRecord {
+  const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+  return {
+    id: row.id,
+    agentId: row.agent_id,
+    agentVersion: row.agent_version,
+    status: row.status as RunRecord["status"],
+    query: row.query,
+    result: parse(row.result) as RunRecord["result"],
+    usage: parse(row.usage) as RunRecord["usage"],
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    createdAt: row.created_at,
+    lastSeq: row.last_seq,
+    pause: parse(row.pause) as RunRecord["pause"],
+    error: parse(row.error) as RunRecord["error"],
+    offline: row.offline === 1,
+  };
+}
