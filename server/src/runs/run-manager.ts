@@ -262,6 +262,11 @@ export class RunManager implements RunService {
         runId: run.id,
         agentVersion: agent.version,
       });
+      logger.info(job.resume ? "run resumed" : "run started", {
+        runId: run.id,
+        agent: `${run.agentId}@${run.agentVersion}`,
+        model: offline ? "offline" : `${agent.spec.llm.provider}/${agent.spec.llm.model}`,
+      });
       await recorder.patch({
         status: "running",
         offline,
@@ -307,6 +312,7 @@ export class RunManager implements RunService {
       await recorder.append({ type: "run_failed", data: { error: failure } });
     } finally {
       if (TERMINAL_RUN_STATUSES.has(recorder.currentStatus)) this.toolContexts.delete(run.id);
+      logger.info("run stopped", { runId: run.id, status: recorder.currentStatus });
     }
   }
 }
