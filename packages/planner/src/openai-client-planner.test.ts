@@ -86,4 +86,15 @@ describe("ReactPlanner with OpenAiClient against the fixture", () => {
     expect(calls.every((event) => event.data.costUsd > 0 && event.data.promptTokens > 0)).toBe(true);
     expect(JSON.stringify(events)).not.toContain(KEY);
   });
+
+  it("turns a stream cut off mid-answer into a repair, not a crash", async () => {
+    for (const action of toolCalls) fixture.enqueue(fixtureReply.json(action));
+    const final = JSON.stringify({ next_node: "final_response", args: { answer } });
+    fixture.enqueue(fixtureReply.cutOff(final, 8, { chunkSize: 8 }), fixtureReply.finalAnswer(answer));
+    const { events, outcome } = await runPlanner();
+    expect(outcome).toMatchObject({ kind: "finish", reason: "answer_complete", payload: { answer } });
+    const repairs = ofType(events, "repair_attempt");
+    expect(repairs.map((event) => event.data.error_code)).toContain("stream_interrupted");
+    expect(fixture.completionRequests).toHaveLength(5);
+  });
 });
