@@ -18,8 +18,9 @@ export const SpecEdge = memo(function SpecEdge(props: EdgeProps<SpecFlowEdge>): 
         interactionWidth={18}
       />
       <EdgeLabelRenderer>
+        {/* the kind shows in the line style (see the legend); the label appears when it has something to add */}
         <div
-          className={`edge-label edge-label-${kind}${props.selected ? " is-selected" : ""}`}
+          className={`edge-label edge-label-${kind}${props.selected ? " is-selected" : ""}${props.selected || issues ? "" : " is-quiet"}`}
           style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
           data-testid={`edge-${props.id}`}
           data-kind={kind}
@@ -29,7 +30,7 @@ export const SpecEdge = memo(function SpecEdge(props: EdgeProps<SpecFlowEdge>): 
               : `Order hint: ${props.source} before ${props.target}`
           }
         >
-          {kind === "auto_seq" ? "auto" : "then"}
+          {kind === "auto_seq" ? "auto-seq" : "order"}
           {issues ? <IssueBadge issues={issues} testId={`issue-badge-edge-${props.id}`} /> : null}
         </div>
       </EdgeLabelRenderer>

@@ -3,15 +3,21 @@ import type { Editor } from "../app/editor-context.js";
 import { getConnectChange, getConnectionProblem } from "../graph/connection-rules.js";
 import { createUniqueName } from "../graph/create-unique-name.js";
 import { getDropGroup } from "../graph/get-drag-stop-change.js";
-import { DEFAULT_GROUP_SIZE, getGroupKey, TOOL_NODE_SIZE } from "../graph/layout-geometry.js";
+import {
+  DEFAULT_GROUP_SIZE,
+  getFreePosition,
+  getGroupKey,
+  TOOL_NODE_SIZE,
+} from "../graph/layout-geometry.js";
 import type { XYPosition } from "../store/spec-change.js";
 
 /** Adds a tool centred on a flow point (inside the frame it lands in) and selects it. */
 export function addToolToCanvas(editor: Editor, options: { tool: ToolSpec; center?: XYPosition }): void {
   const { document } = editor;
   const center = options.center ?? editor.canvas.current?.getCenter() ?? { x: 0, y: 0 };
-  const position = { x: center.x - TOOL_NODE_SIZE.width / 2, y: center.y - TOOL_NODE_SIZE.height / 2 };
   const spec = document.getState().spec;
+  const wanted = { x: center.x - TOOL_NODE_SIZE.width / 2, y: center.y - TOOL_NODE_SIZE.height / 2 };
+  const position = options.center ? wanted : getFreePosition(spec, wanted);
   const groupId = getDropGroup(spec, { tool: options.tool.name, absolute: position });
   const change =
     groupId === null

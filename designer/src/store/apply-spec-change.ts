@@ -46,7 +46,8 @@ export function applySpecChange(spec: AgentSpec, change: SpecChange): AgentSpec 
     case "addElements":
       return addElements(spec, change);
     case "replaceSpec":
-      return change.spec;
+      // an import or restore of what is already there changes nothing
+      return JSON.stringify(change.spec) === JSON.stringify(spec) ? spec : change.spec;
     case "batch":
       return change.changes.reduce(applySpecChange, spec);
   }

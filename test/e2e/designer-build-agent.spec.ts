@@ -1,0 +1,99 @@
+import { expect, test } from "./fixtures.js";
+import {
+  addMockTool,
+  connectTools,
+  createAgent,
+  getAgent,
+  openDesigner,
+  readDocumentJson,
+  save,
+  saveScreenshot,
+  selectTool,
+  toolNode,
+} from "./designer-helpers.js";
+
+test("build an agent from scratch, save it, reload and find it identical", async ({ page, request }) => {
+  await openDesigner(page);
+  await expect(page.getByTestId("agent-list")).toContainText("Sharded research");
+  await createAgent(page, { name: "E2E research", id: "e2e-research" });
+  await expect(page.getByTestId("canvas-empty")).toBeVisible();
+
+  await addMockTool(page, "search");
+  await addMockTool(page, "fetch");
+  await addMockTool(page, "summarize");
+  await expect(page.getByTestId("canvas-empty")).toBeHidden();
+
+  // summarize takes `result`, which search and fetch produce: the schemas suggest auto-seq edges
+  await selectTool(page, "summarize");
+  await page.getByTestId("args-schema-field-0-name").fill("result");
+  const suggestion = page.getByTestId("accept-suggestion-search-summarize");
+  await expect(suggestion).toBeVisible();
+  await suggestion.click();
+  await expect(page.getByTestId("edge-search-summarize")).toHaveAttribute("data-kind", "auto_seq");
+  await expect(toolNode(page, "summarize")).toContainText("auto");
+
+  // an order edge, drawn by hand with the order kind picked in the legend
+  await page.getByTestId("edge-kind-order").click();
+  await connectTools(page, "search", "fetch");
+  await expect(page.getByTestId("edge-search-fetch")).toHaveAttribute("data-kind", "order");
+
+  // a parallel group around fetch and search, joined by summarize
+  await selectTool(page, "search");
+  await selectTool(page, "fetch", { add: true });
+  await page.keyboard.press("ControlOrMeta+g");
+  await expect(page.getByTestId("group-inspector")).toBeVisible();
+  await page.getByTestId("group-name-input").fill("Gather");
+  await page.getByTestId("group-join-toggle").check();
+  await page.getByTestId("group-join-tool").selectOption("summarize");
+  await page.getByTestId("group-join-inject").getByLabel("Inject name").first().fill("result");
+  await expect(toolNode(page, "summarize")).toContainText("join");
+
+  // hints: prefer search, budget of two parallel branches
+  await page.getByTestId("tab-hints").click();
+  await page.getByTestId("hint-prefer_nodes-search").check();
+  await page.getByTestId("budget-max-parallel").fill("2");
+  await expect(page.getByTestId("save-status")).toHaveText("Not saved yet");
+
+  // tidy up with elkjs: left to right, the group kept together
+  await page.getByTestId("command-auto-layout").click();
+  await expect
+    .poll(async () => {
+      const search = await toolNode(page, "search").boundingBox();
+      const summarize = await toolNode(page, "summarize").boundingBox();
+      return search && summarize ? summarize.x - search.x : 0;
+    })
+    .toBeGreaterThan(100);
+  await page.getByTestId("tab-inspector").click();
+  await selectTool(page, "summarize");
+  await saveScreenshot(page, "designer-built-agent");
+
+  await save(page, 1);
+  const saved = await getAgent(request, "e2e-research");
+  const spec = saved.spec as {
+    tools: { name: string }[];
+    edges: { kind: string; source: string; target: string }[];
+    groups: { name: string; members: string[]; join?: { tool: string; inject: Record<string, string> } }[];
+    hints: { prefer_nodes: string[]; budget_hints: { max_parallel?: number } };
+  };
+  expect(spec.tools.map((tool) => tool.name)).toEqual(["search", "fetch", "summarize"]);
+  expect(spec.edges.map((edge) => `${edge.kind}:${edge.source}->${edge.target}`).sort()).toEqual([
+    "auto_seq:search->summarize",
+    "order:search->fetch",
+  ]);
+  expect(spec.groups).toEqual([
+    expect.objectContaining({
+      name: "Gather",
+      members: ["search", "fetch"],
+      join: expect.objectContaining({ tool: "summarize", inject: { result: "$results" } }),
+    }),
+  ]);
+  expect(spec.hints.prefer_nodes).toEqual(["search"]);
+  expect(spec.hints.budget_hints.max_parallel).toBe(2);
+
+  await page.reload();
+  await expect(page.getByTestId("save-status")).toHaveText("Saved · v1");
+  await expect(toolNode(page, "summarize")).toBeVisible();
+  await expect(page.getByTestId("group-node-group")).toBeVisible();
+  expect(await readDocumentJson(page)).toEqual(saved.spec);
+  await expect(page).toHaveURL(/#\/agents\/e2e-research$/);
+});

@@ -1,0 +1,104 @@
+import { expect, test } from "./fixtures.js";
+import {
+  addMockTool,
+  createAgent,
+  openDesigner,
+  saveScreenshot,
+  selectTool,
+  toolNode,
+} from "./designer-helpers.js";
+
+test("an invalid edit shows its issue on the right node, and clicking the issue selects it", async ({
+  page,
+}) => {
+  await openDesigner(page);
+  await createAgent(page, { name: "Broken on purpose", id: "e2e-invalid" });
+  await addMockTool(page, "lookup");
+  await addMockTool(page, "answer");
+  await expect(page.getByTestId("issues-count")).toHaveText("Valid");
+
+  // the args schema of `lookup` becomes a string schema: a tool's args must describe an object
+  await selectTool(page, "lookup");
+  await page.getByTestId("args-schema-tab-json").click();
+  await page.getByTestId("args-schema-raw").fill('{"type": "string"');
+  await expect(page.getByTestId("args-schema-raw-error")).toBeVisible();
+  await expect(page.getByTestId("issues-count")).toHaveText("Valid");
+  await page.getByTestId("args-schema-raw").fill('{"type": "string"}');
+
+  await expect(page.getByTestId("issue-badge-lookup")).toBeVisible();
+  await expect(page.getByTestId("issue-badge-answer")).toHaveCount(0);
+  await expect(page.getByTestId("issues-count")).toHaveAttribute("data-errors", "1");
+  await expect(toolNode(page, "lookup")).toHaveClass(/has-errors/);
+
+  await page.getByTestId("tab-issues").click();
+  const row = page.getByTestId("issue-row-0");
+  await expect(row).toHaveAttribute("data-target", "tool lookup");
+  await expect(row).toContainText("must describe an object");
+  await saveScreenshot(page, "designer-issues");
+  await selectTool(page, "answer");
+  await page.getByTestId("tab-issues").click();
+  await page.getByTestId("issue-row-0").click();
+  await expect(page.getByTestId("tool-inspector")).toContainText("lookup");
+  await expect(toolNode(page, "lookup")).toHaveClass(/is-selected/);
+
+  // saving is refused while there are errors, with the reason
+  await page.getByTestId("save-button").click();
+  await expect(page.getByTestId("toast-error")).toContainText("Fix the error");
+
+  // the field list shows the raw edit too, and fixing it there clears the badge
+  await page.getByTestId("tab-inspector").click();
+  await page.getByTestId("args-schema-tab-json").click();
+  await page
+    .getByTestId("args-schema-raw")
+    .fill('{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}');
+  await page.getByTestId("args-schema-tab-fields").click();
+  await expect(page.getByTestId("args-schema-field-0-name")).toHaveValue("city");
+  await expect(page.getByTestId("issue-badge-lookup")).toHaveCount(0);
+});
+
+test("undo and redo every document change, from the keyboard and the toolbar", async ({ page }) => {
+  await openDesigner(page);
+  await createAgent(page, { name: "Undo me", id: "e2e-undo" });
+  await addMockTool(page, "first");
+  await page.getByTestId("tool-desc-input").fill("Looks things up");
+  await expect(toolNode(page, "first")).toContainText("Looks things up");
+
+  // typing in one field is one undo step; the rename before it is another
+  await page.getByTestId("canvas").click({ position: { x: 20, y: 300 } });
+  await page.keyboard.press("ControlOrMeta+z");
+  await expect(toolNode(page, "first")).toContainText("Describe what this tool does");
+  await page.keyboard.press("ControlOrMeta+z");
+  await expect(toolNode(page, "mock_tool")).toBeVisible();
+  await page.getByTestId("command-undo").click();
+  await expect(toolNode(page, "mock_tool")).toHaveCount(0);
+  await expect(page.getByTestId("canvas-empty")).toBeVisible();
+  await expect(page.getByTestId("command-undo")).toBeDisabled();
+
+  await page.keyboard.press("ControlOrMeta+Shift+z");
+  await expect(toolNode(page, "mock_tool")).toBeVisible();
+  await page.getByTestId("command-redo").click();
+  await page.keyboard.press("ControlOrMeta+y");
+  await expect(toolNode(page, "first")).toContainText("Looks things up");
+  await expect(page.getByTestId("command-redo")).toBeDisabled();
+
+  // delete from the keyboard, duplicate from the context menu, both undoable
+  await selectTool(page, "first");
+  await page.keyboard.press("Delete");
+  await expect(toolNode(page, "first")).toHaveCount(0);
+  await page.keyboard.press("ControlOrMeta+z");
+  await toolNode(page, "first").click({ button: "right" });
+  await page.getByTestId("menu-duplicate").click();
+  await expect(toolNode(page, "first_2")).toBeVisible();
+  await page.keyboard.press("ControlOrMeta+z");
+  await expect(toolNode(page, "first_2")).toHaveCount(0);
+  await expect(toolNode(page, "first")).toBeVisible();
+
+  // the help dialog lists the shortcuts and runs commands like the toolbar
+  await page.keyboard.press("?");
+  const help = page.getByTestId("shortcuts-dialog");
+  await expect(help).toContainText("Undo");
+  await saveScreenshot(page, "designer-shortcuts");
+  await help.getByTestId("shortcut-redo").click();
+  await expect(help).toBeHidden();
+  await expect(toolNode(page, "first_2")).toBeVisible();
+});
