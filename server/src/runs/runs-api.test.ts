@@ -177,6 +177,31 @@ describe("runs over REST", () => {
     expect(blocked?.data).toMatchObject({ failure: { error_code: "host_not_allowed" } });
   });
 
+  it("runs another saved agent as a subagent, and refuses a cycle", async () => {
+    const queryArgs = { type: "object", properties: { query: { type: "string" } }, required: ["query"] };
+    await save(
+      chainSpec("delegator", [
+        { name: "ask_support", argsSchema: queryArgs, impl: { kind: "agent", agentId: "support-triage" } },
+      ]),
+    );
+    await save(
+      chainSpec("loop-agent", [
+        { name: "ask_myself", argsSchema: queryArgs, impl: { kind: "agent", agentId: "loop-agent" } },
+      ]),
+    );
+    const delegated = await start("delegator", "duplicate charge");
+    await waitForRun(server, delegated);
+    const ended = (await events(delegated)).find((event) => event.type === "tool_end");
+    expect(ended?.data).toMatchObject({
+      tool: "ask_support",
+      observation: { answer: expect.stringContaining("Duplicate"), reason: "answer_complete" },
+    });
+    const looped = await start("loop-agent", "anything");
+    await waitForRun(server, looped);
+    const failed = (await events(looped)).find((event) => event.type === "tool_error");
+    expect(failed?.data).toMatchObject({ failure: { error_code: "agent_cycle" } });
+  });
+
   it("never stores a toolContext secret, even when a tool returns it", async () => {
     await save(chainSpec("leaky-agent", [{ name: "lookup", impl: { kind: "module", ref: "leaky_lookup" } }]));
     const runId = await start("leaky-agent", "who am i", { apiKey: "sk-toolcontext-secret-42" });

@@ -3,6 +3,7 @@ import type { ToolRunContext } from "@waddle/planner";
 import { ScriptedClient } from "@waddle/planner/testing";
 import { describe, expect, it } from "vitest";
 import { createLlmToolRunner, readJsonObject } from "./llm-tool.js";
+import { getOfflineToolAnswer } from "./offline-tool-answer.js";
 import { SecretRedactor } from "./secret-redactor.js";
 
 const tool = ToolSpec.parse({
@@ -49,6 +50,27 @@ describe("llm tools", () => {
     await expect(createLlmToolRunner({ tool, llm, redactor })({ text: "?" }, context)).rejects.toMatchObject({
       code: "invalid_llm_output",
     });
+  });
+
+  it("answers with a schema-shaped stand-in on the offline model", async () => {
+    const llm = new ScriptedClient([], { offline: true });
+    await expect(createLlmToolRunner({ tool, llm, redactor })({ text: "x" }, context)).resolves.toEqual({
+      label: "billing",
+    });
+    expect(llm.calls).toEqual([]);
+    expect(
+      getOfflineToolAnswer(
+        {
+          type: "object",
+          properties: {
+            summary: { type: "string", maxLength: 40 },
+            n: { type: "integer", minimum: 2 },
+            tags: { type: "array", items: { type: "string" } },
+          },
+        },
+        "Summarize   the report",
+      ),
+    ).toEqual({ summary: "(offline model) Summarize the report", n: 2, tags: [] });
   });
 
   it("reads JSON objects from fences and prose, never arrays", () => {

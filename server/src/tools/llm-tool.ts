@@ -2,6 +2,7 @@ import { renderTemplate, type LlmImpl, type ToolSpec } from "@waddle/protocol";
 import type { LlmClient, LlmMessage, ToolRunner } from "@waddle/planner";
 import { z } from "zod";
 import { safeJsonParse } from "../safe-json.js";
+import { getOfflineToolAnswer } from "./offline-tool-answer.js";
 import type { SecretRedactor } from "./secret-redactor.js";
 import { ToolExecutionError } from "./tool-execution-error.js";
 
@@ -30,7 +31,8 @@ export function readJsonObject(
 /**
  * Runs an `llm` tool: renders the prompt with `{{args.*}}`, `{{query}}`, `{{last}}` and `{{steps.*}}`,
  * asks for one JSON object matching the tool's out schema, validates it, and asks once more with the
- * problem named when the first answer does not fit.
+ * problem named when the first answer does not fit. On the offline model the answer is a deterministic value
+ * shaped by the out schema (see `getOfflineToolAnswer`).
  */
 export function createLlmToolRunner(options: LlmToolOptions): ToolRunner {
   const { tool, llm, redactor } = options;
@@ -52,6 +54,15 @@ export function createLlmToolRunner(options: LlmToolOptions): ToolRunner {
       { role: "system", content: system },
       { role: "user", content: prompt },
     ];
+    if (llm.offline) {
+      // The offline model plans; it cannot write an answer. A schema-shaped stand-in keeps the run going.
+      const answer = outSchema.safeParse(getOfflineToolAnswer(tool.outSchema, prompt));
+      if (answer.success) return answer.data;
+      throw new ToolExecutionError(
+        "invalid_llm_output",
+        `${tool.name} needs a real model: the offline model cannot fill its out schema. Set OPENAI_API_KEY and use provider "openai".`,
+      );
+    }
     let problem = "";
     for (let attempt = 1; attempt <= 2; attempt += 1) {
       const result = await llm.complete({
