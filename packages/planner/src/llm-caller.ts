@@ -1,11 +1,13 @@
 import type { LlmPrice, ResponseFormat } from "@waddle/protocol";
 import { AnswerStreamExtractor } from "./answer-stream-extractor.js";
 import type { Cancellation } from "./cancellation.js";
-import { redactText } from "./create-preview.js";
+import { StreamRedactor } from "./stream-redactor.js";
 import type { LlmChunk, LlmClient, LlmCompleteOptions, LlmMessage, LlmResult } from "./llm-client.js";
 import { computeCostUsd, getModelPrice, type PriceTable } from "./price-table.js";
 import type { RunEventEmitter } from "./run-event-emitter.js";
 import type { RunUsage } from "./run-state.js";
+
+const NO_SECRETS: ReadonlySet<string> = new Set();
 
 export type LlmPurpose = NonNullable<LlmCompleteOptions["purpose"]>;
 
@@ -60,11 +62,29 @@ export class LlmCaller {
     let sawContent = false;
     let thinking = false;
     let answering = false;
-    const secrets = this.options.secrets;
+    const secrets = this.options.secrets ?? NO_SECRETS;
+    const redactors = { answer: new StreamRedactor(secrets), thinking: new StreamRedactor(secrets) };
     const emitChunk = (channel: "answer" | "thinking", text: string, done: boolean): void => {
-      const shown =
-        secrets === undefined || secrets.size === 0 || text.length === 0 ? text : redactText(text, secrets);
-      events.emit("llm_stream_chunk", { text: shown, done, phase: channel, channel, action_seq: actionSeq });
+      const redactor = redactors[channel];
+      const shown = done ? redactor.flush() : redactor.push(text);
+      // Text held back as a possible secret's beginning goes out with the closing chunk.
+      if (done && shown.length > 0)
+        events.emit("llm_stream_chunk", {
+          text: shown,
+          done: false,
+          phase: channel,
+          channel,
+          action_seq: actionSeq,
+        });
+      if (done || shown.length > 0) {
+        events.emit("llm_stream_chunk", {
+          text: done ? "" : shown,
+          done,
+          phase: channel,
+          channel,
+          action_seq: actionSeq,
+        });
+      }
     };
     const onChunk = (chunk: LlmChunk): void => {
       if (chunk.reasoning !== undefined && chunk.reasoning.length > 0) {
