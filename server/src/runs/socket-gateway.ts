@@ -108,7 +108,12 @@ export function createSocketGateway(options: {
         let cursor = afterSeq;
         for (;;) {
           const page = await store.listEvents(runId, { afterSeq: cursor, limit: REPLAY_PAGE });
-          if (replay.cancelled || !socket.connected) return;
+          if (replay.cancelled || !socket.connected) {
+            answer(
+              failure("conflict", "A newer subscribe or an unsubscribe for this run replaced this one."),
+            );
+            return;
+          }
           for (const event of page) socket.emit("event", event);
           cursor = page.at(-1)?.seq ?? cursor;
           if (page.length < REPLAY_PAGE) break;
