@@ -1,5 +1,13 @@
 import { readFileSync } from "node:fs";
-import { AgentSpec, agentSpecJsonSchema } from "@waddle/protocol";
+import {
+  AgentRecord,
+  AgentSpec,
+  agentSpecJsonSchema,
+  AgentsListResponse,
+  AgentVersionsResponse,
+  HealthResponse,
+  ToolsResponse,
+} from "@waddle/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
 
@@ -25,6 +33,15 @@ const newSpec = (id: string, name = "Fresh agent") =>
 
 describe("meta routes", () => {
   it("answers health, tools and the schema", async () => {
+    for (const [route, schema] of [
+      ["/api/health", HealthResponse],
+      ["/api/tools", ToolsResponse],
+      ["/api/agents", AgentsListResponse],
+      ["/api/agents/support-triage", AgentRecord],
+      ["/api/agents/support-triage/versions", AgentVersionsResponse],
+    ] as const) {
+      expect(schema.safeParse((await server.request(route)).body).error, route).toBeUndefined();
+    }
     const health = await server.request("/api/health");
     expect(health.body).toEqual({ ok: true, version: "0.1.0", offline: true, authRequired: false });
     const tools = await server.request("/api/tools");

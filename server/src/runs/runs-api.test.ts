@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { AgentSpec, type RunEvent } from "@waddle/protocol";
+import { AgentSpec, RunEventsResponse, RunRecord, RunsListResponse, type RunEvent } from "@waddle/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
 import { waitForEvent, waitForRun } from "../testing/wait-for-run.js";
@@ -88,6 +88,11 @@ describe("runs over REST", () => {
       offline: true,
     });
     const got = (await server.request(`/api/runs/${runId}`)).body;
+    expect(RunRecord.safeParse(got).error).toBeUndefined();
+    expect(
+      RunEventsResponse.safeParse((await server.request(`/api/runs/${runId}/events`)).body).error,
+    ).toBeUndefined();
+    expect(RunsListResponse.safeParse((await server.request("/api/runs")).body).error).toBeUndefined();
     expect(got.result).toMatchObject({
       kind: "finish",
       reason: "answer_complete",
