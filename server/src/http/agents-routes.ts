@@ -117,7 +117,8 @@ export function createAgentsRoutes(options: { store: WaddleStore }): Router {
     if (!record) throw notFound("Agent", id);
     if (format === "json") {
       response.setHeader("content-disposition", `inline; filename="${id}.json"`);
-      response.json(record.spec);
+      // Indented: this is a file people read, diff and commit.
+      response.type("application/json").send(`${JSON.stringify(record.spec, null, 2)}\n`);
       return;
     }
     response.setHeader("content-disposition", `inline; filename="${id}.ts"`);
