@@ -120,13 +120,16 @@ export class RunManager implements RunService {
       active.controller.abort(new Error("cancelled by request"));
       // A tool that ignores its signal must not hold the request: answer with the status it has by then.
       await Promise.race([active.done, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
-    } else {
+    }
+    // Queued, paused, or a job that had just paused when the abort came.
+    const current = await this.requireRun(runId);
+    if (!TERMINAL_RUN_STATUSES.has(current.status) && !this.active.has(runId)) {
       const index = this.queue.findIndex((job) => job.runId === runId);
       if (index >= 0) this.queue.splice(index, 1);
-      const recorder = this.createRecorder(run);
-      if (run.pause) {
-        await this.options.store.deletePausedState(run.pause.resumeToken);
-        await recorder.append(cancelledEvent(run, "The run was cancelled while it was paused."));
+      const recorder = this.createRecorder(current);
+      if (current.pause) {
+        await this.options.store.deletePausedState(current.pause.resumeToken);
+        await recorder.append(cancelledEvent(current, "The run was cancelled while it was paused."));
       } else {
         await recorder.patch({ status: "cancelled", finishedAt: new Date().toISOString() });
       }
