@@ -109,7 +109,7 @@ describe("a server process killed mid-run", () => {
 
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
-  });
+  }, 90_000);
 
   it("marks running runs interrupted on SIGTERM and closes cleanly", async () => {
     const server = await start();
@@ -131,5 +131,5 @@ describe("a server process killed mid-run", () => {
     expect(events.at(-1)?.type).toBe("run_interrupted");
     again.child.kill("SIGTERM");
     await again.exited;
-  });
+  }, 90_000);
 });
