@@ -21,6 +21,8 @@ export type Decision =
       actionSeq: number;
       /** A resumed call that a person already approved. */
       approved?: boolean;
+      /** The LLM's reply when it was exactly this action: the history echoes it instead of re-serializing. */
+      reply?: string;
     }
   /** Repairs ran out: the refused action is recorded as a failed step so that the LLM sees why. */
   | { kind: "refused"; action: PlannerAction; source: ActionSource; failure: ToolFailure }
@@ -87,13 +89,15 @@ export async function planWithLlm(run: PlannerRun): Promise<Decision> {
     if (result?.ok === true && interpreted.ok) {
       if (result.checked.kind === "tool") run.state.consecutiveArgFailures = 0;
       run.emitAction(interpreted.action, "llm", actionSeq);
-      return {
+      const decision: Decision = {
         kind: "action",
         action: interpreted.action,
         checked: result.checked,
         source: "llm",
         actionSeq,
       };
+      if (interpreted.verbatim) decision.reply = content;
+      return decision;
     }
     const rejection: Rejection = result?.ok === false ? result.rejection : parseRejection(interpreted);
     const next = afterRejection(run, {

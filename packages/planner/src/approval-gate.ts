@@ -18,12 +18,14 @@ export type ApprovalDecision = { pause: false } | { pause: true; payload: Record
  */
 export type ApprovalGate = (request: ApprovalRequest) => ApprovalDecision;
 
+const PROCEED: ApprovalDecision = Object.freeze({ pause: false });
+
 /** Pauses for tools with `requiresApproval` and for side effects listed in `approvalSideEffects`. */
 export const defaultApprovalGate: ApprovalGate = (request) => {
-  if (request.approved) return { pause: false };
+  if (request.approved) return PROCEED;
   const { tool, options } = request;
   const bySideEffect = options.approvalSideEffects.includes(tool.sideEffects);
-  if (!tool.requiresApproval && !bySideEffect) return { pause: false };
+  if (!tool.requiresApproval && !bySideEffect) return PROCEED;
   const payload: Record<string, unknown> = {
     tool: tool.name,
     args: request.args,

@@ -10,6 +10,11 @@ describe("interpretReply", () => {
       action: { next_node: "search", args: { q: 1 } },
       thought: "t",
       rewrites: ["legacy"],
+      verbatim: false,
+    });
+    expect(interpretReply('{"next_node": "search", "args": {}}', options)).toMatchObject({ verbatim: true });
+    expect(interpretReply('Here: {"next_node": "search", "args": {}}', options)).toMatchObject({
+      verbatim: false,
     });
   });
 

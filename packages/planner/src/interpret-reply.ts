@@ -4,7 +4,14 @@ import { isPlannerError } from "./planner-error.js";
 import { salvageJsonValues } from "./salvage-json.js";
 
 export type InterpretedReply =
-  | { ok: true; action: PlannerAction; thought?: string; rewrites: readonly string[] }
+  | {
+      ok: true;
+      action: PlannerAction;
+      thought?: string;
+      rewrites: readonly string[];
+      /** The reply was exactly a unified action (clean JSON, nothing rewritten): it can be echoed as is. */
+      verbatim: boolean;
+    }
   | { ok: false; code: string; message: string };
 
 export interface InterpretOptions {
@@ -21,14 +28,19 @@ export interface InterpretOptions {
 export function interpretReply(content: string, options: InterpretOptions): InterpretedReply {
   if (options.argFill !== undefined) {
     const filled = mergeArgFill(content, options.argFill);
-    if (filled !== undefined) return { ok: true, action: filled, rewrites: ["arg_fill"] };
+    if (filled !== undefined) return { ok: true, action: filled, rewrites: ["arg_fill"], verbatim: false };
   }
   try {
     const normalized = normalizeActionDetailed(content, {
       format: options.format,
       toolNames: options.toolNames,
     });
-    const out: InterpretedReply = { ok: true, action: normalized.action, rewrites: normalized.rewrites };
+    const out: InterpretedReply = {
+      ok: true,
+      action: normalized.action,
+      rewrites: normalized.rewrites,
+      verbatim: normalized.salvage === "direct" && normalized.rewrites.length === 0,
+    };
     if (normalized.thought !== undefined) out.thought = normalized.thought;
     return out;
   } catch (error) {

@@ -63,10 +63,15 @@ export class LlmCaller {
     let thinking = false;
     let answering = false;
     const secrets = this.options.secrets ?? NO_SECRETS;
-    const redactors = { answer: new StreamRedactor(secrets), thinking: new StreamRedactor(secrets) };
+    // Redactors only when there is something to hide: most runs pass text straight through.
+    const redactors =
+      secrets.size === 0
+        ? undefined
+        : { answer: new StreamRedactor(secrets), thinking: new StreamRedactor(secrets) };
     const emitChunk = (channel: "answer" | "thinking", text: string, done: boolean): void => {
-      const redactor = redactors[channel];
-      const shown = done ? redactor.flush() : redactor.push(text);
+      const redactor = redactors?.[channel];
+      const shown =
+        redactor === undefined ? (done ? "" : text) : done ? redactor.flush() : redactor.push(text);
       // Text held back as a possible secret's beginning goes out with the closing chunk.
       if (done && shown.length > 0)
         events.emit("llm_stream_chunk", {

@@ -11,6 +11,7 @@ import type {
 import type { CheckContext } from "./action-checker.js";
 import { Cancellation } from "./cancellation.js";
 import { planWithLlm, type Decision } from "./action-planner.js";
+import { redactText } from "./create-preview.js";
 import { createFallbackPayload } from "./final-payload.js";
 import { LlmCaller } from "./llm-caller.js";
 import type { PlannerConfig } from "./planner-config.js";
@@ -212,6 +213,8 @@ export class PlannerRun {
     join?: PlannerViewStep["join"];
     refused?: boolean;
     startedAt?: number;
+    /** The LLM's verbatim reply for this action, echoed in the history (see `Decision.reply`). */
+    reply?: string | undefined;
   }): TrajectoryStep {
     const now = this.config.clock();
     const startedAt = input.startedAt ?? now;
@@ -231,7 +234,11 @@ export class PlannerRun {
       step.refused = { code: input.failure.error_code, message: input.failure.message };
     }
     this.state.steps.push(step);
-    this.messages.appendStep(step);
+    const reply =
+      input.reply === undefined || this.secrets.size === 0
+        ? input.reply
+        : redactText(input.reply, this.secrets);
+    this.messages.appendStep(step, reply);
     this.remember(step);
     return step;
   }

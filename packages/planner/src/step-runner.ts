@@ -99,7 +99,7 @@ async function runTool(
   if (gate.pause) return run.pause("approval_required", gate.payload, { next_node: tool.name, args });
   const step = run.state.steps.length;
   const startedAt = run.config.clock();
-  emitReasoning(run, { phase: "act", step, summary: () => `Calling ${tool.name} with ${digest(run, args)}` });
+  emitReasoning(run, { phase: "act", step, summary: () => `Calling ${tool.name}` });
   let result;
   try {
     result = await executeToolCall(run.toolRuntime, {
@@ -118,8 +118,21 @@ async function runTool(
   run.state.usage.costUsd += tool.costUsd ?? 0;
   const action: PlannerAction = { next_node: tool.name, args };
   if (result.ok)
-    run.recordStep({ action, source: decision.source, observation: result.observation, startedAt });
-  else run.recordStep({ action, source: decision.source, failure: result.failure, startedAt });
+    run.recordStep({
+      action,
+      source: decision.source,
+      observation: result.observation,
+      startedAt,
+      reply: decision.reply,
+    });
+  else
+    run.recordStep({
+      action,
+      source: decision.source,
+      failure: result.failure,
+      startedAt,
+      reply: decision.reply,
+    });
   emitReasoning(run, {
     phase: "obs",
     step,

@@ -117,7 +117,21 @@ async function runAttempt(runtime: ToolRuntime, call: ToolCall, attempt: number)
   const context = new AttemptContext({ runtime, call, attempt, lazy });
   try {
     const started = startTool(call, context);
-    const early = await settledSoon(started);
+    // Most tools settle within a microtask (pure functions, mocks without latency): they need no timeout
+    // or cancellation race, which costs more than they do.
+    const early: EarlyResult = { done: false, ok: true, value: undefined };
+    started.then(
+      (value) => {
+        early.done = true;
+        early.value = value;
+      },
+      (error: unknown) => {
+        early.done = true;
+        early.ok = false;
+        early.value = error;
+      },
+    );
+    await undefined;
     let raw: unknown;
     if (early.done) {
       if (!early.ok) throw early.value;
@@ -154,27 +168,6 @@ interface EarlyResult {
   done: boolean;
   ok: boolean;
   value: unknown;
-}
-
-/**
- * Whether the tool settled within a microtask turn. Most tools do (pure functions, mocks without latency),
- * and they need no timeout or cancellation race, which costs more than the tool itself.
- */
-async function settledSoon(promise: Promise<unknown>): Promise<EarlyResult> {
-  const early: EarlyResult = { done: false, ok: true, value: undefined };
-  promise.then(
-    (value) => {
-      early.done = true;
-      early.value = value;
-    },
-    (error: unknown) => {
-      early.done = true;
-      early.ok = false;
-      early.value = error;
-    },
-  );
-  await undefined;
-  return early;
 }
 
 /** The tool's promise; a runner that throws synchronously becomes a rejection. */

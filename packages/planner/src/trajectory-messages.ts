@@ -28,8 +28,12 @@ export class TrajectoryMessages {
     return Math.ceil(this.chars / 4) + this.list.length * 4;
   }
 
-  appendStep(step: TrajectoryStep): void {
-    this.push({ role: "assistant", content: JSON.stringify({ next_node: step.next_node, args: step.args }) });
+  /** `reply`: the LLM's own JSON for this action when it was clean, echoed instead of re-serialized. */
+  appendStep(step: TrajectoryStep, reply?: string): void {
+    this.push({
+      role: "assistant",
+      content: reply ?? JSON.stringify({ next_node: step.next_node, args: step.args }),
+    });
     this.push({ role: "user", content: stepResultMessage(step) });
   }
 
