@@ -1,8 +1,7 @@
 import type { LlmPrice, ResponseFormat } from "@waddle/protocol";
-import { AnswerStreamExtractor } from "./answer-stream-extractor.js";
 import type { Cancellation } from "./cancellation.js";
-import { StreamRedactor } from "./stream-redactor.js";
-import type { LlmChunk, LlmClient, LlmCompleteOptions, LlmMessage, LlmResult } from "./llm-client.js";
+import { LlmStreamSession } from "./llm-stream-session.js";
+import type { LlmClient, LlmCompleteOptions, LlmMessage, LlmResult } from "./llm-client.js";
 import { computeCostUsd, getModelPrice, type PriceTable } from "./price-table.js";
 import type { RunEventEmitter } from "./run-event-emitter.js";
 import type { RunUsage } from "./run-state.js";
@@ -56,62 +55,18 @@ export class LlmCaller {
   constructor(private readonly options: LlmCallerOptions) {}
 
   async call(input: LlmCallInput): Promise<LlmCallOutput> {
-    const { llm, events, clock } = this.options;
+    const { llm, clock, cancellation } = this.options;
     const actionSeq = this.options.nextActionSeq();
-    const extractor = input.streamAnswer === false ? undefined : new AnswerStreamExtractor();
-    let sawContent = false;
-    let thinking = false;
-    let answering = false;
-    const secrets = this.options.secrets ?? NO_SECRETS;
-    // Redactors only when there is something to hide: most runs pass text straight through.
-    const redactors =
-      secrets.size === 0
-        ? undefined
-        : { answer: new StreamRedactor(secrets), thinking: new StreamRedactor(secrets) };
-    const emitChunk = (channel: "answer" | "thinking", text: string, done: boolean): void => {
-      const redactor = redactors?.[channel];
-      const shown =
-        redactor === undefined ? (done ? "" : text) : done ? redactor.flush() : redactor.push(text);
-      // Text held back as a possible secret's beginning goes out with the closing chunk.
-      if (done && shown.length > 0)
-        events.emit("llm_stream_chunk", {
-          text: shown,
-          done: false,
-          phase: channel,
-          channel,
-          action_seq: actionSeq,
-        });
-      if (done || shown.length > 0) {
-        events.emit("llm_stream_chunk", {
-          text: done ? "" : shown,
-          done,
-          phase: channel,
-          channel,
-          action_seq: actionSeq,
-        });
-      }
-    };
-    const onChunk = (chunk: LlmChunk): void => {
-      if (chunk.reasoning !== undefined && chunk.reasoning.length > 0) {
-        thinking = true;
-        emitChunk("thinking", chunk.reasoning, false);
-      }
-      if (chunk.content !== undefined && chunk.content.length > 0) {
-        sawContent = true;
-        const text = extractor?.feed(chunk.content) ?? "";
-        if (text.length > 0) {
-          answering = true;
-          emitChunk("answer", text, false);
-        }
-      }
-    };
-    const { cancellation } = this.options;
+    const session = new LlmStreamSession(this.options.events, actionSeq, {
+      streamAnswer: input.streamAnswer !== false,
+      secrets: this.options.secrets ?? NO_SECRETS,
+    });
     // A child signal only when a deadline needs one: creating AbortControllers is costly per step.
     const deadline = input.timeoutMs === undefined ? undefined : new AbortController();
     const request: LlmCompleteOptions = {
       messages: input.messages,
       stream: true,
-      onChunk,
+      onChunk: session.onChunk,
       signal: deadline?.signal ?? cancellation.signal,
       purpose: input.purpose,
     };
@@ -124,30 +79,21 @@ export class LlmCaller {
     const started = clock();
     let result: LlmResult;
     try {
-      result = await cancellation.race(llm.complete(request), {
-        ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
-        onAbort: (reason) => deadline?.abort(reason),
-      });
+      const reply = llm.complete(request);
+      result = await (deadline === undefined
+        ? cancellation.race(reply)
+        : cancellation.race(reply, {
+            timeoutMs: input.timeoutMs,
+            onAbort: (reason) => deadline.abort(reason),
+          }));
     } catch (error) {
-      // A reply cut off mid-stream: close the channels it opened before the loop decides what to do.
-      if (thinking) emitChunk("thinking", "", true);
-      if (answering) emitChunk("answer", "", true);
+      session.abort();
       throw error;
     }
     const latencyMs = Math.max(0, clock() - started);
-    // A client that did not stream still shows its reasoning and answer, as one chunk each.
-    if (!thinking && result.reasoning !== undefined && result.reasoning.length > 0)
-      onChunk({ reasoning: result.reasoning });
-    if (!sawContent && result.content.length > 0) onChunk({ content: result.content });
-    const tail = extractor?.end() ?? "";
-    if (tail.length > 0) {
-      answering = true;
-      emitChunk("answer", tail, false);
-    }
-    if (thinking) emitChunk("thinking", "", true);
-    if (answering || extractor?.isFinishAction === true) emitChunk("answer", "", true);
+    session.complete(result);
     this.record({ result, latencyMs, purpose: input.purpose, reasoningEffort: input.reasoningEffort });
-    return { result, actionSeq, streamedFinish: extractor?.isFinishAction === true };
+    return { result, actionSeq, streamedFinish: session.streamedFinish };
   }
 
   private record(input: {

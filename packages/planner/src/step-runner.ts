@@ -99,7 +99,7 @@ async function runTool(
   if (gate.pause) return run.pause("approval_required", gate.payload, { next_node: tool.name, args });
   const step = run.state.steps.length;
   const startedAt = run.config.clock();
-  emitReasoning(run, { phase: "act", step, summary: () => `Calling ${tool.name}` });
+  emitReasoning(run, "act", step, run.events.enabled ? `Calling ${tool.name}` : undefined);
   let result;
   try {
     result = await executeToolCall(run.toolRuntime, {
@@ -133,14 +133,13 @@ async function runTool(
       startedAt,
       reply: decision.reply,
     });
-  emitReasoning(run, {
-    phase: "obs",
-    step,
-    summary: () =>
-      result.ok
-        ? `${tool.name} returned ${digest(run, result.observation)}`
-        : `${tool.name} failed (${result.failure.error_code}): ${result.failure.message}`,
-  });
+  let observed: string | undefined;
+  if (run.events.enabled) {
+    observed = result.ok
+      ? `${tool.name} returned ${digest(run, result.observation)}`
+      : `${tool.name} failed (${result.failure.error_code}): ${result.failure.message}`;
+  }
+  emitReasoning(run, "obs", step, observed);
   if (!result.ok && result.cancelled) return run.finishCancelled();
   return afterToolStep(run);
 }
@@ -163,11 +162,8 @@ async function runParallel(
   }
   const step = run.state.steps.length;
   const startedAt = run.config.clock();
-  emitReasoning(run, {
-    phase: "act",
-    step,
-    summary: () => `Running ${checked.branches.map((branch) => branch.tool.name).join(", ")} in parallel`,
-  });
+  const names = checked.branches.map((branch) => branch.tool.name).join(", ");
+  emitReasoning(run, "act", step, run.events.enabled ? `Running ${names} in parallel` : undefined);
   const outcome = await executeParallel(run.toolRuntime, {
     parallelId: `parallel-${step}`,
     step,
@@ -189,13 +185,9 @@ async function runParallel(
     ...(outcome.join === undefined ? {} : { join: outcome.join }),
     startedAt,
   });
-  emitReasoning(run, {
-    phase: "obs",
-    step,
-    summary: () =>
-      `Parallel: ${outcome.successCount} succeeded, ${outcome.failureCount} failed` +
-      (outcome.join?.skipped === undefined ? "" : `; join skipped (${outcome.join.skipped})`),
-  });
+  const skipped = outcome.join?.skipped === undefined ? "" : `; join skipped (${outcome.join.skipped})`;
+  const parallelSummary = `Parallel: ${outcome.successCount} succeeded, ${outcome.failureCount} failed${skipped}`;
+  emitReasoning(run, "obs", step, run.events.enabled ? parallelSummary : undefined);
   if (run.signal.aborted) return run.finishCancelled();
   return afterToolStep(run);
 }
@@ -252,13 +244,15 @@ function checkToolBudgets(run: PlannerRun, costUsd: number, calls: number): Plan
   return undefined;
 }
 
-/** `[Act]` before a tool, `[Obs]` after it (seed 002); both carry the step they belong to. */
+/** `[Act]` before a tool, `[Obs]` after it (seed 002); the summary is only built when someone listens. */
 function emitReasoning(
   run: PlannerRun,
-  input: { phase: "act" | "obs"; step: number; summary: () => string },
+  phase: "act" | "obs",
+  step: number,
+  summary: string | undefined,
 ): void {
-  if (!run.events.enabled) return run.events.skip();
-  run.events.emit("reasoning", { phase: input.phase, summary: input.summary() }, input.step);
+  if (summary === undefined) return run.events.skip();
+  run.events.emit("reasoning", { phase, summary }, step);
 }
 
 function digest(run: PlannerRun, value: unknown): string {

@@ -119,24 +119,9 @@ async function runAttempt(runtime: ToolRuntime, call: ToolCall, attempt: number)
     const started = startTool(call, context);
     // Most tools settle within a microtask (pure functions, mocks without latency): they need no timeout
     // or cancellation race, which costs more than they do.
-    const early: EarlyResult = { done: false, ok: true, value: undefined };
-    started.then(
-      (value) => {
-        early.done = true;
-        early.value = value;
-      },
-      (error: unknown) => {
-        early.done = true;
-        early.ok = false;
-        early.value = error;
-      },
-    );
-    await undefined;
-    let raw: unknown;
-    if (early.done) {
-      if (!early.ok) throw early.value;
-      raw = early.value;
-    } else {
+    // An already-settled promise wins the race against the pre-resolved marker (no closures needed).
+    let raw: unknown = await Promise.race([started, NOT_SETTLED]);
+    if (raw === NOT_SETTLED_VALUE) {
       raw = await runtime.cancellation.race(started, {
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
         onAbort: (reason) => lazy.abort(reason),
@@ -164,11 +149,8 @@ async function runAttempt(runtime: ToolRuntime, call: ToolCall, attempt: number)
   }
 }
 
-interface EarlyResult {
-  done: boolean;
-  ok: boolean;
-  value: unknown;
-}
+const NOT_SETTLED_VALUE = Symbol("notSettled");
+const NOT_SETTLED = Promise.resolve(NOT_SETTLED_VALUE);
 
 /** The tool's promise; a runner that throws synchronously becomes a rejection. */
 function startTool(call: ToolCall, context: ToolRunContext): Promise<unknown> {
