@@ -1,7 +1,8 @@
 import { PlannerOptions } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { checkAction, formatIssues, type CheckContext } from "./action-checker.js";
+import { checkAction, type CheckContext } from "./action-checker.js";
+import { formatIssues } from "./rejections.js";
 import { buildCatalog } from "./catalog.js";
 import { resolveHints } from "./resolve-hints.js";
 import { defineTool } from "./tool.js";

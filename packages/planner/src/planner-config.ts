@@ -11,7 +11,7 @@ import {
 import { abortableSleep, type Sleep } from "./abortable-sleep.js";
 import { defaultApprovalGate, type ApprovalGate } from "./approval-gate.js";
 import type { Catalog, CatalogTool } from "./catalog.js";
-import { formatIssues } from "./action-checker.js";
+import { formatIssues } from "./rejections.js";
 import type { LlmClient } from "./llm-client.js";
 import { DEFAULT_OPCODE_HANDLERS, type OpcodeHandlers } from "./opcode-handlers.js";
 import { PlannerError } from "./planner-error.js";

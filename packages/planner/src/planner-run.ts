@@ -6,17 +6,16 @@ import type {
   PlannerAction,
   RunEventData,
   RunMetadata,
-  ToolFailure,
 } from "@waddle/protocol";
 import type { CheckContext } from "./action-checker.js";
 import { Cancellation } from "./cancellation.js";
 import { planWithLlm, type Decision } from "./action-planner.js";
-import { redactText } from "./create-preview.js";
+import { createToolRuntime } from "./create-tool-runtime.js";
 import { createFallbackPayload } from "./final-payload.js";
 import { LlmCaller } from "./llm-caller.js";
 import type { PlannerConfig } from "./planner-config.js";
 import { isPlannerError, PlannerError } from "./planner-error.js";
-import type { PlannerView, PlannerViewBranch, PlannerViewStep } from "./planner-view.js";
+import type { PlannerView } from "./planner-view.js";
 import { RunEventEmitter } from "./run-event-emitter.js";
 import { createRunState, type RunState, type TrajectoryStep } from "./run-state.js";
 import type { PlannerFinish, PlannerOutcome, PlannerPause, RunOptions } from "./run-types.js";
@@ -24,6 +23,7 @@ import { collectSecretStrings, scrubSecrets } from "./secret-scrubber.js";
 import { decideQueued, dispatchAction } from "./step-runner.js";
 import type { ToolRuntime } from "./tool-executor.js";
 import { createUserMessage, TrajectoryMessages } from "./trajectory-messages.js";
+import { TrajectoryRecorder, type StepRecord } from "./trajectory-recorder.js";
 
 type Constraint = RunEventData<"constraint_violation">["constraint"];
 
@@ -42,8 +42,7 @@ export class PlannerRun {
   readonly signal: AbortSignal;
   readonly cancellation: Cancellation;
   readonly secrets: ReadonlySet<string>;
-  /** Tools called so far (any outcome), for ordering hints. */
-  readonly visited = new Set<string>();
+  private readonly recorder: TrajectoryRecorder;
 
   constructor(config: PlannerConfig, query: string, options: RunOptions = {}) {
     this.config = config;
@@ -70,6 +69,7 @@ export class PlannerRun {
       config.systemPrompt,
       createUserMessage(scrubSecrets(query, this.secrets), contextMeta),
     );
+    this.recorder = new TrajectoryRecorder(this.state, this.messages, this.secrets, config.clock);
     this.llmCaller = new LlmCaller({
       llm: config.llm,
       cancellation: this.cancellation,
@@ -81,7 +81,14 @@ export class PlannerRun {
       nextActionSeq: () => this.state.actionSeq++,
       secrets: this.secrets,
     });
-    this.toolRuntime = this.createToolRuntime(Object.freeze({ ...options.toolContext }));
+    this.toolRuntime = createToolRuntime({
+      config,
+      state: this.state,
+      toolContext: Object.freeze({ ...options.toolContext }),
+      cancellation: this.cancellation,
+      events: this.events,
+      secrets: this.secrets,
+    });
   }
 
   /** The loop. Resolves with a finish or a pause; rejects (after `run_failed`) only on unexpected errors. */
@@ -203,59 +210,14 @@ export class PlannerRun {
     });
   }
 
-  /** Appends a step to the trajectory and to the messages; secrets are scrubbed before either sees it. */
-  recordStep(input: {
-    action: PlannerAction;
-    source: ActionSource;
-    observation?: unknown;
-    failure?: ToolFailure;
-    branches?: PlannerViewBranch[];
-    join?: PlannerViewStep["join"];
-    refused?: boolean;
-    startedAt?: number;
-    /** The LLM's verbatim reply for this action, echoed in the history (see `Decision.reply`). */
-    reply?: string | undefined;
-  }): TrajectoryStep {
-    const now = this.config.clock();
-    const startedAt = input.startedAt ?? now;
-    const step: TrajectoryStep = {
-      index: this.state.steps.length,
-      next_node: input.action.next_node,
-      args: input.action.args,
-      source: input.source,
-      startedAt,
-      durationMs: Math.max(0, now - startedAt),
-    };
-    if (input.failure !== undefined) step.failure = scrubSecrets(input.failure, this.secrets);
-    else step.observation = scrubSecrets(input.observation, this.secrets);
-    if (input.branches !== undefined) step.branches = input.branches;
-    if (input.join !== undefined) step.join = input.join;
-    if (input.refused === true && input.failure !== undefined) {
-      step.refused = { code: input.failure.error_code, message: input.failure.message };
-    }
-    this.state.steps.push(step);
-    const reply =
-      input.reply === undefined || this.secrets.size === 0
-        ? input.reply
-        : redactText(input.reply, this.secrets);
-    this.messages.appendStep(step, reply);
-    this.remember(step);
-    return step;
+  /** Appends a step to the trajectory and the messages (see `TrajectoryRecorder`). */
+  recordStep(input: StepRecord): TrajectoryStep {
+    return this.recorder.record(input);
   }
 
-  private remember(step: TrajectoryStep): void {
-    if (step.refused !== undefined) return;
-    for (const branch of step.branches ?? []) {
-      this.visited.add(branch.node);
-      if (branch.failure === undefined) this.state.observationsByTool[branch.node] = branch.observation;
-    }
-    if (step.join !== undefined && step.join.skipped === undefined) this.visited.add(step.join.node);
-    if (step.branches !== undefined || step.next_node.startsWith("task.")) return;
-    this.visited.add(step.next_node);
-    if (step.failure === undefined) {
-      this.state.lastObservation = step.observation;
-      this.state.observationsByTool[step.next_node] = step.observation;
-    }
+  /** Tools called so far (any outcome), for ordering hints. */
+  get visited(): ReadonlySet<string> {
+    return this.recorder.visited;
   }
 
   finish(reason: FinishReason, payload: FinalPayload): PlannerFinish {
@@ -353,29 +315,5 @@ export class PlannerRun {
     const message = scrubSecrets(failure.message, this.secrets);
     this.events.emit("run_failed", { error: { code: failure.code, message } });
     return failure;
-  }
-
-  private createToolRuntime(toolContext: Readonly<Record<string, unknown>>): ToolRuntime {
-    const state = this.state;
-    const runtime: ToolRuntime = {
-      runId: state.runId,
-      query: state.query,
-      toolContext,
-      cancellation: this.cancellation,
-      events: this.events,
-      clock: this.config.clock,
-      random: this.config.random,
-      sleep: this.config.sleep,
-      options: this.config.options,
-      secrets: this.secrets,
-      observations: {
-        get last() {
-          return state.lastObservation;
-        },
-        byTool: state.observationsByTool,
-      },
-    };
-    if (state.deadlineAt !== undefined) runtime.deadlineAt = state.deadlineAt;
-    return runtime;
   }
 }

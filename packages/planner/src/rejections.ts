@@ -1,0 +1,62 @@
+import type { z } from "zod";
+import type { Catalog } from "./catalog.js";
+import type { CheckResult, Rejection } from "./action-check-types.js";
+
+export function unknownTool(node: string, catalog: Catalog, where?: string): Rejection {
+  return {
+    code: "unknown_tool",
+    message: JSON.stringify({
+      error: {
+        code: "unknown_tool",
+        message: `${where === undefined ? "" : `${where}: `}"${node}" is not a tool of this agent.`,
+        available_tools: catalog.names,
+        opcodes: ["final_response", "parallel"],
+      },
+      instruction: "Choose one of available_tools or an opcode. Return corrected JSON.",
+    }),
+    purpose: "repair",
+    repairKind: "unknown_tool",
+    node,
+  };
+}
+
+export function disallowed(node: string, where?: string): Rejection {
+  return {
+    code: "disallowed_node",
+    message: correctionMessage(
+      "disallow_nodes",
+      `${where === undefined ? "" : `${where}: `}${node} is disallowed: never call it.`,
+    ),
+    purpose: "correction",
+    constraint: { constraint: "disallow_nodes", enforced: "rejected", node },
+    node,
+  };
+}
+
+export function reject(rejection: Rejection): CheckResult {
+  return { ok: false, rejection };
+}
+
+export function repairMessage(code: string, message: string): string {
+  return JSON.stringify({ error: { code, message }, instruction: "Return corrected JSON." });
+}
+
+/** Soft hints (ordering, prefer) may be confirmed by repeating the action; hard ones need another action. */
+const SOFT_HINTS = new Set(["ordering_hints", "prefer_nodes"]);
+
+export function correctionMessage(hint: string, message: string): string {
+  return JSON.stringify({
+    constraint: { hint, message },
+    instruction: SOFT_HINTS.has(hint)
+      ? "Reply with the action to take now: a corrected one, or the same one if it is right."
+      : "This is enforced: reply with a different action.",
+  });
+}
+
+/** `path: message` pairs, at most five, for repair messages. */
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
+  const shown = issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`);
+  return issues.length > 5 ? `${shown.join("; ")}; and ${issues.length - 5} more` : shown.join("; ");
+}
