@@ -55,21 +55,19 @@ test("import PenguiFlow planning hints into the open agent (undoable)", async ({
 
   await page.getByTestId("command-import").click();
   const dialog = page.getByTestId("import-dialog");
-  await dialog
-    .getByTestId("import-text")
-    .fill(
-      JSON.stringify(
-        {
-          planning_hints: {
-            disallow_nodes: ["draft_email"],
-            prefer_nodes: ["lookup_contact"],
-            budget_hints: { max_cost_usd: 0.25 },
-          },
+  await dialog.getByTestId("import-text").fill(
+    JSON.stringify(
+      {
+        planning_hints: {
+          disallow_nodes: ["draft_email"],
+          prefer_nodes: ["lookup_contact"],
+          budget_hints: { max_cost_usd: 0.25 },
         },
-        null,
-        2,
-      ),
-    );
+      },
+      null,
+      2,
+    ),
+  );
   await expect(dialog.getByTestId("import-kind")).toContainText("PenguiFlow planning hints");
   await saveScreenshot(page, "designer-import");
   await dialog.getByTestId("import-submit").click();

@@ -13,6 +13,7 @@ import {
 } from "@xyflow/react";
 import {
   useCallback,
+  useMemo,
   useEffect,
   useRef,
   type DragEvent,
@@ -39,6 +40,7 @@ import { useFlowState } from "./use-flow-state.js";
 const nodeTypes: NodeTypes = { tool: ToolNode, group: GroupNode };
 const edgeTypes: EdgeTypes = { spec: SpecEdge, suggested: SuggestedEdge, join: JoinEdge };
 const SNAP_GRID: [number, number] = [16, 16];
+const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1.1 };
 const SIDE_EFFECT_COLORS: Record<string, string> = {
   pure: "#0d9488",
   read: "#2563eb",
@@ -48,7 +50,9 @@ const SIDE_EFFECT_COLORS: Record<string, string> = {
 };
 
 function getMiniMapColor(node: FlowNode): string {
-  return node.type === "tool" ? (SIDE_EFFECT_COLORS[node.data.tool.sideEffects] ?? "#888") : "transparent";
+  return node.type === "tool"
+    ? (SIDE_EFFECT_COLORS[node.data.tool.sideEffects] ?? "#888")
+    : "rgba(124, 58, 237, 0.12)";
 }
 
 /** The canvas: tools, groups and edges of the document, with drag, connect, drop and context menus. */
@@ -118,6 +122,32 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
     [editor],
   );
 
+  // stable props: a new function or object here would re-render every node and edge wrapper
+  const onNodeContextMenu = useCallback(
+    (event: ReactMouseEvent, node: FlowNode) => openMenu("node", event, { nodes: [node.id], edges: [] }),
+    [openMenu],
+  );
+  const onEdgeContextMenu = useCallback(
+    (event: ReactMouseEvent, edge: FlowEdge) =>
+      edge.type === "spec"
+        ? openMenu("edge", event, { nodes: [], edges: [edge.id] })
+        : event.preventDefault(),
+    [openMenu],
+  );
+  const onPaneContextMenu = useCallback(
+    (event: ReactMouseEvent | MouseEvent) => openMenu("pane", event),
+    [openMenu],
+  );
+  const onPaneClick = useCallback(() => editor.ui.getState().set({ contextMenu: null }), [editor]);
+  const connectionLineStyle = useMemo(
+    () => ({
+      strokeDasharray: edgeKind === "order" ? "6 5" : undefined,
+      stroke: edgeKind === "order" ? "var(--edge-order)" : "var(--edge-auto)",
+      strokeWidth: 2,
+    }),
+    [edgeKind],
+  );
+
   return (
     <div className="canvas" ref={wrapper} data-testid="canvas" onDragOver={onDragOver} onDrop={onDrop}>
       <EdgeMarkers />
@@ -131,20 +161,12 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
         onNodeDragStop={onNodeDragStop}
         onConnect={onConnect}
         isValidConnection={isValidConnection}
-        onNodeContextMenu={(event, node) => openMenu("node", event, { nodes: [node.id], edges: [] })}
-        onEdgeContextMenu={(event, edge) =>
-          edge.type === "spec"
-            ? openMenu("edge", event, { nodes: [], edges: [edge.id] })
-            : event.preventDefault()
-        }
-        onPaneContextMenu={(event) => openMenu("pane", event)}
-        onPaneClick={() => editor.ui.getState().set({ contextMenu: null })}
+        onNodeContextMenu={onNodeContextMenu}
+        onEdgeContextMenu={onEdgeContextMenu}
+        onPaneContextMenu={onPaneContextMenu}
+        onPaneClick={onPaneClick}
         connectionLineType={ConnectionLineType.Bezier}
-        connectionLineStyle={{
-          strokeDasharray: edgeKind === "order" ? "6 5" : undefined,
-          stroke: edgeKind === "order" ? "var(--edge-order)" : "var(--edge-auto)",
-          strokeWidth: 2,
-        }}
+        connectionLineStyle={connectionLineStyle}
         colorMode={colorMode}
         deleteKeyCode={null}
         selectionKeyCode="Shift"
@@ -155,7 +177,7 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
         maxZoom={2}
         onlyRenderVisibleElements={toolCount > 80}
         fitView
-        fitViewOptions={{ padding: 0.2, maxZoom: 1.1 }}
+        fitViewOptions={FIT_VIEW_OPTIONS}
       >
         <Background variant={BackgroundVariant.Dots} gap={16} size={1.2} />
         <MiniMap<FlowNode>

@@ -5,13 +5,13 @@ import {
   type NodeChange,
   type OnNodeDrag,
 } from "@xyflow/react";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { useDocument, useEditor, useUi } from "../app/editor-context.js";
 import { useValidation } from "../app/use-validation.js";
 import type { FlowEdge, FlowNode } from "../graph/flow-types.js";
 import { getDragStopChange, type DraggedNode } from "../graph/get-drag-stop-change.js";
-import { getSuggestions, getVisibleSuggestions } from "../graph/get-validation.js";
-import { reconcileNodes } from "../graph/reconcile-nodes.js";
+import { getVisibleSuggestions } from "../graph/get-validation.js";
+import { reconcileEdges, reconcileNodes } from "../graph/reconcile-nodes.js";
 import { specToFlow } from "../graph/spec-to-flow.js";
 import type { Selection } from "../store/selection.js";
 
@@ -40,13 +40,21 @@ export function useFlowState() {
   const { index } = useValidation();
   const { getInternalNode } = useReactFlow();
 
+  // suggestions compare every pair of tools: computed on a deferred spec, so edits never wait for them
+  const deferredSpec = useDeferredValue(spec);
   const suggestions = useMemo(
-    () => (showSuggestions ? getVisibleSuggestions(getSuggestions(spec), selection) : []),
-    [showSuggestions, spec, selection],
+    () => (showSuggestions ? getVisibleSuggestions(deferredSpec, selection) : []),
+    [showSuggestions, deferredSpec, selection],
   );
   const derived = useMemo(
     () => specToFlow(spec, { issues: index, selection, suggestions }),
     [spec, index, selection, suggestions],
+  );
+  // unchanged edges keep their objects, so React Flow re-renders only the edges that changed
+  const previousEdges = useRef<FlowEdge[]>([]);
+  const edges = useMemo(
+    () => (previousEdges.current = reconcileEdges(previousEdges.current, derived.edges)),
+    [derived.edges],
   );
   const [nodes, setNodes] = useState<FlowNode[]>(derived.nodes);
   useEffect(() => setNodes((previous) => reconcileNodes(previous, derived.nodes)), [derived.nodes]);
@@ -100,5 +108,5 @@ export function useFlowState() {
     [editor, getInternalNode, derived.nodes],
   );
 
-  return { nodes, edges: derived.edges, onNodesChange, onEdgesChange, onNodeDragStop };
+  return { nodes, edges, onNodesChange, onEdgesChange, onNodeDragStop };
 }

@@ -27,16 +27,25 @@ export function getSuggestions(spec: AgentSpec): SuggestedEdge[] {
   return cached;
 }
 
+/** Up to this many tools, suggestions are computed for every pair and drawn when there are few. */
+const SMALL_AGENT = 40;
+
 /**
- * The suggestions worth drawing: all of them while there are few; on a busy canvas only those touching
- * the selected tools, so that ghost edges never drown the real ones.
+ * The suggestions worth drawing: all of them on a small agent with few suggestions; otherwise only those
+ * touching the selected tools (computed for those pairs only), so that ghost edges never drown the real
+ * ones and a big agent never compares every pair on each edit.
  */
 export function getVisibleSuggestions(
-  all: readonly SuggestedEdge[],
+  spec: AgentSpec,
   selection: Selection,
   limit = 16,
 ): readonly SuggestedEdge[] {
-  if (all.length <= limit) return all;
-  const selected = new Set(selection.nodes);
-  return all.filter((edge) => selected.has(edge.source) || selected.has(edge.target)).slice(0, limit);
+  if (spec.tools.length <= SMALL_AGENT) {
+    const all = getSuggestions(spec);
+    if (all.length <= limit) return all;
+  }
+  const tools = new Set(spec.tools.map((tool) => tool.name));
+  const selected = new Set(selection.nodes.filter((id) => tools.has(id)));
+  if (selected.size === 0) return [];
+  return suggestAutoSeqEdges(spec, { involving: selected }).slice(0, limit);
 }

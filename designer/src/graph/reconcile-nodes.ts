@@ -1,8 +1,22 @@
-import type { FlowNode } from "./flow-types.js";
+import type { FlowEdge, FlowNode } from "./flow-types.js";
+import { isSameIssueSummary, type IssueSummary } from "./get-issue-index.js";
 
-function isShallowEqual(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+/** Node and edge data are equal when their fields are; issue summaries compare by content. */
+function isSameData(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => Object.is(a[key], b[key]));
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => {
+    const left = a[key];
+    const right = b[key];
+    if (key === "issues")
+      return isSameIssueSummary(
+        (left ?? undefined) as IssueSummary | undefined,
+        (right ?? undefined) as IssueSummary | undefined,
+      );
+    if (Array.isArray(left) && Array.isArray(right))
+      return left.length === right.length && left.every((item, index) => Object.is(item, right[index]));
+    return Object.is(left, right);
+  });
 }
 
 function isSameNode(previous: FlowNode, next: FlowNode): boolean {
@@ -14,7 +28,7 @@ function isSameNode(previous: FlowNode, next: FlowNode): boolean {
     Boolean(previous.selected) === Boolean(next.selected) &&
     previous.width === next.width &&
     previous.height === next.height &&
-    isShallowEqual(previous.data, next.data)
+    isSameData(previous.data, next.data)
   );
 }
 
@@ -50,4 +64,23 @@ export function reconcileNodes(previous: readonly FlowNode[], next: readonly Flo
     return old.measured ? ({ ...merged, measured: old.measured } as FlowNode) : merged;
   });
   return changed ? result : (previous as FlowNode[]);
+}
+
+/** Keeps the previous edge objects that did not change, so React Flow does not re-render their edges. */
+export function reconcileEdges(previous: readonly FlowEdge[], next: readonly FlowEdge[]): FlowEdge[] {
+  const byId = new Map(previous.map((edge) => [edge.id, edge]));
+  let changed = previous.length !== next.length;
+  const result = next.map((edge, index) => {
+    const old = byId.get(edge.id);
+    const same =
+      old !== undefined &&
+      old.type === edge.type &&
+      old.source === edge.source &&
+      old.target === edge.target &&
+      Boolean(old.selected) === Boolean(edge.selected) &&
+      isSameData(old.data ?? {}, edge.data ?? {});
+    if (!same || previous[index] !== old) changed = true;
+    return same ? old : edge;
+  });
+  return changed ? result : (previous as FlowEdge[]);
 }

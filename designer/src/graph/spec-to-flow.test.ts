@@ -6,7 +6,7 @@ import type { FlowNode, ToolFlowNode } from "./flow-types.js";
 import { getDragStopChange, getDropGroup, getResizeStopChange } from "./get-drag-stop-change.js";
 import { getIssueIndex } from "./get-issue-index.js";
 import { getFreePosition } from "./layout-geometry.js";
-import { reconcileNodes } from "./reconcile-nodes.js";
+import { reconcileEdges, reconcileNodes } from "./reconcile-nodes.js";
 import { specToFlow } from "./spec-to-flow.js";
 
 const spec = makeSpec({
@@ -176,5 +176,19 @@ describe("getFreePosition", () => {
     const base = makeSpec();
     expect(getFreePosition(base, { x: 5, y: 10 })).toEqual({ x: 5, y: 134 });
     expect(getFreePosition(base, { x: 150, y: 0 })).toEqual({ x: 150, y: 0 });
+  });
+});
+
+describe("reconcileEdges", () => {
+  it("keeps unchanged edges, and issue summaries compare by content", () => {
+    const first = specToFlow(spec, { issues: getIssueIndex(validateAgentSpec(spec).issues) }).edges;
+    const again = specToFlow(spec, { issues: getIssueIndex(validateAgentSpec(spec).issues) }).edges;
+    expect(reconcileEdges(first, again)).toBe(first);
+    const selected = reconcileEdges(
+      first,
+      specToFlow(spec, { selection: { nodes: [], edges: ["a-b"] } }).edges,
+    );
+    expect(selected[0]).not.toBe(first[0]);
+    expect(selected[1]).toBe(first[1]);
   });
 });

@@ -95,6 +95,8 @@ export function specToFlow(
     });
   }
   for (const suggestion of options.suggestions ?? []) {
+    // suggestions may come from a slightly older spec (they are computed deferred)
+    if (!toolNames.has(suggestion.source) || !toolNames.has(suggestion.target)) continue;
     edges.push({
       id: `${SUGGESTED_EDGE_PREFIX}${suggestion.source}->${suggestion.target}`,
       type: "suggested",

@@ -99,3 +99,16 @@ describe("suggestAutoSeqEdges", () => {
     expect(pairs).toHaveLength(6);
   });
 });
+
+describe("getVisibleSuggestions", () => {
+  it("shows all suggestions on a small agent, only the selection's on a busy one", async () => {
+    const { getVisibleSuggestions } = await import("./get-validation.js");
+    const small = makeSpec();
+    expect(getVisibleSuggestions(small, { nodes: [], edges: [] })).toHaveLength(6);
+    const big = makeSpec({ tools: Array.from({ length: 50 }, (_, index) => makeTool(`tool_${index}`)) });
+    expect(getVisibleSuggestions(big, { nodes: [], edges: [] })).toEqual([]);
+    const visible = getVisibleSuggestions(big, { nodes: ["tool_7"], edges: [] });
+    expect(visible).toHaveLength(16);
+    expect(visible.every((edge) => edge.source === "tool_7" || edge.target === "tool_7")).toBe(true);
+  });
+});

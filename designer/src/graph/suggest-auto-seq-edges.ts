@@ -1,4 +1,4 @@
-import type { AgentSpec, JsonSchema } from "@waddle/protocol";
+import type { AgentSpec, ToolSpec } from "@waddle/protocol";
 
 /** An auto-seq edge the schemas allow but the spec does not have yet. */
 export interface SuggestedEdge {
@@ -95,25 +95,59 @@ export function getObjectMatch(out: Schema, args: Schema): string[] | null {
   return matched;
 }
 
+const matchCache = new WeakMap<object, WeakMap<object, string[] | null>>();
+
+/**
+ * `getObjectMatch`, remembered per pair of schema objects: an edit replaces only the schemas it touches,
+ * so on a big agent each edit re-checks only the pairs involving those.
+ */
+function getCachedMatch(out: Schema, args: Schema): string[] | null {
+  let byArgs = matchCache.get(out);
+  if (!byArgs) {
+    byArgs = new WeakMap();
+    matchCache.set(out, byArgs);
+  }
+  let match = byArgs.get(args);
+  if (match === undefined) {
+    match = getObjectMatch(out, args);
+    byArgs.set(args, match);
+  }
+  return match;
+}
+
 /**
  * Auto-seq edges the schemas suggest: the source's out schema satisfies the target's args schema (every
  * required arg present with a compatible type). Targets without required args are skipped, since any
- * output would fit them; pairs already joined by an auto-seq edge are skipped too.
+ * output would fit them; pairs already joined by an auto-seq edge are skipped too. `involving` limits the
+ * pairs to those touching these tools (what a big canvas shows).
  */
-export function suggestAutoSeqEdges(spec: AgentSpec): SuggestedEdge[] {
+export function suggestAutoSeqEdges(
+  spec: AgentSpec,
+  options: { involving?: ReadonlySet<string> } = {},
+): SuggestedEdge[] {
+  const { involving } = options;
   const existing = new Set(
     spec.edges.filter((edge) => edge.kind === "auto_seq").map((edge) => `${edge.source}->${edge.target}`),
   );
   const suggestions: SuggestedEdge[] = [];
-  for (const target of spec.tools) {
-    const args = target.argsSchema as JsonSchema;
-    if (getRequired(args).length === 0) continue;
-    for (const source of spec.tools) {
-      if (source.name === target.name || existing.has(`${source.name}->${target.name}`)) continue;
-      const matched = getObjectMatch(source.outSchema, args);
-      if (matched && matched.length > 0)
-        suggestions.push({ source: source.name, target: target.name, matched });
+  const consider = (source: ToolSpec, target: ToolSpec) => {
+    if (source.name === target.name || getRequired(target.argsSchema).length === 0) return;
+    if (existing.has(`${source.name}->${target.name}`)) return;
+    const matched = getCachedMatch(source.outSchema, target.argsSchema);
+    if (matched && matched.length > 0)
+      suggestions.push({ source: source.name, target: target.name, matched });
+  };
+  if (involving) {
+    // only pairs touching these tools: O(n·k) instead of O(n²)
+    const picked = spec.tools.filter((tool) => involving.has(tool.name));
+    for (const tool of picked) {
+      for (const other of spec.tools) {
+        consider(tool, other);
+        if (!involving.has(other.name)) consider(other, tool);
+      }
     }
+    return suggestions;
   }
+  for (const target of spec.tools) for (const source of spec.tools) consider(source, target);
   return suggestions;
 }
