@@ -35,6 +35,19 @@ test("agents: search, duplicate, rename, delete with confirmation, and the unsav
   await confirm.getByTestId("confirm-accept").click();
   await expect(page.getByTestId("doc-name")).toHaveText("Email with approval");
 
+  // a new agent can start as a copy of a saved one (the examples are saved agents)
+  await page.getByTestId("new-agent").click();
+  const newAgent = page.getByTestId("new-agent-dialog");
+  await newAgent.getByTestId("new-agent-name").fill("From an example");
+  await newAgent.getByTestId("new-agent-copy-of").selectOption("sharded-research");
+  await newAgent.getByTestId("new-agent-create").click();
+  await expect(page.getByTestId("doc-name")).toHaveText("From an example");
+  await expect(page.getByTestId("group-node-sources")).toContainText("Search all sources");
+  await page.getByTestId("save-button").click();
+  await expect(page.getByTestId("save-status")).toHaveText("Saved · v1");
+  expect((await request.get("/api/agents/from-an-example")).status()).toBe(200);
+  await page.getByTestId("tab-agents").click();
+
   await page.getByTestId("agent-item-support-triage-copy").hover();
   await page.getByTestId("agent-delete-support-triage-copy").click();
   await expect(confirm).toContainText("cannot be undone");

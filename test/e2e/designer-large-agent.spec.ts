@@ -33,14 +33,12 @@ function makeLargeSpec() {
       outSchema: schema,
       impl: { kind: "mock", output: { text: "{{args.text}}" } },
     })),
-    edges: names
-      .slice(1)
-      .map((name, index) => ({
-        id: `e-${index}`,
-        kind: index % 2 ? "order" : "auto_seq",
-        source: names[index],
-        target: name,
-      })),
+    edges: names.slice(1).map((name, index) => ({
+      id: `e-${index}`,
+      kind: index % 2 ? "order" : "auto_seq",
+      source: names[index],
+      target: name,
+    })),
     groups,
     layout: { nodes },
   };

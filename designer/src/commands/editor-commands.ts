@@ -1,10 +1,10 @@
 import type { Editor } from "../app/editor-context.js";
 import { getAutoLayoutChange, loadElk } from "../graph/auto-layout.js";
 import { getClipboardSlice, getPasteChange } from "../graph/clipboard-slice.js";
-import { getIsDirty } from "../store/document-store.js";
 import { EMPTY_SELECTION } from "../store/selection.js";
 import type { ToolHintList } from "../store/spec-change.js";
 import { createNewTool } from "../templates/create-new-tool.js";
+import { createAppCommands } from "./app-commands.js";
 import type { Command } from "./command-registry.js";
 import { addGroupToCanvas, addToolToCanvas } from "./editor-actions.js";
 import {
@@ -56,45 +56,7 @@ function paste(editor: Editor, offset: number): void {
 /** Every editor command. Toolbar buttons, shortcuts, context menus and the help dialog all use these. */
 export function createEditorCommands(): EditorCommand[] {
   return [
-    {
-      name: "save",
-      label: "Save",
-      shortcut: "Mod+S",
-      section: "File",
-      undoable: false,
-      perform: (editor) => void editor.agents.save(),
-    },
-    {
-      name: "new-agent",
-      label: "New agent…",
-      section: "File",
-      undoable: false,
-      perform: (editor) => editor.agents.newAgent(),
-    },
-    {
-      name: "import",
-      label: "Import…",
-      shortcut: "Mod+O",
-      section: "File",
-      undoable: false,
-      perform: (editor) => void editor.ui.getState().openDialog("import", {}),
-    },
-    {
-      name: "export",
-      label: "Export…",
-      shortcut: "Mod+E",
-      section: "File",
-      undoable: false,
-      perform: (editor) => void editor.ui.getState().openDialog("export", {}),
-    },
-    {
-      name: "versions",
-      label: "Version history…",
-      section: "File",
-      undoable: false,
-      isEnabled: (editor) => doc(editor).agentId !== null,
-      perform: (editor) => void editor.ui.getState().openDialog("versions", {}),
-    },
+    ...createAppCommands(),
     {
       name: "undo",
       label: "Undo",
@@ -284,33 +246,5 @@ export function createEditorCommands(): EditorCommand[] {
     toggleHint("prefer_nodes", "Prefer"),
     toggleHint("disallow_nodes", "Disallow"),
     toggleHint("sequential_only", "Sequential only"),
-    {
-      name: "toggle-theme",
-      label: "Switch theme",
-      shortcut: "Shift+T",
-      section: "View",
-      undoable: false,
-      perform(editor) {
-        const order = ["system", "light", "dark"] as const;
-        const current = order.indexOf(editor.ui.getState().theme);
-        editor.ui.getState().set({ theme: order[(current + 1) % order.length] ?? "system" });
-      },
-    },
-    {
-      name: "show-shortcuts",
-      label: "Keyboard shortcuts",
-      shortcut: "?",
-      section: "View",
-      undoable: false,
-      perform: (editor) => void editor.ui.getState().openDialog("shortcuts", {}),
-    },
-    {
-      name: "reload-agent",
-      label: "Reload from server",
-      section: "File",
-      undoable: false,
-      isEnabled: (editor) => doc(editor).agentId !== null && getIsDirty(doc(editor)),
-      perform: (editor) => void editor.agents.openAgent(doc(editor).agentId ?? ""),
-    },
   ];
 }

@@ -13,6 +13,7 @@ export function NewAgentDialog({ close }: { close: (result: NewAgentChoice | nul
   const [name, setName] = useState("My agent");
   const [customId, setCustomId] = useState<string | null>(null);
   const [template, setTemplate] = useState<AgentTemplateId>("blank");
+  const [copyOf, setCopyOf] = useState("");
   const id = customId ?? createUniqueName({ base: toSlug(name), taken, separator: "-" });
   const idError = !SLUG_PATTERN.test(id)
     ? "Use lower-case letters, digits, - and _ (starting with a letter or digit)."
@@ -20,7 +21,7 @@ export function NewAgentDialog({ close }: { close: (result: NewAgentChoice | nul
       ? "An agent with this id exists."
       : null;
   const canCreate = name.trim() !== "" && idError === null;
-  const submit = () => canCreate && close({ name: name.trim(), id, template });
+  const submit = () => canCreate && close({ name: name.trim(), id, template, ...(copyOf ? { copyOf } : {}) });
   return (
     <Dialog
       title="New agent"
@@ -74,19 +75,35 @@ export function NewAgentDialog({ close }: { close: (result: NewAgentChoice | nul
               key={templateId}
               type="button"
               role="radio"
-              aria-checked={template === templateId}
-              className={`template-card${template === templateId ? " is-active" : ""}`}
+              aria-checked={!copyOf && template === templateId}
+              className={`template-card${!copyOf && template === templateId ? " is-active" : ""}`}
               data-testid={`template-${templateId}`}
-              onClick={() => setTemplate(templateId)}
+              onClick={() => {
+                setTemplate(templateId);
+                setCopyOf("");
+              }}
             >
               <span className="template-title">{AGENT_TEMPLATES[templateId].label}</span>
               <span className="template-blurb">{AGENT_TEMPLATES[templateId].blurb}</span>
             </button>
           ))}
         </div>
-        <span className="field-hint">
-          To start from a saved agent (the examples are in the list), open it and use Duplicate.
-        </span>
+        <label className="field">
+          <span className="field-hint">…or copy a saved agent (the server's examples are there too):</span>
+          <select
+            className="input"
+            value={copyOf}
+            data-testid="new-agent-copy-of"
+            onChange={(event) => setCopyOf(event.target.value)}
+          >
+            <option value="">— none —</option>
+            {agents.map((agent) => (
+              <option key={agent.id} value={agent.id}>
+                {agent.name} ({agent.id})
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
     </Dialog>
   );

@@ -81,7 +81,16 @@ export class AgentSession {
     if (!(await this.confirmDiscard("Start a new agent"))) return;
     const choice = await this.options.ui.getState().openDialog("newAgent", {});
     if (!choice) return;
-    const spec = createAgentFromTemplate(choice);
+    let spec = createAgentFromTemplate(choice);
+    if (choice.copyOf) {
+      try {
+        const source = await this.options.api.getAgent(choice.copyOf);
+        spec = { ...source.spec, id: choice.id, name: choice.name };
+      } catch (error) {
+        this.notifyError(error);
+        return;
+      }
+    }
     this.document.load({ spec, agentId: null, version: null });
     this.options.ui.getState().set({ leftTab: "palette", rightTab: "inspector" });
   }

@@ -11,6 +11,8 @@ export interface NewAgentChoice {
   name: string;
   id: string;
   template: AgentTemplateId;
+  /** Start from a copy of this saved agent (an example, say) instead of the template. */
+  copyOf?: string;
 }
 
 /** Every dialog: the props it opens with and the result it resolves to (null when dismissed). */

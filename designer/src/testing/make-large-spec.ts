@@ -22,14 +22,12 @@ export function makeLargeSpec(count: number): AgentSpec {
     id: "large-agent",
     name: "Large agent",
     tools: names.map((name) => makeTool(name)),
-    edges: names
-      .slice(1)
-      .map((name, index) => ({
-        id: `e-${index}`,
-        kind: index % 2 ? "order" : "auto_seq",
-        source: names[index],
-        target: name,
-      })),
+    edges: names.slice(1).map((name, index) => ({
+      id: `e-${index}`,
+      kind: index % 2 ? "order" : "auto_seq",
+      source: names[index],
+      target: name,
+    })),
     groups,
     layout: { nodes },
   });

@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { ApiClient } from "../api/api-client.js";
+import type { Editor } from "../app/editor-context.js";
+import { AgentSession } from "../session/agent-session.js";
+import { createDocumentStore } from "../store/document-store.js";
+import { createSessionStore } from "../store/session-store.js";
+import { createUiStore } from "../store/ui-store.js";
+import { makeSpec } from "../testing/make-spec.js";
+import { createCommandRegistry } from "./command-registry.js";
+import { createEditorCommands } from "./editor-commands.js";
+
+/** A real editor over real stores; the API answers nothing (these commands never call it). */
+function createTestEditor(): Editor {
+  const document = createDocumentStore({ spec: makeSpec() });
+  document.getState().load({
+    spec: makeSpec({ edges: [{ id: "a-b", kind: "order", source: "alpha", target: "beta" }] }),
+    agentId: "test-agent",
+    version: 1,
+  });
+  const ui = createUiStore();
+  const session = createSessionStore();
+  const api = new ApiClient({
+    getToken: () => null,
+    fetch: (async () => new Response(null, { status: 503 })) as typeof fetch,
+  });
+  const commands = createCommandRegistry<Editor>({
+    commands: createEditorCommands(),
+    transact: (editor, label, perform) => editor.document.getState().transact(label, perform),
+  });
+  return {
+    api,
+    document,
+    ui,
+    session,
+    agents: new AgentSession({ api, document, session, ui }),
+    commands,
+    canvas: { current: null },
+    isMac: false,
+  };
+}
+
+describe("editor commands", () => {
+  it("have unique names and shortcuts", () => {
+    const commands = createEditorCommands();
+    expect(new Set(commands.map((command) => command.name)).size).toBe(commands.length);
+    const keys = commands
+      .flatMap((command) => [command.shortcut, ...(command.extraShortcuts ?? [])])
+      .filter(Boolean);
+    expect(new Set(keys.map((key) => key?.toLowerCase())).size).toBe(keys.length);
+  });
+
+  it("edit the document as one undo step each, and undo/redo walk back and forth", () => {
+    const editor = createTestEditor();
+    const run = (name: string) => editor.commands.execute(name, editor);
+    const state = () => editor.document.getState();
+    expect(run("delete")).toBe(false);
+    expect(run("add-mock-tool")).toBe(true);
+    expect(state().spec.tools.map((tool) => tool.name)).toContain("mock_tool");
+    state().setSelection({ nodes: ["alpha", "beta"], edges: [] });
+    run("group-selection");
+    expect(state().spec.groups[0]?.members).toEqual(["alpha", "beta"]);
+    expect(state().selection.nodes).toEqual(["group:group"]);
+    run("duplicate");
+    expect(state().spec.groups.map((group) => group.id)).toEqual(["group", "group-2"]);
+    expect(state().spec.tools.map((tool) => tool.name)).toEqual([
+      "alpha",
+      "beta",
+      "gamma",
+      "mock_tool",
+      "alpha_2",
+      "beta_2",
+    ]);
+    state().setSelection({ nodes: ["gamma"], edges: ["a-b"] });
+    run("toggle-prefer_nodes");
+    run("flip-edge-kind");
+    expect(state().spec.hints.prefer_nodes).toEqual(["gamma"]);
+    expect(state().spec.edges.find((edge) => edge.id === "a-b")).toMatchObject({ kind: "auto_seq" });
+    expect(state().spec.tools.find((tool) => tool.name === "beta")?.autoSeq).toBe(true);
+    run("delete");
+    expect(state().spec.tools.map((tool) => tool.name)).not.toContain("gamma");
+    expect(state().past.map((entry) => entry.label)).toEqual([
+      "Add a mock tool",
+      "Group selected tools",
+      "Duplicate",
+      "Prefer",
+      "Switch edge kind (auto-seq ⇄ order)",
+      "Delete",
+    ]);
+    for (let step = 0; step < 6; step += 1) run("undo");
+    expect(state().spec).toEqual(
+      makeSpec({ edges: [{ id: "a-b", kind: "order", source: "alpha", target: "beta" }] }),
+    );
+    expect(run("undo")).toBe(false);
+    for (let step = 0; step < 6; step += 1) run("redo");
+    expect(state().spec.tools.map((tool) => tool.name)).toEqual([
+      "alpha",
+      "beta",
+      "mock_tool",
+      "alpha_2",
+      "beta_2",
+    ]);
+  });
+
+  it("copy and paste through the clipboard, leaving the clipboard out of history", () => {
+    const editor = createTestEditor();
+    editor.document.getState().setSelection({ nodes: ["alpha"], edges: [] });
+    expect(editor.commands.isEnabled("paste", editor)).toBe(false);
+    editor.commands.execute("copy", editor);
+    expect(editor.document.getState().past).toHaveLength(0);
+    editor.commands.execute("paste", editor);
+    editor.commands.execute("paste", editor);
+    expect(editor.document.getState().spec.tools.map((tool) => tool.name)).toEqual([
+      "alpha",
+      "beta",
+      "gamma",
+      "alpha_2",
+      "alpha_3",
+    ]);
+    expect(editor.document.getState().selection.nodes).toEqual(["alpha_3"]);
+  });
+});
