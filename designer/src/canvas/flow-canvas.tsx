@@ -5,6 +5,7 @@ import {
   Controls,
   MiniMap,
   ReactFlow,
+  useNodesInitialized,
   useReactFlow,
   type Connection,
   type EdgeTypes,
@@ -66,11 +67,19 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
   const { nodes, edges, onNodesChange, onEdgesChange, onNodeDragStop } = useFlowState();
   useCanvasApi(wrapper);
 
+  // a newly loaded agent is fitted once React Flow has measured all of its nodes
+  const pendingFit = useRef(true);
+  const nodesInitialized = useNodesInitialized();
   useEffect(() => {
-    // a newly loaded agent: fit it once its nodes are measured
-    const timer = setTimeout(() => void flow.fitView({ padding: 0.2, maxZoom: 1.1 }), 60);
-    return () => clearTimeout(timer);
-  }, [loadCount, flow]);
+    pendingFit.current = true;
+  }, [loadCount]);
+  useEffect(() => {
+    if (!pendingFit.current || !nodesInitialized) return;
+    const ids = new Set(nodes.map((node) => node.id));
+    if (!editor.document.getState().spec.tools.every((tool) => ids.has(tool.name))) return;
+    pendingFit.current = false;
+    void flow.fitView(FIT_VIEW_OPTIONS);
+  }, [nodesInitialized, nodes, flow, editor]);
 
   const isValidConnection = useCallback<IsValidConnection<FlowEdge>>(
     (connection) =>

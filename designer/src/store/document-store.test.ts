@@ -88,8 +88,10 @@ describe("createDocumentStore", () => {
     expect(getIsDirty(store.getState())).toBe(true);
     store.getState().redo();
     expect(getIsDirty(store.getState())).toBe(false);
+    const loads = store.getState().loadCount;
     store.getState().load({ spec: makeSpec(), agentId: null, version: null });
     expect(getIsDirty(store.getState())).toBe(true);
+    expect(store.getState().loadCount).toBe(loads + 1);
   });
 
   it("keeps the selection out of history and prunes it after deletes and renames", () => {

@@ -91,6 +91,7 @@ export function createDocumentStore(initial: { spec: AgentSpec }): DocumentStore
           future: [],
           savedMarker: null,
           selection: EMPTY_SELECTION,
+          loadCount: get().loadCount + 1,
         });
       },
 
