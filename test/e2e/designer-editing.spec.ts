@@ -60,6 +60,11 @@ test("undo and redo every document change, from the keyboard and the toolbar", a
   await openDesigner(page);
   await createAgent(page, { name: "Undo me", id: "e2e-undo" });
   await addMockTool(page, "first");
+  // user text is text, never HTML
+  await page.getByTestId("tool-desc-input").fill('<img src=x onerror="window.hacked=1"><b>bold</b>');
+  await expect(toolNode(page, "first")).toContainText('<img src=x onerror="window.hacked=1"><b>bold</b>');
+  await expect(toolNode(page, "first").locator("img, b")).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { hacked?: number }).hacked)).toBeUndefined();
   await page.getByTestId("tool-desc-input").fill("Looks things up");
   await expect(toolNode(page, "first")).toContainText("Looks things up");
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateAgentSpec } from "@waddle/protocol";
 import { applySpecChange } from "../store/apply-spec-change.js";
+import { makeLargeSpec } from "../testing/make-large-spec.js";
 import { makeSpec, makeTool } from "../testing/make-spec.js";
 import type { FlowNode, ToolFlowNode } from "./flow-types.js";
 import { getDragStopChange, getDropGroup, getResizeStopChange } from "./get-drag-stop-change.js";
@@ -190,5 +191,23 @@ describe("reconcileEdges", () => {
     );
     expect(selected[0]).not.toBe(first[0]);
     expect(selected[1]).toBe(first[1]);
+  });
+});
+
+describe("big agents", () => {
+  it("one edit on a 300-tool agent re-creates one node and keeps every edge", () => {
+    const large = makeLargeSpec(300);
+    const issues = getIssueIndex(validateAgentSpec(large).issues);
+    const first = specToFlow(large, { issues });
+    const edited = applySpecChange(large, {
+      type: "updateTool",
+      name: "tool_42",
+      patch: { desc: "changed" },
+    });
+    const nodes = reconcileNodes(first.nodes, specToFlow(edited, { issues }).nodes);
+    expect(nodes.filter((node, index) => node !== first.nodes[index]).map((node) => node.id)).toEqual([
+      "tool_42",
+    ]);
+    expect(reconcileEdges(first.edges, specToFlow(edited, { issues }).edges)).toBe(first.edges);
   });
 });
