@@ -130,27 +130,16 @@ export function SchemaFieldRow(props: FieldRowProps): ReactElement {
           <Icon name={open ? "up" : "down"} size={14} />
         </button>
         {isItem ? null : (
-          <>
-            <button
-              type="button"
-              className="icon-btn"
-              title="Move up"
-              aria-label="Move up"
-              onClick={() => actions.move(path, -1)}
-            >
-              <Icon name="up" size={14} />
-            </button>
-            <button
-              type="button"
-              className="icon-btn is-danger"
-              title="Remove field"
-              aria-label={`Remove ${field.name}`}
-              data-testid={`${testId}-remove`}
-              onClick={() => actions.remove(path)}
-            >
-              <Icon name="close" size={14} />
-            </button>
-          </>
+          <button
+            type="button"
+            className="icon-btn is-danger"
+            title="Remove field"
+            aria-label={`Remove ${field.name}`}
+            data-testid={`${testId}-remove`}
+            onClick={() => actions.remove(path)}
+          >
+            <Icon name="close" size={14} />
+          </button>
         )}
       </div>
       {open ? (
@@ -179,6 +168,20 @@ export function SchemaFieldRow(props: FieldRowProps): ReactElement {
             testId={`${testId}-enum`}
             onChange={(value) => actions.update(path, { enum: value as unknown[] | undefined })}
           />
+          {isItem ? null : (
+            <div className="schema-move">
+              <button
+                type="button"
+                className="btn btn-ghost btn-small"
+                onClick={() => actions.move(path, -1)}
+              >
+                <Icon name="up" size={12} /> Move up
+              </button>
+              <button type="button" className="btn btn-ghost btn-small" onClick={() => actions.move(path, 1)}>
+                <Icon name="down" size={12} /> Move down
+              </button>
+            </div>
+          )}
         </div>
       ) : null}
       {field.type === "object" ? (
