@@ -3,13 +3,17 @@ import { checkAction, type CheckedAction, type Rejection } from "./action-checke
 import { TimeoutError } from "./cancellation.js";
 import { redactText, truncateText } from "./create-preview.js";
 import { createFallbackPayload } from "./final-payload.js";
+import { compactHistory } from "./history-compactor.js";
 import { interpretReply } from "./interpret-reply.js";
 import { isLlmError, type LlmError } from "./llm-error.js";
 import type { LlmPurpose } from "./llm-caller.js";
 import type { LlmMessage } from "./llm-client.js";
 import type { PlannerRun } from "./planner-run.js";
+import { resolveReasoningEffort } from "./reasoning-router.js";
+import { createReflectSummary } from "./reflection.js";
 import { createFailure } from "./run-state.js";
 import type { PlannerOutcome } from "./run-types.js";
+import type { ToolResumeInput } from "./tool.js";
 
 /** What the loop does next. */
 export type Decision =
@@ -21,6 +25,8 @@ export type Decision =
       actionSeq: number;
       /** A resumed call that a person already approved. */
       approved?: boolean;
+      /** A tool that paused itself runs again with this answer. */
+      resumeInput?: ToolResumeInput;
       /** The LLM's reply when it was exactly this action: the history echoes it instead of re-serializing. */
       reply?: string;
     }
@@ -47,6 +53,10 @@ interface Attempt {
  * soft hint. Ends the run when the deadline, cost ceiling, token budget or `maxConsecutiveArgFailures` say so.
  */
 export async function planWithLlm(run: PlannerRun): Promise<Decision> {
+  const tokenBudget = run.config.options.tokenBudget;
+  if (tokenBudget !== undefined && run.messages.estimatedTokens > tokenBudget) {
+    await compactHistory(run, tokenBudget);
+  }
   const budget = checkPromptBudget(run);
   if (budget !== undefined) return { kind: "outcome", outcome: budget };
   run.events.emit("step_start", { source: "llm" });
@@ -76,12 +86,7 @@ export async function planWithLlm(run: PlannerRun): Promise<Decision> {
       toolNames: run.config.toolNames,
       ...(attempt.argFill === undefined ? {} : { argFill: attempt.argFill }),
     });
-    if (interpreted.ok && interpreted.thought !== undefined) {
-      run.events.emit("reasoning", {
-        phase: "plan",
-        summary: redactText(truncateText(interpreted.thought, 500), run.secrets),
-      });
-    }
+    if (interpreted.ok) emitReflection(run, reply.reasoning ?? interpreted.thought);
     const result = interpreted.ok ? checkAction(interpreted.action, run.checkContext()) : undefined;
     if (overCost(run) && !(result?.ok === true && result.checked.kind === "final")) {
       return { kind: "outcome", outcome: run.finishByConstraint("cost_budget", costMessage(run)) };
@@ -116,7 +121,7 @@ export async function planWithLlm(run: PlannerRun): Promise<Decision> {
 
 /** One LLM call under the run's cancellation and deadline. */
 type CallResult =
-  | { content: string; actionSeq: number }
+  | { content: string; actionSeq: number; reasoning?: string }
   | { outcome: PlannerOutcome }
   | { interrupted: { partial: string; rejection: Rejection }; actionSeq: number };
 
@@ -130,9 +135,12 @@ async function callOnce(run: PlannerRun, attempt: Attempt): Promise<CallResult> 
       plannerView: run.plannerView(attempt.lastError),
       streamAnswer: attempt.purpose !== "arg_fill",
       ...(remaining === undefined ? {} : { timeoutMs: remaining }),
-      ...reasoningEffortOf(run),
+      ...reasoningOptionsOf(run),
     });
-    return { content: output.result.content, actionSeq: output.actionSeq };
+    const { content, reasoning } = output.result;
+    return reasoning === undefined || reasoning.length === 0
+      ? { content, actionSeq: output.actionSeq }
+      : { content, actionSeq: output.actionSeq, reasoning };
   } catch (error) {
     if (error instanceof TimeoutError && !run.cancellation.aborted) {
       const message = `The deadline of ${run.config.options.deadlineS ?? 0} s passed during an LLM call.`;
@@ -297,7 +305,26 @@ function costMessage(run: PlannerRun): string {
   return `The cost ceiling of $${run.config.hints.maxCostUsd ?? 0} has been reached ($${run.state.usage.costUsd.toFixed(4)} spent).`;
 }
 
-function reasoningEffortOf(run: PlannerRun): { reasoningEffort?: "low" | "medium" | "high" } {
-  const effort = run.config.reasoningEffort;
-  return effort === undefined || effort === "auto" ? {} : { reasoningEffort: effort };
+/** The effort for planning calls (the router's under `auto`), and the routed model when it is a name. */
+function reasoningOptionsOf(run: PlannerRun): {
+  reasoningEffort?: "low" | "medium" | "high";
+  model?: string;
+} {
+  const effort = resolveReasoningEffort(run.config.reasoningEffort, run.state.route?.effort);
+  const model = run.routedModel;
+  if (model === undefined) return effort === undefined ? {} : { reasoningEffort: effort };
+  return effort === undefined ? { model } : { reasoningEffort: effort, model };
+}
+
+/**
+ * `[Reflect]` (seed 002): one short sentence from the model's native reasoning, else from a legacy
+ * `thought`. The raw reasoning itself only goes out on the thinking channel of `llm_stream_chunk`.
+ */
+function emitReflection(run: PlannerRun, text: string | undefined): void {
+  if (text === undefined || text.trim().length === 0) return;
+  if (!run.events.enabled) return run.events.skip();
+  run.events.emit("reasoning", {
+    phase: "reflect",
+    summary: redactText(createReflectSummary(text), run.secrets),
+  });
 }

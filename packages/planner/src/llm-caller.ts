@@ -1,4 +1,4 @@
-import type { LlmPrice, ResponseFormat } from "@waddle/protocol";
+import type { LlmPrice, ResponseFormat, RunEventData } from "@waddle/protocol";
 import type { Cancellation } from "./cancellation.js";
 import { LlmStreamSession } from "./llm-stream-session.js";
 import type { LlmClient, LlmCompleteOptions, LlmMessage, LlmResult } from "./llm-client.js";
@@ -96,18 +96,40 @@ export class LlmCaller {
     return { result, actionSeq, streamedFinish: session.streamedFinish };
   }
 
+  /**
+   * Counts a call made outside `call` (the router, the summarizer): usage, cost and `llm_call`, with the
+   * client that answered.
+   */
+  recordCall(input: { llm: LlmClient; result: LlmResult; latencyMs: number; purpose: LlmPurpose }): void {
+    this.record({ ...input, reasoningEffort: undefined });
+  }
+
+  /** A subagent's call (background task): counted in this run's usage, shown as `purpose: "subagent"`. */
+  recordSubagentCall(data: RunEventData<"llm_call">): void {
+    const { usage, events } = this.options;
+    usage.promptTokens += data.promptTokens;
+    usage.completionTokens += data.completionTokens;
+    usage.reasoningTokens += data.reasoningTokens;
+    usage.costUsd += data.costUsd;
+    usage.llmCalls += 1;
+    if (!events.enabled) return events.skip();
+    events.emit("llm_call", { ...data, purpose: "subagent" });
+  }
+
   private record(input: {
     result: LlmResult;
     latencyMs: number;
     purpose: LlmPurpose;
     reasoningEffort: string | undefined;
+    llm?: LlmClient;
   }): void {
-    const { llm, usage, events } = this.options;
+    const { usage, events } = this.options;
+    const llm = input.llm ?? this.options.llm;
     const reported = input.result.usage;
     const promptTokens = reported?.promptTokens ?? 0;
     const completionTokens = reported?.completionTokens ?? 0;
     const reasoningTokens = reported?.reasoningTokens ?? 0;
-    const costUsd = input.result.costUsd ?? this.priceOf(input.result);
+    const costUsd = input.result.costUsd ?? this.priceOf(input.result, llm);
     usage.promptTokens += promptTokens;
     usage.completionTokens += completionTokens;
     usage.reasoningTokens += reasoningTokens;
@@ -132,9 +154,9 @@ export class LlmCaller {
   }
 
   /** Usage × the price table, when the client reported no cost and the model's price is known. */
-  private priceOf(result: LlmResult): number {
+  private priceOf(result: LlmResult, llm: LlmClient): number {
     if (result.usage === undefined) return 0;
-    const model = result.model ?? this.options.llm.model;
+    const model = result.model ?? llm.model;
     if (!this.prices.has(model)) this.prices.set(model, getModelPrice(model, this.options.priceTable));
     const price = this.prices.get(model);
     return price === undefined ? 0 : computeCostUsd(result.usage, price);

@@ -10,16 +10,32 @@ import {
 } from "@waddle/protocol";
 import { abortableSleep, type Sleep } from "./abortable-sleep.js";
 import { defaultApprovalGate, type ApprovalGate } from "./approval-gate.js";
+import { createAutoSeqSetup, type AutoSeqSetup } from "./auto-seq-runner.js";
 import type { Catalog, CatalogTool } from "./catalog.js";
 import { formatIssues } from "./rejections.js";
+import { InMemoryStateStore } from "./in-memory-state-store.js";
 import type { LlmClient } from "./llm-client.js";
 import { DEFAULT_OPCODE_HANDLERS, type OpcodeHandlers } from "./opcode-handlers.js";
 import { PlannerError } from "./planner-error.js";
 import type { PlannerViewTool } from "./planner-view.js";
 import type { PriceTable } from "./price-table.js";
 import { findHintConflicts, resolveHints, type HintConflict, type ResolvedHints } from "./resolve-hints.js";
+import { createResumeToken } from "./resume-token.js";
 import type { StateStore } from "./state-store.js";
 import { buildSystemPrompt } from "./system-prompt.js";
+import type { TaskTimers } from "./task-types.js";
+import { createWriteTodosTool } from "./todos-step.js";
+
+/** A model the reasoning router may pick (`reasoningEffort: "auto"`, the spec's `candidateLlms`). */
+export interface CandidateLlm {
+  id: string;
+  /** Shown to the router: what the model is good at, how large it is. */
+  description?: string;
+  /** The client that runs the model when chosen. */
+  llm?: LlmClient;
+  /** Without `llm`: the model name passed to the main client (same endpoint). */
+  model?: string;
+}
 
 /** What `new ReactPlanner(...)` accepts. Everything with I/O or time is injected. */
 export interface ReactPlannerInit {
@@ -48,8 +64,14 @@ export interface ReactPlannerInit {
   responseFormat?: ResponseFormat;
   /** Decides whether a tool call pauses for approval. Default: `requiresApproval` and `approvalSideEffects`. */
   approvalGate?: ApprovalGate;
-  /** Tools the planner provides itself (`write_todos`): appended to the catalog. */
+  /** Tools the planner provides itself, appended to the catalog (`write_todos` is added when `todos.enabled`). */
   builtinTools?: readonly CatalogTool[];
+  /** Models the router may choose from when `reasoningEffort` is `auto`. */
+  candidateLlms?: readonly CandidateLlm[];
+  /** Resume tokens. Default `createResumeToken()` (192 random bits, base64url). */
+  createResumeToken?: () => string;
+  /** Timers of background-task timeouts and `retain_turn` waits. Default the real ones. */
+  taskTimers?: TaskTimers;
   /** Handlers of `task.subagent` / `task.tool`. Default: a "not enabled" failure observation. */
   opcodeHandlers?: Partial<OpcodeHandlers>;
   /** Shown in `run_started`. */
@@ -77,7 +99,17 @@ export interface PlannerConfig {
   readonly createId: () => string;
   readonly random: () => number;
   readonly sleep: Sleep;
-  readonly stateStore?: StateStore;
+  /** Where paused runs wait: the one given, else an `InMemoryStateStore` of this planner. */
+  readonly stateStore: StateStore;
+  readonly createResumeToken: () => string;
+  readonly candidates: readonly CandidateLlm[];
+  /** Set when `autoSeq.enabled`: the tools detection scans, their output type names, the cache. */
+  readonly autoSeq?: AutoSeqSetup;
+  /** The built-in `write_todos` tool, when `todos.enabled`. */
+  readonly writeTodosTool?: CatalogTool;
+  /** True when the caller replaced a task opcode handler: background tasks are then theirs. */
+  readonly customOpcodeHandlers: boolean;
+  readonly taskTimers?: TaskTimers;
   readonly priceTable?: PriceTable;
   readonly reasoningEffort?: ReasoningEffort;
   readonly responseFormat: ResponseFormat;
@@ -103,7 +135,13 @@ export function createPlannerConfig(init: ReactPlannerInit): PlannerConfig {
     );
   }
   const options = parsed.data;
-  const catalog = init.catalog.extend(init.builtinTools ?? []);
+  const builtins = [...(init.builtinTools ?? [])];
+  const writeTodosTool =
+    options.todos.enabled && !builtins.some((tool) => tool.name === "write_todos")
+      ? createWriteTodosTool()
+      : builtins.find((tool) => tool.name === "write_todos");
+  if (writeTodosTool !== undefined && !builtins.includes(writeTodosTool)) builtins.push(writeTodosTool);
+  const catalog = init.catalog.extend(builtins);
   const hints = resolveHints({ hints: init.hints, edges: init.edges, groups: init.groups });
   const config: PlannerConfig = {
     llm: init.llm,
@@ -123,7 +161,13 @@ export function createPlannerConfig(init: ReactPlannerInit): PlannerConfig {
     responseFormat: init.responseFormat ?? "json_object",
     approvalGate: init.approvalGate ?? defaultApprovalGate,
     opcodeHandlers: { ...DEFAULT_OPCODE_HANDLERS, ...init.opcodeHandlers },
+    customOpcodeHandlers: init.opcodeHandlers !== undefined && Object.keys(init.opcodeHandlers).length > 0,
     previewChars: init.previewChars ?? 2_000,
+    stateStore: init.stateStore ?? new InMemoryStateStore(),
+    createResumeToken: init.createResumeToken ?? (() => createResumeToken()),
+    candidates: init.candidateLlms ?? [],
+    ...(options.autoSeq.enabled ? { autoSeq: createAutoSeqSetup(catalog) } : {}),
+    ...(writeTodosTool === undefined ? {} : { writeTodosTool }),
     ...optionalFields(init),
   };
   return config;
@@ -133,7 +177,7 @@ function optionalFields(init: ReactPlannerInit): Partial<PlannerConfig> {
   const out: {
     summarizerLlm?: LlmClient;
     routerLlm?: LlmClient;
-    stateStore?: StateStore;
+    taskTimers?: TaskTimers;
     priceTable?: PriceTable;
     reasoningEffort?: ReasoningEffort;
     agentId?: string;
@@ -141,7 +185,7 @@ function optionalFields(init: ReactPlannerInit): Partial<PlannerConfig> {
   } = {};
   if (init.summarizerLlm !== undefined) out.summarizerLlm = init.summarizerLlm;
   if (init.routerLlm !== undefined) out.routerLlm = init.routerLlm;
-  if (init.stateStore !== undefined) out.stateStore = init.stateStore;
+  if (init.taskTimers !== undefined) out.taskTimers = init.taskTimers;
   if (init.priceTable !== undefined) out.priceTable = init.priceTable;
   if (init.reasoningEffort !== undefined) out.reasoningEffort = init.reasoningEffort;
   if (init.agentId !== undefined) out.agentId = init.agentId;

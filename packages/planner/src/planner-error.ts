@@ -20,7 +20,10 @@ export const PLANNER_ERROR_CODES = [
   // run control
   "resume_unavailable",
   "unknown_resume_token",
+  "resume_token_in_use",
+  "invalid_resume",
   "invalid_state",
+  "subagent_paused",
   "internal_error",
 ] as const;
 export type PlannerErrorCode = (typeof PLANNER_ERROR_CODES)[number];

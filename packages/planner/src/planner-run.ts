@@ -2,7 +2,6 @@ import type {
   ActionSource,
   FinalPayload,
   FinishReason,
-  PauseReason,
   PlannerAction,
   RunEventData,
   RunMetadata,
@@ -10,54 +9,64 @@ import type {
 import type { CheckContext } from "./action-checker.js";
 import { Cancellation } from "./cancellation.js";
 import { planWithLlm, type Decision } from "./action-planner.js";
+import { runAutoSeqDetection } from "./auto-seq-runner.js";
 import { createToolRuntime } from "./create-tool-runtime.js";
 import { createFallbackPayload } from "./final-payload.js";
+import type { LlmClient } from "./llm-client.js";
 import { LlmCaller } from "./llm-caller.js";
+import type { PauseRecord } from "./paused-state.js";
 import type { PlannerConfig } from "./planner-config.js";
 import { isPlannerError, PlannerError } from "./planner-error.js";
 import type { PlannerView } from "./planner-view.js";
+import { pauseForConflicts, pauseRun } from "./run-pause.js";
 import { RunEventEmitter } from "./run-event-emitter.js";
+import { routeRun } from "./run-routing.js";
 import { createRunState, type RunState, type TrajectoryStep } from "./run-state.js";
+import { RunTasks } from "./run-tasks.js";
 import type { PlannerFinish, PlannerOutcome, PlannerPause, RunOptions } from "./run-types.js";
 import { collectSecretStrings, scrubSecrets } from "./secret-scrubber.js";
 import { decideQueued, dispatchAction } from "./step-runner.js";
+import { drainTaskResults } from "./task-results.js";
 import type { ToolRuntime } from "./tool-executor.js";
 import { createUserMessage, TrajectoryMessages } from "./trajectory-messages.js";
 import { TrajectoryRecorder, type StepRecord } from "./trajectory-recorder.js";
+import { applyNonPlannerIteration, createTodoState } from "./write-todos.js";
 
 type Constraint = RunEventData<"constraint_violation">["constraint"];
 
+/** A new run starts from a query; a resumed one from its saved state. */
+export type RunStart = { query: string } | { state: RunState };
+
 /**
  * One run of a planner: all per-run state lives here (never on the planner), so that one planner can run
- * many queries at once. `execute()` is the ReAct loop: limits, next action (queued or from the LLM),
- * dispatch, repeat. See docs/loop-seams.md for where issue-4 features plug in.
+ * many queries at once. The loop: limits, task results, auto-seq detection, next action (queued or from
+ * the LLM), dispatch, repeat. See docs/loop-features.md for where each feature hooks in.
  */
 export class PlannerRun {
   readonly config: PlannerConfig;
   readonly state: RunState;
   readonly events: RunEventEmitter;
   readonly messages: TrajectoryMessages;
-  readonly llmCaller: LlmCaller;
+  /** Replaced when the reasoning router picks another model. */
+  llmCaller: LlmCaller;
   readonly toolRuntime: ToolRuntime;
+  readonly toolContext: Readonly<Record<string, unknown>>;
   readonly signal: AbortSignal;
   readonly cancellation: Cancellation;
   readonly secrets: ReadonlySet<string>;
+  /** Background tasks, once the run spawned one. */
+  tasks: RunTasks | undefined;
+  /** A routed candidate's model name, passed to the main client. */
+  routedModel: string | undefined;
   private readonly recorder: TrajectoryRecorder;
 
-  constructor(config: PlannerConfig, query: string, options: RunOptions = {}) {
+  constructor(config: PlannerConfig, start: RunStart, options: RunOptions = {}) {
     this.config = config;
     this.cancellation = new Cancellation(options.signal);
     this.signal = this.cancellation.signal;
     this.secrets = collectSecretStrings(options.toolContext);
-    const contextMeta =
-      options.contextMeta === undefined ? undefined : scrubSecrets(options.contextMeta, this.secrets);
-    this.state = createRunState({
-      runId: options.runId ?? config.createId(),
-      query,
-      startedAt: config.clock(),
-      ...(contextMeta === undefined ? {} : { contextMeta }),
-      ...(config.options.deadlineS === undefined ? {} : { deadlineS: config.options.deadlineS }),
-    });
+    this.toolContext = Object.freeze({ ...options.toolContext });
+    this.state = "state" in start ? start.state : this.createState(start.query, options);
     this.events = new RunEventEmitter({
       state: this.state,
       sink: options.onEvent,
@@ -65,40 +74,59 @@ export class PlannerRun {
       secrets: this.secrets,
       previewChars: config.previewChars,
     });
-    this.messages = new TrajectoryMessages(
-      config.systemPrompt,
-      createUserMessage(scrubSecrets(query, this.secrets), contextMeta),
+    const userMessage = createUserMessage(
+      scrubSecrets(this.state.query, this.secrets),
+      this.state.contextMeta,
     );
+    this.messages =
+      "state" in start
+        ? TrajectoryMessages.fromState({ systemPrompt: config.systemPrompt, userMessage, state: this.state })
+        : new TrajectoryMessages(config.systemPrompt, userMessage);
     this.recorder = new TrajectoryRecorder(this.state, this.messages, this.secrets, config.clock);
-    this.llmCaller = new LlmCaller({
-      llm: config.llm,
-      cancellation: this.cancellation,
-      events: this.events,
-      usage: this.state.usage,
-      clock: config.clock,
-      responseFormat: config.responseFormat,
-      ...(config.priceTable === undefined ? {} : { priceTable: config.priceTable }),
-      nextActionSeq: () => this.state.actionSeq++,
-      secrets: this.secrets,
-    });
+    this.llmCaller = this.createLlmCaller(config.llm);
     this.toolRuntime = createToolRuntime({
       config,
       state: this.state,
-      toolContext: Object.freeze({ ...options.toolContext }),
+      toolContext: this.toolContext,
       cancellation: this.cancellation,
       events: this.events,
       secrets: this.secrets,
     });
+    this.tasks = undefined;
+    this.routedModel = undefined;
+    if (this.state.route !== undefined) this.applyRoute();
   }
 
-  /** The loop. Resolves with a finish or a pause; rejects (after `run_failed`) only on unexpected errors. */
-  async execute(): Promise<PlannerOutcome> {
+  /** The loop of a new run. Resolves with a finish or a pause; rejects (after `run_failed`) on bugs. */
+  execute(): Promise<PlannerOutcome> {
     this.emitRunStarted();
+    return this.loop(() =>
+      this.config.hintConflicts.length > 0 && this.state.conflictsAcknowledged !== true
+        ? pauseForConflicts(this)
+        : undefined,
+    );
+  }
+
+  /** The loop of a resumed run: `prelude` emits `resumed` and applies the person's decision. */
+  continue(prelude: () => PlannerOutcome | undefined): Promise<PlannerOutcome> {
+    return this.loop(prelude);
+  }
+
+  private async loop(
+    prelude: () => Promise<PlannerOutcome> | PlannerOutcome | undefined,
+  ): Promise<PlannerOutcome> {
     try {
-      if (this.config.hintConflicts.length > 0) return await this.pauseForConflicts();
+      const early = await prelude();
+      if (early !== undefined) return early;
+      if (this.config.reasoningEffort === "auto" && this.state.route === undefined) await routeRun(this);
       for (;;) {
         const stop = this.checkLimits();
         if (stop !== undefined) return stop;
+        if (this.tasks !== undefined || this.state.heldMerges !== undefined) {
+          const held = await drainTaskResults(this);
+          if (held !== undefined) return held;
+        }
+        if (this.config.autoSeq !== undefined) runAutoSeqDetection(this);
         const decision = this.takeQueued() ?? (await planWithLlm(this));
         const outcome = await this.handle(decision);
         if (outcome !== undefined) return outcome;
@@ -107,6 +135,7 @@ export class PlannerRun {
       if (this.signal.aborted) return this.finishCancelled();
       throw this.fail(error);
     } finally {
+      this.tasks?.close({ keepResults: false });
       this.cancellation.dispose();
     }
   }
@@ -122,7 +151,11 @@ export class PlannerRun {
 
   private async handle(decision: Decision): Promise<PlannerOutcome | undefined> {
     if (decision.kind === "outcome") return decision.outcome;
-    if (decision.kind === "pause") return this.pause(decision.reason, decision.payload, decision.action);
+    if (decision.kind === "pause") {
+      const { reason, payload, action } = decision;
+      const kind = reason === "constraints_conflict" ? "constraints" : "tool_approval";
+      return this.pause(action === undefined ? { reason, kind, payload } : { reason, kind, payload, action });
+    }
     this.state.iteration += 1;
     if (decision.kind === "refused") {
       this.recordStep({
@@ -133,7 +166,12 @@ export class PlannerRun {
       });
       return undefined;
     }
-    return dispatchAction(this, decision);
+    const outcome = await dispatchAction(this, decision);
+    const { todos } = this.state;
+    if (todos !== undefined && decision.action.next_node !== this.config.writeTodosTool?.name) {
+      this.state.todos = applyNonPlannerIteration(todos);
+    }
+    return outcome;
   }
 
   /** Cancellation, deadline, cost ceiling and max_iters, checked before every step. */
@@ -191,7 +229,7 @@ export class PlannerRun {
       edges: config.edges,
       groups: config.groups,
       steps: state.steps,
-      todos: { enabled: config.options.todos.enabled, items: [] },
+      todos: { enabled: config.options.todos.enabled, items: state.todos?.todos ?? [] },
       tasksEnabled: config.options.tasks.enabled,
       iteration: state.iteration,
       maxIters: config.options.maxIters,
@@ -220,7 +258,22 @@ export class PlannerRun {
     return this.recorder.visited;
   }
 
+  /** The run's background tasks, created on the first spawn. */
+  getTasks(): RunTasks {
+    return (this.tasks ??= new RunTasks(this));
+  }
+
+  /** Uses the routed candidate model for the planning calls that follow. */
+  applyRoute(): void {
+    const modelId = this.state.route?.modelId;
+    const candidate =
+      modelId === undefined ? undefined : this.config.candidates.find((item) => item.id === modelId);
+    if (candidate?.llm !== undefined) this.llmCaller = this.createLlmCaller(candidate.llm);
+    else if (candidate?.model !== undefined) this.routedModel = candidate.model;
+  }
+
   finish(reason: FinishReason, payload: FinalPayload): PlannerFinish {
+    this.tasks?.close({ keepResults: false });
     const safePayload = scrubSecrets(payload, this.secrets);
     const metadata = this.metadata();
     this.events.emit("run_finished", { reason, payload: safePayload, metadata });
@@ -240,42 +293,9 @@ export class PlannerRun {
     );
   }
 
-  /**
-   * Pauses the run: emits `pause`, saves the state under a new resume token when a state store is given,
-   * and returns the `PlannerPause`. `action` is the call waiting for the person (approval, tool pause).
-   */
-  async pause(
-    reason: PauseReason,
-    payload: Record<string, unknown>,
-    action?: PlannerAction,
-  ): Promise<PlannerPause> {
-    const resumeToken = this.config.createId();
-    const safePayload = scrubSecrets(payload, this.secrets);
-    const shown = this.events.enabled ? (this.events.preview(safePayload) as Record<string, unknown>) : {};
-    this.events.emit("pause", { reason, payload: shown, resumeToken });
-    const metadata = this.metadata();
-    if (this.config.stateStore !== undefined) {
-      const paused =
-        action === undefined ? { reason, payload: safePayload } : { reason, payload: safePayload, action };
-      await this.config.stateStore.save(resumeToken, { state: this.state, paused } as unknown as Record<
-        string,
-        unknown
-      >);
-    }
-    return { kind: "pause", reason, payload: safePayload, resumeToken, metadata };
-  }
-
-  private async pauseForConflicts(): Promise<PlannerPause> {
-    const conflicts = this.config.hintConflicts;
-    for (const conflict of conflicts) {
-      const constraint: Constraint =
-        conflict.kind === "sequential_in_group" ? "sequential_only" : "disallow_nodes";
-      this.events.emit("constraint_violation", { constraint, message: conflict.message, enforced: "paused" });
-    }
-    return this.pause("constraints_conflict", {
-      conflicts: conflicts.map((conflict) => ({ ...conflict })),
-      message: "The planning hints make progress impossible: relax them and resume, or change the agent.",
-    });
+  /** Pauses the run and saves its state (see `pauseRun`). */
+  pause(record: PauseRecord): Promise<PlannerPause> {
+    return pauseRun(this, record);
   }
 
   metadata(): RunMetadata {
@@ -287,6 +307,35 @@ export class PlannerRun {
       usage: { ...usage },
       durationMs: Math.max(0, this.config.clock() - this.state.startedAt),
     };
+  }
+
+  private createState(query: string, options: RunOptions): RunState {
+    const { config } = this;
+    const contextMeta =
+      options.contextMeta === undefined ? undefined : scrubSecrets(options.contextMeta, this.secrets);
+    const state = createRunState({
+      runId: options.runId ?? config.createId(),
+      query,
+      startedAt: config.clock(),
+      ...(contextMeta === undefined ? {} : { contextMeta }),
+      ...(config.options.deadlineS === undefined ? {} : { deadlineS: config.options.deadlineS }),
+    });
+    if (config.writeTodosTool !== undefined) state.todos = createTodoState();
+    return state;
+  }
+
+  private createLlmCaller(llm: LlmClient): LlmCaller {
+    return new LlmCaller({
+      llm,
+      cancellation: this.cancellation,
+      events: this.events,
+      usage: this.state.usage,
+      clock: this.config.clock,
+      responseFormat: this.config.responseFormat,
+      ...(this.config.priceTable === undefined ? {} : { priceTable: this.config.priceTable }),
+      nextActionSeq: () => this.state.actionSeq++,
+      secrets: this.secrets,
+    });
   }
 
   private emitRunStarted(): void {
@@ -303,6 +352,7 @@ export class PlannerRun {
 
   /** Emits `run_failed` and returns the error to throw, as a `PlannerError`. */
   private fail(error: unknown): PlannerError<string> {
+    this.tasks?.close({ keepResults: false });
     const failure = isPlannerError(error)
       ? error
       : new PlannerError(

@@ -375,6 +375,7 @@ describe("ReactPlanner: parallel limits and hints", () => {
     const log = createEventLog();
     finished(await planner.run("solar", { onEvent: log.onEvent }));
     expect(log.ofType("parallel_end")[0]?.data.join).toMatchObject({ status: "ok" });
-    expect(log.ofType("reasoning")[0]?.data).toEqual({ phase: "plan", summary: "fan out" });
+    // A legacy thought is shown as the iteration's reflection: one short sentence, never more.
+    expect(log.ofType("reasoning")[0]?.data).toEqual({ phase: "reflect", summary: "fan out" });
   });
 });

@@ -352,10 +352,11 @@ describe("ReactPlanner: construction", () => {
     expect(make).toThrow(/maxIters/);
   });
 
-  it("declares resume, which is not available yet", async () => {
+  it("refuses to resume a token it never issued, saying so", async () => {
     const planner = new ReactPlanner({ llm: new ScriptedClient(), catalog: buildCatalog() });
     await expect(planner.resume("token", { decision: "approve" })).rejects.toMatchObject({
-      code: "resume_unavailable",
+      code: "unknown_resume_token",
+      message: expect.stringContaining("is unknown") as unknown,
     });
   });
 

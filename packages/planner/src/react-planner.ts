@@ -1,18 +1,26 @@
-import { AgentSpec, type AgentSpecInput, type LlmPrice } from "@waddle/protocol";
+import { AgentSpec, type AgentSpecInput, type LlmConfig, type LlmPrice } from "@waddle/protocol";
 import { buildCatalog } from "./catalog.js";
 import type { LlmClient } from "./llm-client.js";
-import { createPlannerConfig, type PlannerConfig, type ReactPlannerInit } from "./planner-config.js";
-import { PlannerError } from "./planner-error.js";
+import {
+  createPlannerConfig,
+  type CandidateLlm,
+  type PlannerConfig,
+  type ReactPlannerInit,
+} from "./planner-config.js";
 import { PlannerRun } from "./planner-run.js";
 import type { PriceTable } from "./price-table.js";
+import { resumeRun } from "./resume-run.js";
 import type { PlannerFinish, PlannerPause, ResumeOptions, RunOptions } from "./run-types.js";
 import type { StateStore } from "./state-store.js";
 import type { ImplResolver, ToolDefinition } from "./tool.js";
 
+/** Makes the client of an `LlmConfig` (e.g. `(config) => createLlmClient(config, {env})`). */
+export type LlmClientFactory = (config: LlmConfig) => LlmClient;
+
 /** What `ReactPlanner.fromSpec` needs besides the spec: the model, tool code, and the same injectables. */
 export interface FromSpecOptions extends Omit<
   ReactPlannerInit,
-  "catalog" | "options" | "hints" | "edges" | "groups" | "llm"
+  "catalog" | "options" | "hints" | "edges" | "groups" | "llm" | "candidateLlms"
 > {
   llm: LlmClient;
   moduleTools?: ReadonlyMap<string, ToolDefinition> | readonly ToolDefinition[];
@@ -20,6 +28,13 @@ export interface FromSpecOptions extends Omit<
   summarizerLlm?: LlmClient;
   routerLlm?: LlmClient;
   stateStore?: StateStore;
+  /**
+   * Builds the clients the spec names besides `llm`: `summarizerLlm` and `routerLlm` when not given
+   * above, and each of `candidateLlms` (so that the router's choice of model takes effect).
+   */
+  createLlmClient?: LlmClientFactory;
+  /** Clients of the spec's `candidateLlms` by id (they win over `createLlmClient`). */
+  candidateLlms?: ReadonlyMap<string, LlmClient> | Readonly<Record<string, LlmClient>>;
 }
 
 /**
@@ -37,7 +52,7 @@ export class ReactPlanner {
   /** A planner for an AgentSpec: its tools (mock tools run here), options, hints, edges and groups. */
   static fromSpec(spec: AgentSpec | AgentSpecInput, options: FromSpecOptions): ReactPlanner {
     const parsed = AgentSpec.parse(spec);
-    const { moduleTools, resolveImpl, ...rest } = options;
+    const { moduleTools, resolveImpl, createLlmClient, candidateLlms, ...rest } = options;
     const catalog = buildCatalog({
       specTools: parsed.tools,
       ...(moduleTools === undefined ? {} : { moduleTools }),
@@ -54,6 +69,14 @@ export class ReactPlanner {
       groups: parsed.groups,
       agentId: rest.agentId ?? parsed.id,
     };
+    if (init.summarizerLlm === undefined && parsed.summarizerLlm !== undefined && createLlmClient) {
+      init.summarizerLlm = createLlmClient(parsed.summarizerLlm);
+    }
+    if (init.routerLlm === undefined && parsed.routerLlm !== undefined && createLlmClient) {
+      init.routerLlm = createLlmClient(parsed.routerLlm);
+    }
+    const candidates = getCandidates(parsed, { createLlmClient, candidateLlms });
+    if (candidates.length > 0) init.candidateLlms = candidates;
     const priceTable = withSpecPrice(rest.priceTable, parsed.llm.model, parsed.llm.price);
     if (priceTable !== undefined) init.priceTable = priceTable;
     if (rest.reasoningEffort === undefined && parsed.llm.reasoningEffort !== undefined) {
@@ -77,22 +100,49 @@ export class ReactPlanner {
 
   /** Runs `query` to a finish or a pause. Events go to `onEvent`; `signal` cancels. */
   run(query: string, options: RunOptions = {}): Promise<PlannerFinish | PlannerPause> {
-    return new PlannerRun(this.config, query, options).execute();
+    return new PlannerRun(this.config, { query }, options).execute();
   }
 
-  /** Continues a paused run with a person's decision. Wired by the pause/resume work (issue 4). */
+  /**
+   * Continues a paused run with a person's decision: `approve` runs the paused call, `edit` runs it with
+   * `args` (validated), `reject` tells the model it was refused. The run keeps its id, trajectory,
+   * budgets, deadline and event `seq`. Tokens are single-use; an unknown or used one throws a
+   * `PlannerError` (`unknown_resume_token`, `resume_token_in_use`), a bad decision `invalid_resume`.
+   * Works on a new planner built from the same spec and store (e.g. after a restart).
+   */
   resume(token: string, options: ResumeOptions): Promise<PlannerFinish | PlannerPause> {
-    void options;
-    return Promise.reject(
-      new PlannerError(
-        "resume_unavailable",
-        `Cannot resume "${token}": this planner does not support resume yet.`,
-        {
-          details: { token },
-        },
-      ),
-    );
+    return resumeRun({ config: this.config, token, options });
   }
+}
+
+/**
+ * The router's candidates: each `candidateLlms` entry with its client (from the map, else the factory),
+ * or — without either — its model name on the main client when it uses the same endpoint. Candidates
+ * that cannot be reached are not offered to the router.
+ */
+function getCandidates(
+  spec: AgentSpec,
+  sources: {
+    createLlmClient: LlmClientFactory | undefined;
+    candidateLlms: FromSpecOptions["candidateLlms"];
+  },
+): CandidateLlm[] {
+  const byId =
+    sources.candidateLlms instanceof Map
+      ? sources.candidateLlms
+      : new Map(Object.entries((sources.candidateLlms ?? {}) as Record<string, LlmClient>));
+  const candidates: CandidateLlm[] = [];
+  for (const config of spec.candidateLlms ?? []) {
+    const base = { id: config.id, description: config.description || config.model };
+    const llm = byId.get(config.id) ?? sources.createLlmClient?.(config);
+    if (llm !== undefined) candidates.push({ ...base, llm });
+    else if (isSameEndpoint(config, spec.llm)) candidates.push({ ...base, model: config.model });
+  }
+  return candidates;
+}
+
+function isSameEndpoint(a: LlmConfig, b: LlmConfig): boolean {
+  return a.provider === b.provider && a.baseUrl === b.baseUrl && a.apiKeyEnv === b.apiKeyEnv;
 }
 
 function withSpecPrice(

@@ -1,5 +1,10 @@
 import type { ActionSource, PlannerAction, ToolFailure } from "@waddle/protocol";
 import type { PlannerViewBranch, PlannerViewStep } from "./planner-view.js";
+import type { ConcreteReasoningEffort } from "./reasoning-router.js";
+import type { TrajectorySummary } from "./rule-based-compressor.js";
+import type { PendingMerge } from "./task-types.js";
+import type { ToolResumeInput } from "./tool.js";
+import type { TodoState } from "./write-todos.js";
 
 /**
  * One step of the trajectory. A superset of `PlannerViewStep`, so that the planner view shares the
@@ -11,6 +16,11 @@ export interface TrajectoryStep extends PlannerViewStep {
   refused?: { code: string; message: string };
   startedAt: number;
   durationMs: number;
+  /**
+   * A step the planner added itself (task results, a person's input): the LLM reads it as one user
+   * message, with no action of its own before it.
+   */
+  note?: true;
 }
 
 export interface ParallelBranchRecord extends PlannerViewBranch {
@@ -23,8 +33,13 @@ export interface QueuedAction {
   source: Exclude<ActionSource, "llm">;
   /** Why it was queued, for events (e.g. the auto-seq detection). */
   reason?: string;
-  /** A call a person already approved (resume with `approve`/`edit`): the approval gate lets it through. */
+  /**
+   * A call a person already approved (resume with `approve`/`edit`): the approval gate lets it through.
+   * On a task opcode: the spawn was confirmed.
+   */
   approved?: boolean;
+  /** A tool that paused itself runs again with the person's answer. */
+  resumeInput?: ToolResumeInput;
 }
 
 export interface RunUsage {
@@ -67,6 +82,20 @@ export interface RunState {
   /** The latest successful observation, and the latest per tool (what tools see in `observations`). */
   lastObservation?: unknown;
   observationsByTool: Record<string, unknown>;
+  /** `write_todos` state, when `todos.enabled`. */
+  todos?: TodoState;
+  /** Set once the history was compacted: `summary` stands in for steps `[0, coveredSteps)` in the prompt. */
+  summary?: { summary: TrajectorySummary; coveredSteps: number };
+  /** The reasoning router's choice (`reasoningEffort: "auto"`), made once per run. */
+  route?: { effort: ConcreteReasoningEffort; modelId?: string };
+  /** A person chose to go on despite the hint conflicts found before the first step. */
+  conflictsAcknowledged?: boolean;
+  /** HUMAN_GATED task results waiting for a person's approve or reject. */
+  heldMerges?: PendingMerge[];
+  /** Background tasks spawned so far (across resumes): ids and the `maxPerRun` limit count from it. */
+  tasksSpawned?: number;
+  /** Last number used in a task, group or merge id of this run. */
+  taskIdCounter?: number;
 }
 
 export function createRunState(input: {

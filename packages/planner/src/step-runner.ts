@@ -1,14 +1,17 @@
 import type { PlannerAction } from "@waddle/protocol";
 import type { Decision } from "./action-planner.js";
 import { checkAction, type CheckedAction } from "./action-checker.js";
+import { recordAutoSeqExecuted } from "./auto-seq-runner.js";
 import { redactText } from "./create-preview.js";
 import { createFinalPayload, getLastResultDigest } from "./final-payload.js";
 import { executeParallel } from "./parallel-executor.js";
 import type { PlannerRun } from "./planner-run.js";
+import { createActSummary, createObsSummary } from "./reflection.js";
 import type { QueuedAction } from "./run-state.js";
 import type { PlannerOutcome } from "./run-types.js";
+import { runTask } from "./task-step.js";
+import { runWriteTodos } from "./todos-step.js";
 import { executeToolCall } from "./tool-executor.js";
-import { summarizeValue } from "./summarize-value.js";
 import { isToolPauseSignal } from "./tool-pause-signal.js";
 
 type ActionDecision = Extract<Decision, { kind: "action" }>;
@@ -41,6 +44,7 @@ export function decideQueued(run: PlannerRun, queued: QueuedAction): Decision | 
     actionSeq,
   };
   if (queued.approved === true) decision.approved = true;
+  if (queued.resumeInput !== undefined) decision.resumeInput = queued.resumeInput;
   return decision;
 }
 
@@ -87,6 +91,14 @@ async function runTool(
   checked: Extract<CheckedAction, { kind: "tool" }>,
 ): Promise<PlannerOutcome | undefined> {
   const { tool, args } = checked;
+  if (tool === run.config.writeTodosTool) {
+    runWriteTodos(run, {
+      action: { next_node: tool.name, args },
+      source: decision.source,
+      reply: decision.reply,
+    });
+    return undefined;
+  }
   const limit = checkToolBudgets(run, tool.costUsd ?? 0, 1);
   if (limit !== undefined) return limit;
   const gate = run.config.approvalGate({
@@ -96,10 +108,17 @@ async function runTool(
     options: run.config.options,
     approved: decision.approved === true,
   });
-  if (gate.pause) return run.pause("approval_required", gate.payload, { next_node: tool.name, args });
+  if (gate.pause) {
+    return run.pause({
+      reason: "approval_required",
+      kind: "tool_approval",
+      payload: gate.payload,
+      action: { next_node: tool.name, args },
+    });
+  }
   const step = run.state.steps.length;
   const startedAt = run.config.clock();
-  emitReasoning(run, "act", step, run.events.enabled ? `Calling ${tool.name}` : undefined);
+  emitReasoning(run, "act", step, run.events.enabled ? createActSummary(tool.name, args) : undefined);
   let result;
   try {
     result = await executeToolCall(run.toolRuntime, {
@@ -108,10 +127,17 @@ async function runTool(
       step,
       callId: `step-${step}`,
       source: decision.source,
+      ...(decision.resumeInput === undefined ? {} : { resumeInput: decision.resumeInput }),
     });
   } catch (error) {
-    if (isToolPauseSignal(error))
-      return run.pause(error.reason, { ...error.payload, tool: tool.name }, { next_node: tool.name, args });
+    if (isToolPauseSignal(error)) {
+      return run.pause({
+        reason: error.reason,
+        kind: "tool_pause",
+        payload: { ...error.payload, tool: tool.name, args },
+        action: { next_node: tool.name, args },
+      });
+    }
     throw error;
   }
   run.state.hops += 1;
@@ -133,15 +159,20 @@ async function runTool(
       startedAt,
       reply: decision.reply,
     });
-  let observed: string | undefined;
-  if (run.events.enabled) {
-    observed = result.ok
-      ? `${tool.name} returned ${digest(run, result.observation)}`
-      : `${tool.name} failed (${result.failure.error_code}): ${result.failure.message}`;
-  }
+  const observed = run.events.enabled
+    ? redactText(
+        createObsSummary(
+          result.ok
+            ? { tool: tool.name, observation: result.observation }
+            : { tool: tool.name, failure: result.failure },
+        ),
+        run.secrets,
+      )
+    : undefined;
   emitReasoning(run, "obs", step, observed);
+  if (decision.source === "auto_seq") recordAutoSeqExecuted(run, tool.name);
   if (!result.ok && result.cancelled) return run.finishCancelled();
-  return afterToolStep(run);
+  return undefined;
 }
 
 async function runParallel(
@@ -189,37 +220,6 @@ async function runParallel(
   const parallelSummary = `Parallel: ${outcome.successCount} succeeded, ${outcome.failureCount} failed${skipped}`;
   emitReasoning(run, "obs", step, run.events.enabled ? parallelSummary : undefined);
   if (run.signal.aborted) return run.finishCancelled();
-  return afterToolStep(run);
-}
-
-async function runTask(run: PlannerRun, decision: ActionDecision): Promise<PlannerOutcome | undefined> {
-  const opcode = decision.action.next_node as "task.subagent" | "task.tool";
-  const handler = run.config.opcodeHandlers[opcode];
-  const startedAt = run.config.clock();
-  const result = await handler({
-    action: decision.action,
-    options: run.config.options,
-    runId: run.state.runId,
-    step: run.state.steps.length,
-    signal: run.signal,
-  });
-  if ("failure" in result)
-    run.recordStep({ action: decision.action, source: decision.source, failure: result.failure, startedAt });
-  else
-    run.recordStep({
-      action: decision.action,
-      source: decision.source,
-      observation: result.observation,
-      startedAt,
-    });
-  return undefined;
-}
-
-/**
- * Seam: after each tool step and before the LLM is asked again. Auto-seq detection (issue 4) runs here and
- * may push onto `run.state.pendingActions`.
- */
-function afterToolStep(_run: PlannerRun): PlannerOutcome | undefined {
   return undefined;
 }
 
@@ -253,8 +253,4 @@ function emitReasoning(
 ): void {
   if (summary === undefined) return run.events.skip();
   run.events.emit("reasoning", { phase, summary }, step);
-}
-
-function digest(run: PlannerRun, value: unknown): string {
-  return redactText(summarizeValue(value), run.secrets);
 }

@@ -14,7 +14,11 @@ const UNIFIED_FORMAT = `Reply with exactly one JSON object: {"next_node": "<tool
 - Run independent tools in parallel: {"next_node": "parallel", "args": {"steps": [{"node": "<tool>", "args": {...}}, ...], "join": {"node": "<tool>", "args": {...}, "inject": {"<join arg>": "$results"}}}}. The join is optional; inject sources: $results, $branches, $failures, $success_count, $failure_count, $expect. Without a join, every branch result comes back to you.
 - Answer the user: {"next_node": "final_response", "args": {"answer": "<text shown to the user>"}}. Optional: "sources" (list of objects), "suggested_actions", "confidence" (0 to 1), "language" (ISO 639-1), "artifacts" (object), "requires_followup" (boolean).`;
 
-const TASK_FORMAT = `- Start a background task: {"next_node": "task.subagent", "args": {"name": "...", "query": "..."}} or {"next_node": "task.tool", "args": {"name": "...", "tool": "<tool>", "tool_args": {...}}}.`;
+const TASK_FORMAT = `- Start a background task: {"next_node": "task.subagent", "args": {"name": "...", "query": "..."}} (a helper agent works on the query with your tools and returns a short report) or {"next_node": "task.tool", "args": {"name": "...", "tool": "<tool>", "tool_args": {...}}} (one tool call). Optional args: "merge_strategy" (APPEND, REPLACE or HUMAN_GATED: a person approves the results first), "group" (a name: tasks with the same name in this turn form one group), "group_id", "group_sealed", "group_report" (all, any or none), "group_merge_strategy", "retain_turn".
+- Results of background tasks arrive as {"task_results": ...} messages. Tasks still running when you answer are cancelled: when your answer needs their results, set "retain_turn": true on the last task of the group (it seals the group and waits for it before your next step).`;
+
+/** Seed 000, open question 2: without a configured confirmation, the model asks the user itself. */
+const TASK_CONFIRMATION = `- Before starting a background task, make sure the user wants it: unless their request already asks for background work and says whether to wait for it, answer with final_response asking them to confirm the task and whether you should keep the turn until it is done (retain_turn) or let them continue meanwhile.`;
 
 const LEGACY_FORMAT = `Reply with exactly one JSON object: {"thought": "<one short sentence>", "next_node": "<tool name>" or null, "args": {...} or null, "plan": [...] or null, "join": {...} or null}.
 - Call a tool: {"thought": "...", "next_node": "<tool>", "args": {<fields of its args_schema>}, "plan": null, "join": null}
@@ -37,11 +41,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   const { catalog, hints, options } = input;
   const sections: string[] = [
     "You are the planner of a ReAct agent. You reach the user's goal one step at a time by calling tools, and you answer when you have what you need.",
-    options.actionFormat === "legacy"
-      ? LEGACY_FORMAT
-      : options.tasks.enabled
-        ? `${UNIFIED_FORMAT}\n${TASK_FORMAT}`
-        : UNIFIED_FORMAT,
+    options.actionFormat === "legacy" ? LEGACY_FORMAT : renderUnifiedFormat(options),
     RULES,
   ];
   const budgets = renderBudgets(options);
@@ -54,6 +54,12 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   const extra = options.systemPromptExtra.trim();
   if (extra.length > 0) sections.push(extra);
   return sections.join("\n\n");
+}
+
+function renderUnifiedFormat(options: PlannerOptions): string {
+  if (!options.tasks.enabled) return UNIFIED_FORMAT;
+  const confirmation = options.tasks.spawnRequiresConfirmation === undefined ? `\n${TASK_CONFIRMATION}` : "";
+  return `${UNIFIED_FORMAT}\n${TASK_FORMAT}${confirmation}`;
 }
 
 function renderBudgets(options: PlannerOptions): string[] {

@@ -1,5 +1,6 @@
 import type { LlmMessage } from "./llm-client.js";
-import type { TrajectoryStep } from "./run-state.js";
+import type { RunState, TrajectoryStep } from "./run-state.js";
+import type { TrajectorySummary } from "./rule-based-compressor.js";
 
 /**
  * The messages of a run, built incrementally: the system prompt, the query, then one assistant/user pair
@@ -28,13 +29,29 @@ export class TrajectoryMessages {
     return Math.ceil(this.chars / 4) + this.list.length * 4;
   }
 
+  /**
+   * The messages of a run restored from its state (resume): the head, the summary when the history was
+   * compacted, then the steps it does not cover. Actions are re-serialized (the verbatim replies are gone).
+   */
+  static fromState(input: {
+    systemPrompt: string;
+    userMessage: string;
+    state: RunState;
+  }): TrajectoryMessages {
+    const messages = new TrajectoryMessages(input.systemPrompt, input.userMessage);
+    for (const message of getHistoryMessages(input.state)) messages.push(message);
+    return messages;
+  }
+
+  /** Rough size of the system prompt and the query alone: what no compaction can shrink. */
+  get headTokens(): number {
+    const [system, user] = this.list;
+    return Math.ceil(((system?.content.length ?? 0) + (user?.content.length ?? 0)) / 4) + 8;
+  }
+
   /** `reply`: the LLM's own JSON for this action when it was clean, echoed instead of re-serialized. */
   appendStep(step: TrajectoryStep, reply?: string): void {
-    this.push({
-      role: "assistant",
-      content: reply ?? JSON.stringify({ next_node: step.next_node, args: step.args }),
-    });
-    this.push({ role: "user", content: stepResultMessage(step) });
+    for (const message of getStepMessages(step, reply)) this.push(message);
   }
 
   /** The messages plus a repair exchange, without changing the run's own list. */
@@ -58,8 +75,44 @@ export class TrajectoryMessages {
   }
 }
 
+/** Everything after the head, from the state: the summary (when compacted), then the uncovered steps. */
+export function getHistoryMessages(state: RunState): LlmMessage[] {
+  const covered = state.summary?.coveredSteps ?? 0;
+  const history: LlmMessage[] = [];
+  if (state.summary !== undefined) history.push(createSummaryMessage(state.summary.summary, covered));
+  for (let index = covered; index < state.steps.length; index += 1) {
+    history.push(...getStepMessages(state.steps[index]!));
+  }
+  return history;
+}
+
+/** A step as messages: the action and its result, or a planner note alone. */
+export function getStepMessages(step: TrajectoryStep, reply?: string): LlmMessage[] {
+  if (step.note === true) return [{ role: "user", content: stepResultMessage(step) }];
+  return [
+    {
+      role: "assistant",
+      content: reply ?? JSON.stringify({ next_node: step.next_node, args: step.args }),
+    },
+    { role: "user", content: stepResultMessage(step) },
+  ];
+}
+
+/** The message that stands in for the compacted part of the history. */
+export function createSummaryMessage(summary: TrajectorySummary, coveredSteps: number): LlmMessage {
+  return {
+    role: "user",
+    content: JSON.stringify({
+      trajectory_summary: summary,
+      steps_summarized: coveredSteps,
+      note: "The earlier steps were summarized to fit the token budget; the steps after it follow in full.",
+    }),
+  };
+}
+
 /** What the LLM reads after a step: `{"observation": …}` or `{"failure": {…}}` (seed 001, phase C). */
 export function stepResultMessage(step: TrajectoryStep): string {
+  if (step.note === true) return JSON.stringify(step.observation ?? null);
   if (step.failure !== undefined) return JSON.stringify({ failure: step.failure });
   return JSON.stringify({ observation: step.observation ?? null });
 }

@@ -13,6 +13,8 @@ export interface StepRecord {
   branches?: PlannerViewBranch[];
   join?: PlannerViewStep["join"];
   refused?: boolean;
+  /** A planner note (task results, a person's input): one user message, no action. */
+  note?: boolean;
   startedAt?: number;
   /** The LLM's verbatim reply for this action, echoed in the history (see `Decision.reply`). */
   reply?: string | undefined;
@@ -32,7 +34,10 @@ export class TrajectoryRecorder {
     private readonly messages: TrajectoryMessages,
     private readonly secrets: ReadonlySet<string>,
     private readonly clock: () => number,
-  ) {}
+  ) {
+    // A restored run (resume) already has steps: rebuild what was visited from them.
+    for (const step of state.steps) if (step.refused === undefined && step.note !== true) this.visit(step);
+  }
 
   record(input: StepRecord): TrajectoryStep {
     const now = this.clock();
@@ -49,6 +54,7 @@ export class TrajectoryRecorder {
     else step.observation = scrubSecrets(input.observation, this.secrets);
     if (input.branches !== undefined) step.branches = scrubSecrets(input.branches, this.secrets);
     if (input.join !== undefined) step.join = scrubSecrets(input.join, this.secrets);
+    if (input.note === true) step.note = true;
     if (input.refused === true && input.failure !== undefined) {
       step.refused = {
         code: input.failure.error_code,
@@ -66,7 +72,16 @@ export class TrajectoryRecorder {
   }
 
   private remember(step: TrajectoryStep): void {
-    if (step.refused !== undefined) return;
+    if (step.refused !== undefined || step.note === true) return;
+    this.visit(step);
+    if (step.branches !== undefined || step.next_node.startsWith("task.")) return;
+    if (step.failure === undefined) {
+      this.state.lastObservation = step.observation;
+      this.state.observationsByTool[step.next_node] = step.observation;
+    }
+  }
+
+  private visit(step: TrajectoryStep): void {
     for (const branch of step.branches ?? []) {
       this.visited.add(branch.node);
       if (branch.failure === undefined) this.state.observationsByTool[branch.node] = branch.observation;
@@ -74,9 +89,5 @@ export class TrajectoryRecorder {
     if (step.join !== undefined && step.join.skipped === undefined) this.visited.add(step.join.node);
     if (step.branches !== undefined || step.next_node.startsWith("task.")) return;
     this.visited.add(step.next_node);
-    if (step.failure === undefined) {
-      this.state.lastObservation = step.observation;
-      this.state.observationsByTool[step.next_node] = step.observation;
-    }
   }
 }

@@ -35,6 +35,12 @@ describe("summarizeTrajectory", () => {
     expect(result.summary_note).toContain("dropped detail");
   });
 
+  it("reports the caller's own before_tokens instead of estimating the trajectory again", async () => {
+    const result = await summarizeTrajectory({ query, steps, budget, beforeTokens: 123_456 });
+    expect(result.before_tokens).toBe(123_456);
+    expect(result.after_tokens).toBeLessThanOrEqual(budget);
+  });
+
   it("asks the summarizer LLM with a short JSON-only prompt when detail would be lost", async () => {
     const llm = new ScriptedClient([good]);
     const result = await summarizeTrajectory({ query, steps, budget, llm });

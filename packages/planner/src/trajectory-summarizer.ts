@@ -18,6 +18,12 @@ export interface SummarizeTrajectoryOptions extends CompressTrajectoryOptions {
   signal?: AbortSignal;
   /** Called after each summarizer call, e.g. to emit `llm_call` and count usage. */
   onLlmCall?: (result: LlmResult) => void;
+  /**
+   * The caller's own estimate of the uncompacted size, reported as `before_tokens`. Saves estimating the
+   * whole trajectory again, which costs as much as writing it out as JSON (a loop compacting on every step
+   * of a long run must not pay that each time).
+   */
+  beforeTokens?: number;
 }
 
 export type SummaryMethod = "rule_based" | "llm" | "rule_based_fallback";
@@ -47,7 +53,7 @@ const MAX_REPLY_ECHO_CHARS = 2_000;
 export async function summarizeTrajectory(
   options: SummarizeTrajectoryOptions,
 ): Promise<TrajectorySummaryResult> {
-  const before = estimateTrajectoryTokens(options);
+  const before = options.beforeTokens ?? estimateTrajectoryTokens(options);
   const rule = compressTrajectory(options);
   const ruleResult = (method: SummaryMethod, note?: string): TrajectorySummaryResult => {
     const notes = [
