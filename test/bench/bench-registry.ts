@@ -1,0 +1,39 @@
+import type { RunBenchmark } from "./bench-report.js";
+
+/** One benchmark: its name on the command line, its title, and a lazy import of its code. */
+export interface BenchEntry {
+  name: string;
+  title: string;
+  load(): Promise<RunBenchmark>;
+}
+
+/** Every benchmark, in the order `npm run bench` runs them and docs/benchmarks.md lists them. */
+export const BENCHMARKS: readonly BenchEntry[] = [
+  {
+    name: "overhead",
+    title: "1. Planner overhead per step (Waddle, LangGraph.js, bare loop)",
+    load: async () => (await import("./overhead/overhead-bench.js")).runOverheadBench,
+  },
+  {
+    name: "auto-seq",
+    title: "2. Auto-seq on the document pipeline",
+    load: async () => (await import("./auto-seq/auto-seq-bench.js")).runAutoSeqBench,
+  },
+  {
+    name: "parallel",
+    title: "3. Parallel branches under max_parallel",
+    load: async () => (await import("./parallel/parallel-bench.js")).runParallelBench,
+  },
+  {
+    name: "live-events",
+    title: "4. Live events: store → room → socket.io clients",
+    load: async () => (await import("./live-events/live-events-bench.js")).runLiveEventsBench,
+  },
+  {
+    name: "scale",
+    title: "5. Scale: 100 concurrent runs on one server process",
+    load: async () => (await import("./scale/scale-bench.js")).runScaleBench,
+  },
+];
+
+export const BENCHMARK_NAMES: readonly string[] = BENCHMARKS.map((entry) => entry.name);
