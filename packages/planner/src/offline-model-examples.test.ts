@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { AgentSpec, type RunEvent, type RunEventOf } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
+import { InMemoryStateStore } from "./in-memory-state-store.js";
 import { OfflineModel } from "./offline-model.js";
 import { ReactPlanner } from "./react-planner.js";
 
@@ -34,9 +35,17 @@ async function runExample(spec: AgentSpec) {
   const planner = ReactPlanner.fromSpec(spec, {
     llm: new OfflineModel({ chunkDelayMs: 0 }),
     sleep: fastSleep,
+    stateStore: new InMemoryStateStore(),
   });
   const query = spec.sampleQueries[0] ?? "hello";
-  const outcome = await planner.run(query, { onEvent: (event) => events.push(event) });
+  let outcome = await planner.run(query, { onEvent: (event) => events.push(event) });
+  // A person approves every approval pause (email-approval's send_email).
+  while (outcome.kind === "pause" && outcome.reason === "approval_required") {
+    outcome = await planner.resume(outcome.resumeToken, {
+      decision: "approve",
+      onEvent: (event) => events.push(event),
+    });
+  }
   return { outcome, events, planner };
 }
 
@@ -47,29 +56,30 @@ const toolsStarted = (events: readonly RunEvent[]) =>
     .filter((event) => event.data.attempt === 1)
     .map((event) => event.data.tool);
 
-const finishing = [...examples.keys()].filter((id) => id !== "email-approval");
-
 describe("the offline model runs the example agents through ReactPlanner", () => {
-  it.each(finishing)("%s runs to answer_complete, labelled offline, the answer streamed", async (id) => {
-    const { outcome, events } = await runExample(example(id));
-    expect(outcome).toMatchObject({ kind: "finish", reason: "answer_complete" });
-    const answer = outcome.kind === "finish" ? outcome.payload.answer : "";
-    expect(answer.length).toBeGreaterThan(20);
-    expect(ofType(events, "run_started")[0]?.data.llm).toEqual({
-      provider: "offline",
-      model: "offline",
-      offline: true,
-    });
-    expect(
-      ofType(events, "llm_call").every((event) => event.data.offline && event.data.model === "offline"),
-    ).toBe(true);
-    const streamed = ofType(events, "llm_stream_chunk").filter(
-      (event) => event.data.channel === "answer" && !event.data.done,
-    );
-    expect(streamed.length).toBeGreaterThan(1);
-    expect(streamed.map((event) => event.data.text).join("")).toBe(answer);
-    expect(ofType(events, "repair_attempt")).toEqual([]);
-  });
+  it.each([...examples.keys()])(
+    "%s runs to answer_complete, labelled offline, the answer streamed",
+    async (id) => {
+      const { outcome, events } = await runExample(example(id));
+      expect(outcome).toMatchObject({ kind: "finish", reason: "answer_complete" });
+      const answer = outcome.kind === "finish" ? outcome.payload.answer : "";
+      expect(answer.length).toBeGreaterThan(20);
+      expect(ofType(events, "run_started")[0]?.data.llm).toEqual({
+        provider: "offline",
+        model: "offline",
+        offline: true,
+      });
+      expect(
+        ofType(events, "llm_call").every((event) => event.data.offline && event.data.model === "offline"),
+      ).toBe(true);
+      const streamed = ofType(events, "llm_stream_chunk").filter(
+        (event) => event.data.channel === "answer" && !event.data.done,
+      );
+      expect(streamed.length).toBeGreaterThan(1);
+      expect(streamed.map((event) => event.data.text).join("")).toBe(answer);
+      expect(ofType(events, "repair_attempt")).toEqual([]);
+    },
+  );
 
   it("runs sharded-research's parallel group with its join", async () => {
     const { events } = await runExample(example("sharded-research"));
@@ -87,8 +97,8 @@ describe("the offline model runs the example agents through ReactPlanner", () =>
     expect(toolsStarted(events)).toContain("write_brief");
   });
 
-  it("walks document-pipeline's auto-seq edges in order", async () => {
-    const { events } = await runExample(example("document-pipeline"));
+  it("lets auto-seq run document-pipeline's chain after the first tool", async () => {
+    const { events, outcome } = await runExample(example("document-pipeline"));
     expect(toolsStarted(events)).toEqual([
       "triage_query",
       "initialize_document_workflow",
@@ -96,6 +106,15 @@ describe("the offline model runs the example agents through ReactPlanner", () =>
       "extract_metadata",
       "generate_summary",
     ]);
+    expect(ofType(events, "auto_seq_executed").map((event) => event.data.tool_name)).toEqual([
+      "initialize_document_workflow",
+      "parse_documents",
+      "extract_metadata",
+      "generate_summary",
+    ]);
+    // The offline model chose the first tool and the answer; auto-seq saved the calls in between.
+    expect(ofType(events, "llm_call")).toHaveLength(2);
+    expect(outcome.metadata?.autoSeqSavedCalls).toBe(4);
   });
 
   it("re-plans cached-retrieval onto cached_index after live_search times out", async () => {
@@ -107,13 +126,31 @@ describe("the offline model runs the example agents through ReactPlanner", () =>
     );
   });
 
-  it("pauses email-approval for approval at send_email, after the lookup and the draft", async () => {
+  it("pauses email-approval at send_email, after the lookup and the draft, and sends once approved", async () => {
     const { events, outcome } = await runExample(example("email-approval"));
-    expect(outcome).toMatchObject({
-      kind: "pause",
-      reason: "approval_required",
-      payload: { tool: "send_email" },
-    });
-    expect(toolsStarted(events)).toEqual(["lookup_contact", "draft_email"]);
+    const [pause] = ofType(events, "pause");
+    expect(pause?.data).toMatchObject({ reason: "approval_required", payload: { tool: "send_email" } });
+    expect(ofType(events, "resumed")[0]?.data.decision).toBe("approve");
+    expect(toolsStarted(events)).toEqual(["lookup_contact", "draft_email", "send_email"]);
+    expect(outcome.kind === "finish" ? outcome.payload.answer : "").toContain(
+      "send_email returned sent: yes",
+    );
+  });
+
+  it("keeps a todo list on support-triage when todos are enabled", async () => {
+    const base = example("support-triage");
+    const spec = { ...base, planner: { ...base.planner, maxIters: 12, todos: { enabled: true } } };
+    const { events, outcome } = await runExample(spec);
+    expect(outcome).toMatchObject({ kind: "finish", reason: "answer_complete" });
+    const revisions = ofType(events, "todos_updated").map((event) => event.data.todos);
+    expect(revisions.length).toBeGreaterThan(1);
+    expect(revisions[0]?.map((todo) => todo.status)).toEqual([
+      "in_progress",
+      "pending",
+      "pending",
+      "pending",
+    ]);
+    expect(revisions.at(-1)?.every((todo) => todo.status === "completed")).toBe(true);
+    expect(toolsStarted(events)).toEqual(["triage", "retrieve_docs", "summarize"]);
   });
 });
