@@ -27,8 +27,11 @@ export type { ImplResolver, ToolDefinition, ToolResumeInput, ToolRunContext, Too
 export { isPlannerError, PLANNER_ERROR_CODES, PlannerError } from "./planner-error.js";
 export type { PlannerErrorCode, PlannerErrorJson, PlannerErrorOptions } from "./planner-error.js";
 export { ReactPlanner } from "./react-planner.js";
-export type { FromSpecOptions } from "./react-planner.js";
-export type { ReactPlannerInit } from "./planner-config.js";
+export type { FromSpecOptions, LlmClientFactory } from "./react-planner.js";
+export type { CandidateLlm, ReactPlannerInit } from "./planner-config.js";
+export { PAUSE_KINDS, SAVED_RUN_FORMAT } from "./paused-state.js";
+export type { PauseKind, PauseRecord, SavedRun } from "./paused-state.js";
+export { TASK_RESULTS_NODE } from "./task-results.js";
 export { buildCatalog, Catalog } from "./catalog.js";
 export type { BuildCatalogOptions, CatalogTool } from "./catalog.js";
 export { CATALOG_ERROR_CODES, CatalogError } from "./catalog-error.js";
@@ -46,7 +49,13 @@ export type { Sleep } from "./abortable-sleep.js";
 export { defaultApprovalGate } from "./approval-gate.js";
 export type { ApprovalDecision, ApprovalGate, ApprovalRequest } from "./approval-gate.js";
 export { DEFAULT_OPCODE_HANDLERS, TASKS_DISABLED_MESSAGE } from "./opcode-handlers.js";
-export type { OpcodeContext, OpcodeHandler, OpcodeHandlers, OpcodeResult, TaskOpcode } from "./opcode-handlers.js";
+export type {
+  OpcodeContext,
+  OpcodeHandler,
+  OpcodeHandlers,
+  OpcodeResult,
+  TaskOpcode,
+} from "./opcode-handlers.js";
 export { ToolPauseSignal } from "./tool-pause-signal.js";
 export type { QueuedAction, RunState, RunUsage, TrajectoryStep } from "./run-state.js";
 export { isLlmError, LLM_ERROR_CODES, LlmError, RETRYABLE_LLM_ERROR_CODES } from "./llm-error.js";
