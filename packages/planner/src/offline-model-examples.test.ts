@@ -30,7 +30,7 @@ const fastSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
     });
   });
 
-async function runExample(spec: AgentSpec) {
+async function runExample(spec: AgentSpec, decision: "approve" | "reject" = "approve") {
   const events: RunEvent[] = [];
   const planner = ReactPlanner.fromSpec(spec, {
     llm: new OfflineModel({ chunkDelayMs: 0 }),
@@ -39,10 +39,10 @@ async function runExample(spec: AgentSpec) {
   });
   const query = spec.sampleQueries[0] ?? "hello";
   let outcome = await planner.run(query, { onEvent: (event) => events.push(event) });
-  // A person approves every approval pause (email-approval's send_email).
+  // A person answers every approval pause (email-approval's send_email) the same way.
   while (outcome.kind === "pause" && outcome.reason === "approval_required") {
     outcome = await planner.resume(outcome.resumeToken, {
-      decision: "approve",
+      decision,
       onEvent: (event) => events.push(event),
     });
   }
@@ -135,6 +135,18 @@ describe("the offline model runs the example agents through ReactPlanner", () =>
     expect(outcome.kind === "finish" ? outcome.payload.answer : "").toContain(
       "send_email returned sent: yes",
     );
+  });
+
+  it("does not try send_email again once its approval is rejected, and says so", async () => {
+    const { events, outcome } = await runExample(example("email-approval"), "reject");
+    expect(toolsStarted(events)).toEqual(["lookup_contact", "draft_email"]);
+    expect(ofType(events, "pause")).toHaveLength(1);
+    expect(outcome).toMatchObject({
+      kind: "finish",
+      reason: "answer_complete",
+      payload: { requires_followup: true },
+    });
+    expect(outcome.kind === "finish" ? outcome.payload.answer : "").toContain("its approval was rejected");
   });
 
   it("keeps a todo list on support-triage when todos are enabled", async () => {
