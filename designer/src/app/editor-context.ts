@@ -11,6 +11,8 @@ import type { UiState, UiStore } from "../store/ui-store.js";
 /** What the canvas lets commands do to the view (registered while the canvas is mounted). */
 export interface CanvasApi {
   fitView(): void;
+  /** Fits the view once the canvas shows the change about to be dispatched (it arrives a render later). */
+  fitAfterChange(): void;
   /** Centres the view on these elements. */
   reveal(target: { nodes?: readonly string[]; edges?: readonly string[] }): void;
   /** The flow point at the centre of the visible canvas. */

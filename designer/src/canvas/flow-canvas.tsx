@@ -5,7 +5,6 @@ import {
   Controls,
   MiniMap,
   ReactFlow,
-  useNodesInitialized,
   useReactFlow,
   type Connection,
   type EdgeTypes,
@@ -15,7 +14,6 @@ import {
 import {
   useCallback,
   useMemo,
-  useEffect,
   useRef,
   type DragEvent,
   type MouseEvent as ReactMouseEvent,
@@ -36,6 +34,7 @@ import { SpecEdge } from "./spec-edge.js";
 import { SuggestedEdge } from "./suggested-edge.js";
 import { ToolNode } from "./tool-node.js";
 import { useCanvasApi } from "./use-canvas-api.js";
+import { useFitWhenReady } from "./use-fit-when-ready.js";
 import { useFlowState } from "./use-flow-state.js";
 
 const nodeTypes: NodeTypes = { tool: ToolNode, group: GroupNode };
@@ -62,24 +61,11 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
   const wrapper = useRef<HTMLDivElement>(null);
   const flow = useReactFlow();
   const edgeKind = useUi((state) => state.edgeKind);
-  const loadCount = useDocument((state) => state.loadCount);
   const toolCount = useDocument((state) => state.spec.tools.length);
   const { nodes, edges, onNodesChange, onEdgesChange, onNodeDragStop } = useFlowState();
-  useCanvasApi(wrapper);
 
-  // a newly loaded agent is fitted once React Flow has measured all of its nodes
-  const pendingFit = useRef(true);
-  const nodesInitialized = useNodesInitialized();
-  useEffect(() => {
-    pendingFit.current = true;
-  }, [loadCount]);
-  useEffect(() => {
-    if (!pendingFit.current || !nodesInitialized) return;
-    const ids = new Set(nodes.map((node) => node.id));
-    if (!editor.document.getState().spec.tools.every((tool) => ids.has(tool.name))) return;
-    pendingFit.current = false;
-    void flow.fitView(FIT_VIEW_OPTIONS);
-  }, [nodesInitialized, nodes, flow, editor]);
+  const requestFit = useFitWhenReady(nodes);
+  useCanvasApi(wrapper, requestFit);
 
   const isValidConnection = useCallback<IsValidConnection<FlowEdge>>(
     (connection) =>

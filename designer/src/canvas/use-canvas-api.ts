@@ -3,12 +3,13 @@ import { useEffect, type RefObject } from "react";
 import { useEditor } from "../app/editor-context.js";
 
 /** Registers what commands may do to the view (fit, reveal, centre) while the canvas is mounted. */
-export function useCanvasApi(wrapper: RefObject<HTMLDivElement | null>): void {
+export function useCanvasApi(wrapper: RefObject<HTMLDivElement | null>, requestFit: () => void): void {
   const editor = useEditor();
   const flow = useReactFlow();
   useEffect(() => {
     editor.canvas.current = {
       fitView: () => void flow.fitView({ padding: 0.2, duration: 250, maxZoom: 1.2 }),
+      fitAfterChange: requestFit,
       reveal(target) {
         const spec = editor.document.getState().spec;
         const edgeEnds = (target.edges ?? []).flatMap((id) => {
@@ -28,5 +29,5 @@ export function useCanvasApi(wrapper: RefObject<HTMLDivElement | null>): void {
     return () => {
       editor.canvas.current = null;
     };
-  }, [editor, flow, wrapper]);
+  }, [editor, flow, wrapper, requestFit]);
 }

@@ -210,8 +210,8 @@ export function createEditorCommands(): EditorCommand[] {
         const change = await getAutoLayoutChange(spec, await loadElk());
         // skip the result if the document changed meanwhile: it would move nodes back
         if (change && doc(editor).spec === spec) {
+          editor.canvas.current?.fitAfterChange();
           doc(editor).dispatch({ type: "batch", label: "auto-layout", changes: [change] });
-          requestAnimationFrame(() => editor.canvas.current?.fitView());
         }
       },
     },
