@@ -156,6 +156,33 @@ describe("runs over REST", () => {
     expect(await server.store.loadPausedState(run.pause!.resumeToken)).toBeUndefined();
   });
 
+  it.each([
+    ["approve", {}, "sent"],
+    ["edit", { args: { to: "sam@example.com", subject: "Edited", body: "Hello" } }, "sam@example.com"],
+    ["reject", {}, undefined],
+  ] as const)("resumes a paused run with %s", async (decision, extra, expected) => {
+    const runId = await start("email-approval", "Email Dana that the Q3 report is ready");
+    const paused = await waitForRun(server, runId, new Set(["paused", "failed", "finished"]));
+    const resumed = await server.request(`/api/runs/${runId}/resume`, {
+      method: "POST",
+      json: { resumeToken: paused.pause!.resumeToken, decision, ...extra },
+    });
+    expect(resumed.status).toBe(202);
+    const again = await server.request(`/api/runs/${runId}/resume`, {
+      method: "POST",
+      json: { resumeToken: paused.pause!.resumeToken, decision },
+    });
+    expect(again.status).toBe(409);
+    const run = await waitForRun(server, runId);
+    expect(run.status).toBe("finished");
+    const all = await events(runId);
+    expect(all.map((event) => event.seq)).toEqual(all.map((_, index) => index + 1));
+    expect(all.find((event) => event.type === "resumed")?.data).toMatchObject({ decision });
+    const sent = all.find((event) => event.type === "tool_end" && event.data.tool === "send_email");
+    if (expected === undefined) expect(sent).toBeUndefined();
+    else expect(JSON.stringify(sent?.data)).toContain(expected);
+  });
+
   it("calls an allow-listed http tool and blocks a host that is not on the list", async () => {
     await save(
       chainSpec("http-agent", [
