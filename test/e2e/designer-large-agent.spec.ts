@@ -73,9 +73,9 @@ test("a 150-tool agent opens, edits and lays out (timings printed, not asserted)
     .poll(async () => JSON.stringify(await toolNode(page, "tool_0").boundingBox()))
     .not.toBe(JSON.stringify(before));
   timings.push(`auto-layout: ${Date.now() - laidOut} ms`);
+  await saveScreenshot(page, "designer-large-agent");
   await page.keyboard.press("ControlOrMeta+z");
   await expect(page.getByTestId("save-status")).toHaveText("Unsaved changes");
-  await saveScreenshot(page, "designer-large-agent");
   test.info().annotations.push(...timings.map((description) => ({ type: "timing", description })));
   console.log(timings.join("\n"));
 });

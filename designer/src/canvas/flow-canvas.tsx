@@ -168,7 +168,7 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
         multiSelectionKeyCode={editor.isMac ? "Meta" : "Control"}
         snapToGrid
         snapGrid={SNAP_GRID}
-        minZoom={0.15}
+        minZoom={0.05}
         maxZoom={2}
         onlyRenderVisibleElements={toolCount > 80}
         fitView
