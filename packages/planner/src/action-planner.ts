@@ -5,10 +5,11 @@ import { redactText, truncateText } from "./create-preview.js";
 import { createFallbackPayload } from "./final-payload.js";
 import { compactHistory } from "./history-compactor.js";
 import { interpretReply } from "./interpret-reply.js";
-import { isLlmError, type LlmError } from "./llm-error.js";
+import { isLlmError } from "./llm-error.js";
 import type { LlmPurpose } from "./llm-caller.js";
 import type { LlmMessage } from "./llm-client.js";
 import type { PlannerRun } from "./planner-run.js";
+import { getRejectionText, interruptedRejection, parseRejection } from "./rejections.js";
 import { resolveReasoningEffort } from "./reasoning-router.js";
 import { createReflectSummary } from "./reflection.js";
 import { createFailure } from "./run-state.js";
@@ -207,7 +208,7 @@ function exhausted(
     node: refused.next_node,
     args: refused.args,
     errorCode: rejection.code,
-    message: lastMessage(rejection),
+    message: getRejectionText(rejection),
     suggestion: "Choose a valid action: a tool from the catalog with valid args, or final_response.",
   });
   return { kind: "refused", action: refused, source: "llm", failure };
@@ -218,7 +219,7 @@ function forcedFinish(run: PlannerRun, rejection: Rejection): Decision {
   const limit = run.config.options.maxConsecutiveArgFailures;
   const message =
     `I could not produce a valid action after ${limit} consecutive attempts` +
-    `${rejection.node === undefined ? "" : ` (${rejection.node})`}: ${lastMessage(rejection)} ` +
+    `${rejection.node === undefined ? "" : ` (${rejection.node})`}: ${getRejectionText(rejection)} ` +
     "Please rephrase the request or give the missing details.";
   const payload = createFallbackPayload({ message, steps: run.state.steps });
   return { kind: "outcome", outcome: run.finish("no_path", payload) };
@@ -226,7 +227,7 @@ function forcedFinish(run: PlannerRun, rejection: Rejection): Decision {
 
 function reportRejection(run: PlannerRun, rejection: Rejection, attemptNumber: number): void {
   if (rejection.constraint !== undefined) {
-    const data = { ...rejection.constraint, message: lastMessage(rejection) };
+    const data = { ...rejection.constraint, message: getRejectionText(rejection) };
     run.events.emit("constraint_violation", data);
   }
   if (rejection.repairKind !== undefined) {
@@ -234,55 +235,12 @@ function reportRejection(run: PlannerRun, rejection: Rejection, attemptNumber: n
       kind: rejection.repairKind,
       attempt: attemptNumber,
       error_code: rejection.code,
-      message: lastMessage(rejection),
+      message: getRejectionText(rejection),
     };
     run.events.emit(
       "repair_attempt",
       rejection.node === undefined ? data : { ...data, node: rejection.node },
     );
-  }
-}
-
-/** A reply cut off mid-stream is repaired like an unparseable one (docs/llm-stream-interrupted.md). */
-function interruptedRejection(error: LlmError): { partial: string; rejection: Rejection } {
-  const partial = typeof error.details?.partialContent === "string" ? error.details.partialContent : "";
-  const message = `Your previous reply was cut off after ${partial.length} characters; send the complete JSON action again.`;
-  return {
-    partial,
-    rejection: {
-      code: "stream_interrupted",
-      message: JSON.stringify({ error: { code: "stream_interrupted", message } }),
-      purpose: "repair",
-      repairKind: "parse",
-    },
-  };
-}
-
-function parseRejection(interpreted: { ok: false; code: string; message: string } | { ok: true }): Rejection {
-  const code = interpreted.ok ? "invalid_action" : interpreted.code;
-  const message = interpreted.ok ? "The reply is not a valid action." : interpreted.message;
-  return {
-    code,
-    message: JSON.stringify({
-      error: { code, message },
-      instruction:
-        'Reply with exactly one JSON object {"next_node": "<tool or opcode>", "args": {...}} and nothing else.',
-    }),
-    purpose: "repair",
-    repairKind: "parse",
-  };
-}
-
-/** The human part of a rejection's machine message. */
-function lastMessage(rejection: Rejection): string {
-  try {
-    const parsed = JSON.parse(rejection.message) as {
-      error?: { message?: string };
-      constraint?: { message?: string };
-    };
-    return parsed.error?.message ?? parsed.constraint?.message ?? rejection.message;
-  } catch {
-    return rejection.message;
   }
 }
 

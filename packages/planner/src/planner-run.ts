@@ -12,8 +12,7 @@ import { planWithLlm, type Decision } from "./action-planner.js";
 import { runAutoSeqDetection } from "./auto-seq-runner.js";
 import { createToolRuntime } from "./create-tool-runtime.js";
 import { createFallbackPayload } from "./final-payload.js";
-import type { LlmClient } from "./llm-client.js";
-import { LlmCaller } from "./llm-caller.js";
+import type { LlmCaller } from "./llm-caller.js";
 import type { PauseRecord } from "./paused-state.js";
 import type { PlannerConfig } from "./planner-config.js";
 import { isPlannerError, PlannerError } from "./planner-error.js";
@@ -21,7 +20,8 @@ import type { PlannerView } from "./planner-view.js";
 import { pauseForConflicts, pauseRun } from "./run-pause.js";
 import { RunEventEmitter } from "./run-event-emitter.js";
 import { routeRun } from "./run-routing.js";
-import { createRunState, type RunState, type TrajectoryStep } from "./run-state.js";
+import type { RunState, TrajectoryStep } from "./run-state.js";
+import { createInitialState, createRunLlmCaller, getPlannerView, getRunStartedData } from "./run-setup.js";
 import { RunTasks } from "./run-tasks.js";
 import type { PlannerFinish, PlannerOutcome, PlannerPause, RunOptions } from "./run-types.js";
 import { collectSecretStrings, scrubSecrets } from "./secret-scrubber.js";
@@ -30,7 +30,7 @@ import { drainTaskResults } from "./task-results.js";
 import type { ToolRuntime } from "./tool-executor.js";
 import { createUserMessage, TrajectoryMessages } from "./trajectory-messages.js";
 import { TrajectoryRecorder, type StepRecord } from "./trajectory-recorder.js";
-import { applyNonPlannerIteration, createTodoState } from "./write-todos.js";
+import { applyNonPlannerIteration } from "./write-todos.js";
 
 type Constraint = RunEventData<"constraint_violation">["constraint"];
 
@@ -66,7 +66,10 @@ export class PlannerRun {
     this.signal = this.cancellation.signal;
     this.secrets = collectSecretStrings(options.toolContext);
     this.toolContext = Object.freeze({ ...options.toolContext });
-    this.state = "state" in start ? start.state : this.createState(start.query, options);
+    this.state =
+      "state" in start
+        ? start.state
+        : createInitialState({ config, query: start.query, options, secrets: this.secrets });
     this.events = new RunEventEmitter({
       state: this.state,
       sink: options.onEvent,
@@ -83,7 +86,7 @@ export class PlannerRun {
         ? TrajectoryMessages.fromState({ systemPrompt: config.systemPrompt, userMessage, state: this.state })
         : new TrajectoryMessages(config.systemPrompt, userMessage);
     this.recorder = new TrajectoryRecorder(this.state, this.messages, this.secrets, config.clock);
-    this.llmCaller = this.createLlmCaller(config.llm);
+    this.llmCaller = createRunLlmCaller(this, config.llm);
     this.toolRuntime = createToolRuntime({
       config,
       state: this.state,
@@ -99,7 +102,7 @@ export class PlannerRun {
 
   /** The loop of a new run. Resolves with a finish or a pause; rejects (after `run_failed`) on bugs. */
   execute(): Promise<PlannerOutcome> {
-    this.emitRunStarted();
+    this.events.emit("run_started", getRunStartedData(this));
     return this.loop(() =>
       this.config.hintConflicts.length > 0 && this.state.conflictsAcknowledged !== true
         ? pauseForConflicts(this)
@@ -221,21 +224,7 @@ export class PlannerRun {
 
   /** The structured view for in-process models; shares the trajectory array instead of copying it. */
   plannerView(lastError?: { code: string; message: string }): PlannerView {
-    const { config, state } = this;
-    const view: PlannerView = {
-      query: state.query,
-      tools: config.viewTools,
-      hints: config.hints.hints,
-      edges: config.edges,
-      groups: config.groups,
-      steps: state.steps,
-      todos: { enabled: config.options.todos.enabled, items: state.todos?.todos ?? [] },
-      tasksEnabled: config.options.tasks.enabled,
-      iteration: state.iteration,
-      maxIters: config.options.maxIters,
-    };
-    if (lastError !== undefined) view.lastError = lastError;
-    return view;
+    return getPlannerView(this, lastError);
   }
 
   emitAction(action: PlannerAction, source: ActionSource, actionSeq: number): void {
@@ -268,7 +257,7 @@ export class PlannerRun {
     const modelId = this.state.route?.modelId;
     const candidate =
       modelId === undefined ? undefined : this.config.candidates.find((item) => item.id === modelId);
-    if (candidate?.llm !== undefined) this.llmCaller = this.createLlmCaller(candidate.llm);
+    if (candidate?.llm !== undefined) this.llmCaller = createRunLlmCaller(this, candidate.llm);
     else if (candidate?.model !== undefined) this.routedModel = candidate.model;
   }
 
@@ -307,47 +296,6 @@ export class PlannerRun {
       usage: { ...usage },
       durationMs: Math.max(0, this.config.clock() - this.state.startedAt),
     };
-  }
-
-  private createState(query: string, options: RunOptions): RunState {
-    const { config } = this;
-    const contextMeta =
-      options.contextMeta === undefined ? undefined : scrubSecrets(options.contextMeta, this.secrets);
-    const state = createRunState({
-      runId: options.runId ?? config.createId(),
-      query,
-      startedAt: config.clock(),
-      ...(contextMeta === undefined ? {} : { contextMeta }),
-      ...(config.options.deadlineS === undefined ? {} : { deadlineS: config.options.deadlineS }),
-    });
-    if (config.writeTodosTool !== undefined) state.todos = createTodoState();
-    return state;
-  }
-
-  private createLlmCaller(llm: LlmClient): LlmCaller {
-    return new LlmCaller({
-      llm,
-      cancellation: this.cancellation,
-      events: this.events,
-      usage: this.state.usage,
-      clock: this.config.clock,
-      responseFormat: this.config.responseFormat,
-      ...(this.config.priceTable === undefined ? {} : { priceTable: this.config.priceTable }),
-      nextActionSeq: () => this.state.actionSeq++,
-      secrets: this.secrets,
-    });
-  }
-
-  private emitRunStarted(): void {
-    const { llm } = this.config;
-    const data: RunEventData<"run_started"> = {
-      query: scrubSecrets(this.state.query, this.secrets),
-      llm: { provider: llm.provider, model: llm.model, offline: llm.offline === true },
-      tools: [...this.config.catalog.names],
-    };
-    if (this.config.agentId !== undefined) data.agentId = this.config.agentId;
-    if (this.config.agentVersion !== undefined) data.agentVersion = this.config.agentVersion;
-    this.events.emit("run_started", data);
   }
 
   /** Emits `run_failed` and returns the error to throw, as a `PlannerError`. */

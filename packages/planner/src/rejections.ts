@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Catalog } from "./catalog.js";
 import type { CheckResult, Rejection } from "./action-check-types.js";
+import type { LlmError } from "./llm-error.js";
 
 export function unknownTool(node: string, catalog: Catalog, where?: string): Rejection {
   return {
@@ -59,4 +60,49 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
     .slice(0, 5)
     .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`);
   return issues.length > 5 ? `${shown.join("; ")}; and ${issues.length - 5} more` : shown.join("; ");
+}
+
+/** A reply cut off mid-stream is repaired like an unparseable one (docs/llm-stream-interrupted.md). */
+export function interruptedRejection(error: LlmError): { partial: string; rejection: Rejection } {
+  const partial = typeof error.details?.partialContent === "string" ? error.details.partialContent : "";
+  const message = `Your previous reply was cut off after ${partial.length} characters; send the complete JSON action again.`;
+  return {
+    partial,
+    rejection: {
+      code: "stream_interrupted",
+      message: JSON.stringify({ error: { code: "stream_interrupted", message } }),
+      purpose: "repair",
+      repairKind: "parse",
+    },
+  };
+}
+
+export function parseRejection(
+  interpreted: { ok: false; code: string; message: string } | { ok: true },
+): Rejection {
+  const code = interpreted.ok ? "invalid_action" : interpreted.code;
+  const message = interpreted.ok ? "The reply is not a valid action." : interpreted.message;
+  return {
+    code,
+    message: JSON.stringify({
+      error: { code, message },
+      instruction:
+        'Reply with exactly one JSON object {"next_node": "<tool or opcode>", "args": {...}} and nothing else.',
+    }),
+    purpose: "repair",
+    repairKind: "parse",
+  };
+}
+
+/** The human part of a rejection's machine message. */
+export function getRejectionText(rejection: Pick<Rejection, "message">): string {
+  try {
+    const parsed = JSON.parse(rejection.message) as {
+      error?: { message?: string };
+      constraint?: { message?: string };
+    };
+    return parsed.error?.message ?? parsed.constraint?.message ?? rejection.message;
+  } catch {
+    return rejection.message;
+  }
 }

@@ -4,6 +4,7 @@ import { createFallbackPayload } from "./final-payload.js";
 import type { PauseRecord } from "./paused-state.js";
 import { PlannerError } from "./planner-error.js";
 import type { PlannerRun } from "./planner-run.js";
+import { getRejectionText } from "./rejections.js";
 import { createFailure } from "./run-state.js";
 import type { PlannerOutcome, ResumeOptions } from "./run-types.js";
 import { settleHeldMerge } from "./task-results.js";
@@ -45,7 +46,7 @@ export function checkResumeDecision(
   const result = checkAction(edited, run.checkContext(true));
   if (!result.ok) {
     throw invalidResume(
-      `The edited args of ${action.next_node} are refused: ${readMessage(result.rejection.message)}`,
+      `The edited args of ${action.next_node} are refused: ${getRejectionText(result.rejection)}`,
     );
   }
   return result.checked.kind === "tool" ? { next_node: action.next_node, args: result.checked.args } : edited;
@@ -135,14 +136,4 @@ function recordUserInput(run: PlannerRun, userInput: string): void {
 
 function invalidResume(message: string): PlannerError {
   return new PlannerError("invalid_resume", message);
-}
-
-/** The human part of a machine rejection message. */
-function readMessage(message: string): string {
-  try {
-    const parsed = JSON.parse(message) as { error?: { message?: string }; constraint?: { message?: string } };
-    return parsed.error?.message ?? parsed.constraint?.message ?? message;
-  } catch {
-    return message;
-  }
 }
