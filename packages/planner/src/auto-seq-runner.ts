@@ -36,7 +36,7 @@ export function runAutoSeqDetection(run: PlannerRun): void {
   const { config, state } = run;
   const setup = config.autoSeq;
   if (setup === undefined) return;
-  const last = findLastActionStep(state.steps);
+  const last = findLastActionStep(state.steps, config.writeTodosTool?.name);
   const steps: AutoSeqStep[] = [];
   if (last !== undefined) {
     const step: AutoSeqStep = { next_node: last.next_node, observation: last.observation };
@@ -83,18 +83,24 @@ export function runAutoSeqDetection(run: PlannerRun): void {
 /** After an auto-seq action ran: `auto_seq_executed`, and one LLM call saved. */
 export function recordAutoSeqExecuted(run: PlannerRun, toolName: string): void {
   run.state.autoSeqSavedCalls += 1;
-  const previous = findLastActionStep(run.state.steps.slice(0, -1));
+  const previous = findLastActionStep(run.state.steps.slice(0, -1), run.config.writeTodosTool?.name);
   run.events.emit("auto_seq_executed", {
     tool_name: toolName,
     prev_step_next_node: previous?.next_node ?? null,
   });
 }
 
-/** The last step the model (or auto-seq) acted in; planner notes (task results, input) do not count. */
-function findLastActionStep(steps: readonly TrajectoryStep[]): TrajectoryStep | undefined {
+/**
+ * The last step that produced a tool's output: planner notes (task results, a person's input) and plan
+ * updates (`write_todos`, whose acknowledgement is no payload for a tool) are looked through.
+ */
+function findLastActionStep(
+  steps: readonly TrajectoryStep[],
+  planTool: string | undefined,
+): TrajectoryStep | undefined {
   for (let index = steps.length - 1; index >= 0; index -= 1) {
     const step = steps[index]!;
-    if (step.note !== true) return step;
+    if (step.note !== true && step.next_node !== planTool) return step;
   }
   return undefined;
 }

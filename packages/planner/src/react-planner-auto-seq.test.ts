@@ -268,6 +268,25 @@ describe("auto-seq in the loop: outcomes, gates and skips", () => {
     ]);
   });
 
+  it("looks through plan updates: write_todos' acknowledgement is no payload for a tool", async () => {
+    const anything = mock("anything", {
+      argsSchema: { type: "object", properties: {} },
+      autoSeqExecute: true,
+    });
+    const base = idSpec([anything], { todos: { enabled: true } });
+    const { planner } = createScriptedPlanner(base, [
+      call("write_todos", { todos: [{ id: "a", content: "Start", status: "in_progress" }] }),
+      answer("ok"),
+    ]);
+    const log = createEventLog();
+    finished(await planner.run("x", { onEvent: log.onEvent }));
+    expect(log.ofType("tool_start")).toEqual([]);
+    expect(log.ofType("auto_seq_skipped").map((event) => event.data.reason)).toEqual([
+      "no_steps",
+      "no_steps",
+    ]);
+  });
+
   it("skips with pending_actions_present when a resumed call waits in the queue", async () => {
     const spec = idSpec([mock("send", { requiresApproval: true, autoSeq: false })]);
     const { planner } = createScriptedPlanner(spec, [
