@@ -169,6 +169,17 @@ describe("ReactPlanner.resume: approvals", () => {
     });
   });
 
+  it("an overlapping resume through another planner on the same store is refused too", async () => {
+    const store = jsonStore();
+    const { planner, pause } = await pauseAtSend([answer("Sent.")], store);
+    const other = createScriptedPlanner(emailSpec, [answer("Sent twice?")], { stateStore: store }).planner;
+    const outcomes = await Promise.allSettled([
+      other.resume(pause.resumeToken, { decision: "approve" }),
+      planner.resume(pause.resumeToken, { decision: "approve" }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
+  });
+
   it("uses an in-memory store by default and refuses a document it did not write", async () => {
     const client = new ScriptedClient([answer("never")]);
     const planner = new ReactPlanner({
