@@ -1,25 +1,34 @@
-import type { RunEvent, RunStatus, Usage } from "@waddle/protocol";
+import { TERMINAL_RUN_STATUSES, type RunEvent, type RunStatus, type Usage } from "@waddle/protocol";
 import type { Logger } from "../logger.js";
 import type { SecretRedactor } from "../tools/secret-redactor.js";
 import {
   EMPTY_USAGE,
-  type AppendEventOptions,
+  type EventEntry,
   type RunPatch,
   type TaskRecord,
   type WaddleStore,
 } from "../store/waddle-store.js";
 import type { RunEventHub } from "./run-event-hub.js";
 
+interface PendingEvent {
+  raw: RunEvent;
+  /** Run changes of a server event, besides those its type implies. */
+  extra?: RunPatch;
+  resolve?: () => void;
+}
+
 /** An event the server writes itself (e.g. `run_failed`); the recorder gives it its seq and step. */
 export type ServerEvent = Pick<RunEvent, "type" | "data">;
 
 /**
  * Records one run's events: redacts secrets, numbers them after the stored `seq` (so the stored stream has
- * no gap whatever the emitter says), writes each with the run and task changes it implies in one
- * transaction, and only then publishes it. Writes are chained, so events are stored and published in order.
+ * no gap whatever the emitter says), writes them with the run and task changes they imply in one
+ * transaction per batch, and only then publishes them. Writes are chained: stored and published in order.
  */
 export class RunRecorder {
   private tail: Promise<void> = Promise.resolve();
+  private readonly pending: PendingEvent[] = [];
+  private drainQueued = false;
   private lastSeq: number;
   private lastStep = 0;
   private usage: Usage;
@@ -55,19 +64,20 @@ export class RunRecorder {
     return this.sealed;
   }
 
-  /** The planner's event sink: synchronous, writes in the background in order. */
+  /** The planner's event sink: synchronous; events are written in the background, in order, in batches. */
   readonly sink = (event: RunEvent): void => {
-    this.enqueue(() => this.write(event));
+    this.push({ raw: event });
   };
 
   /** Appends an event of the server's own (`run_failed`, `run_interrupted`, …) after every queued one. */
   append(event: ServerEvent, patch: RunPatch = {}): Promise<void> {
-    return this.enqueue(() =>
-      this.write(
-        { ...event, runId: this.options.runId, seq: 0, ts: Date.now(), step: this.lastStep } as RunEvent,
-        patch,
-      ),
-    );
+    return new Promise((resolve) => {
+      this.push({
+        raw: { ...event, runId: this.options.runId, seq: 0, ts: Date.now() } as RunEvent,
+        extra: patch,
+        resolve,
+      });
+    });
   }
 
   /** Changes the run's row (status, timing) after every queued event, and publishes a status change. */
@@ -79,19 +89,21 @@ export class RunRecorder {
     });
   }
 
-  /** After this, events from the planner are dropped (the run was interrupted or cancelled by the server). */
-  seal(): void {
-    this.sealed = true;
-  }
-
   /** Resolves once everything queued so far is stored and published. */
   flush(): Promise<void> {
     return this.enqueue(async () => undefined);
   }
 
+  private push(item: PendingEvent): void {
+    this.pending.push(item);
+    if (this.drainQueued) return;
+    this.drainQueued = true;
+    void this.enqueue(() => this.drain());
+  }
+
   private enqueue(task: () => Promise<void>): Promise<void> {
     const next = this.tail.then(task).catch((error: unknown) => {
-      this.options.logger.error("recording a run event failed", {
+      this.options.logger.error("recording run events failed", {
         runId: this.options.runId,
         error: String(error),
       });
@@ -100,35 +112,57 @@ export class RunRecorder {
     return next;
   }
 
-  private async write(raw: RunEvent, extraPatch: RunPatch = {}): Promise<void> {
-    if (this.sealed) return;
-    const seq = this.lastSeq + 1;
-    if (raw.seq !== 0 && raw.seq !== seq) {
-      this.options.logger.warn("event renumbered", {
+  /**
+   * Writes every event queued since the last drain in one transaction (a burst of streamed chunks costs
+   * one commit), then publishes them in order. Events after a terminal one are dropped.
+   */
+  private async drain(): Promise<void> {
+    this.drainQueued = false;
+    const items = this.pending.splice(0);
+    const entries: EventEntry[] = [];
+    let seq = this.lastSeq;
+    let step = this.lastStep;
+    let sealed = this.sealed;
+    for (const item of items) {
+      if (sealed) continue;
+      seq += 1;
+      if (item.raw.seq !== 0 && item.raw.seq !== seq) {
+        this.options.logger.warn("event renumbered", {
+          runId: this.options.runId,
+          emitted: item.raw.seq,
+          stored: seq,
+        });
+      }
+      step = item.extra ? step : Math.max(step, item.raw.step);
+      const event = this.options.redactor.redact({
+        ...item.raw,
         runId: this.options.runId,
-        emitted: raw.seq,
-        stored: seq,
+        seq,
+        ...(item.extra ? { step } : {}),
+      }) as RunEvent;
+      const derived = this.derive(event);
+      const run: RunPatch = { ...derived.run, ...item.extra };
+      entries.push({
+        event,
+        options: {
+          ...(Object.keys(run).length > 0 ? { run } : {}),
+          ...(derived.task ? { task: derived.task } : {}),
+        },
       });
+      if (run.status !== undefined && TERMINAL_RUN_STATUSES.has(run.status)) sealed = true;
     }
-    const event = this.options.redactor.redact({ ...raw, runId: this.options.runId, seq }) as RunEvent;
-    const derived = this.derive(event);
-    const run: RunPatch = { ...derived.run, ...extraPatch };
-    const options: AppendEventOptions = {
-      ...(Object.keys(run).length > 0 ? { run } : {}),
-      ...(derived.task ? { task: derived.task } : {}),
-    };
-    await this.options.store.appendEvent(event, options);
-    this.lastSeq = seq;
-    this.lastStep = Math.max(this.lastStep, event.step);
-    if (
-      run.status === "finished" ||
-      run.status === "cancelled" ||
-      run.status === "failed" ||
-      run.status === "interrupted"
-    )
-      this.sealed = true;
-    this.options.hub.publishEvent(event);
-    if (run.status) this.setStatus(run.status);
+    try {
+      await this.options.store.appendEvents(entries);
+      this.lastSeq = seq;
+      this.lastStep = step;
+      this.sealed = sealed;
+      for (const { event, options } of entries) {
+        this.options.hub.publishEvent(event);
+        if (options?.run?.status) this.setStatus(options.run.status);
+      }
+    } finally {
+      for (const item of items) item.resolve?.();
+    }
   }
 
   private setStatus(status: RunStatus): void {

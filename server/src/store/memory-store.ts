@@ -12,6 +12,7 @@ import {
   getAgentSummary,
   StoreError,
   type AppendEventOptions,
+  type EventEntry,
   type ListRunsOptions,
   type NewRun,
   type RunPatch,
@@ -166,27 +167,39 @@ export class MemoryStore implements WaddleStore {
   }
 
   async appendEvent(event: RunEvent, options: AppendEventOptions = {}): Promise<void> {
+    await this.appendEvents([{ event, options }]);
+  }
+
+  async appendEvents(entries: readonly EventEntry[]): Promise<void> {
     this.assertOpen();
-    const run = this.runs.get(event.runId);
-    if (!run) throw new StoreError("not_found", `Run "${event.runId}" does not exist.`);
-    const lastSeq = run.lastSeq ?? 0;
-    if (event.seq !== lastSeq + 1) {
-      throw new StoreError(
-        "seq_gap",
-        `Event seq ${event.seq} of run "${event.runId}" does not follow ${lastSeq}.`,
-        {
-          lastSeq,
-          seq: event.seq,
-        },
-      );
+    // Check the whole batch first, so that a refused event leaves nothing written (as a transaction would).
+    const expected = new Map<string, number>();
+    for (const { event } of entries) {
+      const run = this.runs.get(event.runId);
+      if (!run) throw new StoreError("not_found", `Run "${event.runId}" does not exist.`);
+      const lastSeq = expected.get(event.runId) ?? run.lastSeq ?? 0;
+      if (event.seq !== lastSeq + 1) {
+        throw new StoreError(
+          "seq_gap",
+          `Event seq ${event.seq} of run "${event.runId}" does not follow ${lastSeq}.`,
+          {
+            lastSeq,
+            seq: event.seq,
+          },
+        );
+      }
+      expected.set(event.runId, event.seq);
     }
-    this.events.get(event.runId)!.push(structuredClone(event));
-    run.lastSeq = event.seq;
-    if (options.run) applyRunPatch(run, options.run);
-    if (options.task) {
-      const tasks = this.tasks.get(event.runId) ?? new Map<string, TaskRecord>();
-      tasks.set(options.task.taskId, structuredClone(options.task));
-      this.tasks.set(event.runId, tasks);
+    for (const { event, options = {} } of entries) {
+      const run = this.runs.get(event.runId)!;
+      this.events.get(event.runId)!.push(structuredClone(event));
+      run.lastSeq = event.seq;
+      if (options.run) applyRunPatch(run, options.run);
+      if (options.task) {
+        const tasks = this.tasks.get(event.runId) ?? new Map<string, TaskRecord>();
+        tasks.set(options.task.taskId, structuredClone(options.task));
+        this.tasks.set(event.runId, tasks);
+      }
     }
   }
 

@@ -17,6 +17,7 @@ import {
   getAgentSummary,
   StoreError,
   type AppendEventOptions,
+  type EventEntry,
   type ListRunsOptions,
   type NewRun,
   type RunPatch,
@@ -30,6 +31,8 @@ import {
  */
 export class SqliteStore implements WaddleStore {
   private readonly db: Database.Database;
+  /** Prepared once per SQL text: preparing costs more than running on the per-event path. */
+  private readonly statements = new Map<string, Database.Statement>();
 
   /** Opens (creating when needed) the database at `filename`; `":memory:"` for a throwaway one. */
   constructor(filename: string) {
@@ -43,22 +46,18 @@ export class SqliteStore implements WaddleStore {
   }
 
   async listAgents(): Promise<AgentSummary[]> {
-    const rows = this.db
-      .prepare(
-        `SELECT v.*, a.created_at AS first_created_at FROM agents a
+    const rows = this.sql(
+      `SELECT v.*, a.created_at AS first_created_at FROM agents a
          JOIN agent_versions v ON v.agent_id = a.id AND v.version = a.latest_version ORDER BY a.id`,
-      )
-      .all() as VersionRow[];
+    ).all() as VersionRow[];
     return rows.map((row) => getAgentSummary(toAgentRecord(row)));
   }
 
   async getAgent(id: string): Promise<AgentRecord | undefined> {
-    const row = this.db
-      .prepare(
-        `SELECT v.*, a.created_at AS first_created_at FROM agents a
+    const row = this.sql(
+      `SELECT v.*, a.created_at AS first_created_at FROM agents a
          JOIN agent_versions v ON v.agent_id = a.id AND v.version = a.latest_version WHERE a.id = ?`,
-      )
-      .get(id) as VersionRow | undefined;
+    ).get(id) as VersionRow | undefined;
     return row ? toAgentRecord(row) : undefined;
   }
 
@@ -66,16 +65,18 @@ export class SqliteStore implements WaddleStore {
     const { spec } = options;
     const now = new Date().toISOString();
     this.db.transaction(() => {
-      const existing = this.db.prepare("SELECT latest_version FROM agents WHERE id = ?").get(spec.id) as
+      const existing = this.sql("SELECT latest_version FROM agents WHERE id = ?").get(spec.id) as
         { latest_version: number } | undefined;
       if (existing) {
         throw new StoreError("conflict", `An agent with id "${spec.id}" already exists.`, {
           currentVersion: existing.latest_version,
         });
       }
-      this.db
-        .prepare("INSERT INTO agents (id, latest_version, created_at, updated_at) VALUES (?, 1, ?, ?)")
-        .run(spec.id, now, now);
+      this.sql("INSERT INTO agents (id, latest_version, created_at, updated_at) VALUES (?, 1, ?, ?)").run(
+        spec.id,
+        now,
+        now,
+      );
       this.insertVersion({ id: spec.id, version: 1, spec, message: options.message, now });
     })();
     return { id: spec.id, version: 1, spec, updatedAt: now, createdAt: now };
@@ -90,9 +91,9 @@ export class SqliteStore implements WaddleStore {
     const now = new Date().toISOString();
     const spec = { ...options.spec, id: options.id };
     const createdAt = this.db.transaction(() => {
-      const existing = this.db
-        .prepare("SELECT latest_version, created_at FROM agents WHERE id = ?")
-        .get(options.id) as { latest_version: number; created_at: string } | undefined;
+      const existing = this.sql("SELECT latest_version, created_at FROM agents WHERE id = ?").get(
+        options.id,
+      ) as { latest_version: number; created_at: string } | undefined;
       if (!existing) throw new StoreError("not_found", `Agent "${options.id}" does not exist.`);
       if (existing.latest_version !== options.baseVersion) {
         throw new StoreError(
@@ -103,26 +104,26 @@ export class SqliteStore implements WaddleStore {
       }
       const version = existing.latest_version + 1;
       this.insertVersion({ id: options.id, version, spec, message: options.message, now });
-      this.db
-        .prepare("UPDATE agents SET latest_version = ?, updated_at = ? WHERE id = ?")
-        .run(version, now, options.id);
+      this.sql("UPDATE agents SET latest_version = ?, updated_at = ? WHERE id = ?").run(
+        version,
+        now,
+        options.id,
+      );
       return existing.created_at;
     })();
     return { id: options.id, version: options.baseVersion + 1, spec, updatedAt: now, createdAt };
   }
 
   async deleteAgent(id: string): Promise<boolean> {
-    return this.db.prepare("DELETE FROM agents WHERE id = ?").run(id).changes > 0;
+    return this.sql("DELETE FROM agents WHERE id = ?").run(id).changes > 0;
   }
 
   async listAgentVersions(id: string): Promise<AgentVersionSummary[] | undefined> {
-    const exists = this.db.prepare("SELECT 1 FROM agents WHERE id = ?").get(id);
+    const exists = this.sql("SELECT 1 FROM agents WHERE id = ?").get(id);
     if (!exists) return undefined;
-    const rows = this.db
-      .prepare(
-        "SELECT version, name, message, created_at FROM agent_versions WHERE agent_id = ? ORDER BY version",
-      )
-      .all(id) as VersionRow[];
+    const rows = this.sql(
+      "SELECT version, name, message, created_at FROM agent_versions WHERE agent_id = ? ORDER BY version",
+    ).all(id) as VersionRow[];
     return rows.map((row) => ({
       version: row.version,
       createdAt: row.created_at,
@@ -132,33 +133,29 @@ export class SqliteStore implements WaddleStore {
   }
 
   async getAgentVersion(id: string, version: number): Promise<AgentRecord | undefined> {
-    const row = this.db
-      .prepare(
-        `SELECT v.*, a.created_at AS first_created_at FROM agent_versions v JOIN agents a ON a.id = v.agent_id
+    const row = this.sql(
+      `SELECT v.*, a.created_at AS first_created_at FROM agent_versions v JOIN agents a ON a.id = v.agent_id
          WHERE v.agent_id = ? AND v.version = ?`,
-      )
-      .get(id, version) as VersionRow | undefined;
+    ).get(id, version) as VersionRow | undefined;
     return row ? toAgentRecord(row) : undefined;
   }
 
   async createRun(run: NewRun): Promise<RunRecord> {
     const now = new Date().toISOString();
     try {
-      this.db
-        .prepare(
-          `INSERT INTO runs (id, agent_id, agent_version, status, query, usage, offline, created_at, position)
+      this.sql(
+        `INSERT INTO runs (id, agent_id, agent_version, status, query, usage, offline, created_at, position)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs))`,
-        )
-        .run(
-          run.id,
-          run.agentId,
-          run.agentVersion,
-          run.status,
-          run.query,
-          JSON.stringify(EMPTY_USAGE),
-          run.offline ? 1 : 0,
-          now,
-        );
+      ).run(
+        run.id,
+        run.agentId,
+        run.agentVersion,
+        run.status,
+        run.query,
+        JSON.stringify(EMPTY_USAGE),
+        run.offline ? 1 : 0,
+        now,
+      );
     } catch (error) {
       if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
         throw new StoreError("conflict", `Run "${run.id}" already exists.`);
@@ -169,7 +166,7 @@ export class SqliteStore implements WaddleStore {
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
-    const row = this.db.prepare("SELECT * FROM runs WHERE id = ?").get(id) as RunRow | undefined;
+    const row = this.sql("SELECT * FROM runs WHERE id = ?").get(id) as RunRow | undefined;
     return row ? toRunRecord(row) : undefined;
   }
 
@@ -188,7 +185,7 @@ export class SqliteStore implements WaddleStore {
       options.limit === undefined ? "" : " LIMIT ?"
     }`;
     if (options.limit !== undefined) params.push(options.limit);
-    return (this.db.prepare(sql).all(...params) as RunRow[]).map(toRunRecord);
+    return (this.sql(sql).all(...params) as RunRow[]).map(toRunRecord);
   }
 
   async updateRun(id: string, patch: RunPatch): Promise<RunRecord> {
@@ -197,38 +194,61 @@ export class SqliteStore implements WaddleStore {
   }
 
   async appendEvent(event: RunEvent, options: AppendEventOptions = {}): Promise<void> {
-    this.db.transaction(() => {
-      const run = this.db.prepare("SELECT last_seq FROM runs WHERE id = ?").get(event.runId) as
+    this.appendInTransaction([{ event, options }]);
+  }
+
+  async appendEvents(entries: readonly EventEntry[]): Promise<void> {
+    if (entries.length > 0) this.appendInTransaction(entries);
+  }
+
+  /**
+   * One transaction for a batch: each event advances `last_seq` only from `seq - 1` (so a gap or a replay is
+   * refused and the whole batch rolled back), then is written with its run patch and task.
+   */
+  private readonly appendInTransaction = this.lazyTransaction((entries: readonly EventEntry[]) => {
+    for (const { event, options = {} } of entries) this.appendOne(event, options);
+  });
+
+  private appendOne(event: RunEvent, options: AppendEventOptions): void {
+    const advanced = this.sql("UPDATE runs SET last_seq = ? WHERE id = ? AND last_seq = ?").run(
+      event.seq,
+      event.runId,
+      event.seq - 1,
+    ).changes;
+    if (advanced === 0) {
+      const run = this.sql("SELECT last_seq FROM runs WHERE id = ?").get(event.runId) as
         { last_seq: number } | undefined;
       if (!run) throw new StoreError("not_found", `Run "${event.runId}" does not exist.`);
-      if (event.seq !== run.last_seq + 1) {
-        throw new StoreError(
-          "seq_gap",
-          `Event seq ${event.seq} of run "${event.runId}" does not follow ${run.last_seq}.`,
-          {
-            lastSeq: run.last_seq,
-            seq: event.seq,
-          },
-        );
-      }
-      this.db
-        .prepare("INSERT INTO run_events (run_id, seq, type, event) VALUES (?, ?, ?, ?)")
-        .run(event.runId, event.seq, event.type, JSON.stringify(event));
-      this.db.prepare("UPDATE runs SET last_seq = ? WHERE id = ?").run(event.seq, event.runId);
-      if (options.run) this.patchRun(event.runId, options.run);
-      if (options.task) {
-        this.db
-          .prepare("INSERT OR REPLACE INTO tasks (run_id, task_id, record) VALUES (?, ?, ?)")
-          .run(options.task.runId, options.task.taskId, JSON.stringify(options.task));
-      }
-    })();
+      throw new StoreError(
+        "seq_gap",
+        `Event seq ${event.seq} of run "${event.runId}" does not follow ${run.last_seq}.`,
+        {
+          lastSeq: run.last_seq,
+          seq: event.seq,
+        },
+      );
+    }
+    this.sql("INSERT INTO run_events (run_id, seq, type, event) VALUES (?, ?, ?, ?)").run(
+      event.runId,
+      event.seq,
+      event.type,
+      JSON.stringify(event),
+    );
+    if (options.run) this.patchRun(event.runId, options.run);
+    if (options.task) {
+      this.sql("INSERT OR REPLACE INTO tasks (run_id, task_id, record) VALUES (?, ?, ?)").run(
+        options.task.runId,
+        options.task.taskId,
+        JSON.stringify(options.task),
+      );
+    }
   }
 
   async listEvents(runId: string, options: { afterSeq?: number; limit?: number } = {}): Promise<RunEvent[]> {
     const limit = options.limit ?? -1;
-    const rows = this.db
-      .prepare("SELECT event FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?")
-      .all(runId, options.afterSeq ?? 0, limit) as { event: string }[];
+    const rows = this.sql(
+      "SELECT event FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+    ).all(runId, options.afterSeq ?? 0, limit) as { event: string }[];
     return rows.map((row) => JSON.parse(row.event) as RunEvent);
   }
 
@@ -237,26 +257,44 @@ export class SqliteStore implements WaddleStore {
     runId?: string;
     state: SerializedPlannerState;
   }): Promise<void> {
-    this.db
-      .prepare("INSERT OR REPLACE INTO paused_states (token, run_id, state, created_at) VALUES (?, ?, ?, ?)")
-      .run(options.token, options.runId ?? null, JSON.stringify(options.state), new Date().toISOString());
+    this.sql(
+      "INSERT OR REPLACE INTO paused_states (token, run_id, state, created_at) VALUES (?, ?, ?, ?)",
+    ).run(options.token, options.runId ?? null, JSON.stringify(options.state), new Date().toISOString());
   }
 
   async loadPausedState(token: string): Promise<SerializedPlannerState | undefined> {
-    const row = this.db.prepare("SELECT state FROM paused_states WHERE token = ?").get(token) as
+    const row = this.sql("SELECT state FROM paused_states WHERE token = ?").get(token) as
       { state: string } | undefined;
     return row ? (JSON.parse(row.state) as SerializedPlannerState) : undefined;
   }
 
   async deletePausedState(token: string): Promise<void> {
-    this.db.prepare("DELETE FROM paused_states WHERE token = ?").run(token);
+    this.sql("DELETE FROM paused_states WHERE token = ?").run(token);
   }
 
   async listTasks(runId: string): Promise<TaskRecord[]> {
-    const rows = this.db.prepare("SELECT record FROM tasks WHERE run_id = ? ORDER BY rowid").all(runId) as {
+    const rows = this.sql("SELECT record FROM tasks WHERE run_id = ? ORDER BY rowid").all(runId) as {
       record: string;
     }[];
     return rows.map((row) => JSON.parse(row.record) as TaskRecord);
+  }
+
+  /** A transaction function made once, on first use (the database opens in the constructor). */
+  private lazyTransaction<A extends unknown[]>(body: (...args: A) => void): (...args: A) => void {
+    let transaction: ((...args: A) => void) | undefined;
+    return (...args: A) => {
+      transaction ??= this.db.transaction(body);
+      transaction(...args);
+    };
+  }
+
+  private sql(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
   }
 
   async close(): Promise<void> {
@@ -270,18 +308,16 @@ export class SqliteStore implements WaddleStore {
     message: string | undefined;
     now: string;
   }): void {
-    this.db
-      .prepare(
-        "INSERT INTO agent_versions (agent_id, version, name, message, spec, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-      )
-      .run(
-        options.id,
-        options.version,
-        options.spec.name,
-        options.message ?? null,
-        JSON.stringify(options.spec),
-        options.now,
-      );
+    this.sql(
+      "INSERT INTO agent_versions (agent_id, version, name, message, spec, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    ).run(
+      options.id,
+      options.version,
+      options.spec.name,
+      options.message ?? null,
+      JSON.stringify(options.spec),
+      options.now,
+    );
   }
 
   private patchRun(id: string, patch: RunPatch): void {
@@ -302,13 +338,11 @@ export class SqliteStore implements WaddleStore {
       );
     }
     if (sets.length === 0) {
-      if (!this.db.prepare("SELECT 1 FROM runs WHERE id = ?").get(id))
+      if (!this.sql("SELECT 1 FROM runs WHERE id = ?").get(id))
         throw new StoreError("not_found", `Run "${id}" does not exist.`);
       return;
     }
-    const changes = this.db
-      .prepare(`UPDATE runs SET ${sets.join(", ")} WHERE id = ?`)
-      .run(...params, id).changes;
+    const changes = this.sql(`UPDATE runs SET ${sets.join(", ")} WHERE id = ?`).run(...params, id).changes;
     if (changes === 0) throw new StoreError("not_found", `Run "${id}" does not exist.`);
   }
 }

@@ -238,6 +238,38 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
       }),
   },
   {
+    name: "appends a batch in one piece: a gap anywhere in it writes nothing",
+    run: (make) =>
+      withStore(make, async (store) => {
+        await store.createRun({ id: "run-b", agentId: "a", agentVersion: 1, query: "q", status: "running" });
+        await store.createRun({ id: "run-c", agentId: "a", agentVersion: 1, query: "q", status: "running" });
+        await store.appendEvents([
+          { event: event("run-b", 1) },
+          { event: event("run-c", 1) },
+          { event: event("run-b", 2), options: { run: { status: "paused" } } },
+        ]);
+        assert.deepEqual(
+          (await store.listEvents("run-b")).map((e) => e.seq),
+          [1, 2],
+        );
+        assert.equal((await store.getRun("run-b"))?.status, "paused");
+        await expectStoreError(
+          store.appendEvents([
+            { event: event("run-b", 3), options: { run: { status: "finished" } } },
+            { event: event("run-b", 5) },
+          ]),
+          "seq_gap",
+        );
+        assert.deepEqual(
+          (await store.listEvents("run-b")).map((e) => e.seq),
+          [1, 2],
+        );
+        assert.equal((await store.getRun("run-b"))?.status, "paused");
+        assert.equal((await store.getRun("run-b"))?.lastSeq, 2);
+        await store.appendEvents([]);
+      }),
+  },
+  {
     name: "saves, loads and deletes paused states",
     run: (make) =>
       withStore(make, async (store) => {

@@ -55,6 +55,12 @@ export interface AppendEventOptions {
   task?: TaskRecord;
 }
 
+/** One event to append, with what it changes. */
+export interface EventEntry {
+  event: RunEvent;
+  options?: AppendEventOptions;
+}
+
 export interface ListRunsOptions {
   agentId?: string;
   statuses?: readonly RunStatus[];
@@ -94,6 +100,8 @@ export interface WaddleStore {
    * patch and the task are written in one transaction, so that a crash never leaves half of them.
    */
   appendEvent(event: RunEvent, options?: AppendEventOptions): Promise<void>;
+  /** Appends several events (of one run or more) in one transaction: all are written, or none. */
+  appendEvents(entries: readonly EventEntry[]): Promise<void>;
   /** Events with `seq > afterSeq`, in order, at most `limit` (default: all). */
   listEvents(runId: string, options?: { afterSeq?: number; limit?: number }): Promise<RunEvent[]>;
 
