@@ -68,6 +68,18 @@ describe("meta routes", () => {
     expect(response.headers.get("x-powered-by")).toBeNull();
   });
 
+  it("refuses a body over the default 1 MB limit with 413 and accepts one under it", async () => {
+    const big = { version: 1, id: "big-agent", name: "Big", description: "x".repeat(1_100_000) };
+    const refused = await server.request("/api/agents/validate", { method: "POST", json: big });
+    expect(refused.status).toBe(413);
+    expect(refused.body.code).toBe("payload_too_large");
+    const fits = await server.request("/api/agents/validate", {
+      method: "POST",
+      json: { ...big, description: "x".repeat(3_000) },
+    });
+    expect(fits.status).toBe(200);
+  });
+
   it("serves a page that explains how to build the designer when it is not built", async () => {
     const page = await server.request("/agents/some-agent", { headers: { accept: "text/html" } });
     expect(page.status).toBe(200);
