@@ -38,6 +38,10 @@ beforeAll(async () => {
         response.end("x".repeat(5_000));
       } else if (url.pathname === "/slow") {
         setTimeout(() => response.end("late"), 2_000);
+      } else if (url.pathname === "/denied") {
+        response
+          .writeHead(403, { "content-type": "text/plain" })
+          .end(`bad key ${request.headers.authorization}`);
       } else if (url.pathname === "/echo") {
         response.setHeader("content-type", "application/json");
         response.end(body || "{}");
@@ -140,6 +144,16 @@ describe("http tools", () => {
       code: "missing_secret",
       message: expect.stringContaining("WADDLE_SECRET_NOPE"),
     });
+  });
+
+  it("redacts a secret an error body echoes back", async () => {
+    const run = runner({ url: `${base}/denied`, headers: { authorization: { secret: "WEATHER_KEY" } } });
+    const error = await run({}, context()).catch((caught: unknown) => caught as Error);
+    expect(error).toMatchObject({
+      code: "http_error",
+      message: expect.stringContaining("bad key [redacted]"),
+    });
+    expect(error.message).not.toContain("sk-weather-123456");
   });
 
   it("stops when the run is cancelled", async () => {

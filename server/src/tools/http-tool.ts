@@ -251,7 +251,13 @@ function toToolError(options: {
   redactor: SecretRedactor;
 }): unknown {
   const { error, context } = options;
-  if (error instanceof ToolExecutionError) return error;
+  if (error instanceof ToolExecutionError) {
+    // Error bodies are quoted to the LLM: an API that echoes a secret header must not leak it there.
+    const message = options.redactor.redactText(error.message);
+    return message === error.message
+      ? error
+      : new ToolExecutionError(error.code, message, error.retryable, error.details);
+  }
   if (context.signal.aborted) return error;
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
     return new ToolExecutionError(
