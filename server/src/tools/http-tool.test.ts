@@ -148,7 +148,10 @@ describe("http tools", () => {
 
   it("redacts a secret an error body echoes back", async () => {
     const run = runner({ url: `${base}/denied`, headers: { authorization: { secret: "WEATHER_KEY" } } });
-    const error = await run({}, context()).catch((caught: unknown) => caught as Error);
+    const error = (await run({}, context()).then(
+      () => new Error("expected a failure"),
+      (caught: unknown) => caught,
+    )) as Error;
     expect(error).toMatchObject({
       code: "http_error",
       message: expect.stringContaining("bad key [redacted]"),
