@@ -20,6 +20,8 @@ export interface MachineInfo {
   platform: string;
   totalMemGb: number;
   loadAverage: number;
+  /** The 1-minute load average when the benchmark ended. */
+  loadAverageEnd?: number;
 }
 
 /** What one benchmark hands back to the runner. */

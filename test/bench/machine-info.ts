@@ -14,10 +14,11 @@ export function getMachineInfo(): MachineInfo {
   };
 }
 
-/** One line, e.g. `machine: 2 cores, AMD EPYC, Node v20.20.2, linux x64, 7.8 GB RAM, load 1.91`. */
+/** One line, e.g. `machine: 2 cores, AMD EPYC, Node v20.20.2, linux x64, 7.8 GB RAM, load average 1.9 …`. */
 export function formatMachine(machine: MachineInfo): string {
+  const end = machine.loadAverageEnd === undefined ? "" : `, ${machine.loadAverageEnd} at end`;
   return (
     `machine: ${machine.cores} cores, ${machine.cpuModel}, Node ${machine.node}, ${machine.platform}, ` +
-    `${machine.totalMemGb} GB RAM, load average ${machine.loadAverage} (1 min) at start`
+    `${machine.totalMemGb} GB RAM, load average (1 min) ${machine.loadAverage} at start${end}`
   );
 }

@@ -1,13 +1,18 @@
 // Child process of run.ts: runs one benchmark in a fresh Node process (its own heap and JIT state) and
-// sends the report back over IPC. Usage: run-benchmark.ts <name> [--quick]
+// sends the report back over IPC. Started by hand (no IPC), it prints the report instead, e.g. to profile:
+//   node --cpu-prof --cpu-prof-dir=/tmp/waddle-prof --expose-gc --conditions=source --import tsx \
+//     test/bench/run-benchmark.ts live-events
 import type { BenchReport } from "./bench-report.js";
-import { BENCHMARKS } from "./bench-registry.js";
+import { BENCHMARK_NAMES, BENCHMARKS } from "./bench-registry.js";
+import { formatReport } from "./format-report.js";
 import { getMachineInfo } from "./machine-info.js";
 
 const [name, ...rest] = process.argv.slice(2);
 const entry = BENCHMARKS.find((candidate) => candidate.name === name);
-if (entry === undefined || process.send === undefined) {
-  process.stderr.write(`run-benchmark.ts is started by run.ts with a benchmark name, not "${name}".\n`);
+if (entry === undefined) {
+  process.stderr.write(
+    `run-benchmark.ts needs a benchmark name (${BENCHMARK_NAMES.join(", ")}), not "${name}".\n`,
+  );
   process.exit(2);
 }
 const machine = getMachineInfo();
@@ -16,5 +21,7 @@ const result = await run({
   quick: rest.includes("--quick"),
   log: (message) => process.stderr.write(`  [${entry.name}] ${message}\n`),
 });
+machine.loadAverageEnd = getMachineInfo().loadAverage;
 const report: BenchReport = { name: entry.name, title: entry.title, machine, ...result };
-process.send(report, () => process.exit(0));
+if (process.send === undefined) process.stdout.write(`${formatReport(report)}\n`);
+else process.send(report, () => process.exit(0));

@@ -33,4 +33,4 @@ while (performance.now() < until) {
   runs += 1;
 }
 const us = (Number(secondsArg) * 1e6) / (runs * steps);
-console.log(`${contender}: ${runs} runs of ${steps} steps, ${us.toFixed(2)} µs per step (profiler on)`);
+console.log(`${contender}: ${runs} runs of ${steps} steps, ${us.toFixed(2)} µs per step`);
