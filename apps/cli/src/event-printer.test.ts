@@ -77,10 +77,10 @@ const events: RunEvent[] = [
   },
 ];
 
-function print(isTty: boolean): string {
+function print(isTty: boolean, stream: readonly RunEvent[] = events): string {
   let out = "";
   const printer = new EventPrinter({ write: (text) => void (out += text), isTty });
-  for (const event of events) printer.print(event);
+  for (const event of stream) printer.print(event);
   printer.finish();
   return out;
 }
@@ -97,6 +97,19 @@ describe("EventPrinter", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("shows a streamed answer once, even when a line follows the stream", () => {
+    const reflection: RunEvent = {
+      ...base,
+      seq: 7,
+      step: 2,
+      type: "reasoning",
+      data: { phase: "reflect", summary: "Answering from the results." },
+    };
+    const finished = events.at(-1) as RunEvent;
+    const out = print(false, [...events.slice(0, -1), reflection, { ...finished, seq: 8 }]);
+    expect(out.match(/Answer: /g)).toHaveLength(1);
   });
 
   it("keeps a progress line on a terminal and clears it before each line", () => {

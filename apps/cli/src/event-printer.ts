@@ -35,6 +35,8 @@ export class EventPrinter {
   private events = 0;
   private readonly running = new Map<string, string>();
   private streaming = false;
+  /** Whether the answer of the current LLM reply was already shown as it streamed. */
+  private answerShown = false;
   private progressShown = false;
   answer: string | undefined;
 
@@ -101,6 +103,7 @@ export class EventPrinter {
         );
       }
       case "step_start":
+        this.answerShown = false;
         return this.paint(
           "dim",
           `─ step ${event.step}${event.data.source === "llm" ? "" : ` (${event.data.source})`}`,
@@ -167,10 +170,11 @@ export class EventPrinter {
         this.clearProgress();
         if (!this.streaming) this.out.write(this.paint("bold", "Answer: "));
         this.streaming = true;
+        this.answerShown = true;
         this.out.write(event.data.text);
         return undefined;
       case "run_finished": {
-        const wasStreaming = this.streaming;
+        const wasStreaming = this.answerShown;
         this.answer = event.data.payload.answer;
         const { metadata } = event.data;
         const summary = `■ ${event.data.reason} · ${metadata.steps} steps · ${metadata.llmCalls} LLM calls · ${(metadata.durationMs / 1000).toFixed(1)}s · $${metadata.usage.costUsd.toFixed(4)}`;
