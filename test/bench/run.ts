@@ -1,6 +1,6 @@
 // `npm run bench -- [name ...] [--write] [--quick]`: runs each benchmark in its own Node process, prints
 // its tables with the machine they ran on, and with --write keeps them in docs/benchmarks.md.
-import { fork } from "node:child_process";
+import { execFileSync, fork } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { BenchArgsError, BENCH_USAGE, parseBenchArgs } from "./bench-args.js";
@@ -17,6 +17,17 @@ function childExecArgv(): string[] {
   if (!flags.includes("--conditions=source")) flags.push("--conditions=source");
   if (!flags.includes("--expose-gc")) flags.push("--expose-gc");
   return flags;
+}
+
+/** The commit the code under test is at, and whether the runtime's sources had uncommitted changes. */
+function getRevision(): string {
+  try {
+    const git = (...args: string[]) => execFileSync("git", args, { encoding: "utf8" }).trim();
+    const dirty = git("status", "--porcelain", "--", "packages", "server", "apps").length > 0;
+    return `commit ${git("rev-parse", "--short", "HEAD")}${dirty ? " plus uncommitted changes in packages/, server/ or apps/" : ""}`;
+  } catch {
+    return "an unknown commit (git unavailable)";
+  }
 }
 
 function runChild(name: string, quick: boolean): Promise<BenchReport> {
@@ -67,7 +78,9 @@ async function main(): Promise<number> {
     process.stdout.write(`\n${text}\n\n`);
     if (args.write) {
       const measured = new Date().toISOString().slice(0, 16).replace("T", " ");
-      const body = formatReport(report, [`Command: \`${command}\` · measured ${measured} UTC`]);
+      const body = formatReport(report, [
+        `Command: \`${command}\` · measured ${measured} UTC at ${getRevision()}`,
+      ]);
       const doc = existsSync(DOC) ? readFileSync(DOC, "utf8") : "# Benchmarks\n";
       writeFileSync(DOC, applyBenchSection(doc, { name, body }));
       process.stderr.write(`wrote ${name} into docs/benchmarks.md\n`);
