@@ -35,9 +35,9 @@ export class ClientsProcess {
   /** Forks the process (same loader flags as this one), connects `clients` sockets, and waits until all are up. */
   static async start(url: string, clients: number): Promise<ClientsProcess> {
     const child = fork(CHILD, [url, String(clients)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-    const process = new ClientsProcess(child);
-    await process.next("ready");
-    return process;
+    const started = new ClientsProcess(child);
+    await started.next("ready");
+    return started;
   }
 
   /**

@@ -79,6 +79,37 @@ function pairedRatio(top: Measurement, bottom: Measurement): number {
   );
 }
 
+/** One row per contender, and the ratios row, for one trajectory length. */
+function addRows(input: {
+  steps: number;
+  measurements: readonly Measurement[];
+  perStep: BenchTable;
+  ratios: BenchTable;
+}): void {
+  const { steps, measurements } = input;
+  for (const measurement of measurements) {
+    const summary = getSummary(measurement.perUnitUs);
+    input.perStep.rows.push([
+      steps,
+      measurement.name,
+      round(summary.median, 2),
+      round(summary.p90, 2),
+      round(summary.min, 2),
+      round(summary.max, 2),
+      `${round(getRelativeIqr(measurement.perUnitUs) * 100, 1)} %`,
+      measurement.runsPerSample,
+    ]);
+  }
+  const [waddle, langGraph, bare] = measurements as [Measurement, Measurement, Measurement];
+  input.ratios.rows.push([
+    steps,
+    round(medianOf(langGraph.perUnitUs) / medianOf(waddle.perUnitUs), 1),
+    round(pairedRatio(langGraph, waddle), 1),
+    round(medianOf(waddle.perUnitUs) / medianOf(bare.perUnitUs), 2),
+    round(pairedRatio(waddle, bare), 2),
+  ]);
+}
+
 /** Issue 8 item 1: µs per step of Waddle, LangGraph.js and a bare loop on the same scripted trajectory. */
 export async function runOverheadBench(context: BenchContext): Promise<BenchResult> {
   const rounds = context.quick ? 5 : 40;
@@ -105,27 +136,7 @@ export async function runOverheadBench(context: BenchContext): Promise<BenchResu
       sampleMs: context.quick ? 5 : 25,
     });
     bySize.set(steps, measurements);
-    for (const measurement of measurements) {
-      const summary = getSummary(measurement.perUnitUs);
-      perStep.rows.push([
-        steps,
-        measurement.name,
-        round(summary.median, 2),
-        round(summary.p90, 2),
-        round(summary.min, 2),
-        round(summary.max, 2),
-        `${round(getRelativeIqr(measurement.perUnitUs) * 100, 1)} %`,
-        measurement.runsPerSample,
-      ]);
-    }
-    const [waddle, langGraph, bare] = measurements as [Measurement, Measurement, Measurement];
-    ratios.rows.push([
-      steps,
-      round(medianOf(langGraph.perUnitUs) / medianOf(waddle.perUnitUs), 1),
-      round(pairedRatio(langGraph, waddle), 1),
-      round(medianOf(waddle.perUnitUs) / medianOf(bare.perUnitUs), 2),
-      round(pairedRatio(waddle, bare), 2),
-    ]);
+    addRows({ steps, measurements, perStep, ratios });
   }
   const [waddle, langGraph, bare] = bySize.get(RATIO_SIZE) as [Measurement, Measurement, Measurement];
   const overheadRatio = medianOf(langGraph.perUnitUs) / medianOf(waddle.perUnitUs);

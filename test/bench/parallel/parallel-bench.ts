@@ -91,6 +91,37 @@ async function runBareTimers(limit: number): Promise<number> {
   return preciseNow() - start;
 }
 
+/** The table row of one max_parallel setting, and whether it met the target. */
+function judgeSetting(input: {
+  setting: number;
+  runs: readonly ParallelRun[];
+  timers: readonly number[];
+  table: BenchTable;
+}): TargetCheck {
+  const { setting, runs } = input;
+  const wall = getSummary(runs.map((run) => run.stepMs));
+  const ideal = Math.ceil(BRANCHES / setting) * BRANCH_MS;
+  const allowed = 0.1 * ideal + 10;
+  const peak = Math.max(...runs.map((run) => run.peakConcurrency));
+  input.table.rows.push([
+    setting,
+    ideal,
+    round(wall.median, 1),
+    round(wall.p90, 1),
+    round(wall.max, 1),
+    `+${round(wall.median - ideal, 1)}`,
+    `±${round(allowed, 0)}`,
+    round(getSummary(input.timers).median, 1),
+    round(getSummary(runs.map((run) => run.runMs)).median, 1),
+    peak,
+  ]);
+  return {
+    target: `max_parallel ${setting}: within 10 % + 10 ms of ${ideal} ms`,
+    measured: `median ${round(wall.median, 1)} ms (worst ${round(wall.max, 1)})`,
+    met: Math.abs(wall.median - ideal) <= allowed && peak <= setting,
+  };
+}
+
 /** Issue 8 item 3: wall time of eight 100 ms branches under max_parallel 1, 2, 4, 8 against the ideal. */
 export async function runParallelBench(context: BenchContext): Promise<BenchResult> {
   const repeats = context.quick ? 2 : 10;
@@ -119,31 +150,9 @@ export async function runParallelBench(context: BenchContext): Promise<BenchResu
     ],
     rows: [],
   };
-  const targets: TargetCheck[] = [];
-  for (const setting of SETTINGS) {
-    const runs = samples.get(setting)!;
-    const wall = getSummary(runs.map((run) => run.stepMs));
-    const ideal = Math.ceil(BRANCHES / setting) * BRANCH_MS;
-    const allowed = 0.1 * ideal + 10;
-    const peak = Math.max(...runs.map((run) => run.peakConcurrency));
-    table.rows.push([
-      setting,
-      ideal,
-      round(wall.median, 1),
-      round(wall.p90, 1),
-      round(wall.max, 1),
-      `+${round(wall.median - ideal, 1)}`,
-      `±${round(allowed, 0)}`,
-      round(getSummary(timers.get(setting)!).median, 1),
-      round(getSummary(runs.map((run) => run.runMs)).median, 1),
-      peak,
-    ]);
-    targets.push({
-      target: `max_parallel ${setting}: within 10 % + 10 ms of ${ideal} ms`,
-      measured: `median ${round(wall.median, 1)} ms (worst ${round(wall.max, 1)})`,
-      met: Math.abs(wall.median - ideal) <= allowed && peak <= setting,
-    });
-  }
+  const targets = SETTINGS.map((setting) =>
+    judgeSetting({ setting, runs: samples.get(setting)!, timers: timers.get(setting)!, table }),
+  );
   return {
     tables: [table],
     lines: [],

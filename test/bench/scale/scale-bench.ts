@@ -80,6 +80,20 @@ async function runBatch(server: ServerProcess, count: number) {
   };
 }
 
+type Batch = Awaited<ReturnType<typeof runBatch>>;
+
+function getBatchRow(count: number, batch: Batch): (string | number)[] {
+  return [
+    count,
+    batch.completionMs,
+    round(batch.perRun.median, 0),
+    round(batch.perRun.p90, 0),
+    batch.events,
+    batch.statuses,
+    round(batch.peakSampledMb, 1),
+  ];
+}
+
 /** Issue 8 item 5: 100 concurrent runs of an example agent on one server process: peak RSS and time. */
 export async function runScaleBench(context: BenchContext): Promise<BenchResult> {
   const concurrent = context.quick ? 20 : 100;
@@ -107,26 +121,7 @@ export async function runScaleBench(context: BenchContext): Promise<BenchResult>
         "outcome",
         "RSS peak sampled MB",
       ],
-      rows: [
-        [
-          1,
-          single.completionMs,
-          round(single.perRun.median, 0),
-          round(single.perRun.p90, 0),
-          single.events,
-          single.statuses,
-          round(single.peakSampledMb, 1),
-        ],
-        [
-          concurrent,
-          batch.completionMs,
-          round(batch.perRun.median, 0),
-          round(batch.perRun.p90, 0),
-          batch.events,
-          batch.statuses,
-          round(batch.peakSampledMb, 1),
-        ],
-      ],
+      rows: [getBatchRow(1, single), getBatchRow(concurrent, batch)],
     };
     const memory: BenchTable = {
       title: "server RSS (from /proc: VmRSS, and VmHWM for the peak since the process started)",
