@@ -9,7 +9,10 @@ import type { PlannerView, PlannerViewStep, PlannerViewTodo } from "./planner-vi
 const agentsDir = new URL("../../../apps/examples/agents/", import.meta.url);
 const examples = readdirSync(agentsDir)
   .filter((file) => file.endsWith(".json"))
-  .map((file) => AgentSpec.parse(JSON.parse(readFileSync(new URL(file, agentsDir), "utf8"))));
+  .map((file) => AgentSpec.parse(JSON.parse(readFileSync(new URL(file, agentsDir), "utf8"))))
+  // This simulation runs mock tools only; examples on TypeScript module tools run end to end in
+  // server/src/runs/example-agents.test.ts.
+  .filter((spec) => spec.tools.every((tool) => tool.impl.kind === "mock"));
 const example = (id: string): AgentSpec => {
   const spec = examples.find((candidate) => candidate.id === id);
   if (spec === undefined) throw new Error(`no example ${id}`);
