@@ -87,6 +87,33 @@ describe("ReactPlanner with OpenAiClient against the fixture", () => {
     expect(JSON.stringify(events)).not.toContain(KEY);
   });
 
+  it("shows a model's <think> block on the thinking channel and still streams the answer", async () => {
+    const thought = "Three tools ran; the article answers the question.";
+    for (const action of toolCalls)
+      fixture.enqueue(fixtureReply.thinkTagged("Next step.", JSON.stringify(action)));
+    const final = JSON.stringify({ next_node: "final_response", args: { answer } });
+    fixture.enqueue(fixtureReply.thinkTagged(thought, final, { chunkSize: 5, chunkDelayMs: 5 }));
+    const { events, outcome } = await runPlanner();
+    expect(outcome).toMatchObject({ kind: "finish", reason: "answer_complete", payload: { answer } });
+    const chunks = ofType(events, "llm_stream_chunk");
+    const lastCall = Math.max(...chunks.map((event) => event.data.action_seq));
+    const textOf = (channel: "answer" | "thinking") =>
+      chunks
+        .filter((event) => event.data.channel === channel && event.data.action_seq === lastCall)
+        .map((event) => event.data.text)
+        .join("");
+    expect(textOf("thinking")).toBe(thought);
+    expect(textOf("answer")).toBe(answer);
+    const streamed = chunks.filter(
+      (event) => event.data.channel === "answer" && !event.data.done && event.data.action_seq === lastCall,
+    );
+    expect(streamed.length).toBeGreaterThan(1);
+    expect(streamed[0]?.data).toMatchObject({ replyFinished: false });
+    expect(JSON.stringify(ofType(events, "action"))).not.toContain("think>");
+    const reflections = ofType(events, "reasoning").filter((event) => event.data.phase === "reflect");
+    expect(reflections.map((event) => event.data.summary)).toContain(thought);
+  });
+
   it("turns a stream cut off mid-answer into a repair, not a crash", async () => {
     for (const action of toolCalls) fixture.enqueue(fixtureReply.json(action));
     const final = JSON.stringify({ next_node: "final_response", args: { answer } });

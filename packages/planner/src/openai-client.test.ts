@@ -166,6 +166,62 @@ describe("OpenAiClient: requests and replies", () => {
   });
 });
 
+describe("OpenAiClient: reasoning in a leading <think> block of the content", () => {
+  const reasoning = "The user asks for a capital.\nFrance's is Paris; answer directly.";
+
+  it("streams the block on the thinking channel and only what follows as content, tags split across deltas", async () => {
+    fixture.enqueue(fixtureReply.thinkTagged(reasoning, JSON.stringify(action), { chunkSize: 3 }));
+    const seen: LlmChunk[] = [];
+    const result = await createClient().complete({
+      messages,
+      stream: true,
+      onChunk: (chunk) => seen.push(chunk),
+    });
+    const thinking = seen.flatMap((chunk) => (chunk.reasoning === undefined ? [] : [chunk.reasoning]));
+    const content = seen.flatMap((chunk) => (chunk.content === undefined ? [] : [chunk.content]));
+    expect(thinking.length).toBeGreaterThan(1);
+    expect(thinking.join("")).toBe(reasoning);
+    expect(content.join("")).toBe(JSON.stringify(action));
+    expect(content.join("")).not.toContain("think>");
+    // Every reasoning delta reached the caller before the first content delta.
+    expect(seen.findLastIndex((chunk) => chunk.reasoning !== undefined)).toBeLessThan(
+      seen.findIndex((chunk) => chunk.content !== undefined),
+    );
+    expect(result).toMatchObject({ reasoning, content: JSON.stringify(action) });
+  });
+
+  it("splits a reply that is not streamed the same way", async () => {
+    fixture.enqueue(fixtureReply.thinkTagged(reasoning, JSON.stringify(action)));
+    const result = await createClient().complete({ messages });
+    expect(result.reasoning).toBe(reasoning);
+    expect(JSON.parse(result.content)).toEqual(action);
+  });
+
+  it.each([true, false])(
+    "leaves tags that only appear inside a JSON string alone (stream: %s)",
+    async (stream) => {
+      const quoting = {
+        next_node: "final_response",
+        args: { answer: "Models such as R1 wrap their reasoning in <think>…</think> tags." },
+      };
+      fixture.enqueue(fixtureReply.json(quoting, { chunkSize: 4 }));
+      const result = await createClient().complete({ messages, stream });
+      expect(result.reasoning).toBeUndefined();
+      expect(JSON.parse(result.content)).toEqual(quoting);
+    },
+  );
+
+  it("passes a reply without tags through unchanged, even one that starts with whitespace", async () => {
+    const content = `\n  ${JSON.stringify(action)}`;
+    fixture.enqueue(fixtureReply.text(content, { chunkSize: 1 }), fixtureReply.text(content));
+    const streamed = await createClient().complete({ messages, stream: true });
+    const whole = await createClient().complete({ messages });
+    expect(streamed).toMatchObject({ content });
+    expect(whole).toMatchObject({ content });
+    expect(streamed.reasoning ?? whole.reasoning).toBeUndefined();
+  });
+});
+
 describe("OpenAiClient: the API key", () => {
   it("sends the key only as the Authorization header, never in errors or the client's JSON", async () => {
     fixture.enqueue(fixtureReply.json(action));

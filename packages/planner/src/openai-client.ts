@@ -6,7 +6,13 @@ import { LlmError } from "./llm-error.js";
 import { abortableSleep, type Sleep } from "./abortable-sleep.js";
 import { getBackoffMs, type BackoffPolicy } from "./llm-retry.js";
 import { classifyAttemptFailure, type AttemptFailure } from "./openai-failure.js";
-import { applyChatChunk, createChatReply, readChatCompletion, type ChatReply } from "./openai-reply.js";
+import {
+  applyChatChunk,
+  createChatReply,
+  finishChatReply,
+  readChatCompletion,
+  type ChatReply,
+} from "./openai-reply.js";
 import { buildChatRequest, type ChatRequestBody } from "./openai-request.js";
 import { defaultParamDropMemory, DROPPABLE_PARAMS, type ParamDropMemory } from "./param-drop-memory.js";
 import { computeCostUsd, getModelPrice, type PriceTable } from "./price-table.js";
@@ -37,8 +43,9 @@ export interface OpenAiClientOptions {
 
 /**
  * An `LlmClient` for any OpenAI-compatible chat completions endpoint (OpenAI, Azure, OpenRouter, DeepSeek,
- * vLLM, Ollama, LM Studio, a LiteLLM proxy), on the `openai` package. Streams content and reasoning deltas,
- * drops parameters the endpoint refuses, retries transient failures and reports usage and cost.
+ * vLLM, Ollama, LM Studio, a LiteLLM proxy), on the `openai` package. Streams content and reasoning deltas
+ * (native, or a leading `<think>` block of the content), drops parameters the endpoint refuses, retries
+ * transient failures and reports usage and cost.
  */
 export class OpenAiClient implements LlmClient {
   readonly provider = "openai";
@@ -174,6 +181,9 @@ export class OpenAiClient implements LlmClient {
     // The SDK ends iteration quietly when aborted; a stream without a finish reason was cut off.
     if (control.signal.aborted) throw new Error("aborted");
     if (reply.finishReason === undefined) throw new Error("the stream ended before the reply was complete");
+    // Only a complete reply passes on text held back as a possible tag: a cut-off one may still be retried.
+    finishChatReply(reply, onChunk);
+    if (control.callbackFailed) throw control.callbackError;
   }
 
   async #whole(body: ChatRequestBody, control: AttemptControl): Promise<ChatReply> {

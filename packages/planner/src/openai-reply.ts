@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { LlmChunk, LlmUsage } from "./llm-client.js";
+import { splitThinkTags, ThinkTagSplitter } from "./openai-stream-think-tags.js";
 
 // Only the fields the client reads; endpoints add many more (and some send nulls where OpenAI omits).
 const OptionalText = z.string().nullish();
@@ -33,6 +34,7 @@ const WireCompletion = z.looseObject({
 
 /** What a chat completion amounted to, streamed or not. */
 export interface ChatReply {
+  /** The content, without a leading `<think>` block (its text is reasoning). */
   content: string;
   reasoning: string;
   usage?: LlmUsage;
@@ -41,15 +43,18 @@ export interface ChatReply {
   finishReason?: string;
   /** Deltas that reached `onChunk` (content or reasoning). */
   deltas: number;
+  /** Streaming only: routes a leading `<think>` block of the content to the reasoning. */
+  thinkTags?: ThinkTagSplitter;
 }
 
 export function createChatReply(): ChatReply {
-  return { content: "", reasoning: "", deltas: 0 };
+  return { content: "", reasoning: "", deltas: 0, thinkTags: new ThinkTagSplitter() };
 }
 
 /**
- * Folds one streamed chunk into the reply and forwards its deltas: reasoning to the thinking channel,
- * content (the action JSON) to the planner's answer extractor. Returns false for a chunk of another shape.
+ * Folds one streamed chunk into the reply and forwards its deltas: reasoning (native, or the text of a
+ * leading `<think>` block) to the thinking channel, content (the action JSON) to the planner's answer
+ * extractor. Returns false for a chunk of another shape. `finishChatReply` ends the stream.
  */
 export function applyChatChunk(reply: ChatReply, raw: unknown, onChunk?: (chunk: LlmChunk) => void): boolean {
   const parsed = WireChunk.safeParse(raw);
@@ -60,20 +65,37 @@ export function applyChatChunk(reply: ChatReply, raw: unknown, onChunk?: (chunk:
   if (usage !== undefined) reply.usage = usage;
   const choice = chunk.choices?.[0];
   if (choice === undefined) return true;
-  const reasoning = readReasoning(choice.delta);
+  addReasoning(reply, readReasoning(choice.delta), onChunk);
   const content = choice.delta?.content ?? "";
-  if (reasoning !== "") {
-    reply.reasoning += reasoning;
-    reply.deltas += 1;
-    onChunk?.({ reasoning });
-  }
   if (content !== "") {
-    reply.content += content;
-    reply.deltas += 1;
-    onChunk?.({ content });
+    const split = reply.thinkTags ? reply.thinkTags.push(content) : { reasoning: "", content };
+    addReasoning(reply, split.reasoning, onChunk);
+    addContent(reply, split.content, onChunk);
   }
   if (choice.finish_reason) reply.finishReason = choice.finish_reason;
   return true;
+}
+
+/** The stream ended: forwards content held back while it could still have been a `<think>` tag. */
+export function finishChatReply(reply: ChatReply, onChunk?: (chunk: LlmChunk) => void): void {
+  const split = reply.thinkTags?.end();
+  if (split === undefined) return;
+  addReasoning(reply, split.reasoning, onChunk);
+  addContent(reply, split.content, onChunk);
+}
+
+function addReasoning(reply: ChatReply, reasoning: string, onChunk?: (chunk: LlmChunk) => void): void {
+  if (reasoning === "") return;
+  reply.reasoning += reasoning;
+  reply.deltas += 1;
+  onChunk?.({ reasoning });
+}
+
+function addContent(reply: ChatReply, content: string, onChunk?: (chunk: LlmChunk) => void): void {
+  if (content === "") return;
+  reply.content += content;
+  reply.deltas += 1;
+  onChunk?.({ content });
 }
 
 /** Reads a non-streamed completion; `undefined` when it has no choice to read. */
@@ -82,9 +104,10 @@ export function readChatCompletion(raw: unknown): ChatReply | undefined {
   if (!parsed.success) return undefined;
   const choice = parsed.data.choices[0];
   if (choice === undefined) return undefined;
+  const split = splitThinkTags(choice.message?.content ?? "");
   const reply: ChatReply = {
-    content: choice.message?.content ?? "",
-    reasoning: readReasoning(choice.message),
+    content: split.content,
+    reasoning: readReasoning(choice.message) + split.reasoning,
     deltas: 0,
     finishReason: choice.finish_reason ?? "stop",
   };

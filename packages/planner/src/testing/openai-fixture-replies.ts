@@ -65,6 +65,14 @@ export const fixtureReply = {
   finalAnswer(answer: string, options: CompletionOptions = {}): FixtureCompletion {
     return fixtureReply.json({ next_node: "final_response", args: { answer } }, options);
   },
+  /**
+   * Reasoning inside a leading `<think>…</think>` block of the content, then `content`: what DeepSeek-R1-
+   * and Qwen-style models send through vLLM, Ollama or LM Studio without a reasoning parser. Small
+   * `chunkSize`s or explicit `chunks` split the tags across deltas.
+   */
+  thinkTagged(reasoning: string, content: string, options: CompletionOptions = {}): FixtureCompletion {
+    return { ...options, kind: "completion", content: `<think>\n${reasoning}\n</think>\n\n${content}` };
+  },
   /** 429 with `retry-after` (seconds or an HTTP date) and/or `retry-after-ms`. */
   rateLimited(options: { retryAfter?: string | number; retryAfterMs?: number } = {}): FixtureHttpError {
     const headers: Record<string, string> = {};
