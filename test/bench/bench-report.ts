@@ -22,6 +22,8 @@ export interface MachineInfo {
   loadAverage: number;
   /** The 1-minute load average when the benchmark ended. */
   loadAverageEnd?: number;
+  /** Which code ran: the built packages or their sources (see measured-code.ts). */
+  code?: string;
 }
 
 /** What one benchmark hands back to the runner. */

@@ -1,6 +1,7 @@
 // Child process of run.ts: runs one benchmark in a fresh Node process (its own heap and JIT state) and
-// sends the report back over IPC. Started by hand (no IPC), it prints the report instead, e.g. to profile:
-//   node --cpu-prof --cpu-prof-dir=/tmp/waddle-prof --expose-gc --conditions=source --import tsx \
+// sends the report back over IPC. Started by hand (no IPC), it prints the report instead, e.g. to profile
+// the built packages (run `tsc -b tsconfig.build.json` first; --conditions=source runs the sources):
+//   node --cpu-prof --cpu-prof-dir=/tmp/waddle-prof --expose-gc --import tsx \
 //     test/bench/run-benchmark.ts live-events
 import type { BenchReport } from "./bench-report.js";
 import { BENCHMARK_NAMES, BENCHMARKS } from "./bench-registry.js";

@@ -7,16 +7,30 @@ import { BenchArgsError, BENCH_USAGE, parseBenchArgs } from "./bench-args.js";
 import { applyBenchSection, getBenchCommand } from "./bench-doc.js";
 import type { BenchReport } from "./bench-report.js";
 import { formatReport } from "./format-report.js";
+import { getMeasuredCode } from "./measured-code.js";
 
 const DOC = fileURLToPath(new URL("../../docs/benchmarks.md", import.meta.url));
 const CHILD = fileURLToPath(new URL("./run-benchmark.ts", import.meta.url));
 
-/** Node flags for the children: the same loader (tsx, `source` condition) plus a callable `gc()`. */
+/**
+ * Node flags for the children: the same loader as this process (tsx, for the harness's own TypeScript)
+ * plus a callable `gc()`. The workspace packages resolve as here: to their `dist/` build unless this
+ * process was started with `--conditions=source` (see measured-code.ts).
+ */
 function childExecArgv(): string[] {
   const flags = [...process.execArgv];
-  if (!flags.includes("--conditions=source")) flags.push("--conditions=source");
   if (!flags.includes("--expose-gc")) flags.push("--expose-gc");
   return flags;
+}
+
+/** Builds the packages the benchmarks import (`tsc -b` only rebuilds what changed), as `npm start` does. */
+function buildPackages(): void {
+  process.stderr.write("building the workspace packages (tsc -b tsconfig.build.json)…\n");
+  const tsc = fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", import.meta.url));
+  execFileSync(process.execPath, [tsc, "-b", "tsconfig.build.json"], {
+    cwd: fileURLToPath(new URL("../../", import.meta.url)),
+    stdio: "inherit",
+  });
 }
 
 /** The commit the code under test is at, and whether the runtime's sources had uncommitted changes. */
@@ -63,6 +77,16 @@ async function main(): Promise<number> {
     return 0;
   }
   const command = getBenchCommand(argv);
+  const code = getMeasuredCode();
+  if (!code.sources) {
+    try {
+      buildPackages();
+    } catch {
+      process.stderr.write("The build failed (see above): fix it, or run the benchmarks on the sources.\n");
+      return 1;
+    }
+  }
+  process.stderr.write(`${code.description}\n`);
   let failures = 0;
   for (const name of args.names) {
     process.stderr.write(`running ${name}…\n`);

@@ -1,5 +1,6 @@
-// Runs one contender of the overhead benchmark in a loop, for `node --cpu-prof`:
-//   node --cpu-prof --cpu-prof-dir=/tmp/waddle-prof --conditions=source --import tsx \
+// Runs one contender of the overhead benchmark in a loop, for `node --cpu-prof`, on the built planner
+// (`tsc -b tsconfig.build.json` first; add --conditions=source to profile the tsx-transformed sources):
+//   node --cpu-prof --cpu-prof-dir=/tmp/waddle-prof --import tsx \
 //     test/bench/overhead/profile-overhead.ts [waddle|waddle-quiet|langgraph|bare] [steps=50] [seconds=8]
 //   node_modules/.bin/tsx test/bench/cpu-profile-summary.ts /tmp/waddle-prof/CPU.*.0.001.cpuprofile
 import { createJsonReplies, InstantReplies, runBareLoop } from "./bare-loop.js";

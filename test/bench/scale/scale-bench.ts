@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { BenchContext, BenchResult, BenchTable } from "../bench-report.js";
 import { round } from "../format-report.js";
 import { getSummary } from "../stats.js";
-import { readMemory, startServerProcess, type ServerProcess } from "./server-process.js";
+import { getServerCommand, readMemory, startServerProcess, type ServerProcess } from "./server-process.js";
 
 const AGENT_ID = "sharded-research";
 const QUERY = "Brief me on solid-state batteries";
@@ -139,8 +139,7 @@ export async function runScaleBench(context: BenchContext): Promise<BenchResult>
         },
       ],
       notes: [
-        "The server runs in its own process from its TypeScript sources (node --conditions=source --import tsx " +
-          `server/src/main.ts, as in development; the tsx loader and compiled sources are part of its RSS), with ` +
+        `The server runs in its own process (node ${getServerCommand().join(" ")}), with ` +
           `WADDLE_MAX_CONCURRENT_RUNS=${concurrent}, a temporary SQLite data dir, the example agents and tools, ` +
           "and info logging to a pipe. The runs are started with POST /api/runs all at once, then polled with " +
           "GET /api/runs every 100 ms; completion is the latest finishedAt minus the moment of the first POST.",

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { getMeasuredCode } from "../measured-code.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
-/** A Waddle server in its own process, started from its sources as `npm run dev` would. */
+/** A Waddle server in its own process. */
 export interface ServerProcess {
   child: ChildProcess;
   pid: number;
@@ -13,9 +14,19 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `server/src/main.ts` (tsx, `source` condition) with `env` and waits for its listening line. */
+/**
+ * How the server process is started: the built `server/dist/main.js` as `npm start` runs it, or, when
+ * this benchmark runs on the sources, `server/src/main.ts` under tsx as `npm run dev` does.
+ */
+export function getServerCommand(): string[] {
+  return getMeasuredCode().sources
+    ? ["--conditions=source", "--import", "tsx", "server/src/main.ts"]
+    : ["server/dist/main.js"];
+}
+
+/** Starts the server (see `getServerCommand`) with `env` and waits for its listening line. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "server/src/main.ts"], {
+  const child = spawn(process.execPath, getServerCommand(), {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
