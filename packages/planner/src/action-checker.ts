@@ -82,6 +82,10 @@ function checkSoftHints(
   context: CheckContext,
 ): Rejection | undefined {
   const { hints, catalog, visited } = context;
+  // No ordering or preference hints (most agents): nothing to check, nothing to allocate.
+  if (hints.ordering.length === 0 && hints.orderSources.size === 0 && hints.preferred.length === 0) {
+    return undefined;
+  }
   // Keyed by the skipped tools: once the LLM confirmed skipping them, later tools are not held up again.
   const gaps = getOrderingGaps({ hints, tool: tool.name, visited, catalog }).filter(
     (gap) => !context.corrections.includes(`ordering_hints:${gap}`),

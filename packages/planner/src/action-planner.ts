@@ -6,7 +6,7 @@ import { createFallbackPayload } from "./final-payload.js";
 import { compactHistory } from "./history-compactor.js";
 import { interpretReply } from "./interpret-reply.js";
 import { isLlmError } from "./llm-error.js";
-import type { LlmPurpose } from "./llm-caller.js";
+import type { LlmCallInput, LlmPurpose } from "./llm-caller.js";
 import type { LlmMessage } from "./llm-client.js";
 import type { PlannerRun } from "./planner-run.js";
 import { getRejectionText, interruptedRejection, parseRejection } from "./rejections.js";
@@ -85,7 +85,7 @@ export async function planWithLlm(run: PlannerRun): Promise<Decision> {
     const interpreted = interpretReply(content, {
       format: run.config.options.actionFormat,
       toolNames: run.config.toolNames,
-      ...(attempt.argFill === undefined ? {} : { argFill: attempt.argFill }),
+      argFill: attempt.argFill,
     });
     if (interpreted.ok) emitReflection(run, reply.reasoning ?? interpreted.thought);
     const result = interpreted.ok ? checkAction(interpreted.action, run.checkContext()) : undefined;
@@ -127,17 +127,18 @@ type CallResult =
   | { interrupted: { partial: string; rejection: Rejection }; actionSeq: number };
 
 async function callOnce(run: PlannerRun, attempt: Attempt): Promise<CallResult> {
+  const input: LlmCallInput = {
+    messages:
+      attempt.exchange.length === 0 ? run.messages.messages : run.messages.withExchange(attempt.exchange),
+    purpose: attempt.purpose,
+    plannerView: run.plannerView(attempt.lastError),
+    streamAnswer: attempt.purpose !== "arg_fill",
+  };
   const remaining = run.remainingMs();
+  if (remaining !== undefined) input.timeoutMs = remaining;
+  addReasoningOptions(run, input);
   try {
-    const output = await run.llmCaller.call({
-      messages:
-        attempt.exchange.length === 0 ? run.messages.messages : run.messages.withExchange(attempt.exchange),
-      purpose: attempt.purpose,
-      plannerView: run.plannerView(attempt.lastError),
-      streamAnswer: attempt.purpose !== "arg_fill",
-      ...(remaining === undefined ? {} : { timeoutMs: remaining }),
-      ...reasoningOptionsOf(run),
-    });
+    const output = await run.llmCaller.call(input);
     const { content, reasoning } = output.result;
     return reasoning === undefined || reasoning.length === 0
       ? { content, actionSeq: output.actionSeq }
@@ -264,14 +265,10 @@ function costMessage(run: PlannerRun): string {
 }
 
 /** The effort for planning calls (the router's under `auto`), and the routed model when it is a name. */
-function reasoningOptionsOf(run: PlannerRun): {
-  reasoningEffort?: "low" | "medium" | "high";
-  model?: string;
-} {
+function addReasoningOptions(run: PlannerRun, input: LlmCallInput): void {
   const effort = resolveReasoningEffort(run.config.reasoningEffort, run.state.route?.effort);
-  const model = run.routedModel;
-  if (model === undefined) return effort === undefined ? {} : { reasoningEffort: effort };
-  return effort === undefined ? { model } : { reasoningEffort: effort, model };
+  if (effort !== undefined) input.reasoningEffort = effort;
+  if (run.routedModel !== undefined) input.model = run.routedModel;
 }
 
 /**

@@ -31,10 +31,8 @@ export function interpretReply(content: string, options: InterpretOptions): Inte
     if (filled !== undefined) return { ok: true, action: filled, rewrites: ["arg_fill"], verbatim: false };
   }
   try {
-    const normalized = normalizeActionDetailed(content, {
-      format: options.format,
-      toolNames: options.toolNames,
-    });
+    // `options` is a NormalizeActionOptions too (`argFill` is ignored there): no copy per reply.
+    const normalized = normalizeActionDetailed(content, options);
     const out: InterpretedReply = {
       ok: true,
       action: normalized.action,

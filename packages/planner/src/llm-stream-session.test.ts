@@ -68,8 +68,29 @@ describe("LlmStreamSession", () => {
     const tool = session();
     tool.stream.complete({ content: '{"next_node": "search", "args": {"answer": "x"}}' });
     expect(tool.chunks()).toEqual([]);
+    const nullArgs = session();
+    nullArgs.stream.complete({ content: '{"next_node": "search", "args": {"query": null}}' });
+    expect(nullArgs.chunks()).toEqual([]);
+    expect(nullArgs.stream.streamedFinish).toBe(false);
     const off = session({ streamAnswer: false });
     off.stream.complete({ content: '{"next_node": "final_response", "args": {"answer": "x"}}' });
     expect(off.chunks()).toEqual([]);
+  });
+
+  it("shows the answer of a reply that came whole, however its terminal next_node is spelled", () => {
+    const replies = [
+      '{"next_node": "final_response", "args": {"answer": "Hi"}}',
+      '{"thought": "done", "next_node": null, "args": {"answer": "Hi"}}',
+      '{"next_node": "final\\u005fresponse", "args": {"answer": "Hi"}}',
+    ];
+    for (const content of replies) {
+      const { stream, chunks } = session();
+      stream.complete({ content });
+      expect(chunks().map((chunk) => [chunk.text, chunk.done])).toEqual([
+        ["Hi", false],
+        ["", true],
+      ]);
+      expect(stream.streamedFinish).toBe(true);
+    }
   });
 });

@@ -11,7 +11,9 @@ type Channel = "answer" | "thinking";
  * are redacted even when split across deltas. One object per call, with a single bound `onChunk`.
  */
 export class LlmStreamSession {
-  private readonly extractor: AnswerStreamExtractor | undefined;
+  private readonly streamAnswer: boolean;
+  /** Created with the first content: a call that streams nothing, or a tool call, never needs one. */
+  private extractor: AnswerStreamExtractor | undefined;
   private readonly redactors: Record<Channel, StreamRedactor> | undefined;
   private sawContent = false;
   private thinking = false;
@@ -22,7 +24,7 @@ export class LlmStreamSession {
     private readonly actionSeq: number,
     options: { streamAnswer: boolean; secrets: ReadonlySet<string> },
   ) {
-    this.extractor = options.streamAnswer ? new AnswerStreamExtractor() : undefined;
+    this.streamAnswer = options.streamAnswer;
     // Redactors only when there is something to hide: most runs pass text straight through.
     this.redactors =
       options.secrets.size === 0
@@ -36,14 +38,7 @@ export class LlmStreamSession {
       this.thinking = true;
       this.emit("thinking", chunk.reasoning, false);
     }
-    if (chunk.content !== undefined && chunk.content.length > 0) {
-      this.sawContent = true;
-      const text = this.extractor?.feed(chunk.content) ?? "";
-      if (text.length > 0) {
-        this.answering = true;
-        this.emit("answer", text, false);
-      }
-    }
+    if (chunk.content !== undefined && chunk.content.length > 0) this.showContent(chunk.content);
   };
 
   /** True when the reply was streamed as a terminal action. */
@@ -54,9 +49,14 @@ export class LlmStreamSession {
   /** After the reply: shows what a non-streaming client returned, then closes the open channels. */
   complete(result: LlmResult): void {
     if (!this.thinking && result.reasoning !== undefined && result.reasoning.length > 0) {
-      this.onChunk({ reasoning: result.reasoning });
+      this.thinking = true;
+      this.emit("thinking", result.reasoning, false);
     }
-    if (!this.sawContent && result.content.length > 0) this.onChunk({ content: result.content });
+    // A reply that came whole (offline and scripted models, non-streaming clients): the extractor only
+    // ever shows text of a terminal action, so a reply that cannot be one skips its character scan.
+    if (!this.sawContent && result.content.length > 0 && mayBeTerminal(result.content)) {
+      this.showContent(result.content);
+    }
     const tail = this.extractor?.end() ?? "";
     if (tail.length > 0) {
       this.answering = true;
@@ -72,6 +72,17 @@ export class LlmStreamSession {
     if (this.answering) this.emit("answer", "", true);
   }
 
+  private showContent(content: string): void {
+    this.sawContent = true;
+    if (!this.streamAnswer) return;
+    this.extractor ??= new AnswerStreamExtractor();
+    const text = this.extractor.feed(content);
+    if (text.length > 0) {
+      this.answering = true;
+      this.emit("answer", text, false);
+    }
+  }
+
   private emit(channel: Channel, text: string, done: boolean): void {
     const redactor = this.redactors?.[channel];
     const shown = redactor === undefined ? (done ? "" : text) : done ? redactor.flush() : redactor.push(text);
@@ -83,4 +94,14 @@ export class LlmStreamSession {
   private chunk(channel: Channel, text: string, done: boolean): void {
     this.events.emit("llm_stream_chunk", { text, done, phase: channel, channel, action_seq: this.actionSeq });
   }
+}
+
+/**
+ * False when `AnswerStreamExtractor` could not find a terminal action in `content`: it needs
+ * `next_node` to be `"final_response"` or a literal `null`, and a model could only spell either another
+ * way with a backslash escape (`"final\\u005fresponse"`), so a reply with none of the three is a tool call
+ * or another opcode.
+ */
+function mayBeTerminal(content: string): boolean {
+  return content.includes("final_response") || content.includes("null") || content.includes("\\");
 }

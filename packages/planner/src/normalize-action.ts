@@ -45,6 +45,9 @@ export function normalizeActionDetailed(
 ): NormalizedAction {
   if (typeof raw !== "string") return fromObjectValue(raw, "object", options);
   const candidates = salvageJsonValues(raw);
+  const only = candidates.length === 1 ? candidates[0] : undefined;
+  // The usual reply is one clean JSON object: nothing to choose between.
+  if (only !== undefined && isRecord(only.value)) return fromObjectValue(only.value, only.path, options);
   const objects = candidates.filter((candidate) => isRecord(candidate.value));
   if (objects.length === 0) {
     throw new PlannerError(
@@ -86,7 +89,9 @@ function fromObjectValue(
       details: { node, type: Array.isArray(args) ? "array" : typeof args },
     });
   }
-  const result: NormalizedAction = { action: { next_node: node, args }, salvage, rewrites };
+  // `action` already has exactly these two fields when its args were an object: reuse it.
+  const canonical = action.args === args ? (action as PlannerAction) : { next_node: node, args };
+  const result: NormalizedAction = { action: canonical, salvage, rewrites };
   if (thought !== undefined && thought.length > 0) result.thought = thought;
   return result;
 }

@@ -45,8 +45,7 @@ export function createPlanSummary(todos: readonly TodoItem[], focus?: string): s
 /** "calling search with {query, limit}": the arg names, never their values. */
 export function createActSummary(tool: string, args?: unknown): string {
   const keys = typeof args === "object" && args !== null && !Array.isArray(args) ? Object.keys(args) : [];
-  const shown = keys.slice(0, 8).join(", ") + (keys.length > 8 ? `, +${keys.length - 8}` : "");
-  return clipText(`calling ${tool} with {${shown}}`, MAX_SUMMARY_CHARS);
+  return clipText(`calling ${tool} with {${listKeys(keys, 8)}}`, MAX_SUMMARY_CHARS);
 }
 
 /** A one-line digest of what a tool returned or why it failed. */
@@ -76,14 +75,20 @@ function describeValue(value: unknown): string {
   if (value === undefined || value === null) return "no result";
   if (Array.isArray(value)) return `${value.length} item${value.length === 1 ? "" : "s"}`;
   if (typeof value === "object") {
-    const keys = Object.keys(value);
-    const shown = keys.slice(0, 6).join(", ") + (keys.length > 6 ? `, +${keys.length - 6}` : "");
-    return `{${shown}}`;
+    return `{${listKeys(Object.keys(value), 6)}}`;
   }
   if (typeof value === "string") {
     return value.length <= 60 ? JSON.stringify(oneLine(value)) : `text (${value.length} chars)`;
   }
   return getValueDigest(value, 60);
+}
+
+/** "a, b, c, +2": the first `max` keys and how many more. A loop, not slice/join: it runs twice a step. */
+function listKeys(keys: readonly string[], max: number): string {
+  let shown = "";
+  const count = Math.min(keys.length, max);
+  for (let index = 0; index < count; index += 1) shown += index === 0 ? keys[index] : `, ${keys[index]}`;
+  return keys.length > max ? `${shown}, +${keys.length - max}` : shown;
 }
 
 function oneLine(text: string): string {

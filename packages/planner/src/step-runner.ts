@@ -11,7 +11,7 @@ import type { QueuedAction } from "./run-state.js";
 import type { PlannerOutcome } from "./run-types.js";
 import { runTask } from "./task-step.js";
 import { runWriteTodos } from "./todos-step.js";
-import { executeToolCall } from "./tool-executor.js";
+import { executeToolCall, type ToolCall } from "./tool-executor.js";
 import { isToolPauseSignal } from "./tool-pause-signal.js";
 
 type ActionDecision = Extract<Decision, { kind: "action" }>;
@@ -119,16 +119,11 @@ async function runTool(
   const step = run.state.steps.length;
   const startedAt = run.config.clock();
   emitReasoning(run, "act", step, run.events.enabled ? createActSummary(tool.name, args) : undefined);
+  const call: ToolCall = { tool, args, step, callId: `step-${step}`, source: decision.source };
+  if (decision.resumeInput !== undefined) call.resumeInput = decision.resumeInput;
   let result;
   try {
-    result = await executeToolCall(run.toolRuntime, {
-      tool,
-      args,
-      step,
-      callId: `step-${step}`,
-      source: decision.source,
-      ...(decision.resumeInput === undefined ? {} : { resumeInput: decision.resumeInput }),
-    });
+    result = await executeToolCall(run.toolRuntime, call);
   } catch (error) {
     if (isToolPauseSignal(error)) {
       return run.pause({

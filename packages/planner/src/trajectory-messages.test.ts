@@ -49,4 +49,24 @@ describe("stepResultMessage", () => {
     expect(stepResultMessage(step({ failure }))).toBe(JSON.stringify({ failure }));
     expect(stepResultMessage(step({}))).toBe('{"observation":null}');
   });
+
+  it("writes an observation exactly as JSON.stringify({ observation }) does", () => {
+    const observations: unknown[] = [
+      { a: [1, "two", null], b: { c: true } },
+      'text with "quotes"',
+      0,
+      null,
+      new Date(0),
+      () => "not JSON",
+    ];
+    for (const observation of observations) {
+      expect(stepResultMessage(step({ observation }))).toBe(JSON.stringify({ observation }));
+    }
+  });
+
+  it("appends a planner note as one user message", () => {
+    const messages = new TrajectoryMessages("S", "Q");
+    messages.appendStep(step({ note: true, observation: { results: 2 } }));
+    expect(messages.messages.slice(2)).toEqual([{ role: "user", content: '{"results":2}' }]);
+  });
 });

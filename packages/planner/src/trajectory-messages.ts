@@ -51,7 +51,11 @@ export class TrajectoryMessages {
 
   /** `reply`: the LLM's own JSON for this action when it was clean, echoed instead of re-serialized. */
   appendStep(step: TrajectoryStep, reply?: string): void {
-    for (const message of getStepMessages(step, reply)) this.push(message);
+    // The pair of `getStepMessages`, pushed without building its array (this runs on every step).
+    if (step.note !== true) {
+      this.push({ role: "assistant", content: reply ?? stringifyAction(step) });
+    }
+    this.push({ role: "user", content: stepResultMessage(step) });
   }
 
   /** The messages plus a repair exchange, without changing the run's own list. */
@@ -90,12 +94,13 @@ export function getHistoryMessages(state: RunState): LlmMessage[] {
 export function getStepMessages(step: TrajectoryStep, reply?: string): LlmMessage[] {
   if (step.note === true) return [{ role: "user", content: stepResultMessage(step) }];
   return [
-    {
-      role: "assistant",
-      content: reply ?? JSON.stringify({ next_node: step.next_node, args: step.args }),
-    },
+    { role: "assistant", content: reply ?? stringifyAction(step) },
     { role: "user", content: stepResultMessage(step) },
   ];
+}
+
+function stringifyAction(step: TrajectoryStep): string {
+  return JSON.stringify({ next_node: step.next_node, args: step.args });
 }
 
 /** The message that stands in for the compacted part of the history. */
@@ -114,7 +119,9 @@ export function createSummaryMessage(summary: TrajectorySummary, coveredSteps: n
 export function stepResultMessage(step: TrajectoryStep): string {
   if (step.note === true) return JSON.stringify(step.observation ?? null);
   if (step.failure !== undefined) return JSON.stringify({ failure: step.failure });
-  return JSON.stringify({ observation: step.observation ?? null });
+  // What `JSON.stringify({ observation })` gives, without the wrapper object (this runs on every step).
+  const json = JSON.stringify(step.observation ?? null) as string | undefined;
+  return json === undefined ? "{}" : `{"observation":${json}}`;
 }
 
 /** The first user message: the query and the caller's non-secret context, as JSON. */
