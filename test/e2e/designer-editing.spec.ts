@@ -71,7 +71,7 @@ test("undo and redo every document change, from the keyboard and the toolbar", a
   // typing in one field is one undo step; the rename before it is another
   await page.getByTestId("canvas").click({ position: { x: 20, y: 300 } });
   await page.keyboard.press("ControlOrMeta+z");
-  await expect(toolNode(page, "first")).toContainText("Describe what this tool does");
+  await expect(toolNode(page, "first")).toContainText("Returns a templated result");
   await page.keyboard.press("ControlOrMeta+z");
   await expect(toolNode(page, "mock_tool")).toBeVisible();
   await page.getByTestId("command-undo").click();

@@ -35,7 +35,23 @@ describe("connection rules", () => {
       target: "gamma",
     });
     expect(next.tools.find((tool) => tool.name === "gamma")?.autoSeq).toBe(true);
+    expect(next.planner.autoSeq).toEqual({ ...spec.planner.autoSeq, enabled: true });
     expect(getConnectChange(spec, { source: "alpha", target: "alpha", kind: "order" })).toBeNull();
+  });
+
+  it("leaves planner options alone for order edges and when auto-seq is already on", () => {
+    expect(getConnectChange(spec, { source: "beta", target: "gamma", kind: "order" })).toMatchObject({
+      type: "addEdge",
+    });
+    const enabled = {
+      ...spec,
+      planner: { ...spec.planner, autoSeq: { ...spec.planner.autoSeq, enabled: true } },
+    };
+    const change = getConnectChange(enabled, { source: "beta", target: "gamma", kind: "auto_seq" });
+    expect(change?.type === "batch" ? change.changes.map((item) => item.type) : []).toEqual([
+      "addEdge",
+      "updateTool",
+    ]);
   });
 });
 

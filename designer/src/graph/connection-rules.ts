@@ -28,20 +28,23 @@ export function createSpecEdge(spec: AgentSpec, request: ConnectionRequest): Edg
 }
 
 /**
- * The change that draws an edge. An auto-seq edge also turns on `autoSeq` for its target, since the edge
- * has no effect without it. Returns null when the connection is not allowed.
+ * The change that draws an edge. An auto-seq edge also turns on `autoSeq` for its target and auto-seq
+ * detection for the agent, since the edge has no effect without them (auto-execution stays a choice made
+ * in the inspector). Returns null when the connection is not allowed.
  */
 export function getConnectChange(spec: AgentSpec, request: ConnectionRequest): SpecChange | null {
   if (getConnectionProblem(spec, request)) return null;
   const edge = createSpecEdge(spec, request);
-  const target = spec.tools.find((tool) => tool.name === request.target);
-  if (request.kind !== "auto_seq" || target?.autoSeq) return { type: "addEdge", edge };
-  return {
-    type: "batch",
-    label: `connect ${request.source} → ${request.target}`,
-    changes: [
-      { type: "addEdge", edge },
-      { type: "updateTool", name: request.target, patch: { autoSeq: true } },
-    ],
-  };
+  const changes: SpecChange[] = [{ type: "addEdge", edge }];
+  if (request.kind === "auto_seq") {
+    const target = spec.tools.find((tool) => tool.name === request.target);
+    if (target && !target.autoSeq) {
+      changes.push({ type: "updateTool", name: request.target, patch: { autoSeq: true } });
+    }
+    if (!spec.planner.autoSeq.enabled) {
+      changes.push({ type: "updatePlanner", patch: { autoSeq: { ...spec.planner.autoSeq, enabled: true } } });
+    }
+  }
+  if (changes.length === 1) return changes[0] ?? null;
+  return { type: "batch", label: `connect ${request.source} → ${request.target}`, changes };
 }

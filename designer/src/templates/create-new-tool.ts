@@ -25,7 +25,7 @@ function getDraft(kind: NewToolKind, options: { agentIds: readonly string[] }): 
     case "mock":
       return {
         name: "mock_tool",
-        desc: "Describe what this tool does: the planner reads this to decide when to call it.",
+        desc: "Returns a templated result for a query (a mock: design the agent now, write the real tool later).",
         sideEffects: "pure",
         argsSchema: QUERY_ARGS,
         outSchema: { type: "object", properties: { result: { type: "string" } }, required: ["result"] },

@@ -50,6 +50,8 @@ export const ToolInfo = z.object({
   costHint: z.string().optional(),
   latencyHintMs: z.number().optional(),
   safetyNotes: z.string().optional(),
+  /** The tool's author asks for a person's approval before every call. */
+  requiresApproval: z.boolean().optional(),
   argsSchema: JsonSchema,
   outSchema: JsonSchema,
   extra: z.record(z.string(), z.unknown()),
@@ -191,5 +193,10 @@ export const ResumeRequest = z.strictObject({
   decision: ResumeDecision,
   args: z.record(z.string(), z.unknown()).optional(),
   userInput: z.string().max(100_000).optional(),
+  /**
+   * Secrets and opaque values for tools, given again: the server never stores a run's toolContext, so a
+   * run paused before a restart needs it again to continue.
+   */
+  toolContext: z.record(z.string(), z.unknown()).optional(),
 });
 export type ResumeRequest = z.infer<typeof ResumeRequest>;

@@ -1,8 +1,16 @@
-import { z } from "zod";
-import type { AgentSpec, JsonSchema, ToolSpec } from "./agent-spec.js";
+import type { AgentSpec, ToolSpec } from "./agent-spec.js";
+import { checkLlmConfigs } from "./check-llm-configs.js";
+import { checkToolSpec } from "./check-tool-spec.js";
 import { formatJsonPath } from "./json-path.js";
-import { INJECT_SOURCES, isInjectSource, READ_ONLY_SIDE_EFFECTS, RESERVED_TOOL_NAMES } from "./names.js";
-import type { SpecIssue, SpecIssueCode, SpecIssueTarget } from "./spec-issue.js";
+import {
+  getReservedNameMessage,
+  INJECT_SOURCES,
+  isInjectSource,
+  READ_ONLY_SIDE_EFFECTS,
+  RESERVED_TOOL_NAMES,
+} from "./names.js";
+import type { SpecCheckPath as Path, SpecCheckReport as Report } from "./spec-check.js";
+import type { SpecIssue, SpecIssueTarget } from "./spec-issue.js";
 
 /** Where each element of the checked arrays stood in the original input (when some were dropped). */
 export interface SourceIndices {
@@ -10,11 +18,6 @@ export interface SourceIndices {
   edges?: number[];
   groups?: number[];
 }
-
-type Path = Array<string | number>;
-type Report = (severity: SpecIssue["severity"], code: SpecIssueCode, path: Path, message: string) => void;
-
-const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "x-api-key", "api-key", "cookie"]);
 
 /** Checks what a schema cannot: names, references between tools, edges, groups and hints, and schemas. */
 export function checkSpecReferences(spec: AgentSpec, indices: SourceIndices = {}): SpecIssue[] {
@@ -38,6 +41,10 @@ export function checkSpecReferences(spec: AgentSpec, indices: SourceIndices = {}
     }
     if (head === "hints") return { kind: "hints" };
     if (head === "layout") return { kind: "layout" };
+    if (head === "planner") return { kind: "planner" };
+    if (head === "llm" || head === "summarizerLlm" || head === "routerLlm" || head === "candidateLlms") {
+      return { kind: "llm", id: head };
+    }
     return { kind: "agent" };
   };
   const report: Report = (severity, code, path, message) =>
@@ -47,12 +54,7 @@ export function checkSpecReferences(spec: AgentSpec, indices: SourceIndices = {}
   spec.tools.forEach((tool, i) => {
     const at: Path = ["tools", toolIndex(i)];
     if (RESERVED_TOOL_NAMES.has(tool.name)) {
-      report(
-        "error",
-        "reserved_tool_name",
-        [...at, "name"],
-        `"${tool.name}" is a planner opcode, not a tool name: rename the tool (e.g. "${tool.name.replace(/\W/g, "_")}_tool").`,
-      );
+      report("error", "reserved_tool_name", [...at, "name"], getReservedNameMessage(tool.name));
     }
     if (tools.has(tool.name)) {
       report(
@@ -62,18 +64,9 @@ export function checkSpecReferences(spec: AgentSpec, indices: SourceIndices = {}
         `Another tool is already named "${tool.name}".`,
       );
     } else tools.set(tool.name, tool);
-    checkToolSchema(tool.argsSchema, [...at, "argsSchema"], "args", report);
-    checkToolSchema(tool.outSchema, [...at, "outSchema"], "out", report);
-    if (tool.autoSeqExecute && !tool.autoSeq) {
-      report(
-        "warning",
-        "auto_seq_execute_without_auto_seq",
-        [...at, "autoSeqExecute"],
-        `"autoSeqExecute" has no effect unless "autoSeq" is on for ${tool.name}.`,
-      );
-    }
-    if (tool.impl.kind === "http") checkHttpImpl(tool.impl, [...at, "impl"], report);
+    checkToolSpec(tool, at, report);
   });
+  checkLlmConfigs(spec, report, toolIndex);
 
   const requireTool = (name: string, path: Path, role: string): boolean => {
     if (tools.has(name)) return true;
@@ -95,61 +88,6 @@ export function checkSpecReferences(spec: AgentSpec, indices: SourceIndices = {}
 interface CheckContext {
   report: Report;
   requireTool: (name: string, path: Path, role: string) => boolean;
-}
-
-function checkToolSchema(schema: JsonSchema, path: Path, which: string, report: Report): void {
-  const type = schema.type;
-  const describesObject = type === "object" || (type === undefined && typeof schema.properties === "object");
-  if (!describesObject) {
-    report(
-      "error",
-      "schema_not_object",
-      path,
-      `The ${which} schema must describe an object ({"type": "object", "properties": {...}}); got type ${JSON.stringify(type ?? null)}.`,
-    );
-    return;
-  }
-  const properties = schema.properties;
-  if (
-    properties !== undefined &&
-    (properties === null || typeof properties !== "object" || Array.isArray(properties))
-  ) {
-    report(
-      "error",
-      "invalid_json_schema",
-      [...path, "properties"],
-      `"properties" must be an object of field schemas.`,
-    );
-    return;
-  }
-  try {
-    z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
-  } catch (error) {
-    report(
-      "error",
-      "invalid_json_schema",
-      path,
-      `The ${which} schema is not valid JSON Schema: ${(error as Error).message}.`,
-    );
-  }
-}
-
-function checkHttpImpl(impl: Extract<ToolSpec["impl"], { kind: "http" }>, path: Path, report: Report): void {
-  const probe = impl.url.replace(/\{[^}]*\}/g, "x");
-  const protocol = URL.canParse(probe) ? new URL(probe).protocol : "";
-  if (protocol !== "http:" && protocol !== "https:") {
-    report("error", "invalid_url", [...path, "url"], `"${impl.url}" is not an http(s) URL template.`);
-  }
-  for (const [name, value] of Object.entries(impl.headers)) {
-    if (typeof value === "string" && SECRET_HEADERS.has(name.toLowerCase())) {
-      report(
-        "error",
-        "literal_secret_header",
-        [...path, "headers", name],
-        `Header "${name}" holds a literal value: use {"secret": "NAME"} so the server supplies WADDLE_SECRET_NAME.`,
-      );
-    }
-  }
 }
 
 function checkEdges(
@@ -197,6 +135,14 @@ function checkEdges(
       );
     }
   });
+  if (!spec.planner.autoSeq.enabled && spec.edges.some((edge) => edge.kind === "auto_seq")) {
+    report(
+      "warning",
+      "auto_seq_disabled",
+      ["planner", "autoSeq", "enabled"],
+      `Auto-seq edges are drawn but auto-seq is off for this agent: turn on planner.autoSeq.enabled (and "execute" to skip the LLM call).`,
+    );
+  }
   const cycle = findCycle(orderGraph);
   if (cycle) {
     report("warning", "ordering_cycle", ["edges"], `Order edges form a cycle: ${cycle.join(" → ")}.`);

@@ -53,3 +53,8 @@ export function isOpcode(name: string): name is Opcode {
 export function isInjectSource(value: string): value is InjectSource {
   return (INJECT_SOURCES as readonly string[]).includes(value);
 }
+
+/** What to tell a user who gave a tool an opcode's name. */
+export function getReservedNameMessage(name: string): string {
+  return `"${name}" is a planner opcode, not a tool name: rename the tool (e.g. "${name.replace(/\W/g, "_")}_tool").`;
+}

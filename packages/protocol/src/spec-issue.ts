@@ -30,6 +30,8 @@ export const SPEC_ISSUE_CODES = [
   "auto_seq_into_side_effect",
   "auto_seq_edge_into_non_auto_seq_tool",
   "auto_seq_execute_without_auto_seq",
+  "auto_seq_disabled",
+  "missing_description",
   "invalid_inject_source",
   "unknown_join_arg",
   "ordering_cycle",

@@ -220,6 +220,47 @@ const cases: BadCase[] = [
     path: "$.edges[1].id",
   },
   {
+    name: "auto_seq edges while auto-seq is off for the agent",
+    spec: {
+      ...base,
+      tools: withTool(1, { autoSeq: true }),
+      edges: [{ id: "e1", kind: "auto_seq", source: "alpha", target: "beta" }],
+    },
+    code: "auto_seq_disabled",
+    path: "$.planner.autoSeq.enabled",
+    severity: "warning",
+  },
+  {
+    name: "a tool without a description",
+    spec: { ...base, tools: withTool(2, { desc: "  " }) },
+    code: "missing_description",
+    path: "$.tools[2].desc",
+    severity: "warning",
+    targetId: "gamma",
+  },
+  {
+    name: "an LLM key read from one of the server's own variables",
+    spec: { ...base, llm: { provider: "openai", model: "gpt-4o", apiKeyEnv: "WADDLE_TOKEN" } },
+    code: "invalid_env_name",
+    path: "$.llm.apiKeyEnv",
+  },
+  {
+    name: "an llm tool whose model key names a server secret",
+    spec: {
+      ...base,
+      tools: withTool(0, {
+        impl: {
+          kind: "llm",
+          prompt: "x",
+          llm: { provider: "openai", model: "m", apiKeyEnv: "WADDLE_SECRET_DB" },
+        },
+      }),
+    },
+    code: "invalid_env_name",
+    path: "$.tools[0].impl.llm.apiKeyEnv",
+    targetId: "alpha",
+  },
+  {
     name: "order edges in a cycle",
     spec: {
       ...base,

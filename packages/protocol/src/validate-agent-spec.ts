@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { AgentSpec, Edge, ParallelGroup, PlannerOptions, ToolSpec } from "./agent-spec.js";
 import { checkSpecReferences, type SourceIndices } from "./check-spec-references.js";
 import { formatJsonPath } from "./json-path.js";
-import { RESERVED_TOOL_NAMES, SIDE_EFFECTS } from "./names.js";
+import { getReservedNameMessage, RESERVED_TOOL_NAMES, SIDE_EFFECTS } from "./names.js";
 import { PlanningHints } from "./planning-hints.js";
 import { getPathValue } from "./render-template.js";
 import type { SpecIssue, SpecIssueCode, SpecIssueTarget } from "./spec-issue.js";
@@ -162,7 +162,7 @@ function mapFormatIssue(
       typeof value === "string" &&
       RESERVED_TOOL_NAMES.has(value)
     ) {
-      return make("reserved_tool_name", reservedNameMessage(value));
+      return make("reserved_tool_name", getReservedNameMessage(value));
     }
     return make(
       "invalid_tool_name",
@@ -171,10 +171,6 @@ function mapFormatIssue(
   }
   if (issue.format === "url") return make("invalid_url", `${shown} is not an http(s) URL.`);
   return make("invalid_format", issue.message);
-}
-
-export function reservedNameMessage(name: string): string {
-  return `"${name}" is a planner opcode, not a tool name: rename the tool (e.g. "${name.replace(/\W/g, "_")}_tool").`;
 }
 
 function describeType(value: unknown): string {

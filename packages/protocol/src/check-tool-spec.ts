@@ -1,0 +1,83 @@
+import { z } from "zod";
+import type { JsonSchema, ToolSpec } from "./agent-spec.js";
+import type { SpecCheckPath as Path, SpecCheckReport as Report } from "./spec-check.js";
+
+const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "x-api-key", "api-key", "cookie"]);
+
+/** Checks one tool on its own: its schemas, its flags, its impl, its description. */
+export function checkToolSpec(tool: ToolSpec, at: Path, report: Report): void {
+  checkToolSchema(tool.argsSchema, [...at, "argsSchema"], "args", report);
+  checkToolSchema(tool.outSchema, [...at, "outSchema"], "out", report);
+  if (tool.desc.trim() === "") {
+    report(
+      "warning",
+      "missing_description",
+      [...at, "desc"],
+      `${tool.name} has no description: the model reads it to decide when to call the tool.`,
+    );
+  }
+  if (tool.autoSeqExecute && !tool.autoSeq) {
+    report(
+      "warning",
+      "auto_seq_execute_without_auto_seq",
+      [...at, "autoSeqExecute"],
+      `"autoSeqExecute" has no effect unless "autoSeq" is on for ${tool.name}.`,
+    );
+  }
+  if (tool.impl.kind === "http") checkHttpImpl(tool.impl, [...at, "impl"], report);
+}
+
+function checkToolSchema(schema: JsonSchema, path: Path, which: string, report: Report): void {
+  const type = schema.type;
+  const describesObject = type === "object" || (type === undefined && typeof schema.properties === "object");
+  if (!describesObject) {
+    report(
+      "error",
+      "schema_not_object",
+      path,
+      `The ${which} schema must describe an object ({"type": "object", "properties": {...}}); got type ${JSON.stringify(type ?? null)}.`,
+    );
+    return;
+  }
+  const properties = schema.properties;
+  if (
+    properties !== undefined &&
+    (properties === null || typeof properties !== "object" || Array.isArray(properties))
+  ) {
+    report(
+      "error",
+      "invalid_json_schema",
+      [...path, "properties"],
+      `"properties" must be an object of field schemas.`,
+    );
+    return;
+  }
+  try {
+    z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch (error) {
+    report(
+      "error",
+      "invalid_json_schema",
+      path,
+      `The ${which} schema is not valid JSON Schema: ${(error as Error).message}.`,
+    );
+  }
+}
+
+function checkHttpImpl(impl: Extract<ToolSpec["impl"], { kind: "http" }>, path: Path, report: Report): void {
+  const probe = impl.url.replace(/\{[^}]*\}/g, "x");
+  const protocol = URL.canParse(probe) ? new URL(probe).protocol : "";
+  if (protocol !== "http:" && protocol !== "https:") {
+    report("error", "invalid_url", [...path, "url"], `"${impl.url}" is not an http(s) URL template.`);
+  }
+  for (const [name, value] of Object.entries(impl.headers)) {
+    if (typeof value === "string" && SECRET_HEADERS.has(name.toLowerCase())) {
+      report(
+        "error",
+        "literal_secret_header",
+        [...path, "headers", name],
+        `Header "${name}" holds a literal value: use {"secret": "NAME"} so the server supplies WADDLE_SECRET_NAME.`,
+      );
+    }
+  }
+}
