@@ -13,7 +13,7 @@ import type { Sleep } from "./abortable-sleep.js";
 import { CatalogError } from "./catalog-error.js";
 import { compactJsonSchema } from "./compact-json-schema.js";
 import { createMockToolRunner } from "./mock-tool-runner.js";
-import type { ImplResolver, ToolDefinition, ToolRunner } from "./tool.js";
+import type { ImplResolver, ToolDefinition, ToolRunContext, ToolRunner } from "./tool.js";
 
 /** One tool as the planner uses it: metadata, compact schemas for the prompt, compiled zod, a runner. */
 export interface CatalogTool {
@@ -39,6 +39,12 @@ export interface CatalogTool {
   readonly retry?: Partial<RetryPolicy>;
   readonly timeoutMs?: number;
   readonly run: ToolRunner;
+  /**
+   * The tool's own `run` when it is TypeScript (`defineTool`, module tools): its result may be a plain
+   * value, which means the call has already finished, so the executor needs no timeout or cancellation
+   * race for it. `run` wraps the same function in a promise for everyone else.
+   */
+  readonly runDirect?: (args: Record<string, unknown>, context: ToolRunContext) => unknown;
   /** Where the record came from: a `defineTool` module or an AgentSpec tool (with its impl kind). */
   readonly origin: "module" | "spec";
   readonly implKind?: ToolImplKind;
@@ -137,6 +143,7 @@ export function fromDefinition(tool: ToolDefinition): CatalogTool {
     autoSeqExecute: tool.autoSeqExecute ?? tool.extra?.auto_seq_execute === true,
     // No async wrapper: a returned promise passes through as is (the executor catches synchronous throws).
     run: (args, context) => Promise.resolve(tool.run(args as never, context)),
+    runDirect: (args, context) => tool.run(args as never, context),
     origin: "module",
   };
 }
@@ -177,6 +184,12 @@ function fromSpec(
     autoSeq: spec.autoSeq || spec.extra.auto_seq === true,
     autoSeqExecute: spec.autoSeqExecute || spec.extra.auto_seq_execute === true,
     run,
+    ...(moduleTool === undefined
+      ? {}
+      : {
+          runDirect: (input: Record<string, unknown>, context: ToolRunContext) =>
+            moduleTool.run(input as never, context),
+        }),
     origin: "spec",
     implKind: spec.impl.kind,
   };

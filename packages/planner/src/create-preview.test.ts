@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createPreview, REDACTED, redactText, truncateText } from "./create-preview.js";
+import { createPreview, REDACTED, redactText, truncateText, walkPreview } from "./create-preview.js";
 
 describe("createPreview", () => {
   it("returns small JSON values structurally equal", () => {
@@ -80,6 +80,42 @@ describe("createPreview", () => {
     const preview = createPreview(value, { maxChars: 100 }) as Record<string, unknown>;
     expect(Object.prototype.hasOwnProperty.call(preview, "__proto__")).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe("createPreview's fast path for small plain values", () => {
+  it("gives what the full walk gives, at every budget around the cut", () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    const values: unknown[] = [
+      { query: "renewal terms 12", limit: 5 },
+      { id: "rec_3", fields: ["title", "owner"], nested: { deep: [1, [2, [3]]], flag: false } },
+      [12.5, 7, null, "x".repeat(40)],
+      { ok: true, missing: undefined, list: [1, undefined] },
+      { when: new Date(0), n: Number.NaN },
+      { secret: "sk-live-123456 inside", short: "ab" },
+      JSON.parse('{"__proto__": {"polluted": true}, "b": 1}') as unknown,
+      cyclic,
+      "a plain string that is rather long for a small budget",
+    ];
+    const redact = new Set(["sk-live-123456", "ab"]);
+    for (const value of values) {
+      for (let maxChars = 0; maxChars <= 120; maxChars += 1) {
+        for (const maxDepth of [1, 2, 8]) {
+          const options = { maxChars, maxDepth, redact };
+          expect(createPreview(value, options)).toStrictEqual(walkPreview(value, options));
+        }
+      }
+    }
+  });
+
+  it("copies rather than shares the value", () => {
+    const value = { list: [1, 2], inner: { a: "b" } };
+    const preview = createPreview(value, { maxChars: 1000 }) as typeof value;
+    expect(preview).toEqual(value);
+    expect(preview).not.toBe(value);
+    expect(preview.list).not.toBe(value.list);
+    expect(preview.inner).not.toBe(value.inner);
   });
 });
 

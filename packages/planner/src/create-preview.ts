@@ -27,6 +27,15 @@ interface Walk {
  * `"[circular]"`. One pass; values under budget come back structurally equal.
  */
 export function createPreview(value: unknown, options: PreviewOptions): unknown {
+  const budget = Math.max(options.maxChars, MIN_STRING_KEEP);
+  const redact = options.redact !== undefined && options.redact.size > 0 ? options.redact : undefined;
+  const maxDepth = options.maxDepth ?? 8;
+  const quick = quickCopy(value, { budget, redact, maxDepth }, 0);
+  return quick === NOT_QUICK ? walkPreview(value, options) : quick;
+}
+
+/** `createPreview` without its fast path: the full walk, for any value (exported for tests). */
+export function walkPreview(value: unknown, options: PreviewOptions): unknown {
   const walk: Walk = {
     budget: Math.max(options.maxChars, MIN_STRING_KEEP),
     redact: options.redact !== undefined && options.redact.size > 0 ? options.redact : undefined,
@@ -41,6 +50,78 @@ export function truncateText(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   const keep = Math.max(0, maxChars);
   return `${text.slice(0, keep)}…[+${text.length - keep} chars]`;
+}
+
+/** What `quickCopy` answers for a value that needs the full walk. */
+const NOT_QUICK: unique symbol = Symbol("notQuick");
+
+type QuickWalk = Omit<Walk, "path">;
+
+/**
+ * Events preview most args and observations every step, and most are small: plain objects and arrays of
+ * short strings, finite numbers, booleans and null. This copies those in one pass without the full walk's
+ * bookkeeping (the walk state, the path array for cycles), and gives `NOT_QUICK` as soon as a value needs
+ * more care (a cut, a marker, a cycle, a Date, a Map, undefined, a `__proto__` key, anything deeper than
+ * `maxDepth`); the budget is counted exactly as `previewValue` counts it, so both give the same preview.
+ */
+function quickCopy(value: unknown, walk: QuickWalk, depth: number): unknown {
+  switch (typeof value) {
+    case "string": {
+      const text = walk.redact === undefined ? value : redactText(value, walk.redact);
+      if (text.length > Math.max(walk.budget, MIN_STRING_KEEP)) return NOT_QUICK;
+      walk.budget -= text.length + 2;
+      return text;
+    }
+    case "number":
+      walk.budget -= 8;
+      return Number.isFinite(value) ? value : NOT_QUICK;
+    case "boolean":
+      walk.budget -= 5;
+      return value;
+    case "object":
+      if (value === null) {
+        walk.budget -= 4;
+        return null;
+      }
+      if (depth >= walk.maxDepth) return NOT_QUICK;
+      if (Array.isArray(value)) return quickArray(value, walk, depth);
+      return isPlainObject(value) ? quickRecord(value as Record<string, unknown>, walk, depth) : NOT_QUICK;
+    default:
+      return NOT_QUICK;
+  }
+}
+
+function quickArray(items: readonly unknown[], walk: QuickWalk, depth: number): unknown {
+  walk.budget -= 2;
+  const out: unknown[] = [];
+  for (let index = 0; index < items.length; index += 1) {
+    const item = items[index];
+    if (walk.budget <= 0 || item === undefined) return NOT_QUICK;
+    const copy = quickCopy(item, walk, depth + 1);
+    if (copy === NOT_QUICK) return NOT_QUICK;
+    out.push(copy);
+    walk.budget -= 1;
+  }
+  return out;
+}
+
+function quickRecord(record: Record<string, unknown>, walk: QuickWalk, depth: number): unknown {
+  walk.budget -= 2;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) {
+    const value = record[key];
+    if (walk.budget <= 0 || value === undefined || key === "__proto__") return NOT_QUICK;
+    walk.budget -= key.length + 4;
+    const copy = quickCopy(value, walk, depth + 1);
+    if (copy === NOT_QUICK) return NOT_QUICK;
+    out[key] = copy;
+  }
+  return out;
+}
+
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
 }
 
 function previewValue(value: unknown, walk: Walk, depth: number): unknown {

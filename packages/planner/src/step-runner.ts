@@ -48,11 +48,14 @@ export function decideQueued(run: PlannerRun, queued: QueuedAction): Decision | 
   return decision;
 }
 
-/** Runs a checked action: answer, tool call, parallel plan or task opcode. */
-export async function dispatchAction(
+/**
+ * Runs a checked action: answer, tool call, parallel plan or task opcode. Not `async`: it only picks the
+ * runner, and an async frame per step for that is measurable.
+ */
+export function dispatchAction(
   run: PlannerRun,
   decision: ActionDecision,
-): Promise<PlannerOutcome | undefined> {
+): PlannerOutcome | Promise<PlannerOutcome | undefined> {
   const { checked } = decision;
   switch (checked.kind) {
     case "final":

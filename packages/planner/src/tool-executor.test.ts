@@ -72,6 +72,30 @@ describe("executeToolCall", () => {
     expect(events[0]?.data).toMatchObject({ tool: "probe", args: { n: 2 }, attempt: 1, source: "llm" });
   });
 
+  it("treats a plain value, a promise and another thenable alike (a plain value skips the await)", async () => {
+    const results = [
+      (n: number) => ({ doubled: n * 2 }),
+      (n: number) => Promise.resolve({ doubled: n * 2 }),
+      (n: number) => ({ then: (resolve: (value: unknown) => void) => resolve({ doubled: n * 2 }) }),
+      (n: number) => ({ doubled: String(n * 2) }),
+      (n: number) => Promise.resolve({ doubled: String(n * 2) }),
+    ];
+    const outcomes = [];
+    for (const result of results) {
+      const { call, events } = setup({ run: ({ n }) => result(n) });
+      const outcome = await call();
+      outcomes.push(outcome.ok ? outcome.observation : outcome.failure.error_code);
+      expect(events.at(-1)?.type).toBe(outcome.ok ? "tool_end" : "tool_error");
+    }
+    expect(outcomes).toEqual([
+      { doubled: 4 },
+      { doubled: 4 },
+      { doubled: 4 },
+      "invalid_output",
+      "invalid_output",
+    ]);
+  });
+
   it("retries with backoff, then reports the failure with a scrubbed message", async () => {
     let attempts = 0;
     const { call, events, time } = setup({

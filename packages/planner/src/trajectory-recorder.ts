@@ -82,9 +82,12 @@ export class TrajectoryRecorder {
   }
 
   private visit(step: TrajectoryStep): void {
-    for (const branch of step.branches ?? []) {
-      this.visited.add(branch.node);
-      if (branch.failure === undefined) this.state.observationsByTool[branch.node] = branch.observation;
+    // No `step.branches ?? []`: a plain tool step (every step of most runs) allocates nothing here.
+    if (step.branches !== undefined) {
+      for (const branch of step.branches) {
+        this.visited.add(branch.node);
+        if (branch.failure === undefined) this.state.observationsByTool[branch.node] = branch.observation;
+      }
     }
     if (step.join !== undefined && step.join.skipped === undefined) this.visited.add(step.join.node);
     if (step.branches !== undefined || step.next_node.startsWith("task.")) return;
