@@ -11,6 +11,7 @@ import type {
 } from "@waddle/protocol";
 import type { SerializedPlannerState } from "@waddle/planner";
 import { applySqliteMigrations } from "./sqlite-migrations.js";
+import { WalCheckpointer } from "./wal-checkpointer.js";
 import { RUN_COLUMNS, toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sqlite-rows.js";
 import {
   EMPTY_USAGE,
@@ -25,6 +26,21 @@ import {
   type WaddleStore,
 } from "./waddle-store.js";
 
+export interface SqliteStoreOptions {
+  /**
+   * Checkpoint the WAL from a worker thread on a timer instead of inside commits (the server does; see
+   * server/docs/wal-checkpoints.md). Off by default: short-lived users (the CLI, tests) need no thread.
+   */
+  backgroundCheckpoints?: boolean | { intervalMs?: number; restartFrames?: number };
+  /** Told when background checkpoints stop working and SQLite's own took over again. */
+  onCheckpointFailure?: (error: Error) => void;
+}
+
+/** SQLite's default `wal_autocheckpoint`, restored when the checkpoint worker fails. */
+const AUTOCHECKPOINT_PAGES = 1000;
+/** What the WAL file is cut back to when it starts over, after a burst made it grow. */
+const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
+
 /**
  * The default store: one SQLite file (better-sqlite3, WAL). Every write that touches several rows runs in
  * one transaction, so a crash never leaves half a version or a gap in a run's `seq`.
@@ -33,9 +49,11 @@ export class SqliteStore implements WaddleStore {
   private readonly db: Database.Database;
   /** Prepared once per SQL text: preparing costs more than running on the per-event path. */
   private readonly statements = new Map<string, Database.Statement>();
+  /** The worker that checkpoints the WAL, when `backgroundCheckpoints` is on. */
+  readonly checkpointer: WalCheckpointer | undefined;
 
   /** Opens (creating when needed) the database at `filename`; `":memory:"` for a throwaway one. */
-  constructor(filename: string) {
+  constructor(filename: string, options: SqliteStoreOptions = {}) {
     if (filename !== ":memory:") mkdirSync(path.dirname(filename), { recursive: true });
     this.db = new Database(filename);
     this.db.pragma("journal_mode = WAL");
@@ -43,6 +61,19 @@ export class SqliteStore implements WaddleStore {
     this.db.pragma("foreign_keys = ON");
     this.db.pragma("busy_timeout = 5000");
     applySqliteMigrations(this.db);
+    const background = options.backgroundCheckpoints;
+    if (background && filename !== ":memory:") {
+      this.db.pragma("wal_autocheckpoint = 0");
+      this.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+      this.checkpointer = new WalCheckpointer({
+        filename,
+        ...(typeof background === "object" ? background : {}),
+        onFailure: (error) => {
+          if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+          options.onCheckpointFailure?.(error);
+        },
+      });
+    }
   }
 
   async listAgents(): Promise<AgentSummary[]> {
@@ -297,8 +328,12 @@ export class SqliteStore implements WaddleStore {
     return statement;
   }
 
+  /** Stops the checkpoint worker, then checkpoints what is left and empties the WAL before closing. */
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    await this.checkpointer?.stop();
+    if (!this.db.open) return;
+    if (this.checkpointer) this.db.pragma("wal_checkpoint(TRUNCATE)");
+    this.db.close();
   }
 
   private insertVersion(options: {

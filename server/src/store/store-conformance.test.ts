@@ -13,6 +13,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const implementations = [
   { name: "MemoryStore", make: () => new MemoryStore() },
   { name: "SqliteStore (file)", make: () => new SqliteStore(path.join(dir, `store-${(counter += 1)}.db`)) },
+  {
+    name: "SqliteStore (file, background checkpoints)",
+    make: () =>
+      new SqliteStore(path.join(dir, `store-${(counter += 1)}.db`), {
+        backgroundCheckpoints: { intervalMs: 5 },
+      }),
+  },
   { name: "SqliteStore (:memory:)", make: () => new SqliteStore(":memory:") },
 ];
 
