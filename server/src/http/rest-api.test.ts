@@ -26,8 +26,8 @@ const newSpec = (id: string, name = "Fresh agent") =>
     id,
     name,
     tools: [
-      { name: "lookup", impl: { kind: "mock", output: { found: true } } },
-      { name: "calc", impl: { kind: "module", ref: "calculator" } },
+      { name: "lookup", desc: "Looks a record up.", impl: { kind: "mock", output: { found: true } } },
+      { name: "calc", desc: "Evaluates arithmetic.", impl: { kind: "module", ref: "calculator" } },
     ],
   });
 
