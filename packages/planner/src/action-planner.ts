@@ -1,16 +1,19 @@
 import type { ActionSource, PauseReason, PlannerAction, ToolFailure } from "@waddle/protocol";
 import { checkAction, type CheckedAction, type Rejection } from "./action-checker.js";
-import { TimeoutError } from "./cancellation.js";
 import { redactText, truncateText } from "./create-preview.js";
 import { createFallbackPayload } from "./final-payload.js";
 import { compactHistory } from "./history-compactor.js";
 import { interpretReply } from "./interpret-reply.js";
-import { isLlmError } from "./llm-error.js";
-import type { LlmCallInput, LlmPurpose } from "./llm-caller.js";
 import type { LlmMessage } from "./llm-client.js";
 import type { PlannerRun } from "./planner-run.js";
-import { getRejectionText, interruptedRejection, parseRejection } from "./rejections.js";
-import { resolveReasoningEffort } from "./reasoning-router.js";
+import { getRejectionText, parseRejection } from "./rejections.js";
+import {
+  createCallInput,
+  fromCallError,
+  toCallResult,
+  type Attempt,
+  type CallResult,
+} from "./planning-call.js";
 import { createReflectSummary } from "./reflection.js";
 import { createFailure } from "./run-state.js";
 import type { PlannerOutcome } from "./run-types.js";
@@ -40,14 +43,6 @@ export type Decision =
 /** Bad replies are echoed back this short in repair exchanges. */
 const ECHO_CHARS = 2_000;
 
-interface Attempt {
-  exchange: LlmMessage[];
-  purpose: LlmPurpose;
-  repairsLeft: number;
-  lastError?: { code: string; message: string };
-  argFill?: { node: string; args: Record<string, unknown> };
-}
-
 /**
  * Asks the LLM for the next action and validates it, re-asking with short machine messages: repairs for
  * unparseable or invalid replies (`repairAttempts`), arg-fill for missing fields only, one correction per
@@ -63,22 +58,21 @@ export async function planWithLlm(run: PlannerRun): Promise<Decision> {
   run.events.emit("step_start", { source: "llm" });
   const attempt: Attempt = { exchange: [], purpose: "plan", repairsLeft: run.config.options.repairAttempts };
   for (;;) {
-    const reply = await callOnce(run, attempt);
+    // The call is awaited here rather than in a helper: one async frame less per step.
+    let reply: CallResult;
+    try {
+      reply = toCallResult(await run.llmCaller.call(createCallInput(run, attempt)));
+    } catch (error) {
+      reply = fromCallError(run, error);
+    }
     if ("outcome" in reply) return { kind: "outcome", outcome: reply.outcome };
     if ("interrupted" in reply) {
-      const next = afterRejection(run, {
+      const next = afterInterrupted(run, {
         attempt,
-        rejection: reply.interrupted.rejection,
-        action: undefined,
+        interrupted: reply.interrupted,
         actionSeq: reply.actionSeq,
       });
       if (next !== undefined) return next;
-      const ask: LlmMessage = { role: "user", content: reply.interrupted.rejection.message };
-      const partial = reply.interrupted.partial;
-      attempt.exchange =
-        partial.length === 0
-          ? [ask]
-          : [{ role: "assistant", content: truncateText(partial, ECHO_CHARS) }, ask];
       continue;
     }
     const { content, actionSeq } = reply;
@@ -120,39 +114,25 @@ export async function planWithLlm(run: PlannerRun): Promise<Decision> {
   }
 }
 
-/** One LLM call under the run's cancellation and deadline. */
-type CallResult =
-  | { content: string; actionSeq: number; reasoning?: string }
-  | { outcome: PlannerOutcome }
-  | { interrupted: { partial: string; rejection: Rejection }; actionSeq: number };
-
-async function callOnce(run: PlannerRun, attempt: Attempt): Promise<CallResult> {
-  const input: LlmCallInput = {
-    messages:
-      attempt.exchange.length === 0 ? run.messages.messages : run.messages.withExchange(attempt.exchange),
-    purpose: attempt.purpose,
-    plannerView: run.plannerView(attempt.lastError),
-    streamAnswer: attempt.purpose !== "arg_fill",
-  };
-  const remaining = run.remainingMs();
-  if (remaining !== undefined) input.timeoutMs = remaining;
-  addReasoningOptions(run, input);
-  try {
-    const output = await run.llmCaller.call(input);
-    const { content, reasoning } = output.result;
-    return reasoning === undefined || reasoning.length === 0
-      ? { content, actionSeq: output.actionSeq }
-      : { content, actionSeq: output.actionSeq, reasoning };
-  } catch (error) {
-    if (error instanceof TimeoutError && !run.cancellation.aborted) {
-      const message = `The deadline of ${run.config.options.deadlineS ?? 0} s passed during an LLM call.`;
-      return { outcome: run.finishByConstraint("deadline", message) };
-    }
-    if (isLlmError(error, "stream_interrupted") && !run.cancellation.aborted) {
-      return { interrupted: interruptedRejection(error), actionSeq: run.state.actionSeq - 1 };
-    }
-    throw error;
-  }
+/** A stream cut off mid-reply: reported as a repair, then re-asked with the partial reply echoed. */
+function afterInterrupted(
+  run: PlannerRun,
+  input: { attempt: Attempt; interrupted: { partial: string; rejection: Rejection }; actionSeq: number },
+): Decision | undefined {
+  const { attempt, interrupted } = input;
+  const next = afterRejection(run, {
+    attempt,
+    rejection: interrupted.rejection,
+    action: undefined,
+    actionSeq: input.actionSeq,
+  });
+  if (next !== undefined) return next;
+  const ask: LlmMessage = { role: "user", content: interrupted.rejection.message };
+  attempt.exchange =
+    interrupted.partial.length === 0
+      ? [ask]
+      : [{ role: "assistant", content: truncateText(interrupted.partial, ECHO_CHARS) }, ask];
+  return undefined;
 }
 
 /** Reports a rejection and decides: re-ask (undefined), give up on this iteration, or end the run. */
@@ -262,13 +242,6 @@ function overCost(run: PlannerRun): boolean {
 
 function costMessage(run: PlannerRun): string {
   return `The cost ceiling of $${run.config.hints.maxCostUsd ?? 0} has been reached ($${run.state.usage.costUsd.toFixed(4)} spent).`;
-}
-
-/** The effort for planning calls (the router's under `auto`), and the routed model when it is a name. */
-function addReasoningOptions(run: PlannerRun, input: LlmCallInput): void {
-  const effort = resolveReasoningEffort(run.config.reasoningEffort, run.state.route?.effort);
-  if (effort !== undefined) input.reasoningEffort = effort;
-  if (run.routedModel !== undefined) input.model = run.routedModel;
 }
 
 /**

@@ -16,6 +16,8 @@ export interface RaceOptions {
 }
 
 const ignore = (): void => undefined;
+/** A shared default: `= {}` would allocate an object on every LLM call. */
+const NO_RACE_OPTIONS: RaceOptions = Object.freeze({});
 const NEVER_ABORTED = new AbortController().signal;
 
 /**
@@ -54,7 +56,7 @@ export class Cancellation {
    * Settles with `promise`, or rejects as soon as the run aborts or the timeout passes, so that work which
    * ignores its signal cannot hold the run (its result is then dropped).
    */
-  race<T>(promise: Promise<T>, options: RaceOptions = {}): Promise<T> {
+  race<T>(promise: Promise<T>, options: RaceOptions = NO_RACE_OPTIONS): Promise<T> {
     // Nothing can cancel or time out this work: no wrapper needed (the common case per step).
     if (this.onSignalAbort === undefined && options.timeoutMs === undefined && !this.signal.aborted)
       return promise;

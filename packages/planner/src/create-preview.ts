@@ -108,7 +108,9 @@ function quickArray(items: readonly unknown[], walk: QuickWalk, depth: number): 
 function quickRecord(record: Record<string, unknown>, walk: QuickWalk, depth: number): unknown {
   walk.budget -= 2;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(record)) {
+  // for…in with an own-key check visits what Object.keys lists, without allocating the key array.
+  for (const key in record) {
+    if (!hasOwn.call(record, key)) continue;
     const value = record[key];
     if (walk.budget <= 0 || value === undefined || key === "__proto__") return NOT_QUICK;
     walk.budget -= key.length + 4;
@@ -118,6 +120,8 @@ function quickRecord(record: Record<string, unknown>, walk: QuickWalk, depth: nu
   }
   return out;
 }
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 function isPlainObject(value: object): boolean {
   const prototype = Object.getPrototypeOf(value) as unknown;

@@ -131,7 +131,10 @@ export class PlannerRun {
         }
         if (this.config.autoSeq !== undefined) runAutoSeqDetection(this);
         const decision = this.takeQueued() ?? (await planWithLlm(this));
-        const outcome = await this.handle(decision);
+        const handled = this.handle(decision);
+        // Answers and refusals settle at once: no await (a microtask and some garbage per step).
+        const outcome = handled instanceof Promise ? await handled : handled;
+        if (decision.kind === "action") this.afterAction(decision.action);
         if (outcome !== undefined) return outcome;
       }
     } catch (error) {
@@ -152,7 +155,8 @@ export class PlannerRun {
     return undefined;
   }
 
-  private async handle(decision: Decision): Promise<PlannerOutcome | undefined> {
+  /** Runs a decision; not `async`, so that the loop awaits only what really waits (see `loop`). */
+  private handle(decision: Decision): PlannerOutcome | undefined | Promise<PlannerOutcome | undefined> {
     if (decision.kind === "outcome") return decision.outcome;
     if (decision.kind === "pause") {
       const { reason, payload, action } = decision;
@@ -169,12 +173,15 @@ export class PlannerRun {
       });
       return undefined;
     }
-    const outcome = await dispatchAction(this, decision);
+    return dispatchAction(this, decision);
+  }
+
+  /** After an action ran: an iteration that did not update the todos counts against them. */
+  private afterAction(action: PlannerAction): void {
     const { todos } = this.state;
-    if (todos !== undefined && decision.action.next_node !== this.config.writeTodosTool?.name) {
+    if (todos !== undefined && action.next_node !== this.config.writeTodosTool?.name) {
       this.state.todos = applyNonPlannerIteration(todos);
     }
-    return outcome;
   }
 
   /** Cancellation, deadline, cost ceiling and max_iters, checked before every step. */

@@ -44,8 +44,8 @@ export function createPlanSummary(todos: readonly TodoItem[], focus?: string): s
 
 /** "calling search with {query, limit}": the arg names, never their values. */
 export function createActSummary(tool: string, args?: unknown): string {
-  const keys = typeof args === "object" && args !== null && !Array.isArray(args) ? Object.keys(args) : [];
-  return clipText(`calling ${tool} with {${listKeys(keys, 8)}}`, MAX_SUMMARY_CHARS);
+  const shown = typeof args === "object" && args !== null && !Array.isArray(args) ? listKeys(args, 8) : "";
+  return clipText(`calling ${tool} with {${shown}}`, MAX_SUMMARY_CHARS);
 }
 
 /** A one-line digest of what a tool returned or why it failed. */
@@ -75,7 +75,7 @@ function describeValue(value: unknown): string {
   if (value === undefined || value === null) return "no result";
   if (Array.isArray(value)) return `${value.length} item${value.length === 1 ? "" : "s"}`;
   if (typeof value === "object") {
-    return `{${listKeys(Object.keys(value), 6)}}`;
+    return `{${listKeys(value, 6)}}`;
   }
   if (typeof value === "string") {
     return value.length <= 60 ? JSON.stringify(oneLine(value)) : `text (${value.length} chars)`;
@@ -83,12 +83,21 @@ function describeValue(value: unknown): string {
   return getValueDigest(value, 60);
 }
 
-/** "a, b, c, +2": the first `max` keys and how many more. A loop, not slice/join: it runs twice a step. */
-function listKeys(keys: readonly string[], max: number): string {
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * "a, b, c, +2": the first `max` own keys (as Object.keys lists them) and how many more. for…in and no
+ * slice/join: this runs twice a step, and allocates only the string.
+ */
+function listKeys(object: object, max: number): string {
   let shown = "";
-  const count = Math.min(keys.length, max);
-  for (let index = 0; index < count; index += 1) shown += index === 0 ? keys[index] : `, ${keys[index]}`;
-  return keys.length > max ? `${shown}, +${keys.length - max}` : shown;
+  let count = 0;
+  for (const key in object) {
+    if (!hasOwn.call(object, key)) continue;
+    if (count < max) shown += count === 0 ? key : `, ${key}`;
+    count += 1;
+  }
+  return count > max ? `${shown}, +${count - max}` : shown;
 }
 
 function oneLine(text: string): string {

@@ -126,7 +126,9 @@ async function runTool(
   if (decision.resumeInput !== undefined) call.resumeInput = decision.resumeInput;
   let result;
   try {
-    result = await executeToolCall(run.toolRuntime, call);
+    const pending = executeToolCall(run.toolRuntime, call);
+    // A pure tool's result is there already: no await (each one is a microtask and some garbage).
+    result = pending instanceof Promise ? await pending : pending;
   } catch (error) {
     if (isToolPauseSignal(error)) {
       return run.pause({

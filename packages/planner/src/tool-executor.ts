@@ -6,7 +6,7 @@ import type { CatalogTool } from "./catalog.js";
 import type { RunEventEmitter } from "./run-event-emitter.js";
 import { createFailure } from "./run-state.js";
 import type { ToolResumeInput, ToolRunContext } from "./tool.js";
-import { CANCELLED_SUGGESTION, runAttempt } from "./tool-attempt.js";
+import { CANCELLED_SUGGESTION, runAttempt, type AttemptOutcome } from "./tool-attempt.js";
 
 /** What the executor needs from the run: no planner internals, so that it can be tested on its own. */
 export interface ToolRuntime {
@@ -48,22 +48,48 @@ export type ToolCallResult =
  * per attempt (capped by the run's deadline), cancellation through the run's signal that reaches the tool
  * and stops waiting at once even if the tool ignores it, and the result validated against the out schema.
  * A failure comes back as a `ToolFailure` observation; `ctx.pause()` propagates as `ToolPauseSignal`.
+ * A TypeScript tool that returned a valid plain value gets its result back at once, not as a promise:
+ * `await` it either way.
  */
-export async function executeToolCall(runtime: ToolRuntime, call: ToolCall): Promise<ToolCallResult> {
+export function executeToolCall(
+  runtime: ToolRuntime,
+  call: ToolCall,
+): ToolCallResult | Promise<ToolCallResult> {
+  const started = runtime.clock();
+  emitStart(runtime, call, 1);
+  const first = runAttempt(runtime, call, 1);
+  // The common case of pure tools: done and valid, so no async frame and no await for this call.
+  if (!(first instanceof Promise) && first.ok)
+    return succeeded(runtime, { call, outcome: first, started, attempt: 1 });
+  return settleAttempts(runtime, { call, first, started });
+}
+
+function succeeded(
+  runtime: ToolRuntime,
+  input: { call: ToolCall; outcome: Extract<AttemptOutcome, { ok: true }>; started: number; attempt: number },
+): ToolCallResult {
+  const { observation } = input.outcome;
+  const durationMs = Math.max(0, runtime.clock() - input.started);
+  emitEnd(runtime, input.call, observation, durationMs);
+  return { ok: true, observation, durationMs, attempts: input.attempt };
+}
+
+/** The first attempt's outcome once it settles, then the retries while the policy allows them. */
+async function settleAttempts(
+  runtime: ToolRuntime,
+  input: { call: ToolCall; first: AttemptOutcome | Promise<AttemptOutcome>; started: number },
+): Promise<ToolCallResult> {
+  const { call, started } = input;
   const { tool } = call;
   const policy =
     tool.retry === undefined ? runtime.options.toolRetry : { ...runtime.options.toolRetry, ...tool.retry };
-  const started = runtime.clock();
+  let outcome = await input.first;
   for (let attempt = 1; ; attempt += 1) {
-    emitStart(runtime, call, attempt);
-    const pending = runAttempt(runtime, call, attempt);
-    // A tool that returned a plain value has its outcome already: no await (a microtask and garbage).
-    const outcome = pending instanceof Promise ? await pending : pending;
-    if (outcome.ok) {
-      const durationMs = Math.max(0, runtime.clock() - started);
-      emitEnd(runtime, call, outcome.observation, durationMs);
-      return { ok: true, observation: outcome.observation, durationMs, attempts: attempt };
+    if (attempt > 1) {
+      emitStart(runtime, call, attempt);
+      outcome = await runAttempt(runtime, call, attempt);
     }
+    if (outcome.ok) return succeeded(runtime, { call, outcome, started, attempt });
     const cancelled = runtime.cancellation.aborted;
     const retryDelay = cancelled || !outcome.retryable ? undefined : nextDelay(runtime, policy, attempt);
     if (retryDelay !== undefined) {
