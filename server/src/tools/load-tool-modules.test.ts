@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { defaultModuleImporter, loadToolModules } from "./load-tool-modules.js";
+import { defaultModuleImporter, importWithTsx, loadToolModules } from "./load-tool-modules.js";
 import { ToolRegistry } from "./tool-registry.js";
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -34,7 +34,7 @@ describe("loadToolModules", () => {
     expect(registry.getInfo("text_stats")?.argsSchema).not.toHaveProperty("required", ["text", "top"]);
   });
 
-  it("loads TypeScript through tsx and plain JavaScript from a user folder, reporting broken files", async () => {
+  it("loads TypeScript and plain JavaScript from a user folder, reporting broken files", async () => {
     writeFileSync(
       path.join(userDir, "shout.ts"),
       `import { z } from "zod";
@@ -69,5 +69,32 @@ describe("loadToolModules", () => {
     const registry = new ToolRegistry();
     registry.register(shout, "user/shout.ts");
     expect(registry.getInfo("shout")?.argsSchema).toMatchObject({ properties: { text: { type: "string" } } });
+  });
+
+  it("imports TypeScript through one tsx namespace, so that tool files share their dependencies", async () => {
+    const tsxDir = mkdtempSync(path.join(serverDir, ".tmp-tsx-tools-"));
+    try {
+      for (const name of ["first", "second"]) {
+        writeFileSync(
+          path.join(tsxDir, `${name}.ts`),
+          `import { z } from "zod";
+           export const zod: typeof z = z;
+           export default {
+             name: "${name}", desc: "A tool", args: z.object({}), out: z.object({ ok: z.boolean() }),
+             run: (): { ok: boolean } => ({ ok: true }),
+           };`,
+        );
+      }
+      writeFileSync(path.join(tsxDir, "broken.ts"), "export const = ;");
+      const first = (await importWithTsx(path.join(tsxDir, "first.ts"))) as { zod: unknown };
+      const second = (await importWithTsx(path.join(tsxDir, "second.ts"))) as { zod: unknown };
+      // tsx's tsImport gave every file a namespace of its own, each with another copy of zod.
+      expect(first.zod).toBe(second.zod);
+      const loaded = await loadToolModules({ dir: tsxDir, label: "user", importModule: importWithTsx });
+      expect(loaded.tools.map((tool) => tool.definition.name)).toEqual(["first", "second"]);
+      expect(loaded.errors.map((error) => error.file)).toEqual(["user/broken.ts"]);
+    } finally {
+      rmSync(tsxDir, { recursive: true, force: true });
+    }
   });
 });

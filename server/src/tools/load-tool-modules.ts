@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import type { ToolDefinition } from "@waddle/planner";
 import { isToolDefinition } from "./tool-registry.js";
 
-/** Imports one module file; the default reads `.ts` through tsx and `.js`/`.mjs` natively. */
+/** Imports one module file (`defaultModuleImporter` unless a caller passes its own). */
 export type ModuleImporter = (file: string) => Promise<unknown>;
 
 export interface LoadedTools {
@@ -16,14 +16,34 @@ export interface LoadedTools {
 const TOOL_FILE = /\.(?:m?ts|m?js)$/;
 const SKIPPED_FILE = /\.(?:test|spec)\.[mc]?[jt]s$|\.d\.[mc]?ts$/;
 
-/** Imports `.ts` through tsx's `tsImport`, so that a plain `node` process can load TypeScript tools. */
+interface TsxNamespace {
+  import(specifier: string, parentURL: string): Promise<unknown>;
+}
+let tsxNamespace: Promise<TsxNamespace> | undefined;
+
+/**
+ * Imports a TypeScript file through tsx, in one tsx namespace shared by every tool file. (tsx's `tsImport`
+ * registers a new namespace, and a new loader hook, per call, and each namespace loaded its own zod,
+ * @waddle/planner and @waddle/protocol: about 15 MB per tool file.)
+ */
+export const importWithTsx: ModuleImporter = async (file) => {
+  tsxNamespace ??= import("tsx/esm/api").then(({ register }) => register({ namespace: "waddle-tools" }));
+  return (await tsxNamespace).import(pathToFileURL(file).href, import.meta.url);
+};
+
+/**
+ * True when this very file runs as TypeScript: something in this process (tsx's `--import`, as `npm run dev`
+ * starts the server, or vitest) already compiles `.ts` on import.
+ */
+const TYPESCRIPT_IMPORTS_WORK = import.meta.url.endsWith(".ts");
+
+/**
+ * Imports `.ts` through tsx when the server runs built (`npm start`: plain `node`), and every file with a
+ * plain `import()` otherwise, so that tools share the server's own zod, @waddle/planner and @waddle/protocol.
+ */
 export const defaultModuleImporter: ModuleImporter = async (file) => {
-  const url = pathToFileURL(file).href;
-  if (/\.m?ts$/.test(file)) {
-    const { tsImport } = await import("tsx/esm/api");
-    return tsImport(url, import.meta.url);
-  }
-  return import(url);
+  if (/\.m?ts$/.test(file) && !TYPESCRIPT_IMPORTS_WORK) return importWithTsx(file);
+  return import(pathToFileURL(file).href);
 };
 
 /**
