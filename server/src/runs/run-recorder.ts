@@ -141,15 +141,17 @@ export class RunRecorder {
         ...(item.extra ? { step } : {}),
       }) as RunEvent;
       const derived = this.derive(event);
-      const run: RunPatch = { ...derived.run, ...item.extra };
-      entries.push({
-        event,
-        options: {
-          ...(Object.keys(run).length > 0 ? { run } : {}),
-          ...(derived.task ? { task: derived.task } : {}),
-        },
-      });
-      if (run.status !== undefined && TERMINAL_RUN_STATUSES.has(run.status)) sealed = true;
+      const run = item.extra ? { ...derived?.run, ...item.extra } : derived?.run;
+      const hasRun = run !== undefined && !isEmpty(run);
+      entries.push(
+        hasRun || derived?.task
+          ? {
+              event,
+              options: { ...(hasRun ? { run } : {}), ...(derived?.task ? { task: derived.task } : {}) },
+            }
+          : { event },
+      );
+      if (run?.status !== undefined && TERMINAL_RUN_STATUSES.has(run.status)) sealed = true;
     }
     try {
       await this.options.store.appendEvents(entries);
@@ -171,9 +173,11 @@ export class RunRecorder {
     this.options.hub.publishStatus({ runId: this.options.runId, status, lastSeq: this.lastSeq });
   }
 
-  /** The run and task changes an event implies: terminal states, pauses, usage totals, background tasks. */
-  private derive(event: RunEvent): { run: RunPatch; task?: TaskRecord } {
-    const now = new Date().toISOString();
+  /**
+   * The run and task changes an event implies: terminal states, pauses, usage totals, background tasks.
+   * Most events (stream chunks, tool steps) imply none: no object and no timestamp is made for them.
+   */
+  private derive(event: RunEvent): { run: RunPatch; task?: TaskRecord } | undefined {
     switch (event.type) {
       case "run_started":
         return { run: this.status === "running" ? {} : { status: "running" } };
@@ -219,7 +223,7 @@ export class RunRecorder {
             },
             usage: event.data.metadata.usage,
             pause: null,
-            finishedAt: now,
+            finishedAt: new Date().toISOString(),
           },
         };
       case "run_failed":
@@ -228,11 +232,11 @@ export class RunRecorder {
             status: "failed",
             error: { code: event.data.error.code, message: event.data.error.message },
             pause: null,
-            finishedAt: now,
+            finishedAt: new Date().toISOString(),
           },
         };
       case "run_interrupted":
-        return { run: { status: "interrupted", finishedAt: now } };
+        return { run: { status: "interrupted", finishedAt: new Date().toISOString() } };
       case "task_spawned": {
         const { taskId, name, mode, groupId } = event.data;
         this.taskNames.set(taskId, { name, mode, ...(groupId ? { groupId } : {}) });
@@ -245,7 +249,7 @@ export class RunRecorder {
             mode,
             status: "queued",
             ...(groupId ? { groupId } : {}),
-            updatedAt: now,
+            updatedAt: new Date().toISOString(),
           },
         };
       }
@@ -266,12 +270,17 @@ export class RunRecorder {
             ...(event.data.error
               ? { error: { code: event.data.error.code, message: event.data.error.message } }
               : {}),
-            updatedAt: now,
+            updatedAt: new Date().toISOString(),
           },
         };
       }
       default:
-        return { run: {} };
+        return undefined;
     }
   }
+}
+
+function isEmpty(patch: RunPatch): boolean {
+  for (const key in patch) if (patch[key as keyof RunPatch] !== undefined) return false;
+  return true;
 }

@@ -70,7 +70,8 @@ export function createSocketGateway(options: {
   });
 
   hub.onEvent((event) => {
-    for (const replay of replays.get(event.runId) ?? []) replay.buffer.push(event);
+    const catchingUp = replays.get(event.runId);
+    if (catchingUp) for (const replay of catchingUp) replay.buffer.push(event);
     io.to(getRunRoom(event.runId)).emit("event", event);
   });
   hub.onStatus((message) => io.to(getRunRoom(message.runId)).emit("run_status", message));

@@ -6,12 +6,15 @@ const MIN_SECRET_LENGTH = 6;
  */
 export class SecretRedactor {
   private readonly secrets: string[];
+  /** The secrets as they appear inside JSON strings: what `redact` looks for in every event. */
+  private readonly escaped: string[];
 
   constructor(values: Iterable<string>) {
     // Longest first, so that a secret containing another is replaced whole.
     this.secrets = [...new Set([...values].filter((value) => value.length >= MIN_SECRET_LENGTH))].sort(
       (a, b) => b.length - a.length,
     );
+    this.escaped = this.secrets.map(jsonEscaped);
   }
 
   /** A redactor that also knows these values (e.g. a run's toolContext strings). */
@@ -33,8 +36,7 @@ export class SecretRedactor {
   redact<T>(value: T): T {
     if (this.secrets.length === 0) return value;
     const text = JSON.stringify(value);
-    if (text === undefined || !this.secrets.some((secret) => text.includes(jsonEscaped(secret))))
-      return value;
+    if (text === undefined || !this.escaped.some((secret) => text.includes(secret))) return value;
     return this.redactDeep(value) as T;
   }
 
