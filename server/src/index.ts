@@ -8,6 +8,7 @@ export { createLogger } from "./logger.js";
 export type { Logger, LogLevel } from "./logger.js";
 export { MemoryStore } from "./store/memory-store.js";
 export { SqliteStore } from "./store/sqlite-store.js";
+export type { SqliteStoreOptions } from "./store/sqlite-store.js";
 export { PausedStateStore } from "./store/paused-state-store.js";
 export { storeConformanceCases } from "./store/store-conformance.js";
 export type { StoreConformanceCase } from "./store/store-conformance.js";
