@@ -58,11 +58,13 @@ export async function planWithLlm(run: PlannerRun): Promise<Decision> {
   run.events.emit("step_start", { source: "llm" });
   const attempt: Attempt = { exchange: [], purpose: "plan", repairsLeft: run.config.options.repairAttempts };
   for (;;) {
-    // The call is awaited here rather than in a helper: one async frame less per step.
+    // The reply is awaited here rather than in a helper (`LlmCaller.call`): one async frame less per step.
+    const call = run.llmCaller.begin(createCallInput(run, attempt));
     let reply: CallResult;
     try {
-      reply = toCallResult(await run.llmCaller.call(createCallInput(run, attempt)));
+      reply = toCallResult(run.llmCaller.finish(call, await call.reply));
     } catch (error) {
+      run.llmCaller.abort(call);
       reply = fromCallError(run, error);
     }
     if ("outcome" in reply) return { kind: "outcome", outcome: reply.outcome };

@@ -147,4 +147,32 @@ describe("LlmCaller", () => {
       data: { channel: "thinking", done: true },
     });
   });
+
+  it("begin, then finish or abort: a client that throws at once rejects the reply; abort after finish is a no-op", async () => {
+    const throwing: LlmClient = {
+      provider: "p",
+      model: "m",
+      complete: () => {
+        throw new Error("no connection");
+      },
+    };
+    const failed = setup(throwing);
+    const pending = failed.caller.begin({ messages, purpose: "plan" });
+    await expect(pending.reply).rejects.toThrow("no connection");
+    failed.caller.abort(pending);
+    expect(failed.events).toEqual([]);
+
+    const answered = setup(
+      new ScriptedClient([
+        scriptedReply('{"next_node": "final_response", "args": {"answer": "Hi"}}', { reasoning: "hm" }),
+      ]),
+    );
+    const call = answered.caller.begin({ messages, purpose: "plan" });
+    const output = answered.caller.finish(call, await call.reply);
+    expect(output).toMatchObject({ actionSeq: 0, streamedFinish: true });
+    const count = answered.events.length;
+    answered.caller.abort(call);
+    expect(answered.events).toHaveLength(count);
+    expect(answered.events.map((event) => event.type).at(-1)).toBe("llm_call");
+  });
 });

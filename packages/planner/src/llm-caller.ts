@@ -36,6 +36,16 @@ export interface LlmCallInput {
   streamAnswer?: boolean;
 }
 
+/** A call started by `LlmCaller.begin`, waiting for its `reply`. */
+export interface LlmCallInFlight {
+  readonly reply: Promise<LlmResult>;
+  readonly session: LlmStreamSession;
+  readonly actionSeq: number;
+  readonly started: number;
+  readonly purpose: LlmPurpose;
+  readonly reasoningEffort: LlmCallInput["reasoningEffort"];
+}
+
 export interface LlmCallOutput {
   result: LlmResult;
   actionSeq: number;
@@ -54,8 +64,26 @@ export class LlmCaller {
 
   constructor(private readonly options: LlmCallerOptions) {}
 
+  /** Makes the call and waits for it (see `begin`). */
   async call(input: LlmCallInput): Promise<LlmCallOutput> {
-    const { llm, clock, cancellation } = this.options;
+    const call = this.begin(input);
+    let result: LlmResult;
+    try {
+      result = await call.reply;
+    } catch (error) {
+      this.abort(call);
+      throw error;
+    }
+    return this.finish(call, result);
+  }
+
+  /**
+   * Starts the call: `reply` settles with the client's result (or rejects when the run aborts or the
+   * timeout passes); then `finish(call, result)` or `abort(call)`. For the action planner, which awaits
+   * the reply itself: an async frame and an await less per step than `call`.
+   */
+  begin(input: LlmCallInput): LlmCallInFlight {
+    const { llm, cancellation } = this.options;
     const actionSeq = this.options.nextActionSeq();
     const session = new LlmStreamSession(this.options.events, actionSeq, {
       streamAnswer: input.streamAnswer !== false,
@@ -76,24 +104,40 @@ export class LlmCaller {
     if (input.plannerView !== undefined) request.plannerView = input.plannerView;
     if (input.reasoningEffort !== undefined) request.reasoningEffort = input.reasoningEffort;
     if (input.model !== undefined) request.model = input.model;
-    const started = clock();
-    let result: LlmResult;
+    const started = this.options.clock();
+    let reply: Promise<LlmResult>;
     try {
-      const reply = llm.complete(request);
-      result = await (deadline === undefined
-        ? cancellation.race(reply)
-        : cancellation.race(reply, {
-            timeoutMs: input.timeoutMs,
-            onAbort: (reason) => deadline.abort(reason),
-          }));
+      reply = llm.complete(request);
     } catch (error) {
-      session.abort();
-      throw error;
+      reply = Promise.reject(error as Error);
     }
-    const latencyMs = Math.max(0, clock() - started);
-    session.complete(result);
-    this.record({ result, latencyMs, purpose: input.purpose, reasoningEffort: input.reasoningEffort });
-    return { result, actionSeq, streamedFinish: session.streamedFinish };
+    return {
+      reply:
+        deadline === undefined
+          ? cancellation.race(reply)
+          : cancellation.race(reply, {
+              timeoutMs: input.timeoutMs,
+              onAbort: (reason) => deadline.abort(reason),
+            }),
+      session,
+      actionSeq,
+      started,
+      purpose: input.purpose,
+      reasoningEffort: input.reasoningEffort,
+    };
+  }
+
+  /** After the reply: shows and closes the stream channels, counts usage and cost, emits `llm_call`. */
+  finish(call: LlmCallInFlight, result: LlmResult): LlmCallOutput {
+    const latencyMs = Math.max(0, this.options.clock() - call.started);
+    call.session.complete(result);
+    this.record({ result, latencyMs, purpose: call.purpose, reasoningEffort: call.reasoningEffort });
+    return { result, actionSeq: call.actionSeq, streamedFinish: call.session.streamedFinish };
+  }
+
+  /** After a failed call (e.g. a stream cut off): closes the channels it opened. */
+  abort(call: LlmCallInFlight): void {
+    call.session.abort();
   }
 
   /**

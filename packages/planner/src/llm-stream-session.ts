@@ -18,6 +18,8 @@ export class LlmStreamSession {
   private sawContent = false;
   private thinking = false;
   private answering = false;
+  /** Set by `complete` or `abort`: a later `abort` has nothing left to close. */
+  private closed = false;
 
   constructor(
     private readonly events: RunEventEmitter,
@@ -62,12 +64,15 @@ export class LlmStreamSession {
       this.answering = true;
       this.emit("answer", tail, false);
     }
+    this.closed = true;
     if (this.thinking) this.emit("thinking", "", true);
     if (this.answering || this.streamedFinish) this.emit("answer", "", true);
   }
 
-  /** After a failed call (e.g. a stream cut off): closes the channels it opened. */
+  /** After a failed call (e.g. a stream cut off): closes the channels it opened, once. */
   abort(): void {
+    if (this.closed) return;
+    this.closed = true;
     if (this.thinking) this.emit("thinking", "", true);
     if (this.answering) this.emit("answer", "", true);
   }

@@ -208,6 +208,45 @@ describe("ReactPlanner: tool context", () => {
   });
 });
 
+describe("ReactPlanner: tools that return plain values", () => {
+  it("runs them like async tools: the same events, trajectory and answer", async () => {
+    const runWith = async (asPromise: boolean) => {
+      const lookup = defineTool({
+        name: "lookup",
+        desc: "Looks a code up",
+        args: z.object({ code: z.string() }),
+        out: z.object({ code: z.string(), valid: z.boolean() }),
+        run: ({ code }) => {
+          if (code === "boom") throw new Error("no such code");
+          const result = { code, valid: code.startsWith("A") };
+          return asPromise ? Promise.resolve(result) : result;
+        },
+      });
+      const planner = new ReactPlanner({
+        llm: new ScriptedClient([
+          call("lookup", { code: "A1" }),
+          call("lookup", { code: "boom" }),
+          call("lookup", { code: 7 }),
+          answer("A1 is valid."),
+        ]),
+        catalog: buildCatalog({ tools: [lookup] }),
+        options: { toolRetry: { maxAttempts: 1, backoffMs: 0, maxBackoffMs: 0 } },
+        clock: () => 0,
+        createId: () => "run-1",
+      });
+      const log = createEventLog();
+      const result = finished(await planner.run("Check A1", { onEvent: log.onEvent }));
+      return { events: log.events, result };
+    };
+    const plain = await runWith(false);
+    const promised = await runWith(true);
+    expect(plain.result.reason).toBe("answer_complete");
+    expect(plain.events.filter((event) => event.type === "tool_end")).toHaveLength(1);
+    expect(plain.events.filter((event) => event.type === "tool_error")).toHaveLength(1);
+    expect(plain).toStrictEqual(promised);
+  });
+});
+
 function flakySpecParsed(failFirst: number, retry?: ToolSpecInput["retry"]): ToolSpec {
   return ToolSpec.parse(flakySpec(failFirst, retry));
 }

@@ -1,18 +1,12 @@
-import type { PlannerAction } from "@waddle/protocol";
 import type { Decision } from "./action-planner.js";
 import { checkAction, type CheckedAction } from "./action-checker.js";
-import { recordAutoSeqExecuted } from "./auto-seq-runner.js";
-import { redactText } from "./create-preview.js";
 import { createFinalPayload, getLastResultDigest } from "./final-payload.js";
 import { executeParallel } from "./parallel-executor.js";
 import type { PlannerRun } from "./planner-run.js";
-import { createActSummary, createObsSummary } from "./reflection.js";
 import type { QueuedAction } from "./run-state.js";
 import type { PlannerOutcome } from "./run-types.js";
 import { runTask } from "./task-step.js";
-import { runWriteTodos } from "./todos-step.js";
-import { executeToolCall, type ToolCall } from "./tool-executor.js";
-import { isToolPauseSignal } from "./tool-pause-signal.js";
+import { checkToolBudgets, emitReasoning, runTool } from "./tool-step.js";
 
 type ActionDecision = Extract<Decision, { kind: "action" }>;
 
@@ -55,7 +49,7 @@ export function decideQueued(run: PlannerRun, queued: QueuedAction): Decision | 
 export function dispatchAction(
   run: PlannerRun,
   decision: ActionDecision,
-): PlannerOutcome | Promise<PlannerOutcome | undefined> {
+): PlannerOutcome | undefined | Promise<PlannerOutcome | undefined> {
   const { checked } = decision;
   switch (checked.kind) {
     case "final":
@@ -86,93 +80,6 @@ function finishWithAnswer(
     ...createFinalPayload(checked.args, fallback),
     requires_followup: true,
   });
-}
-
-async function runTool(
-  run: PlannerRun,
-  decision: ActionDecision,
-  checked: Extract<CheckedAction, { kind: "tool" }>,
-): Promise<PlannerOutcome | undefined> {
-  const { tool, args } = checked;
-  if (tool === run.config.writeTodosTool) {
-    runWriteTodos(run, {
-      action: { next_node: tool.name, args },
-      source: decision.source,
-      reply: decision.reply,
-    });
-    return undefined;
-  }
-  const limit = checkToolBudgets(run, tool.costUsd ?? 0, 1);
-  if (limit !== undefined) return limit;
-  const gate = run.config.approvalGate({
-    tool,
-    args,
-    source: decision.source,
-    options: run.config.options,
-    approved: decision.approved === true,
-  });
-  if (gate.pause) {
-    return run.pause({
-      reason: "approval_required",
-      kind: "tool_approval",
-      payload: gate.payload,
-      action: { next_node: tool.name, args },
-    });
-  }
-  const step = run.state.steps.length;
-  const startedAt = run.config.clock();
-  emitReasoning(run, "act", step, run.events.enabled ? createActSummary(tool.name, args) : undefined);
-  const call: ToolCall = { tool, args, step, callId: `step-${step}`, source: decision.source };
-  if (decision.resumeInput !== undefined) call.resumeInput = decision.resumeInput;
-  let result;
-  try {
-    const pending = executeToolCall(run.toolRuntime, call);
-    // A pure tool's result is there already: no await (each one is a microtask and some garbage).
-    result = pending instanceof Promise ? await pending : pending;
-  } catch (error) {
-    if (isToolPauseSignal(error)) {
-      return run.pause({
-        reason: error.reason,
-        kind: "tool_pause",
-        payload: { ...error.payload, tool: tool.name, args },
-        action: { next_node: tool.name, args },
-      });
-    }
-    throw error;
-  }
-  run.state.hops += 1;
-  run.state.usage.costUsd += tool.costUsd ?? 0;
-  const action: PlannerAction = { next_node: tool.name, args };
-  if (result.ok)
-    run.recordStep({
-      action,
-      source: decision.source,
-      observation: result.observation,
-      startedAt,
-      reply: decision.reply,
-    });
-  else
-    run.recordStep({
-      action,
-      source: decision.source,
-      failure: result.failure,
-      startedAt,
-      reply: decision.reply,
-    });
-  const observed = run.events.enabled
-    ? redactText(
-        createObsSummary(
-          result.ok
-            ? { tool: tool.name, observation: result.observation }
-            : { tool: tool.name, failure: result.failure },
-        ),
-        run.secrets,
-      )
-    : undefined;
-  emitReasoning(run, "obs", step, observed);
-  if (decision.source === "auto_seq") recordAutoSeqExecuted(run, tool.name);
-  if (!result.ok && result.cancelled) return run.finishCancelled();
-  return undefined;
 }
 
 async function runParallel(
@@ -221,36 +128,4 @@ async function runParallel(
   emitReasoning(run, "obs", step, run.events.enabled ? parallelSummary : undefined);
   if (run.signal.aborted) return run.finishCancelled();
   return undefined;
-}
-
-/** Hop budget, cost ceiling and deadline, checked before any tool runs. */
-function checkToolBudgets(run: PlannerRun, costUsd: number, calls: number): PlannerOutcome | undefined {
-  const { hopBudget } = run.config.options;
-  if (hopBudget !== undefined && run.state.hops + calls > hopBudget) {
-    return run.finishByConstraint("hop_budget", `The hop budget of ${hopBudget} tool calls is used up.`);
-  }
-  const maxCost = run.config.hints.maxCostUsd;
-  if (maxCost !== undefined && costUsd > 0 && run.state.usage.costUsd + costUsd > maxCost) {
-    return run.finishByConstraint(
-      "cost_budget",
-      `The next tool calls would pass the cost ceiling of $${maxCost}.`,
-    );
-  }
-  if (run.isPastDeadline())
-    return run.finishByConstraint(
-      "deadline",
-      `The deadline of ${run.config.options.deadlineS ?? 0} s has passed.`,
-    );
-  return undefined;
-}
-
-/** `[Act]` before a tool, `[Obs]` after it (seed 002); the summary is only built when someone listens. */
-function emitReasoning(
-  run: PlannerRun,
-  phase: "act" | "obs",
-  step: number,
-  summary: string | undefined,
-): void {
-  if (summary === undefined) return run.events.skip();
-  run.events.emit("reasoning", { phase, summary }, step);
 }
