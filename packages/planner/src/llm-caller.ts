@@ -129,9 +129,11 @@ export class LlmCaller {
 
   /** After the reply: shows and closes the stream channels, counts usage and cost, emits `llm_call`. */
   finish(call: LlmCallInFlight, result: LlmResult): LlmCallOutput {
-    const latencyMs = Math.max(0, this.options.clock() - call.started);
+    const now = this.options.clock();
+    const latencyMs = Math.max(0, now - call.started);
     call.session.complete(result);
-    this.record({ result, latencyMs, purpose: call.purpose, reasoningEffort: call.reasoningEffort });
+    const { purpose, reasoningEffort } = call;
+    this.record({ result, latencyMs, purpose, reasoningEffort, ts: now });
     return { result, actionSeq: call.actionSeq, streamedFinish: call.session.streamedFinish };
   }
 
@@ -166,6 +168,8 @@ export class LlmCaller {
     purpose: LlmPurpose;
     reasoningEffort: string | undefined;
     llm?: LlmClient;
+    /** When the reply arrived, if the caller has just read the clock. */
+    ts?: number;
   }): void {
     const { usage, events } = this.options;
     const llm = input.llm ?? this.options.llm;
@@ -191,9 +195,10 @@ export class LlmCaller {
       costUsd,
       latencyMs: input.latencyMs,
     };
-    events.emit(
+    events.emitAt(
       "llm_call",
       input.reasoningEffort === undefined ? data : { ...data, reasoningEffort: input.reasoningEffort },
+      { ts: input.ts ?? this.options.clock() },
     );
   }
 

@@ -247,6 +247,37 @@ describe("ReactPlanner: tools that return plain values", () => {
   });
 });
 
+describe("ReactPlanner: event times", () => {
+  it("stamps a tool's events with the readings its timing uses, so that they agree", async () => {
+    let now = 0;
+    const echo = defineTool({
+      name: "echo",
+      desc: "Echoes",
+      args: z.object({ text: z.string() }),
+      out: z.object({ text: z.string() }),
+      run: ({ text }) => ({ text }),
+    });
+    const planner = new ReactPlanner({
+      llm: new ScriptedClient([call("echo", { text: "hi" }), answer("hi")]),
+      catalog: buildCatalog({ tools: [echo] }),
+      // Every reading is 10 ms after the previous one: shared readings show as equal times.
+      clock: () => (now += 10),
+    });
+    const log = createEventLog();
+    const result = finished(await planner.run("Echo hi", { onEvent: log.onEvent }));
+    const [act, obs] = log.ofType("reasoning");
+    const [start] = log.ofType("tool_start");
+    const [end] = log.ofType("tool_end");
+    expect(act?.ts).toBe(start?.ts);
+    expect(obs?.ts).toBe(end?.ts);
+    expect((end?.ts ?? 0) - (start?.ts ?? 0)).toBe(end?.data.durationMs);
+    expect(end?.data.durationMs).toBeGreaterThan(0);
+    expect(result.metadata.steps).toBe(1);
+    const seqs = log.events.map((event) => event.seq);
+    expect(seqs).toEqual(seqs.map((_, index) => index + 1));
+  });
+});
+
 function flakySpecParsed(failFirst: number, retry?: ToolSpecInput["retry"]): ToolSpec {
   return ToolSpec.parse(flakySpec(failFirst, retry));
 }

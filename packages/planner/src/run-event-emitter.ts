@@ -3,6 +3,12 @@ import { createPreview } from "./create-preview.js";
 import type { RunState } from "./run-state.js";
 import type { EventSink } from "./run-types.js";
 
+/** When an event happened: a clock reading, and the trajectory index (default: the next step's). */
+export interface EventAt {
+  ts: number;
+  step?: number;
+}
+
 export interface RunEventEmitterOptions {
   state: RunState;
   sink: EventSink | undefined;
@@ -44,16 +50,33 @@ export class RunEventEmitter {
   emit<T extends RunEventType>(type: T, data: RunEventData<T>, step?: number): void {
     this.state.seq += 1;
     if (this.sink === undefined) return;
-    const event = {
-      runId: this.state.runId,
-      seq: this.state.seq,
-      ts: this.clock(),
+    const { runId, seq } = this.state;
+    const ts = this.clock();
+    this.deliver(this.sink, {
+      runId,
+      seq,
+      ts,
       step: step ?? this.state.steps.length,
       type,
       data,
-    } as RunEvent;
+    } as RunEvent);
+  }
+
+  /**
+   * `emit` stamped with a clock reading the caller has just taken for its own use (a start or end time):
+   * a step emits seven events, and each clock read costs about as much as building one.
+   */
+  emitAt<T extends RunEventType>(type: T, data: RunEventData<T>, at: EventAt): void {
+    this.state.seq += 1;
+    if (this.sink === undefined) return;
+    const { runId, seq } = this.state;
+    const step = at.step ?? this.state.steps.length;
+    this.deliver(this.sink, { runId, seq, ts: at.ts, step, type, data } as RunEvent);
+  }
+
+  private deliver(sink: EventSink, event: RunEvent): void {
     try {
-      this.sink(event);
+      sink(event);
     } catch {
       // A failing listener (a closed socket, a UI bug) must not break the run it is watching.
     }

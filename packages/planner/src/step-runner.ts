@@ -101,7 +101,8 @@ async function runParallel(
   const step = run.state.steps.length;
   const startedAt = run.config.clock();
   const names = checked.branches.map((branch) => branch.tool.name).join(", ");
-  emitReasoning(run, "act", step, run.events.enabled ? `Running ${names} in parallel` : undefined);
+  const summary = run.events.enabled ? `Running ${names} in parallel` : undefined;
+  emitReasoning(run, { phase: "act", summary, at: { ts: startedAt, step } });
   const outcome = await executeParallel(run.toolRuntime, {
     parallelId: `parallel-${step}`,
     step,
@@ -125,7 +126,8 @@ async function runParallel(
   });
   const skipped = outcome.join?.skipped === undefined ? "" : `; join skipped (${outcome.join.skipped})`;
   const parallelSummary = `Parallel: ${outcome.successCount} succeeded, ${outcome.failureCount} failed${skipped}`;
-  emitReasoning(run, "obs", step, run.events.enabled ? parallelSummary : undefined);
+  const observed = run.events.enabled ? parallelSummary : undefined;
+  emitReasoning(run, { phase: "obs", summary: observed, at: { ts: run.config.clock(), step } });
   if (run.signal.aborted) return run.finishCancelled();
   return undefined;
 }

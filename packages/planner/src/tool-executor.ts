@@ -37,11 +37,21 @@ export interface ToolCall {
   branch?: number;
   join?: boolean;
   resumeInput?: ToolResumeInput;
+  /** A clock reading the caller took just before: the call's start (one clock read less). */
+  startedAt?: number;
 }
 
+/** How a call ended; `endedAt` is the clock reading its `durationMs` and its last event used. */
 export type ToolCallResult =
-  | { ok: true; observation: unknown; durationMs: number; attempts: number }
-  | { ok: false; failure: ToolFailure; durationMs: number; attempts: number; cancelled: boolean };
+  | { ok: true; observation: unknown; durationMs: number; endedAt: number; attempts: number }
+  | {
+      ok: false;
+      failure: ToolFailure;
+      durationMs: number;
+      endedAt: number;
+      attempts: number;
+      cancelled: boolean;
+    };
 
 /**
  * Runs one tool call under its retry policy: exponential backoff with jitter between attempts, a timeout
@@ -55,8 +65,8 @@ export function executeToolCall(
   runtime: ToolRuntime,
   call: ToolCall,
 ): ToolCallResult | Promise<ToolCallResult> {
-  const started = runtime.clock();
-  emitStart(runtime, call, 1);
+  const started = call.startedAt ?? runtime.clock();
+  emitStart(runtime, call, { attempt: 1, ts: started });
   const first = runAttempt(runtime, call, 1);
   // The common case of pure tools: done and valid, so no async frame and no await for this call.
   if (!(first instanceof Promise) && first.ok)
@@ -69,9 +79,10 @@ function succeeded(
   input: { call: ToolCall; outcome: Extract<AttemptOutcome, { ok: true }>; started: number; attempt: number },
 ): ToolCallResult {
   const { observation } = input.outcome;
-  const durationMs = Math.max(0, runtime.clock() - input.started);
-  emitEnd(runtime, input.call, observation, durationMs);
-  return { ok: true, observation, durationMs, attempts: input.attempt };
+  const endedAt = runtime.clock();
+  const durationMs = Math.max(0, endedAt - input.started);
+  emitEnd(runtime, input.call, { observation, durationMs, ts: endedAt });
+  return { ok: true, observation, durationMs, endedAt, attempts: input.attempt };
 }
 
 /** The first attempt's outcome once it settles, then the retries while the policy allows them. */
@@ -86,7 +97,7 @@ async function settleAttempts(
   let outcome = await input.first;
   for (let attempt = 1; ; attempt += 1) {
     if (attempt > 1) {
-      emitStart(runtime, call, attempt);
+      emitStart(runtime, call, { attempt, ts: runtime.clock() });
       outcome = await runAttempt(runtime, call, attempt);
     }
     if (outcome.ok) return succeeded(runtime, { call, outcome, started, attempt });
@@ -112,7 +123,8 @@ async function settleAttempts(
         // Cancelled while backing off: report the failure we have.
       }
     }
-    const durationMs = Math.max(0, runtime.clock() - started);
+    const endedAt = runtime.clock();
+    const durationMs = Math.max(0, endedAt - started);
     const failure = createFailure({
       node: tool.name,
       args: call.args,
@@ -120,8 +132,15 @@ async function settleAttempts(
       message: runtime.cancellation.aborted ? "The run was cancelled." : outcome.message,
       suggestion: runtime.cancellation.aborted ? CANCELLED_SUGGESTION : outcome.suggestion,
     });
-    emitError(runtime, call, failure, durationMs);
-    return { ok: false, failure, durationMs, attempts: attempt, cancelled: runtime.cancellation.aborted };
+    emitError(runtime, call, { failure, durationMs, ts: endedAt });
+    return {
+      ok: false,
+      failure,
+      durationMs,
+      endedAt,
+      attempts: attempt,
+      cancelled: runtime.cancellation.aborted,
+    };
   }
 }
 
@@ -147,37 +166,45 @@ function place<T extends Placement>(data: T, call: ToolCall): T {
   return data;
 }
 
-function emitStart(runtime: ToolRuntime, call: ToolCall, attempt: number): void {
+function emitStart(runtime: ToolRuntime, call: ToolCall, at: { attempt: number; ts: number }): void {
   if (!runtime.events.enabled) return runtime.events.skip();
   const data: RunEventData<"tool_start"> = {
     tool: call.tool.name,
     callId: call.callId,
     args: runtime.events.preview(call.args),
-    attempt,
+    attempt: at.attempt,
   };
   if (call.source !== undefined) data.source = call.source;
-  runtime.events.emit("tool_start", place(data, call), call.step);
+  runtime.events.emitAt("tool_start", place(data, call), { ts: at.ts, step: call.step });
 }
 
-function emitEnd(runtime: ToolRuntime, call: ToolCall, observation: unknown, durationMs: number): void {
+function emitEnd(
+  runtime: ToolRuntime,
+  call: ToolCall,
+  end: { observation: unknown; durationMs: number; ts: number },
+): void {
   if (!runtime.events.enabled) return runtime.events.skip();
   const data: RunEventData<"tool_end"> = {
     tool: call.tool.name,
     callId: call.callId,
-    observation: runtime.events.preview(observation),
-    durationMs,
+    observation: runtime.events.preview(end.observation),
+    durationMs: end.durationMs,
   };
-  runtime.events.emit("tool_end", place(data, call), call.step);
+  runtime.events.emitAt("tool_end", place(data, call), { ts: end.ts, step: call.step });
 }
 
-function emitError(runtime: ToolRuntime, call: ToolCall, failure: ToolFailure, durationMs: number): void {
+function emitError(
+  runtime: ToolRuntime,
+  call: ToolCall,
+  end: { failure: ToolFailure; durationMs: number; ts: number },
+): void {
   if (!runtime.events.enabled) return runtime.events.skip();
-  const shown = { ...failure, args: runtime.events.preview(failure.args) };
+  const shown = { ...end.failure, args: runtime.events.preview(end.failure.args) };
   const data: RunEventData<"tool_error"> = {
     tool: call.tool.name,
     callId: call.callId,
     failure: shown,
-    durationMs,
+    durationMs: end.durationMs,
   };
-  runtime.events.emit("tool_error", place(data, call), call.step);
+  runtime.events.emitAt("tool_error", place(data, call), { ts: end.ts, step: call.step });
 }

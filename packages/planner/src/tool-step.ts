@@ -5,6 +5,7 @@ import { recordAutoSeqExecuted } from "./auto-seq-runner.js";
 import type { CatalogTool } from "./catalog.js";
 import { redactText } from "./create-preview.js";
 import type { PlannerRun } from "./planner-run.js";
+import type { EventAt } from "./run-event-emitter.js";
 import { createActSummary, createObsSummary } from "./reflection.js";
 import type { PlannerOutcome } from "./run-types.js";
 import { runWriteTodos } from "./todos-step.js";
@@ -69,8 +70,18 @@ export function runTool(
     step,
     startedAt: run.config.clock(),
   };
-  emitReasoning(run, "act", step, run.events.enabled ? createActSummary(tool.name, args) : undefined);
-  const call: ToolCall = { tool, args, step, callId: `step-${step}`, source: decision.source };
+  // One clock reading for the step's start: `[Act]`, the call's start and `tool_start` share it.
+  const at = { ts: started.startedAt, step };
+  const summary = run.events.enabled ? createActSummary(tool.name, args) : undefined;
+  emitReasoning(run, { phase: "act", summary, at });
+  const call: ToolCall = {
+    tool,
+    args,
+    step,
+    callId: `step-${step}`,
+    source: decision.source,
+    startedAt: started.startedAt,
+  };
   if (decision.resumeInput !== undefined) call.resumeInput = decision.resumeInput;
   let pending: ToolCallResult | Promise<ToolCallResult>;
   try {
@@ -114,11 +125,13 @@ function finishTool(
   result: ToolCallResult,
 ): PlannerOutcome | undefined {
   const { tool, args, source, reply, startedAt } = started;
+  const { endedAt } = result;
   run.state.hops += 1;
   run.state.usage.costUsd += tool.costUsd ?? 0;
   const action: PlannerAction = { next_node: tool.name, args };
-  if (result.ok) run.recordStep({ action, source, observation: result.observation, startedAt, reply });
-  else run.recordStep({ action, source, failure: result.failure, startedAt, reply });
+  if (result.ok) {
+    run.recordStep({ action, source, observation: result.observation, startedAt, endedAt, reply });
+  } else run.recordStep({ action, source, failure: result.failure, startedAt, endedAt, reply });
   const observed = run.events.enabled
     ? redactText(
         createObsSummary(
@@ -129,7 +142,7 @@ function finishTool(
         run.secrets,
       )
     : undefined;
-  emitReasoning(run, "obs", started.step, observed);
+  emitReasoning(run, { phase: "obs", summary: observed, at: { ts: endedAt, step: started.step } });
   if (source === "auto_seq") recordAutoSeqExecuted(run, tool.name);
   if (!result.ok && result.cancelled) return run.finishCancelled();
   return undefined;
@@ -163,10 +176,8 @@ export function checkToolBudgets(
 /** `[Act]` before a tool, `[Obs]` after it (seed 002); the summary is only built when someone listens. */
 export function emitReasoning(
   run: PlannerRun,
-  phase: "act" | "obs",
-  step: number,
-  summary: string | undefined,
+  input: { phase: "act" | "obs"; summary: string | undefined; at: EventAt },
 ): void {
-  if (summary === undefined) return run.events.skip();
-  run.events.emit("reasoning", { phase, summary }, step);
+  if (input.summary === undefined) return run.events.skip();
+  run.events.emitAt("reasoning", { phase: input.phase, summary: input.summary }, input.at);
 }

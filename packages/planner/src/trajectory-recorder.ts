@@ -16,6 +16,8 @@ export interface StepRecord {
   /** A planner note (task results, a person's input): one user message, no action. */
   note?: boolean;
   startedAt?: number;
+  /** A clock reading the caller took at the step's end (one clock read less). */
+  endedAt?: number;
   /** The LLM's verbatim reply for this action, echoed in the history (see `Decision.reply`). */
   reply?: string | undefined;
 }
@@ -40,7 +42,7 @@ export class TrajectoryRecorder {
   }
 
   record(input: StepRecord): TrajectoryStep {
-    const now = this.clock();
+    const now = input.endedAt ?? this.clock();
     const startedAt = input.startedAt ?? now;
     const step: TrajectoryStep = {
       index: this.state.steps.length,
