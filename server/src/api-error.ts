@@ -5,6 +5,7 @@ const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   invalid_json: 400,
   validation_failed: 400,
   invalid_spec: 422,
+  llm_endpoint_not_allowed: 422,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,

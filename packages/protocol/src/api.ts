@@ -11,6 +11,8 @@ export const API_ERROR_CODES = [
   "invalid_json",
   "validation_failed",
   "invalid_spec",
+  /** A spec names an LLM endpoint or key variable the server does not allow. */
+  "llm_endpoint_not_allowed",
   "unauthorized",
   "forbidden",
   "not_found",
@@ -179,6 +181,11 @@ export const RunRecord = z.object({
   pause: PendingPause.nullable().optional(),
   error: ErrorBody.nullable().optional(),
   offline: z.boolean().optional(),
+  /**
+   * The keys (never the values) of the toolContext the run was started or last resumed with, when it had
+   * any: after a restart the server holds no toolContext, and a resume must supply it again.
+   */
+  toolContextKeys: z.array(z.string()).optional(),
 });
 export type RunRecord = z.infer<typeof RunRecord>;
 export const RunsListResponse = z.object({ runs: z.array(RunRecord) });

@@ -137,6 +137,7 @@ export class MemoryStore implements WaddleStore {
       pause: null,
       error: null,
       offline: run.offline ?? false,
+      ...(run.toolContextKeys === undefined ? {} : { toolContextKeys: [...run.toolContextKeys] }),
     };
     this.runs.set(run.id, record);
     this.events.set(run.id, []);
@@ -248,6 +249,8 @@ export class MemoryStore implements WaddleStore {
 
 function applyRunPatch(run: RunRecord, patch: RunPatch): void {
   for (const [key, value] of Object.entries(patch)) {
-    if (value !== undefined) (run as Record<string, unknown>)[key] = structuredClone(value);
+    // A run without toolContext keys has no such field (as SqliteStore reads it), not a null one.
+    if (key === "toolContextKeys" && value === null) delete run.toolContextKeys;
+    else if (value !== undefined) (run as Record<string, unknown>)[key] = structuredClone(value);
   }
 }

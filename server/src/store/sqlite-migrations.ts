@@ -61,6 +61,18 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
       );
     `,
   },
+  {
+    id: 2,
+    // createRun reads MAX(position) and listRuns sorts by it: without an index both scan every run.
+    name: "runs_by_position",
+    sql: "CREATE INDEX runs_by_position ON runs (position);",
+  },
+  {
+    id: 3,
+    // The keys (never the values) of a run's toolContext, so a resume after a restart can ask for it again.
+    name: "run_tool_context_keys",
+    sql: "ALTER TABLE runs ADD COLUMN tool_context_keys TEXT;",
+  },
 ];
 
 /** Applies the migrations the database has not seen yet; returns how many ran. */

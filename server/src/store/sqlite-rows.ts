@@ -16,6 +16,7 @@ export interface RunRow {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
+  tool_context_keys: string | null;
 }
 
 export interface VersionRow {
@@ -37,6 +38,7 @@ export const RUN_COLUMNS: Readonly<Record<keyof RunPatch, { column: string; json
   pause: { column: "pause", json: true },
   error: { column: "error", json: true },
   offline: { column: "offline", json: false },
+  toolContextKeys: { column: "tool_context_keys", json: true },
 };
 
 /** An agent version row as an `AgentRecord`. */
@@ -68,5 +70,8 @@ export function toRunRecord(row: RunRow): RunRecord {
     pause: parse(row.pause) as RunRecord["pause"],
     error: parse(row.error) as RunRecord["error"],
     offline: row.offline === 1,
+    ...(row.tool_context_keys === null
+      ? {}
+      : { toolContextKeys: JSON.parse(row.tool_context_keys) as string[] }),
   };
 }

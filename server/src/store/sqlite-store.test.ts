@@ -4,6 +4,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { AgentSpec } from "@waddle/protocol";
 import { afterAll, describe, expect, it } from "vitest";
+import { SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
 import { SqliteStore } from "./sqlite-store.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "waddle-sqlite-"));
@@ -39,8 +40,58 @@ describe("SqliteStore", () => {
     await new SqliteStore(file).close();
     await new SqliteStore(file).close();
     const db = new Database(file, { readonly: true });
-    expect(db.prepare("SELECT id, name FROM migrations").all()).toEqual([{ id: 1, name: "initial" }]);
+    expect(db.prepare("SELECT id, name FROM migrations").all()).toEqual([
+      { id: 1, name: "initial" },
+      { id: 2, name: "runs_by_position" },
+      { id: 3, name: "run_tool_context_keys" },
+    ]);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();
+  });
+
+  it("finds the next run position and the newest runs through an index, not a scan", async () => {
+    const file = path.join(dir, "plans.db");
+    await new SqliteStore(file).close();
+    const db = new Database(file, { readonly: true });
+    const plan = (sql: string) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[])
+        .map((row) => row.detail)
+        .join("; ");
+    expect(plan("SELECT COALESCE(MAX(position), 0) + 1 FROM runs")).toMatch(/INDEX runs_by_position/);
+    expect(plan("SELECT * FROM runs ORDER BY position DESC LIMIT 100")).toMatch(/INDEX runs_by_position/);
+    expect(plan("SELECT * FROM runs ORDER BY position DESC LIMIT 100")).not.toMatch(/TEMP B-TREE/);
+    db.close();
+  });
+
+  it("upgrades a database made before the position index and toolContext keys", async () => {
+    const file = path.join(dir, "old.db");
+    const old = new Database(file);
+    old.exec(SQLITE_MIGRATIONS[0]!.sql);
+    old.exec(
+      "CREATE TABLE migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+    );
+    old.prepare("INSERT INTO migrations VALUES (1, 'initial', 'then')").run();
+    old
+      .prepare(
+        `INSERT INTO runs (id, agent_id, agent_version, status, query, usage, created_at, position)
+           VALUES ('r-old', 'a', 1, 'paused', 'q', '{}', 'then', 1)`,
+      )
+      .run();
+    old.close();
+    const store = new SqliteStore(file);
+    expect(await store.getRun("r-old")).not.toHaveProperty("toolContextKeys");
+    await store.createRun({
+      id: "r-new",
+      agentId: "a",
+      agentVersion: 1,
+      query: "q",
+      status: "queued",
+      toolContextKeys: ["k"],
+    });
+    expect((await store.listRuns()).map((run) => [run.id, run.toolContextKeys])).toEqual([
+      ["r-new", ["k"]],
+      ["r-old", undefined],
+    ]);
+    await store.close();
   });
 });

@@ -175,8 +175,9 @@ export class SqliteStore implements WaddleStore {
     const now = new Date().toISOString();
     try {
       this.sql(
-        `INSERT INTO runs (id, agent_id, agent_version, status, query, usage, offline, created_at, position)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs))`,
+        `INSERT INTO runs (id, agent_id, agent_version, status, query, usage, offline, created_at,
+           tool_context_keys, position)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs))`,
       ).run(
         run.id,
         run.agentId,
@@ -186,6 +187,7 @@ export class SqliteStore implements WaddleStore {
         JSON.stringify(EMPTY_USAGE),
         run.offline ? 1 : 0,
         now,
+        run.toolContextKeys === undefined ? null : JSON.stringify(run.toolContextKeys),
       );
     } catch (error) {
       if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {

@@ -180,6 +180,30 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
       }),
   },
   {
+    name: "keeps a run's toolContext keys (never values) until a patch replaces or clears them",
+    run: (make) =>
+      withStore(make, async (store) => {
+        await store.createRun({
+          id: "run-k",
+          agentId: "a",
+          agentVersion: 1,
+          query: "q",
+          status: "queued",
+          toolContextKeys: ["apiKey", "userId"],
+        });
+        await store.createRun({ id: "run-n", agentId: "a", agentVersion: 1, query: "q", status: "queued" });
+        assert.deepEqual((await store.getRun("run-k"))?.toolContextKeys, ["apiKey", "userId"]);
+        assert.equal((await store.getRun("run-n"))?.toolContextKeys, undefined);
+        assert.equal("toolContextKeys" in (await store.getRun("run-n"))!, false);
+        await store.updateRun("run-k", { status: "paused" });
+        assert.deepEqual((await store.getRun("run-k"))?.toolContextKeys, ["apiKey", "userId"]);
+        await store.updateRun("run-k", { toolContextKeys: ["session"] });
+        assert.deepEqual((await store.listRuns({ agentId: "a" }))[1]?.toolContextKeys, ["session"]);
+        await store.updateRun("run-k", { toolContextKeys: null });
+        assert.equal("toolContextKeys" in (await store.getRun("run-k"))!, false);
+      }),
+  },
+  {
     name: "appends events in seq order without gaps and lists them after a seq",
     run: (make) =>
       withStore(make, async (store) => {

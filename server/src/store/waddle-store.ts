@@ -22,6 +22,8 @@ export interface NewRun {
   query: string;
   status: RunStatus;
   offline?: boolean;
+  /** The keys of the toolContext the run starts with (never its values). */
+  toolContextKeys?: readonly string[];
 }
 
 /** Fields of a run that change while it goes; `undefined` keeps the stored value, `null` clears it. */
@@ -34,6 +36,8 @@ export interface RunPatch {
   pause?: PendingPause | null;
   error?: ErrorBody | null;
   offline?: boolean;
+  /** The keys of the toolContext a resume supplied; `null` clears them. */
+  toolContextKeys?: readonly string[] | null;
 }
 
 /** A background task of a run, as its `task_spawned` / `task_update` events describe it. */
