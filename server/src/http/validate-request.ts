@@ -15,11 +15,20 @@ export const AgentVersionParams = z.strictObject({
 });
 export const RunIdParam = z.strictObject({ id: RunId });
 
-/** Parses a request part with zod; a failure is a 400 `validation_failed` listing each issue's path. */
+type RequestPart = "body" | "params" | "query";
+
+/** What a reader calls the part of the request at `field` (a dotted path, "" for the whole part). */
+function describePart(where: RequestPart, field: string): string {
+  if (where === "params") return field ? `path parameter "${field}" of the URL` : "URL";
+  if (where === "query") return field ? `query parameter "${field}"` : "query string";
+  return field ? `field "${field}" of the request body` : "request body";
+}
+
+/** Parses a request part with zod; a failure is a 400 `validation_failed` naming the first part to fix. */
 export function parseRequest<T extends z.ZodType>(
   schema: T,
   value: unknown,
-  where: "body" | "params" | "query",
+  where: RequestPart,
 ): z.output<T> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
@@ -29,12 +38,11 @@ export function parseRequest<T extends z.ZodType>(
     code: issue.code,
   }));
   const first = issues[0];
-  const status = where === "params" ? "the URL" : `the request ${where}`;
-  throw new ApiError(
-    "validation_failed",
-    first
-      ? `Invalid ${status}: ${first.path === "$" ? "" : `${first.path.slice(2)}: `}${first.message}`
-      : `Invalid ${status}.`,
-    { where, issues },
-  );
+  const field = first && first.path !== "$" ? first.path.replace(/^\$\.?/, "") : "";
+  const reason = first ? first.message.replace(/\.$/, "") : "it does not have the expected shape";
+  const more = issues.length > 1 ? ` (${issues.length - 1} more issue(s) in details.issues)` : "";
+  throw new ApiError("validation_failed", `Fix the ${describePart(where, field)}: ${reason}${more}.`, {
+    where,
+    issues,
+  });
 }

@@ -79,6 +79,8 @@ export class ToolRegistry {
       ...(definition.costHint === undefined ? {} : { costHint: definition.costHint }),
       ...(definition.latencyHintMs === undefined ? {} : { latencyHintMs: definition.latencyHintMs }),
       ...(definition.safetyNotes === undefined ? {} : { safetyNotes: definition.safetyNotes }),
+      // The designer copies it into a spec's tool, so a drawn tool asks for approval as its author wants.
+      ...(definition.requiresApproval === undefined ? {} : { requiresApproval: definition.requiresApproval }),
       argsSchema: getJsonSchema(definition.args, "input"),
       outSchema: getJsonSchema(definition.out, "output"),
       extra: { ...(definition.extra ?? {}) },
