@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { RunEvent } from "@waddle/protocol";
+import type { RunEvent, RunStatusMessage } from "@waddle/protocol";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../logger.js";
@@ -189,10 +189,22 @@ describe("socket subscribe and replay", () => {
     await recorder.append({ type: "run_failed", data: { error: { code: "boom", message: "failed" } } });
     const socket = connect(server.url, { transports: ["websocket"], reconnection: false });
     const events: RunEvent[] = [];
-    socket.on("event", (event: RunEvent) => events.push(event));
+    const received: string[] = [];
+    const statuses: RunStatusMessage[] = [];
+    socket.on("event", (event: RunEvent) => {
+      events.push(event);
+      received.push(event.type);
+    });
+    socket.on("run_status", (message: RunStatusMessage) => {
+      statuses.push(message);
+      received.push("run_status");
+    });
     const ack = await new Promise((resolve) => socket.emit("subscribe", { runId, afterSeq: 0 }, resolve));
     socket.disconnect();
     expect(ack).toEqual({ ok: true, status: "failed", lastSeq: 2 });
+    // run_status once on subscribe, after the replay (socket.ts): a client that missed the change still learns it.
+    expect(received).toEqual(["reasoning", "run_failed", "run_status"]);
+    expect(statuses).toEqual([{ runId, status: "failed", lastSeq: 2 }]);
     expect(events.map((event) => event.type)).toEqual(["reasoning", "run_failed"]);
     expect(JSON.stringify(events)).not.toContain("sk-never-show-this");
     expect((await server.store.getRun(runId))?.error).toEqual({ code: "boom", message: "failed" });

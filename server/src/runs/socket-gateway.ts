@@ -127,11 +127,10 @@ export function createSocketGateway(options: {
         }
         await socket.join(getRunRoom(runId));
         const latest = (await store.getRun(runId)) ?? run;
-        const ack: SubscribeAck = {
-          ok: true,
-          status: latest.status,
-          lastSeq: Math.max(cursor, latest.lastSeq ?? 0),
-        };
+        const status = { runId, status: latest.status, lastSeq: Math.max(cursor, latest.lastSeq ?? 0) };
+        // The contract (protocol socket.ts): run_status once on subscribe, after the replay.
+        socket.emit("run_status", status);
+        const ack: SubscribeAck = { ok: true, status: status.status, lastSeq: status.lastSeq };
         answer(ack);
       } catch (error) {
         logger.error("subscribe failed", { runId, error: String(error) });
