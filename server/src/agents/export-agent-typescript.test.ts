@@ -35,6 +35,38 @@ const withEveryKind = AgentSpec.parse({
   ],
 });
 
+/** Text that would run as code if the export put it raw into a comment or into code. */
+const hostile = AgentSpec.parse({
+  version: 1,
+  id: "hostile",
+  name: "Evil\nconsole.log('INJECTED-NAME')//",
+  description: "*/ console.log('INJECTED-DESC'); /*\u2028console.log('INJECTED-DESC-LS')",
+  tools: [
+    {
+      name: "calc",
+      desc: "*/ console.log('INJECTED-TOOL-DESC'); /*",
+      impl: { kind: "module", ref: "calc */ console.log('INJECTED-REF'); /*" },
+    },
+    { name: "other", impl: { kind: "module", ref: "x\u2028console.log('INJECTED-REF-LS')\r\n//" } },
+    { name: "ask", impl: { kind: "llm", prompt: "\u2029console.log('INJECTED-PROMPT')" } },
+    {
+      name: "keyed",
+      argsSchema: JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}') as object,
+      impl: { kind: "mock" },
+    },
+  ],
+});
+
+/** Identifiers of the code itself: comments and string literals are skipped by the scanner. */
+function codeIdentifiers(source: string): string[] {
+  const scanner = ts.createScanner(ts.ScriptTarget.ES2023, true, ts.LanguageVariant.Standard, source);
+  const names: string[] = [];
+  for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
+    if (token === ts.SyntaxKind.Identifier) names.push(scanner.getTokenText());
+  }
+  return names;
+}
+
 function typecheck(files: string[]): string[] {
   const program = ts.createProgram(files, {
     target: ts.ScriptTarget.ES2023,
@@ -73,6 +105,19 @@ describe("exportAgentTypeScript", () => {
     expect(source).toContain("this agent uses: calculator");
     expect(source).toContain("fetch_page (http), classify (llm), delegate (agent)");
     expect(source).not.toMatch(/WADDLE_SECRET|sk-/);
+  }, 60_000);
+
+  it("keeps hostile names, descriptions, refs and prompts out of the code: it typechecks and runs nothing", async () => {
+    const source = exportAgentTypeScript(hostile);
+    const file = path.join(dir, "hostile.ts");
+    writeFileSync(file, source);
+    expect(typecheck([file])).toEqual([]);
+    expect(codeIdentifiers(source)).not.toContain("console");
+    expect(source).toContain("// Evil console.log('INJECTED-NAME')// — exported from Waddle.");
+    expect(source).toContain("calc * / console.log('INJECTED-REF'); /*");
+    const exported = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as { spec: AgentSpec };
+    expect(JSON.stringify(exported.spec)).toBe(JSON.stringify(hostile));
+    expect(Object.keys(exported.spec.tools[3]!.argsSchema.properties as object)).toEqual(["__proto__"]);
   }, 60_000);
 
   it("builds the same planner: the exported module answers like the spec does", async () => {
