@@ -8,6 +8,7 @@ import type { ToolRegistry } from "../tools/tool-registry.js";
 import { createAgentsRoutes } from "./agents-routes.js";
 import { createDesignerRoutes } from "./designer-static.js";
 import { createErrorHandler } from "./error-handler.js";
+import { createHostGuard } from "./host-guard.js";
 import { createMetaRoutes } from "./meta-routes.js";
 import { createRunsRoutes } from "./runs-routes.js";
 import {
@@ -32,11 +33,12 @@ export interface CreateAppOptions {
   bodyLimit?: string;
 }
 
-/** The Express app: security headers, CORS, auth, JSON bodies, the REST routes, the designer. */
+/** The Express app: Host check, security headers, CORS, auth, JSON bodies, the REST routes, the designer. */
 export function createApp(options: CreateAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
+  app.use(createHostGuard(options.token));
   app.use(createSecurityHeaders());
   app.use(createCors(options.corsOrigin));
 

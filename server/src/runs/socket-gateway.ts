@@ -9,6 +9,7 @@ import {
 } from "@waddle/protocol";
 import { Server, type Socket } from "socket.io";
 import { checkToken } from "../http/check-token.js";
+import { guardSocketHosts } from "../http/host-guard.js";
 import { isAllowedOrigin } from "../http/security.js";
 import { RunId } from "../http/validate-request.js";
 import type { Logger } from "../logger.js";
@@ -60,6 +61,8 @@ export function createSocketGateway(options: {
       ),
     ...(options.corsOrigin ? { cors: { origin: options.corsOrigin, credentials: false } } : {}),
   });
+  // Without a token, only requests addressed to a loopback name and this port (DNS rebinding).
+  guardSocketHosts({ httpServer: options.httpServer, engine: io.engine, token: options.token });
   const replays = new Map<string, Set<Replay>>();
 
   io.use((socket, next) => {
