@@ -11,9 +11,10 @@ import { getContextSecrets, type SecretRedactor } from "../tools/secret-redactor
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { PlannerFactory } from "./planner-factory.js";
 import type { RunEventHub } from "./run-event-hub.js";
-import { cancelledEvent, toFailure } from "./run-outcome-events.js";
+import { cancelledEvent, getOutcomePatch, markRunCrashed, toFailure } from "./run-outcome-events.js";
 import { RunRecorder } from "./run-recorder.js";
 import type { RunService } from "./run-service.js";
+import { getToolContextKeys, RunToolContexts } from "./run-tool-contexts.js";
 
 interface Job {
   runId: string;
@@ -50,8 +51,8 @@ export function createRunId(): string {
 export class RunManager implements RunService {
   private readonly queue: Job[] = [];
   private readonly active = new Map<string, ActiveRun>();
-  /** Tool contexts live only in memory: they may hold secrets and are never stored. */
-  private readonly toolContexts = new Map<string, Record<string, unknown>>();
+  /** Tool contexts live only in memory: they may hold secrets and are never stored (only their keys). */
+  private readonly toolContexts = new RunToolContexts();
   private closing = false;
 
   constructor(private readonly options: RunManagerOptions) {}
@@ -95,14 +96,16 @@ export class RunManager implements RunService {
         : new ApiError("not_found", `Agent "${request.agentId}" has no version ${request.agentVersion}.`);
     }
     const runId = createRunId();
+    const toolContextKeys = getToolContextKeys(request.toolContext);
     await store.createRun({
       id: runId,
       agentId: agent.id,
       agentVersion: agent.version,
       query: request.query,
       status: "queued",
+      ...(toolContextKeys ? { toolContextKeys } : {}),
     });
-    if (request.toolContext) this.toolContexts.set(runId, request.toolContext);
+    this.toolContexts.set(runId, request.toolContext);
     this.options.hub.publishStatus({ runId, status: "queued", lastSeq: 0 });
     this.enqueue({ runId });
     return { runId };
@@ -161,7 +164,11 @@ export class RunManager implements RunService {
     if (this.queue.some((job) => job.runId === runId) || this.active.has(runId)) {
       throw new ApiError("invalid_state", `Run "${runId}" is already being resumed.`);
     }
-    await this.createRecorder(run).patch({ status: "queued" });
+    this.toolContexts.acceptResume(run, request);
+    await this.createRecorder(run).patch({
+      status: "queued",
+      ...(request.toolContext ? { toolContextKeys: getToolContextKeys(request.toolContext) ?? null } : {}),
+    });
     this.enqueue({ runId, resume: request });
     return { runId };
   }
@@ -236,10 +243,12 @@ export class RunManager implements RunService {
         done: Promise.resolve(),
       };
       this.active.set(job.runId, entry);
-      entry.done = this.execute(job, entry).finally(() => {
-        this.active.delete(job.runId);
-        this.pump();
-      });
+      entry.done = this.execute(job, entry)
+        .catch((error: unknown) => this.recordCrash(job.runId, entry, error))
+        .finally(() => {
+          this.active.delete(job.runId);
+          this.pump();
+        });
     }
   }
 
@@ -288,21 +297,7 @@ export class RunManager implements RunService {
       await recorder.flush();
       if (recorder.isSealed && outcome.kind === "finish") return;
       // The planner's own events normally set these; this covers one that returned without them.
-      if (outcome.kind === "pause") {
-        await recorder.patch({
-          status: "paused",
-          pause: { reason: outcome.reason, payload: outcome.payload, resumeToken: outcome.resumeToken },
-          result: outcome,
-        });
-      } else {
-        await recorder.patch({
-          status: outcome.reason === "cancelled" ? "cancelled" : "finished",
-          result: outcome,
-          usage: outcome.metadata.usage,
-          pause: null,
-          finishedAt: new Date().toISOString(),
-        });
-      }
+      await recorder.patch(getOutcomePatch(outcome));
     } catch (error) {
       await recorder.flush();
       if (recorder.isSealed) return;
@@ -316,6 +311,22 @@ export class RunManager implements RunService {
     } finally {
       if (TERMINAL_RUN_STATUSES.has(recorder.currentStatus)) this.toolContexts.delete(run.id);
       logger.info("run stopped", { runId: run.id, status: recorder.currentStatus });
+    }
+  }
+
+  /** An error outside the planner's own handling (e.g. a store that throws) must not escape `pump`. */
+  private async recordCrash(runId: string, entry: ActiveRun, error: unknown): Promise<void> {
+    try {
+      await markRunCrashed({
+        runId,
+        error,
+        recorder: async () => entry.recorder ?? this.createRecorder(await this.requireRun(runId)),
+        store: this.options.store,
+        hub: this.options.hub,
+        logger: this.options.logger,
+      });
+    } finally {
+      this.toolContexts.delete(runId);
     }
   }
 }

@@ -1,5 +1,12 @@
 import { FinalPayload, type RunRecord } from "@waddle/protocol";
-import type { ServerEvent } from "./run-recorder.js";
+import type { PlannerOutcome } from "@waddle/planner";
+import type { Logger } from "../logger.js";
+import type { RunPatch, WaddleStore } from "../store/waddle-store.js";
+import type { RunEventHub } from "./run-event-hub.js";
+import type { RunRecorder, ServerEvent } from "./run-recorder.js";
+
+/** Longest message of an error outside the planner that goes into a `run_failed` event. */
+const MAX_CRASH_MESSAGE = 300;
 
 /** The `run_finished` (reason `cancelled`) the server writes for a run the planner did not finish itself. */
 export function cancelledEvent(run: RunRecord, answer: string): ServerEvent {
@@ -34,4 +41,58 @@ export function toFailure(error: unknown): { code: string; message: string } {
     };
   }
   return { code: "internal", message: error instanceof Error ? error.message : String(error) };
+}
+
+/** The run's row after the planner returned: its events normally set this already. */
+export function getOutcomePatch(outcome: PlannerOutcome): RunPatch {
+  if (outcome.kind === "pause") {
+    return {
+      status: "paused",
+      pause: { reason: outcome.reason, payload: outcome.payload, resumeToken: outcome.resumeToken },
+      result: outcome,
+    };
+  }
+  return {
+    status: outcome.reason === "cancelled" ? "cancelled" : "finished",
+    result: outcome,
+    usage: outcome.metadata.usage,
+    pause: null,
+    finishedAt: new Date().toISOString(),
+  };
+}
+
+/**
+ * Records an error that escaped a run's own handling (a store that throws while the run is read or set
+ * up), and never throws itself: logs it, then marks the run failed with a `run_failed` event when the store
+ * lets it, else its row alone, else leaves it to `recoverRuns` at the next start.
+ */
+export async function markRunCrashed(options: {
+  runId: string;
+  error: unknown;
+  recorder: () => Promise<RunRecorder>;
+  store: WaddleStore;
+  hub: RunEventHub;
+  logger: Logger;
+}): Promise<void> {
+  const { runId, logger } = options;
+  const failure = toFailure(options.error);
+  logger.error("run crashed outside the planner", { runId, code: failure.code, message: failure.message });
+  const message = `The server could not go on with this run: ${failure.message}`.slice(0, MAX_CRASH_MESSAGE);
+  const error = { code: failure.code, message };
+  try {
+    const recorder = await options.recorder();
+    await recorder.flush();
+    if (!recorder.isSealed) await recorder.append({ type: "run_failed", data: { error } });
+    if (recorder.isSealed) return;
+    // The event could not be stored: the row at least, so that the run does not look alive.
+    const run = await options.store.updateRun(runId, {
+      status: "failed",
+      error,
+      pause: null,
+      finishedAt: new Date().toISOString(),
+    });
+    options.hub.publishStatus({ runId, status: "failed", lastSeq: run.lastSeq ?? 0 });
+  } catch (second) {
+    logger.error("run could not be marked failed", { runId, error: String(second) });
+  }
 }
