@@ -72,7 +72,7 @@ describe("buildCatalog with module tools", () => {
       type: "object",
       properties: {
         topic: { type: "string", description: "What to look for" },
-        k: { type: "integer", default: 5, minimum: expect.any(Number), maximum: expect.any(Number) },
+        k: { type: "integer", default: 5 },
       },
       required: ["topic"],
     });
@@ -80,6 +80,40 @@ describe("buildCatalog with module tools", () => {
     expect(tool?.args.parse({ topic: "x" })).toEqual({ topic: "x", k: 5 });
     expect(await tool?.run({ topic: "t", k: 2 }, context())).toEqual({ docs: ["t-0", "t-1"] });
     expect(catalog.names).toEqual(["search"]);
+  });
+
+  it("keeps zod's noise out of the prompt schemas: safe-integer bounds, format patterns, string keys", () => {
+    const tool = fromDefinition(
+      defineTool({
+        name: "notify",
+        desc: "Notify a user",
+        args: z.object({
+          email: z.email(),
+          when: z.iso.datetime(),
+          attempts: z.int().min(1),
+          labels: z.record(z.string(), z.string()),
+          code: z.string().regex(/^N-\d+$/),
+        }),
+        out: z.object({ sent: z.int() }),
+        run: () => ({ sent: 1 }),
+      }),
+    );
+    expect(tool.argsSchema).toEqual({
+      type: "object",
+      properties: {
+        email: { type: "string", format: "email" },
+        when: { type: "string", format: "date-time" },
+        attempts: { type: "integer", minimum: 1 },
+        labels: { type: "object", additionalProperties: { type: "string" } },
+        code: { type: "string", pattern: "^N-\\d+$" },
+      },
+      required: ["email", "when", "attempts", "labels", "code"],
+    });
+    expect(tool.outSchema).toEqual({
+      type: "object",
+      properties: { sent: { type: "integer" } },
+      required: ["sent"],
+    });
   });
 
   it("falls back to the args description, then to '<name> (no description)'", () => {

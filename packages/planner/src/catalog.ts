@@ -260,7 +260,8 @@ function fromJsonSchema(toolName: string, schema: JsonSchema, field: string): z.
 
 function toPromptSchema(toolName: string, schema: z.ZodType, io: "input" | "output"): JsonSchema {
   try {
-    return compactJsonSchema(z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema);
+    const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+    return compactJsonSchema(json, { dropFormatPatterns: true });
   } catch (error) {
     throw new CatalogError(
       "invalid_tool_schema",

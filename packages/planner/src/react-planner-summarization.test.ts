@@ -102,7 +102,7 @@ describe("summarization in the message builder", () => {
 
   it("falls back to the rule-based state with a summary_note when the summarizer keeps failing", async () => {
     const summarizer = new ScriptedClient(every(50, "not json at all"));
-    const { planner } = makePlanner({ budget: 1_500, steps: 10, summarizer });
+    const { planner } = makePlanner({ budget: 1_400, steps: 10, summarizer });
     const log = createEventLog();
     const result = await planner.run("x", { onEvent: log.onEvent });
     expect(result.kind).toBe("finish");
@@ -124,7 +124,7 @@ describe("summarization in the message builder", () => {
     const planner = new ReactPlanner({
       llm,
       catalog: buildCatalog({ tools: probes }),
-      options: { maxIters: 15, tokenBudget: 1_500 },
+      options: { maxIters: 15, tokenBudget: 1_400 },
     });
     await planner.run("x");
     expect(llm.calls.some((entry) => entry.purpose === "summarize")).toBe(true);
