@@ -49,16 +49,20 @@ export function createWaddleRunner(
     catalog: buildCatalog({ tools }),
     options: { maxIters: trajectory.length + 5 },
   });
+  // One listener for every run (reset before each): a closure per run would be timed as Waddle's cost,
+  // and tsx adds a `__name` call to each one it creates.
+  const counts = { events: 0, toolEnds: 0 };
+  const onEvent = (event: RunEvent) => {
+    counts.events += 1;
+    if (event.type === "tool_end") counts.toolEnds += 1;
+  };
+  const runOptions = listen ? { onEvent } : {};
   return async () => {
     replies.reset();
-    let events = 0;
-    let toolEnds = 0;
-    const onEvent = (event: RunEvent) => {
-      events += 1;
-      if (event.type === "tool_end") toolEnds += 1;
-    };
-    const outcome = await planner.run("Run the scripted trajectory.", listen ? { onEvent } : {});
+    counts.events = 0;
+    counts.toolEnds = 0;
+    const outcome = await planner.run("Run the scripted trajectory.", runOptions);
     const ran = outcome.kind === "finish" ? outcome.metadata.steps : -1;
-    return { events, toolEnds: listen ? toolEnds : ran, reason: outcome.reason };
+    return { events: counts.events, toolEnds: listen ? counts.toolEnds : ran, reason: outcome.reason };
   };
 }
