@@ -94,6 +94,22 @@ describe("RunRecorder", () => {
     expect(Date.parse(run!.finishedAt!)).not.toBeNaN();
   });
 
+  it("redacts a secret that a stream splits across chunks, holding back only what could start one", async () => {
+    const { recorder, published } = await setUp();
+    const pieces = ["Your key is sk-rec", "order-sec", "ret-123, and s", "o on", "."];
+    pieces.forEach((text, index) =>
+      recorder.sink({
+        ...chunk(index + 1, text),
+        data: { text, done: index === pieces.length - 1, phase: "answer", channel: "answer", action_seq: 1 },
+      } as RunEvent),
+    );
+    await recorder.flush();
+    const texts = published.map((event) => (event.data as { text: string }).text);
+    expect(texts.join("")).toBe("Your key is [redacted], and so on.");
+    expect(texts).toEqual(["Your key is ", "", "[redacted], and ", "so on", "."]);
+    expect(JSON.stringify(published)).not.toMatch(/sk-rec|order-sec|ret-123/);
+  });
+
   it("keeps background tasks up to date from task events", async () => {
     const { store, recorder } = await setUp();
     recorder.sink({

@@ -9,6 +9,7 @@ import {
   type WaddleStore,
 } from "../store/waddle-store.js";
 import type { RunEventHub } from "./run-event-hub.js";
+import { StreamRedactor } from "./stream-redactor.js";
 
 interface PendingEvent {
   raw: RunEvent;
@@ -34,6 +35,7 @@ export class RunRecorder {
   private usage: Usage;
   private status: RunStatus;
   private sealed = false;
+  private readonly streams: StreamRedactor;
   private readonly taskNames = new Map<
     string,
     { name: string; mode?: "subagent" | "tool"; groupId?: string }
@@ -54,6 +56,7 @@ export class RunRecorder {
     this.lastSeq = options.lastSeq;
     this.usage = { ...(options.usage ?? EMPTY_USAGE) };
     this.status = options.status;
+    this.streams = new StreamRedactor(options.redactor);
   }
 
   get currentStatus(): RunStatus {
@@ -134,8 +137,10 @@ export class RunRecorder {
         });
       }
       step = item.extra ? step : Math.max(step, item.raw.step);
+      // A secret split across stream chunks is caught whole (the text is held back until it is known).
+      const raw = item.raw.type === "llm_stream_chunk" ? this.streams.redactChunk(item.raw) : item.raw;
       const event = this.options.redactor.redact({
-        ...item.raw,
+        ...raw,
         runId: this.options.runId,
         seq,
         ...(item.extra ? { step } : {}),

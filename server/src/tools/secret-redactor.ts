@@ -26,6 +26,23 @@ export class SecretRedactor {
     return this.secrets.length === 0;
   }
 
+  /**
+   * The length of the longest end of `text` that is the start of a known secret (0 when none): text that a
+   * stream must hold back until the next piece shows whether a secret follows.
+   */
+  getPartialSecretLength(text: string): number {
+    let longest = 0;
+    for (const secret of this.secrets) {
+      for (let length = Math.min(secret.length - 1, text.length); length > longest; length -= 1) {
+        if (text.endsWith(secret.slice(0, length))) {
+          longest = length;
+          break;
+        }
+      }
+    }
+    return longest;
+  }
+
   redactText(text: string): string {
     let out = text;
     for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join("[redacted]");
