@@ -4,17 +4,19 @@ import { createAgentToolRunner, type RunSubagent } from "./agent-tool.js";
 import type { HostAllowList } from "./host-allow-list.js";
 import { createHttpToolRunner } from "./http-tool.js";
 import { createLlmToolRunner } from "./llm-tool.js";
+import type { HostLookup } from "./resolve-allowed-address.js";
 import type { SecretRedactor } from "./secret-redactor.js";
 
 export interface ImplResolverOptions {
   allowList: HostAllowList;
   secrets: Readonly<Record<string, string>>;
   redactor: SecretRedactor;
-  /** The LLM of an `llm` tool: its own `impl.llm`, else the agent's. */
-  createLlm: (config: LlmConfig) => LlmClient;
+  /** The LLM of an `llm` tool: its own `impl.llm` (at `path` in the spec), else the agent's (`llm`). */
+  createLlm: (config: LlmConfig, path: string) => LlmClient;
   agentLlm: LlmConfig;
   runSubagent: RunSubagent;
-  fetch?: typeof fetch;
+  /** How http tools resolve host names; the system resolver by default. */
+  lookup?: HostLookup;
 }
 
 /**
@@ -31,12 +33,14 @@ export function createImplResolver(options: ImplResolverOptions): ImplResolver {
           allowList: options.allowList,
           secrets: options.secrets,
           redactor: options.redactor,
-          ...(options.fetch ? { fetch: options.fetch } : {}),
+          ...(options.lookup ? { lookup: options.lookup } : {}),
         });
       case "llm":
         return createLlmToolRunner({
           tool: { ...tool, impl },
-          llm: options.createLlm(impl.llm ?? options.agentLlm),
+          llm: impl.llm
+            ? options.createLlm(impl.llm, `tool "${tool.name}" impl.llm`)
+            : options.createLlm(options.agentLlm, "llm"),
           redactor: options.redactor,
         });
       case "agent":

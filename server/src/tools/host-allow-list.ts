@@ -1,10 +1,20 @@
+import { toCanonicalAddress } from "./private-address.js";
+
+interface AllowEntry {
+  host: string;
+  wildcard: boolean;
+  port?: string;
+}
+
 /**
  * The hosts http tools may reach (`WADDLE_HTTP_ALLOW`): exact names (`api.example.com`), wildcards for
  * subdomains (`*.example.com`, which does not match `example.com` itself), optional ports
- * (`127.0.0.1:8080`), and `*` for any host. Empty means no host at all.
+ * (`127.0.0.1:8080`), and `*` for any host. Empty means no host at all. IP entries are kept in canonical
+ * form, so `2130706433` and `127.0.0.1` are one entry. Private and loopback addresses are reachable only
+ * through entries that name the address itself (`isAddressListed`), never through a name or a wildcard.
  */
 export class HostAllowList {
-  private readonly entries: { host: string; wildcard: boolean; port?: string }[];
+  private readonly entries: AllowEntry[];
 
   constructor(entries: readonly string[]) {
     this.entries = entries
@@ -15,9 +25,10 @@ export class HostAllowList {
           entry.startsWith("[") ? entry : entry.replace(/^https?:\/\//, ""),
         )!;
         const host = match[1]!.replace(/^\[|\]$/g, "");
+        const wildcard = host.startsWith("*.");
         return {
-          host: host.startsWith("*.") ? host.slice(1) : host,
-          wildcard: host.startsWith("*."),
+          host: wildcard ? host.slice(1) : (toCanonicalAddress(host) ?? host),
+          wildcard,
           ...(match[2] ? { port: match[2] } : {}),
         };
       });
@@ -32,12 +43,13 @@ export class HostAllowList {
     return this.entries.length;
   }
 
+  /** True when the URL's host name (and port) is on the list. */
   isAllowed(url: URL): boolean {
     const host = url.hostname
       .toLowerCase()
       .replace(/^\[|\]$/g, "")
       .replace(/\.$/, "");
-    const port = url.port || (url.protocol === "https:" ? "443" : "80");
+    const port = getPort(url);
     return this.entries.some((entry) => {
       if (entry.port !== undefined && entry.port !== port) return false;
       if (entry.host === "*") return true;
@@ -47,9 +59,24 @@ export class HostAllowList {
     });
   }
 
+  /** True when an entry names this very address (with the URL's port, or no port): not a name, not `*`. */
+  isAddressListed(address: string, url: URL): boolean {
+    const canonical = toCanonicalAddress(address);
+    if (canonical === undefined) return false;
+    const port = getPort(url);
+    return this.entries.some(
+      (entry) =>
+        !entry.wildcard && entry.host === canonical && (entry.port === undefined || entry.port === port),
+    );
+  }
+
   toString(): string {
     return this.entries
       .map((entry) => `${entry.wildcard ? "*" : ""}${entry.host}${entry.port ? `:${entry.port}` : ""}`)
       .join(",");
   }
+}
+
+function getPort(url: URL): string {
+  return url.port || (url.protocol === "https:" ? "443" : "80");
 }

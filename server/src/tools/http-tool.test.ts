@@ -5,6 +5,7 @@ import type { ToolRunContext } from "@waddle/planner";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostAllowList } from "./host-allow-list.js";
 import { createHttpToolRunner } from "./http-tool.js";
+import { resolveAllowedAddress, type HostLookup } from "./resolve-allowed-address.js";
 import { SecretRedactor } from "./secret-redactor.js";
 
 interface Seen {
@@ -60,11 +61,29 @@ const context = (): ToolRunContext => ({ signal: new AbortController().signal })
 const secrets = { WEATHER_KEY: "sk-weather-123456" };
 const redactor = new SecretRedactor(Object.values(secrets));
 
-function runner(impl: Record<string, unknown>, allow = "127.0.0.1") {
+function runner(impl: Record<string, unknown>, allow = "127.0.0.1", lookup?: HostLookup) {
   const tool = ToolSpec.parse({ name: "call_api", impl: { kind: "http", ...impl } }) as Parameters<
     typeof createHttpToolRunner
   >[0]["tool"];
-  return createHttpToolRunner({ tool, allowList: HostAllowList.fromEnv(allow), secrets, redactor });
+  return createHttpToolRunner({
+    tool,
+    allowList: HostAllowList.fromEnv(allow),
+    secrets,
+    redactor,
+    ...(lookup ? { lookup } : {}),
+  });
+}
+
+/** A resolver that knows the given names only, and counts its questions. */
+function fakeDns(answers: Record<string, string[]>): HostLookup & { calls: string[] } {
+  const calls: string[] = [];
+  const lookup = async (hostname: string) => {
+    calls.push(hostname);
+    const addresses = answers[hostname];
+    if (!addresses) throw Object.assign(new Error(`no such host ${hostname}`), { code: "ENOTFOUND" });
+    return addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+  };
+  return Object.assign(lookup, { calls });
 }
 
 describe("http tools", () => {
@@ -167,6 +186,99 @@ describe("http tools", () => {
   });
 });
 
+describe("http tools and private addresses", () => {
+  it("refuses a name that resolves to 127.0.0.1 unless that address is listed, sending nothing", async () => {
+    const dns = fakeDns({ "api.test": ["127.0.0.1"] });
+    const before = seen.length;
+    for (const allow of [`api.test:${port}`, "*.test", "*"]) {
+      await expect(
+        runner({ url: `http://api.test:${port}/weather` }, allow, dns)({}, context()),
+      ).rejects.toMatchObject({
+        code: "address_not_allowed",
+        message: expect.stringContaining(`Host "api.test" resolves to 127.0.0.1`),
+      });
+    }
+    expect(seen.length).toBe(before);
+  });
+
+  it("connects to the address it checked: a name only the injected resolver knows reaches the listed address", async () => {
+    const dns = fakeDns({ "api.test": ["127.0.0.1"] });
+    const run = runner(
+      { url: `http://api.test:${port}/weather`, query: { city: "{city}" } },
+      `api.test,127.0.0.1:${port}`,
+      dns,
+    );
+    await expect(run({ city: "Oslo" }, context())).resolves.toMatchObject({ city: "Oslo" });
+    expect(seen.at(-1)?.headers.host).toBe(`api.test:${port}`);
+    // One question per request: the connection asks no resolver again, so no second answer can rebind it.
+    expect(dns.calls).toEqual(["api.test"]);
+  });
+
+  it("refuses private addresses written as IP literals in any form unless listed", async () => {
+    const before = seen.length;
+    for (const host of [
+      "2130706433",
+      "0x7f.1",
+      "0177.0.0.1",
+      "127.1",
+      "[::ffff:127.0.0.1]",
+      "[::1]",
+      "0.0.0.0",
+    ]) {
+      await expect(
+        runner({ url: `http://${host}:${port}/weather` }, "*")({}, context()),
+        host,
+      ).rejects.toMatchObject({
+        code: "address_not_allowed",
+      });
+    }
+    expect(seen.length).toBe(before);
+    // Listed by IP (in another spelling of the same address): allowed.
+    await expect(
+      runner({ url: `http://2130706433:${port}/weather` }, `127.0.0.1:${port}`)({}, context()),
+    ).resolves.toMatchObject({
+      city: null,
+    });
+  });
+
+  it("checks the address of every redirect target too", async () => {
+    const dns = fakeDns({ "metadata.test": ["169.254.169.254"] });
+    const server = createServer((_request, response) =>
+      response.writeHead(302, { location: "http://metadata.test/latest/meta-data/" }).end(),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const redirecting = (server.address() as AddressInfo).port;
+    try {
+      await expect(
+        runner(
+          { url: `http://127.0.0.1:${redirecting}/` },
+          `127.0.0.1:${redirecting},*.test`,
+          dns,
+        )({}, context()),
+      ).rejects.toMatchObject({ code: "address_not_allowed", details: { address: "169.254.169.254" } });
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it("picks a public address among the answers, and reports names that do not resolve", async () => {
+    const allowList = HostAllowList.fromEnv("*.example.com");
+    const mixed = fakeDns({ "api.example.com": ["10.0.0.7", "93.184.216.34"], "www.example.com": [] });
+    await expect(
+      resolveAllowedAddress(new URL("https://api.example.com/x"), { allowList, lookup: mixed }),
+    ).resolves.toEqual({ address: "93.184.216.34", family: 4 });
+    await expect(
+      resolveAllowedAddress(new URL("https://gone.example.com/x"), { allowList, lookup: mixed }),
+    ).rejects.toMatchObject({ code: "http_error", message: expect.stringContaining("ENOTFOUND") });
+    await expect(
+      resolveAllowedAddress(new URL("https://www.example.com/x"), { allowList, lookup: mixed }),
+    ).rejects.toMatchObject({ code: "http_error" });
+    await expect(
+      resolveAllowedAddress(new URL("file:///etc/passwd"), { allowList, lookup: mixed }),
+    ).rejects.toMatchObject({ code: "invalid_url" });
+  });
+});
+
 describe("HostAllowList", () => {
   it.each([
     ["api.example.com", "https://api.example.com/x", true],
@@ -180,7 +292,20 @@ describe("HostAllowList", () => {
     ["[::1]", "http://[::1]:3000/", true],
     ["*", "https://anything.test/", true],
     ["", "https://anything.test/", false],
+    ["2130706433", "http://127.0.0.1/", true],
   ])("%s allows %s: %s", (entries, url, allowed) => {
     expect(HostAllowList.fromEnv(entries).isAllowed(new URL(url))).toBe(allowed);
+  });
+
+  it.each([
+    ["127.0.0.1", "127.0.0.1", "http://a.test:8080/", true],
+    ["127.0.0.1:8080", "127.0.0.1", "http://a.test:8080/", true],
+    ["127.0.0.1:8080", "127.0.0.1", "http://a.test:9090/", false],
+    ["[::1]", "0:0:0:0:0:0:0:1", "http://a.test/", true],
+    ["*", "127.0.0.1", "http://a.test/", false],
+    ["*.0.0.1", "127.0.0.1", "http://a.test/", false],
+    ["a.test", "127.0.0.1", "http://a.test/", false],
+  ])("%s lists the address %s for %s: %s", (entries, address, url, listed) => {
+    expect(HostAllowList.fromEnv(entries).isAddressListed(address, new URL(url))).toBe(listed);
   });
 });

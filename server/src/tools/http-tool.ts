@@ -3,6 +3,8 @@ import type { ToolRunContext, ToolRunner } from "@waddle/planner";
 import type { z } from "zod";
 import { safeJsonParse } from "../safe-json.js";
 import type { HostAllowList } from "./host-allow-list.js";
+import { requestPinned } from "./pinned-request.js";
+import { resolveAllowedAddress, systemLookup, type HostLookup } from "./resolve-allowed-address.js";
 import type { SecretRedactor } from "./secret-redactor.js";
 import { ToolExecutionError } from "./tool-execution-error.js";
 
@@ -19,18 +21,20 @@ export interface HttpToolOptions {
   /** Secret values by name (`WADDLE_SECRET_<NAME>` without the prefix). */
   secrets: Readonly<Record<string, string>>;
   redactor: SecretRedactor;
-  fetch?: typeof fetch;
+  /** How host names are resolved; the system resolver by default. */
+  lookup?: HostLookup;
 }
 
 /**
  * Runs an `http` tool: fills `{name}` placeholders of the URL, query and body from the args, resolves
- * secret headers, and calls only allow-listed hosts (every redirect is checked again). The response is
- * read up to `maxResponseBytes`; a JSON object is the observation, anything else `{status, body}`.
+ * secret headers, and calls only allow-listed hosts at public addresses, or private ones the allow-list
+ * names (every redirect is checked again), connecting to the address it checked. The response is read up
+ * to `maxResponseBytes`; a JSON object is the observation, anything else `{status, body}`.
  */
 export function createHttpToolRunner(options: HttpToolOptions): ToolRunner {
   const { tool, allowList } = options;
   const impl = tool.impl;
-  const doFetch = options.fetch ?? fetch;
+  const lookup = options.lookup ?? systemLookup;
   return async (args, context) => {
     let url = buildUrl(impl, args);
     const headers = resolveHeaders(impl, options.secrets);
@@ -42,8 +46,12 @@ export function createHttpToolRunner(options: HttpToolOptions): ToolRunner {
     const signal = AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);
     try {
       for (let redirects = 0; ; redirects += 1) {
-        assertAllowed(url, allowList);
-        const response = await doFetch(url, { method, headers, body, signal, redirect: "manual" });
+        const target = await resolveAllowedAddress(url, { allowList, lookup });
+        const response = await requestPinned(
+          url,
+          { method, headers, ...(body === undefined ? {} : { body }), signal },
+          target,
+        );
         const location = response.headers.get("location");
         if (response.status >= 300 && response.status < 400 && location) {
           await response.body?.cancel();
@@ -73,23 +81,6 @@ export function createHttpToolRunner(options: HttpToolOptions): ToolRunner {
       throw toToolError({ error, context, timeoutMs, toolName: tool.name, redactor: options.redactor });
     }
   };
-}
-
-function assertAllowed(url: URL, allowList: HostAllowList): void {
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ToolExecutionError(
-      "invalid_url",
-      `Only http and https URLs can be called, not ${url.protocol}.`,
-    );
-  }
-  if (!allowList.isAllowed(url)) {
-    throw new ToolExecutionError(
-      "host_not_allowed",
-      `Host "${url.host}" is not on the server's allow-list: add it to WADDLE_HTTP_ALLOW (comma-separated, "*.example.com" for subdomains) and restart the server.`,
-      false,
-      { host: url.host },
-    );
-  }
 }
 
 function fill(template: string, args: Record<string, unknown>, encode: (text: string) => string): string {

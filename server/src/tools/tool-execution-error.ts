@@ -1,6 +1,7 @@
 /** Codes of the failures the server's tool kinds report (they reach the LLM as `failure.error_code`). */
 export type ToolExecutionErrorCode =
   | "host_not_allowed"
+  | "address_not_allowed"
   | "invalid_url"
   | "missing_arg"
   | "missing_secret"
