@@ -1,33 +1,23 @@
 import path from "node:path";
 import { z } from "zod";
+import { ConfigError } from "./config-error.js";
+import { readRunSettings, type RunSettings } from "./run-settings.js";
 
 /** Everything the server reads from its environment, validated once at start. */
-export interface ServerConfig {
+export interface ServerConfig extends RunSettings {
   port: number;
   host: string;
   dataDir: string;
   token?: string;
-  toolsDir?: string;
-  httpAllow: string[];
-  /** Values of `WADDLE_SECRET_<NAME>`, by `NAME`. */
-  secrets: Record<string, string>;
   corsOrigin?: string;
   maxConcurrentRuns: number;
   /** Where the built designer lives (`designer/dist`). */
   designerDir?: string;
 }
 
-/** A setting the server cannot start with; the message says which variable to fix. */
-export class ConfigError extends Error {
-  readonly code = "invalid_config" as const;
-  constructor(message: string) {
-    super(message);
-    this.name = "ConfigError";
-  }
-}
+export { ConfigError } from "./config-error.js";
 
 export const LOOPBACK_HOST = "127.0.0.1";
-const SECRET_PREFIX = "WADDLE_SECRET_";
 
 const Port = z.coerce.number().int().min(0).max(65_535);
 const Positive = z.coerce.number().int().min(1).max(1_000);
@@ -47,19 +37,15 @@ function readNumber(
 }
 
 /**
- * Reads `PORT`, `HOST`, `WADDLE_DATA_DIR`, `WADDLE_TOKEN`, `WADDLE_TOOLS_DIR`, `WADDLE_HTTP_ALLOW`,
- * `WADDLE_SECRET_<NAME>`, `WADDLE_CORS_ORIGIN` and `WADDLE_MAX_CONCURRENT_RUNS`. Without a token the
- * server only binds to 127.0.0.1, and another `HOST` is refused.
+ * Reads `PORT`, `HOST`, `WADDLE_DATA_DIR`, `WADDLE_TOKEN`, `WADDLE_CORS_ORIGIN`,
+ * `WADDLE_MAX_CONCURRENT_RUNS` and the run settings (`readRunSettings`: tools, http allow-list, secrets,
+ * LLM endpoints and keys, prices). Without a token the server only binds to 127.0.0.1, and another `HOST`
+ * is refused.
  */
 export function readServerConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): ServerConfig {
   const token = env.WADDLE_TOKEN?.trim() || undefined;
   const host = env.HOST?.trim() || LOOPBACK_HOST;
   assertHostAllowed(host, token);
-  const secrets: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (name.startsWith(SECRET_PREFIX) && name.length > SECRET_PREFIX.length && value)
-      secrets[name.slice(SECRET_PREFIX.length)] = value;
-  }
   const corsOrigin = env.WADDLE_CORS_ORIGIN?.trim() || undefined;
   if (corsOrigin !== undefined && !/^https?:\/\/[^/\s]+$/.test(corsOrigin)) {
     throw new ConfigError(
@@ -72,16 +58,11 @@ export function readServerConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): S
     );
   }
   return {
+    ...readRunSettings(env, cwd),
     port: readNumber(env, "PORT", Port, 8787),
     host: host === "localhost" ? LOOPBACK_HOST : host,
     dataDir: path.resolve(cwd, env.WADDLE_DATA_DIR?.trim() || "data"),
     ...(token ? { token } : {}),
-    ...(env.WADDLE_TOOLS_DIR?.trim() ? { toolsDir: path.resolve(cwd, env.WADDLE_TOOLS_DIR.trim()) } : {}),
-    httpAllow: (env.WADDLE_HTTP_ALLOW ?? "")
-      .split(",")
-      .map((entry) => entry.trim())
-      .filter(Boolean),
-    secrets,
     ...(corsOrigin ? { corsOrigin } : {}),
     maxConcurrentRuns: readNumber(env, "WADDLE_MAX_CONCURRENT_RUNS", Positive, 4),
   };

@@ -3,6 +3,20 @@ export { createWaddleServer, SERVER_VERSION } from "./server.js";
 export type { WaddleServer, WaddleServerOptions } from "./server.js";
 export { ConfigError, LOOPBACK_HOST, readServerConfig } from "./config.js";
 export type { ServerConfig } from "./config.js";
+export { readPriceTable, readRunSettings } from "./run-settings.js";
+export type { RunSettings } from "./run-settings.js";
+export { collectSecretValues, createRunSetup } from "./run-setup.js";
+export type { RunSetup, RunSetupOptions } from "./run-setup.js";
+export {
+  DEFAULT_LLM_KEY_ENV,
+  DEFAULT_LLM_ORIGIN,
+  LlmEndpointError,
+  LlmEndpointPolicy,
+  parseLlmAllow,
+  parseLlmKeyEnvs,
+} from "./llm/llm-endpoint-policy.js";
+export type { LlmEndpointRefusal } from "./llm/llm-endpoint-policy.js";
+export { BoundedErrorLlm, getBoundedLlmError, MAX_LLM_ERROR_MESSAGE } from "./llm/bounded-error-llm.js";
 export { ApiError, isApiError } from "./api-error.js";
 export { createLogger } from "./logger.js";
 export type { Logger, LogLevel } from "./logger.js";
@@ -44,6 +58,9 @@ export type { RunService } from "./runs/run-service.js";
 export { createImplResolver } from "./tools/create-impl-resolver.js";
 export type { ImplResolverOptions } from "./tools/create-impl-resolver.js";
 export { HostAllowList } from "./tools/host-allow-list.js";
+export { isPrivateAddress, toCanonicalAddress } from "./tools/private-address.js";
+export { resolveAllowedAddress, systemLookup } from "./tools/resolve-allowed-address.js";
+export type { HostLookup, ResolvedAddress } from "./tools/resolve-allowed-address.js";
 export { createHttpToolRunner } from "./tools/http-tool.js";
 export { createLlmToolRunner } from "./tools/llm-tool.js";
 export { defaultModuleImporter, loadToolModules } from "./tools/load-tool-modules.js";

@@ -19,6 +19,9 @@ async function main(): Promise<void> {
     dataDir: config.dataDir,
     httpAllow: config.httpAllow,
     secrets: config.secrets,
+    llmAllow: config.llmAllow,
+    llmKeyEnvs: config.llmKeyEnvs,
+    ...(config.prices ? { prices: config.prices } : {}),
     maxConcurrentRuns: config.maxConcurrentRuns,
     env: process.env,
     ...(config.token ? { token: config.token } : {}),
@@ -35,6 +38,12 @@ async function main(): Promise<void> {
   );
   if (config.httpAllow.length > 0)
     process.stdout.write(`  http tools may reach: ${config.httpAllow.join(", ")}\n`);
+  if (config.llmAllow.length > 0 || config.llmKeyEnvs.length > 0) {
+    const extra = [...config.llmAllow, ...config.llmKeyEnvs].join(", ");
+    process.stdout.write(`  specs may also use LLM endpoints / keys: ${extra}\n`);
+  }
+  if (config.prices)
+    process.stdout.write(`  prices: ${Object.keys(config.prices).length} model(s) from WADDLE_PRICES\n`);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

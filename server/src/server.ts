@@ -3,10 +3,12 @@ import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { PriceTable } from "@waddle/planner";
 import { loadExampleAgents } from "./agents/load-example-agents.js";
 import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
 import { createApp } from "./http/create-app.js";
-import { createLogger, type Logger, type LogLevel } from "./logger.js";
+import type { Logger, LogLevel } from "./logger.js";
+import { createRunSetup } from "./run-setup.js";
 import { createDefaultPlannerFactory } from "./runs/default-planner-factory.js";
 import type { PlannerFactory } from "./runs/planner-factory.js";
 import { RunEventHub } from "./runs/run-event-hub.js";
@@ -14,10 +16,8 @@ import { RunManager } from "./runs/run-manager.js";
 import { createSocketGateway, type WaddleIo } from "./runs/socket-gateway.js";
 import { SqliteStore } from "./store/sqlite-store.js";
 import type { WaddleStore } from "./store/waddle-store.js";
-import { HostAllowList } from "./tools/host-allow-list.js";
-import { loadToolModules, type ModuleImporter } from "./tools/load-tool-modules.js";
-import { SecretRedactor } from "./tools/secret-redactor.js";
-import { ToolRegistry } from "./tools/tool-registry.js";
+import type { ModuleImporter } from "./tools/load-tool-modules.js";
+import type { ToolRegistry } from "./tools/tool-registry.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -40,6 +40,12 @@ export interface WaddleServerOptions {
   httpAllow?: readonly string[];
   /** Secret values by name, for http tool headers (`WADDLE_SECRET_<NAME>` in main). */
   secrets?: Readonly<Record<string, string>>;
+  /** Origins a spec's `llm.baseUrl` may use besides OPENAI_BASE_URL's and OpenAI's (`WADDLE_LLM_ALLOW`). */
+  llmAllow?: readonly string[];
+  /** Variables a spec's `apiKeyEnv` may name besides OPENAI_API_KEY (`WADDLE_LLM_KEY_ENVS`). */
+  llmKeyEnvs?: readonly string[];
+  /** Model prices that extend the built-in table (`WADDLE_PRICES`). */
+  prices?: PriceTable;
   maxConcurrentRuns?: number;
   /** Where LLM keys are read (OPENAI_API_KEY, an agent's `apiKeyEnv`); defaults to process.env. */
   env?: NodeJS.ProcessEnv;
@@ -80,43 +86,6 @@ export const SERVER_VERSION: string = (() => {
   }
 })();
 
-/** Values that must never leave the process: secrets, the token, and keys found in the environment. */
-function collectSecrets(options: WaddleServerOptions, env: NodeJS.ProcessEnv): string[] {
-  const fromEnv = Object.entries(env)
-    .filter(([name, value]) => value && /(?:KEY|TOKEN|SECRET|PASSWORD)$/.test(name) && value.length >= 8)
-    .map(([, value]) => value!);
-  return [...Object.values(options.secrets ?? {}), ...(options.token ? [options.token] : []), ...fromEnv];
-}
-
-async function createRegistry(options: WaddleServerOptions, logger: Logger): Promise<ToolRegistry> {
-  const registry = new ToolRegistry();
-  const folders = [
-    {
-      dir:
-        options.exampleToolsDir === undefined
-          ? path.join(ROOT, "apps/examples/tools")
-          : options.exampleToolsDir,
-      label: "examples",
-    },
-    { dir: options.toolsDir ?? null, label: "user" },
-  ];
-  for (const { dir, label } of folders) {
-    if (!dir) continue;
-    if (!existsSync(dir)) {
-      logger.warn("tool folder not found", { dir });
-      continue;
-    }
-    const loaded = await loadToolModules({
-      dir,
-      label,
-      ...(options.importModule ? { importModule: options.importModule } : {}),
-    });
-    for (const error of loaded.errors) logger.warn("tool module not loaded", error);
-    for (const tool of loaded.tools) registry.register(tool.definition, tool.source);
-  }
-  return registry;
-}
-
 /**
  * Creates and starts a Waddle server: store, tool registry, run manager, REST, socket.io and the designer
  * on one port. For tests and embedding; `main.ts` calls it with settings from the environment.
@@ -125,8 +94,26 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
   const host = options.host ?? LOOPBACK_HOST;
   assertHostAllowed(host, options.token);
   const env = options.env ?? process.env;
-  const redactor = new SecretRedactor(collectSecrets(options, env));
-  const logger = options.logger ?? createLogger({ level: options.logLevel ?? "info", redactor });
+  const setup = await createRunSetup({
+    env,
+    settings: {
+      ...(options.toolsDir ? { toolsDir: options.toolsDir } : {}),
+      httpAllow: [...(options.httpAllow ?? [])],
+      secrets: { ...options.secrets },
+      llmAllow: [...(options.llmAllow ?? [])],
+      llmKeyEnvs: [...(options.llmKeyEnvs ?? [])],
+      ...(options.prices ? { prices: options.prices } : {}),
+    },
+    ...(options.token ? { token: options.token } : {}),
+    exampleToolsDir:
+      options.exampleToolsDir === undefined
+        ? path.join(ROOT, "apps/examples/tools")
+        : options.exampleToolsDir,
+    ...(options.importModule ? { importModule: options.importModule } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+  });
+  const { logger, redactor, registry } = setup;
   const store =
     options.store ??
     new SqliteStore(path.join(options.dataDir ?? path.join(ROOT, "data"), "waddle.db"), {
@@ -138,7 +125,6 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
         }),
     });
   try {
-    const registry = await createRegistry(options, logger);
     const agentsDir =
       options.exampleAgentsDir === undefined
         ? path.join(ROOT, "apps/examples/agents")
@@ -147,17 +133,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       const loaded = await loadExampleAgents({ store, dir: agentsDir, logger });
       if (loaded.length > 0) logger.info("example agents loaded", { agents: loaded });
     }
-    const createPlanner =
-      options.createPlanner ??
-      createDefaultPlannerFactory({
-        store,
-        registry,
-        env,
-        allowList: new HostAllowList(options.httpAllow ?? []),
-        secrets: options.secrets ?? {},
-        redactor,
-        logger,
-      });
+    const createPlanner = options.createPlanner ?? createDefaultPlannerFactory({ ...setup, store });
     const offline = !env.OPENAI_API_KEY;
     const hub = new RunEventHub();
     const runs = new RunManager({
@@ -167,6 +143,8 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       redactor,
       logger,
       maxConcurrentRuns: options.maxConcurrentRuns ?? 4,
+      // A spec whose LLM endpoint or key variable the server does not allow is refused (422) up front.
+      checkSpec: (spec) => setup.llmPolicy.assertSpec(spec),
     });
     const interrupted = await runs.recoverRuns();
     if (interrupted.length > 0) logger.warn("runs interrupted by the last shutdown", { runs: interrupted });

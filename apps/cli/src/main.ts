@@ -4,6 +4,7 @@ import { getDataDir, loadAgentSpec } from "./agent-source.js";
 import { UsageError, type CliIo } from "./cli-io.js";
 import { exportCommand } from "./export-command.js";
 import { runLocal } from "./run-local.js";
+import { readToolContext } from "./read-tool-context.js";
 import { runRemote } from "./run-remote.js";
 import { validateCommand } from "./validate-command.js";
 
@@ -13,11 +14,14 @@ export const USAGE = `Usage: waddle <command> [options]
   run <file|agent-id> "<query>"            run an agent and print its events live
       [--server URL] [--token T]           against a running server (REST + socket.io) instead of in-process
       [--approve | --reject]               answer approval pauses without asking
+      [--tool-context JSON|@file]          secrets and values for the agent's tools (sent again on resume)
       [--data-dir DIR]                     where to find saved agents in-process (default: WADDLE_DATA_DIR or ./data)
   export <agent-id|file> [--format json|ts] [--server URL] [--token T] [--out FILE]
                                            the spec as JSON, or TypeScript that builds the same planner
 
-In-process runs use the offline model unless the agent's LLM names a key that is set (OPENAI_API_KEY).
+In-process runs use the offline model unless the agent's LLM names a key that is set (OPENAI_API_KEY), and
+follow the server's rules: an agent's llm.baseUrl and apiKeyEnv must be allowed by OPENAI_BASE_URL,
+WADDLE_LLM_ALLOW and WADDLE_LLM_KEY_ENVS; http tools reach only WADDLE_HTTP_ALLOW.
 `;
 
 const OPTIONS = {
@@ -26,6 +30,7 @@ const OPTIONS = {
   format: { type: "string", default: "json" },
   out: { type: "string" },
   "data-dir": { type: "string" },
+  "tool-context": { type: "string" },
   approve: { type: "boolean", default: false },
   reject: { type: "boolean", default: false },
   json: { type: "boolean", default: false },
@@ -78,6 +83,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         if (values.approve && values.reject) throw new UsageError("Pass --approve or --reject, not both.");
         const decision = values.approve ? "approve" : values.reject ? "reject" : undefined;
         const [source, query] = rest as [string, string];
+        const toolContext = readToolContext(values["tool-context"], io.cwd);
         if (values.server) {
           const isId = /^[a-z0-9][a-z0-9_-]{0,63}$/.test(source) && !source.endsWith(".json");
           const agent = isId ? source : await loadAgentSpec({ source, cwd: io.cwd, dataDir });
@@ -88,10 +94,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             io,
             ...(token ? { token } : {}),
             ...(decision ? { decision } : {}),
+            ...(toolContext ? { toolContext } : {}),
           });
         }
         const spec = await loadAgentSpec({ source, cwd: io.cwd, dataDir });
-        return await runLocal({ spec, query, io, ...(decision ? { decision } : {}) });
+        return await runLocal({
+          spec,
+          query,
+          io,
+          ...(decision ? { decision } : {}),
+          ...(toolContext ? { toolContext } : {}),
+        });
       }
       default:
         throw new UsageError(`Unknown command "${command}".`);

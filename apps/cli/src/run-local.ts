@@ -2,14 +2,12 @@ import { TERMINAL_RUN_STATUSES, type AgentSpec, type RunStatus } from "@waddle/p
 import {
   createDefaultPlannerFactory,
   createLogger,
-  HostAllowList,
+  createRunSetup,
   loadExampleAgents,
-  loadToolModules,
   MemoryStore,
+  readRunSettings,
   RunEventHub,
   RunManager,
-  SecretRedactor,
-  ToolRegistry,
 } from "@waddle/server";
 import path from "node:path";
 import { EXAMPLES_DIR } from "./agent-source.js";
@@ -22,27 +20,26 @@ export interface RunLocalOptions {
   query: string;
   io: CliIo;
   decision?: "approve" | "reject";
-}
-
-async function createRegistry(env: CliIo["env"], cwd: string): Promise<ToolRegistry> {
-  const registry = new ToolRegistry();
-  const folders = [{ dir: path.join(EXAMPLES_DIR, "tools"), label: "examples" }];
-  if (env.WADDLE_TOOLS_DIR) folders.push({ dir: path.resolve(cwd, env.WADDLE_TOOLS_DIR), label: "user" });
-  for (const folder of folders) {
-    const loaded = await loadToolModules(folder);
-    for (const tool of loaded.tools) registry.register(tool.definition, tool.source);
-  }
-  return registry;
+  /** Secrets and opaque values for the agent's tools (`--tool-context`). */
+  toolContext?: Record<string, unknown>;
 }
 
 /**
  * Runs an agent in this process with the server's own run manager over an in-memory store (the example
- * agents are there too, for agent tools), printing events as they are recorded.
+ * agents are there too, for agent tools), printing events as they are recorded. Tools, secrets, the LLM
+ * endpoint policy, the http allow-list and prices come from the environment exactly as the server reads
+ * them (`readRunSettings`, `createRunSetup`): an agent file is data, and may not send a key elsewhere.
  */
 export async function runLocal(options: RunLocalOptions): Promise<number> {
   const { io, spec } = options;
   const env = io.env as NodeJS.ProcessEnv;
-  const logger = createLogger({ level: "silent" });
+  const setup = await createRunSetup({
+    env,
+    settings: readRunSettings(env, io.cwd),
+    exampleToolsDir: path.join(EXAMPLES_DIR, "tools"),
+    logger: createLogger({ level: "silent" }),
+  });
+  const { logger, redactor } = setup;
   const store = new MemoryStore();
   await loadExampleAgents({ store, dir: path.join(EXAMPLES_DIR, "agents"), logger });
   const existing = await store.getAgent(spec.id);
@@ -50,13 +47,6 @@ export async function runLocal(options: RunLocalOptions): Promise<number> {
   else if (JSON.stringify(existing.spec) !== JSON.stringify(spec)) {
     await store.updateAgent({ id: spec.id, spec, baseVersion: existing.version });
   }
-  const secrets = Object.fromEntries(
-    Object.entries(env).flatMap(([name, value]) =>
-      name.startsWith("WADDLE_SECRET_") && value ? [[name.slice(14), value]] : [],
-    ),
-  );
-  const redactor = new SecretRedactor(Object.values(secrets));
-  const registry = await createRegistry(io.env, io.cwd);
   const hub = new RunEventHub();
   const manager = new RunManager({
     store,
@@ -64,15 +54,8 @@ export async function runLocal(options: RunLocalOptions): Promise<number> {
     redactor,
     logger,
     maxConcurrentRuns: 1,
-    createPlanner: createDefaultPlannerFactory({
-      store,
-      registry,
-      env,
-      allowList: HostAllowList.fromEnv(env.WADDLE_HTTP_ALLOW),
-      secrets,
-      redactor,
-      logger,
-    }),
+    createPlanner: createDefaultPlannerFactory({ ...setup, store }),
+    checkSpec: (checked) => setup.llmPolicy.assertSpec(checked),
   });
   const printer = new EventPrinter({
     write: (text) => io.stdout.write(text),
@@ -87,7 +70,13 @@ export async function runLocal(options: RunLocalOptions): Promise<number> {
     statuses.push(message.status);
     wake?.();
   });
-  runId = (await manager.startRun({ agentId: spec.id, query: options.query })).runId;
+  runId = (
+    await manager.startRun({
+      agentId: spec.id,
+      query: options.query,
+      ...(options.toolContext ? { toolContext: options.toolContext } : {}),
+    })
+  ).runId;
   hub.onRunEvent(runId, (event) => printer.print(event));
   try {
     for (;;) {

@@ -18,6 +18,8 @@ export interface RunRemoteOptions {
   server: string;
   token?: string;
   decision?: "approve" | "reject";
+  /** Secrets and values for the agent's tools; sent with the start and again with every resume. */
+  toolContext?: Record<string, unknown>;
   io: CliIo;
 }
 
@@ -51,9 +53,10 @@ export async function runRemote(options: RunRemoteOptions): Promise<number> {
   const client = new ServerClient(options.server, options.token);
   const agentId =
     typeof options.agent === "string" ? options.agent : await saveSpec(client, options.agent, io);
-  const { runId } = (await client.request("POST", "/api/runs", { agentId, query: options.query })).json as {
-    runId: string;
-  };
+  const withContext = options.toolContext ? { toolContext: options.toolContext } : {};
+  const { runId } = (
+    await client.request("POST", "/api/runs", { agentId, query: options.query, ...withContext })
+  ).json as { runId: string };
   io.stderr.write(`run ${runId} on ${client.baseUrl}\n`);
   const printer = new EventPrinter({
     write: (text) => io.stdout.write(text),
@@ -103,7 +106,12 @@ export async function runRemote(options: RunRemoteOptions): Promise<number> {
               resolve(3);
               return;
             }
-            await client.request("POST", `/api/runs/${runId}/resume`, { resumeToken, ...decision });
+            // The server keeps no toolContext values: after a restart it needs them again (else 409).
+            await client.request("POST", `/api/runs/${runId}/resume`, {
+              resumeToken,
+              ...decision,
+              ...withContext,
+            });
           })
           .catch(reject);
       });

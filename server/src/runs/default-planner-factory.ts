@@ -1,11 +1,20 @@
-import type { LlmConfig } from "@waddle/protocol";
-import { createLlmClient, OfflineModel, ReactPlanner, type LlmClient } from "@waddle/planner";
+import type { AgentSpec, LlmConfig } from "@waddle/protocol";
+import {
+  createLlmClient,
+  OfflineModel,
+  ReactPlanner,
+  type LlmClient,
+  type PriceTable,
+} from "@waddle/planner";
+import { BoundedErrorLlm } from "../llm/bounded-error-llm.js";
+import { DEFAULT_LLM_KEY_ENV, type LlmEndpointPolicy } from "../llm/llm-endpoint-policy.js";
 import type { Logger } from "../logger.js";
 import { PausedStateStore } from "../store/paused-state-store.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { RunSubagent } from "../tools/agent-tool.js";
 import { createImplResolver } from "../tools/create-impl-resolver.js";
 import type { HostAllowList } from "../tools/host-allow-list.js";
+import type { HostLookup } from "../tools/resolve-allowed-address.js";
 import type { SecretRedactor } from "../tools/secret-redactor.js";
 import { ToolExecutionError } from "../tools/tool-execution-error.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
@@ -19,90 +28,94 @@ export interface DefaultPlannerFactoryOptions {
   registry: ToolRegistry;
   /** Where keys are read: OPENAI_API_KEY / OPENAI_BASE_URL, or an agent's `apiKeyEnv`. */
   env: NodeJS.ProcessEnv;
+  /** Which LLM endpoints and key variables specs may use (WADDLE_LLM_ALLOW, WADDLE_LLM_KEY_ENVS). */
+  llmPolicy: LlmEndpointPolicy;
   allowList: HostAllowList;
   secrets: Readonly<Record<string, string>>;
   redactor: SecretRedactor;
   logger: Logger;
+  /** Prices that extend the built-in table (WADDLE_PRICES); a spec's own `llm.price` wins. */
+  priceTable?: PriceTable;
+  /** How http tools resolve host names; the system resolver by default (tests inject one). */
+  lookup?: HostLookup;
   maxAgentDepth?: number;
 }
 
 /**
  * The LLM client for a config: the embedded offline model for provider `offline`, and also for provider
  * `openai` when its key is not set (so that every agent runs out of the box; the run says it is offline).
+ * An endpoint or key variable the policy does not allow throws `LlmEndpointError` before any client exists;
+ * a remote client's errors are scrubbed and bounded (`BoundedErrorLlm`).
  */
 export function createServerLlm(options: {
   config: LlmConfig;
+  /** Where the config sits in its spec, for messages (`llm`, `tools[2].impl.llm`, …). */
+  path: string;
   env: NodeJS.ProcessEnv;
+  policy: LlmEndpointPolicy;
+  redactor: SecretRedactor;
   logger: Logger;
+  priceTable?: PriceTable;
 }): LlmClient {
   const { config, env } = options;
+  options.policy.assertAllowed(config, options.path);
   if (config.provider === "offline") return new OfflineModel();
-  const keyName = config.apiKeyEnv ?? "OPENAI_API_KEY";
+  const keyName = config.apiKeyEnv ?? DEFAULT_LLM_KEY_ENV;
   if (!env[keyName]) {
     options.logger.info("no API key: using the offline model", { model: config.model, keyEnv: keyName });
     return new OfflineModel();
   }
-  return createLlmClient(config, { env });
+  const client = createLlmClient(config, {
+    env,
+    ...(options.priceTable ? { openai: { priceTable: options.priceTable } } : {}),
+  });
+  return new BoundedErrorLlm(client, options.redactor);
 }
 
 /**
- * Builds each run's `ReactPlanner` from its spec: LLM clients from the spec, the registered module tools,
- * the server's tool kinds (http, llm, agent), and paused states in the store.
+ * Clients of the spec's router candidates that have a key; the others are left to the planner, which offers
+ * a candidate on the main client's endpoint by its model name.
+ */
+function createCandidateLlms(
+  spec: AgentSpec,
+  options: { env: NodeJS.ProcessEnv; llmFor: (config: LlmConfig, path: string) => LlmClient },
+): Map<string, LlmClient> {
+  const clients = new Map<string, LlmClient>();
+  (spec.candidateLlms ?? []).forEach((config, index) => {
+    if (config.provider !== "openai" || !options.env[config.apiKeyEnv ?? DEFAULT_LLM_KEY_ENV]) return;
+    clients.set(config.id, options.llmFor(config, `candidateLlms[${index}]`));
+  });
+  return clients;
+}
+
+/**
+ * Builds each run's `ReactPlanner` from its spec: LLM clients from the spec (every endpoint checked against
+ * the server's policy first), the registered module tools, the server's tool kinds (http, llm, agent), the
+ * server's price table, and paused states in the store.
  */
 export function createDefaultPlannerFactory(options: DefaultPlannerFactoryOptions): PlannerFactory {
   const maxDepth = options.maxAgentDepth ?? MAX_AGENT_DEPTH;
-  const llmFor = (config: LlmConfig) => createServerLlm({ config, env: options.env, logger: options.logger });
+  const llmFor = (config: LlmConfig, path: string) =>
+    createServerLlm({
+      config,
+      path,
+      env: options.env,
+      policy: options.llmPolicy,
+      redactor: options.redactor,
+      logger: options.logger,
+      ...(options.priceTable ? { priceTable: options.priceTable } : {}),
+    });
 
   const create: PlannerFactory = async (request: CreatePlannerOptions) => {
     const { spec } = request;
-    const depth = request.depth ?? 0;
-    const chain = [...(request.agentChain ?? []), spec.id];
-    const runSubagent: RunSubagent = async (call) => {
-      if (depth + 1 > maxDepth) {
-        throw new ToolExecutionError(
-          "agent_depth_exceeded",
-          `Subagents nest at most ${maxDepth} deep; "${call.agentId}" would be deeper.`,
-        );
-      }
-      if (chain.includes(call.agentId)) {
-        throw new ToolExecutionError(
-          "agent_cycle",
-          `Agent "${call.agentId}" is already running in this chain (${chain.join(" → ")}).`,
-        );
-      }
-      const record = await options.store.getAgent(call.agentId);
-      if (!record)
-        throw new ToolExecutionError(
-          "unknown_agent",
-          `No saved agent "${call.agentId}": save it before using it as a tool.`,
-        );
-      const subSpec = call.maxIters
-        ? { ...record.spec, planner: { ...record.spec.planner, maxIters: call.maxIters } }
-        : record.spec;
-      const { planner } = await create({
-        spec: subSpec,
-        runId: `${request.runId}-sub`,
-        depth: depth + 1,
-        agentChain: chain,
-        agentVersion: record.version,
-      });
-      const outcome = await planner.run(call.query, {
-        toolContext: { ...call.toolContext },
-        signal: call.signal,
-      });
-      if (outcome.kind === "pause") {
-        throw new ToolExecutionError(
-          "subagent_paused",
-          `Subagent "${call.agentId}" paused (${outcome.reason}); subagents cannot wait for approval.`,
-        );
-      }
-      return { ...outcome.payload, reason: outcome.reason };
-    };
-    const llm = llmFor(spec.llm);
+    // Every endpoint of the spec at once, so that a refused one fails the run before anything is sent.
+    options.llmPolicy.assertSpec(spec);
+    const llm = llmFor(spec.llm, "llm");
     const planner = ReactPlanner.fromSpec(spec, {
       llm,
-      ...(spec.summarizerLlm ? { summarizerLlm: llmFor(spec.summarizerLlm) } : {}),
-      ...(spec.routerLlm ? { routerLlm: llmFor(spec.routerLlm) } : {}),
+      ...(spec.summarizerLlm ? { summarizerLlm: llmFor(spec.summarizerLlm, "summarizerLlm") } : {}),
+      ...(spec.routerLlm ? { routerLlm: llmFor(spec.routerLlm, "routerLlm") } : {}),
+      candidateLlms: createCandidateLlms(spec, { env: options.env, llmFor }),
       moduleTools: new Map(Object.entries(options.registry.getDefinitions())),
       resolveImpl: createImplResolver({
         allowList: options.allowList,
@@ -110,13 +123,68 @@ export function createDefaultPlannerFactory(options: DefaultPlannerFactoryOption
         redactor: options.redactor,
         createLlm: llmFor,
         agentLlm: spec.llm,
-        runSubagent,
+        runSubagent: createSubagentRunner({ request, create, store: options.store, maxDepth }),
+        ...(options.lookup ? { lookup: options.lookup } : {}),
       }),
       stateStore: new PausedStateStore(options.store, request.runId),
       agentId: spec.id,
       ...(request.agentVersion ? { agentVersion: request.agentVersion } : {}),
+      ...(options.priceTable ? { priceTable: options.priceTable } : {}),
     });
     return { planner, offline: llm.offline === true };
   };
   return create;
+}
+
+/** Runs another saved agent to its end for an agent tool, refusing cycles and nesting past `maxDepth`. */
+function createSubagentRunner(options: {
+  request: CreatePlannerOptions;
+  create: PlannerFactory;
+  store: WaddleStore;
+  maxDepth: number;
+}): RunSubagent {
+  const { request, maxDepth } = options;
+  const depth = request.depth ?? 0;
+  const chain = [...(request.agentChain ?? []), request.spec.id];
+  return async (call) => {
+    if (depth + 1 > maxDepth) {
+      throw new ToolExecutionError(
+        "agent_depth_exceeded",
+        `Subagents nest at most ${maxDepth} deep; "${call.agentId}" would be deeper.`,
+      );
+    }
+    if (chain.includes(call.agentId)) {
+      throw new ToolExecutionError(
+        "agent_cycle",
+        `Agent "${call.agentId}" is already running in this chain (${chain.join(" → ")}).`,
+      );
+    }
+    const record = await options.store.getAgent(call.agentId);
+    if (!record)
+      throw new ToolExecutionError(
+        "unknown_agent",
+        `No saved agent "${call.agentId}": save it before using it as a tool.`,
+      );
+    const subSpec = call.maxIters
+      ? { ...record.spec, planner: { ...record.spec.planner, maxIters: call.maxIters } }
+      : record.spec;
+    const { planner } = await options.create({
+      spec: subSpec,
+      runId: `${request.runId}-sub`,
+      depth: depth + 1,
+      agentChain: chain,
+      agentVersion: record.version,
+    });
+    const outcome = await planner.run(call.query, {
+      toolContext: { ...call.toolContext },
+      signal: call.signal,
+    });
+    if (outcome.kind === "pause") {
+      throw new ToolExecutionError(
+        "subagent_paused",
+        `Subagent "${call.agentId}" paused (${outcome.reason}); subagents cannot wait for approval.`,
+      );
+    }
+    return { ...outcome.payload, reason: outcome.reason };
+  };
 }

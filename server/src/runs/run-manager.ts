@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import {
   TERMINAL_RUN_STATUSES,
+  type AgentSpec,
   type ResumeRequest,
   type RunRecord,
   type StartRunRequest,
@@ -35,6 +36,11 @@ export interface RunManagerOptions {
   redactor: SecretRedactor;
   logger: Logger;
   maxConcurrentRuns: number;
+  /**
+   * Refuses a spec before its run is queued or resumed, by throwing (the server's LLM endpoint policy throws
+   * `LlmEndpointError`, answered 422), so that nothing is sent for a run that cannot go.
+   */
+  checkSpec?: (spec: AgentSpec) => void;
 }
 
 const INTERRUPTED_MESSAGE = "The server stopped while this run was going; start it again.";
@@ -95,6 +101,7 @@ export class RunManager implements RunService {
         ? notFound("Agent", request.agentId)
         : new ApiError("not_found", `Agent "${request.agentId}" has no version ${request.agentVersion}.`);
     }
+    this.options.checkSpec?.(agent.spec);
     const runId = createRunId();
     const toolContextKeys = getToolContextKeys(request.toolContext);
     await store.createRun({
@@ -164,6 +171,8 @@ export class RunManager implements RunService {
     if (this.queue.some((job) => job.runId === runId) || this.active.has(runId)) {
       throw new ApiError("invalid_state", `Run "${runId}" is already being resumed.`);
     }
+    const agent = await this.options.store.getAgentVersion(run.agentId, run.agentVersion);
+    if (agent) this.options.checkSpec?.(agent.spec);
     this.toolContexts.acceptResume(run, request);
     await this.createRecorder(run).patch({
       status: "queued",

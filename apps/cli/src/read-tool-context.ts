@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { UsageError } from "./cli-io.js";
+import { readJsonFile } from "./read-spec-file.js";
+
+const ToolContext = z.record(z.string(), z.unknown());
+
+/**
+ * The `--tool-context` value: a JSON object inline (`'{"apiKey": "…"}'`) or in a file (`@context.json`).
+ * It goes to the agent's tools and never to the LLM, events or the server's store.
+ */
+export function readToolContext(value: string | undefined, cwd: string): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  let json: unknown;
+  if (value.startsWith("@")) json = readJsonFile(value.slice(1), cwd);
+  else {
+    try {
+      json = JSON.parse(value, (key, item: unknown) => (key === "__proto__" ? undefined : item)) as unknown;
+    } catch (error) {
+      throw new UsageError(`--tool-context is not valid JSON: ${(error as Error).message}.`);
+    }
+  }
+  const parsed = ToolContext.safeParse(json);
+  if (!parsed.success) {
+    throw new UsageError(
+      '--tool-context must be a JSON object, e.g. --tool-context \'{"apiKey": "…"}\' or @file.json.',
+    );
+  }
+  return parsed.data;
+}
