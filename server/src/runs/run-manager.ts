@@ -12,7 +12,8 @@ import { getContextSecrets, type SecretRedactor } from "../tools/secret-redactor
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { PlannerFactory } from "./planner-factory.js";
 import type { RunEventHub } from "./run-event-hub.js";
-import { cancelledEvent, getOutcomePatch, markRunCrashed, toFailure } from "./run-outcome-events.js";
+import { runJob } from "./run-job.js";
+import { cancelledEvent, markRunCrashed, toFailure } from "./run-outcome-events.js";
 import { RunRecorder } from "./run-recorder.js";
 import type { RunService } from "./run-service.js";
 import { getToolContextKeys, RunToolContexts } from "./run-tool-contexts.js";
@@ -272,41 +273,16 @@ export class RunManager implements RunService {
       return;
     }
     try {
-      const agent = await store.getAgentVersion(run.agentId, run.agentVersion);
-      if (!agent)
-        throw new ApiError(
-          "not_found",
-          `Agent "${run.agentId}" version ${run.agentVersion} no longer exists.`,
-        );
-      const { planner, offline } = await this.options.createPlanner({
-        spec: agent.spec,
-        runId: run.id,
-        agentVersion: agent.version,
+      await runJob({
+        run,
+        resume: job.resume,
+        recorder,
+        signal: entry.controller.signal,
+        toolContext: this.toolContexts.get(run.id) ?? {},
+        store,
+        createPlanner: this.options.createPlanner,
+        logger,
       });
-      logger.info(job.resume ? "run resumed" : "run started", {
-        runId: run.id,
-        agent: `${run.agentId}@${run.agentVersion}`,
-        model: offline ? "offline" : `${agent.spec.llm.provider}/${agent.spec.llm.model}`,
-      });
-      await recorder.patch({
-        status: "running",
-        offline,
-        ...(job.resume ? {} : { startedAt: new Date().toISOString() }),
-      });
-      const toolContext = this.toolContexts.get(run.id) ?? {};
-      const common = { toolContext, signal: entry.controller.signal, onEvent: recorder.sink };
-      const outcome = job.resume
-        ? await planner.resume(job.resume.resumeToken, {
-            ...common,
-            decision: job.resume.decision,
-            ...(job.resume.args ? { args: job.resume.args } : {}),
-            ...(job.resume.userInput !== undefined ? { userInput: job.resume.userInput } : {}),
-          })
-        : await planner.run(run.query, { ...common, runId: run.id });
-      await recorder.flush();
-      if (recorder.isSealed && outcome.kind === "finish") return;
-      // The planner's own events normally set these; this covers one that returned without them.
-      await recorder.patch(getOutcomePatch(outcome));
     } catch (error) {
       await recorder.flush();
       if (recorder.isSealed) return;

@@ -1,0 +1,56 @@
+import type { ResumeRequest, RunRecord } from "@waddle/protocol";
+import { ApiError } from "../api-error.js";
+import type { Logger } from "../logger.js";
+import type { WaddleStore } from "../store/waddle-store.js";
+import type { PlannerFactory } from "./planner-factory.js";
+import { getOutcomePatch } from "./run-outcome-events.js";
+import type { RunRecorder } from "./run-recorder.js";
+
+/**
+ * One turn of a run: builds its planner from the exact agent version it runs, marks it running, runs the
+ * query or resumes it with the decision, and records the outcome the planner's events did not already
+ * record. Throws what the planner or the factory throws; the run manager turns that into the run's end.
+ */
+export async function runJob(options: {
+  run: RunRecord;
+  resume: ResumeRequest | undefined;
+  recorder: RunRecorder;
+  signal: AbortSignal;
+  toolContext: Readonly<Record<string, unknown>>;
+  store: WaddleStore;
+  createPlanner: PlannerFactory;
+  logger: Logger;
+}): Promise<void> {
+  const { run, resume, recorder } = options;
+  const agent = await options.store.getAgentVersion(run.agentId, run.agentVersion);
+  if (!agent)
+    throw new ApiError("not_found", `Agent "${run.agentId}" version ${run.agentVersion} no longer exists.`);
+  const { planner, offline } = await options.createPlanner({
+    spec: agent.spec,
+    runId: run.id,
+    agentVersion: agent.version,
+  });
+  options.logger.info(resume ? "run resumed" : "run started", {
+    runId: run.id,
+    agent: `${run.agentId}@${run.agentVersion}`,
+    model: offline ? "offline" : `${agent.spec.llm.provider}/${agent.spec.llm.model}`,
+  });
+  await recorder.patch({
+    status: "running",
+    offline,
+    ...(resume ? {} : { startedAt: new Date().toISOString() }),
+  });
+  const common = { toolContext: { ...options.toolContext }, signal: options.signal, onEvent: recorder.sink };
+  const outcome = resume
+    ? await planner.resume(resume.resumeToken, {
+        ...common,
+        decision: resume.decision,
+        ...(resume.args ? { args: resume.args } : {}),
+        ...(resume.userInput !== undefined ? { userInput: resume.userInput } : {}),
+      })
+    : await planner.run(run.query, { ...common, runId: run.id });
+  await recorder.flush();
+  if (recorder.isSealed && outcome.kind === "finish") return;
+  // The planner's own events normally set these; this covers one that returned without them.
+  await recorder.patch(getOutcomePatch(outcome));
+}
