@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { AgentSpec, type RunEvent } from "@waddle/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
@@ -140,4 +143,42 @@ describe("LLM endpoints the server lists", () => {
     const failed = (await server.store.listEvents(runId)).find((event) => event.type === "run_failed");
     expect((failed?.data as { error: { message: string } }).error.message.length).toBeLessThanOrEqual(400);
   });
+});
+
+describe("a paused run after the server narrowed its LLM endpoints", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "waddle-narrowed-"));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("is refused at resume (422) and stays paused", async () => {
+    // No key: the run goes offline and pauses for approval, sending nothing.
+    const before = received.length;
+    const first = await startTestServer({ dataDir, llmAllow: [listenerUrl] });
+    await save(
+      first,
+      agent("narrowed", {
+        llm: remote(),
+        tools: [
+          { name: "send", desc: "Sends", requiresApproval: true, impl: { kind: "mock", output: { ok: 1 } } },
+        ],
+      }),
+    );
+    const { runId } = (
+      await first.request("/api/runs", { method: "POST", json: { agentId: "narrowed", query: "send it" } })
+    ).body;
+    const paused = await waitForRun(first, runId, new Set(["paused"]));
+    await first.close();
+    const second = await startTestServer({ dataDir });
+    try {
+      const answer = await second.request(`/api/runs/${runId}/resume`, {
+        method: "POST",
+        json: { resumeToken: paused.pause!.resumeToken, decision: "approve" },
+      });
+      expect(answer.status).toBe(422);
+      expect(answer.body).toMatchObject({ code: "llm_endpoint_not_allowed" });
+      expect((await second.store.getRun(runId))?.status).toBe("paused");
+      expect(received.length).toBe(before);
+    } finally {
+      await second.close();
+    }
+  }, 30_000);
 });

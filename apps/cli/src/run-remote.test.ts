@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createWaddleServer, type WaddleServer } from "@waddle/server";
+import { afterAll, describe, expect, it } from "vitest";
+import type { CliIo } from "./cli-io.js";
+import { runCli } from "./main.js";
+
+const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const work = mkdtempSync(path.join(tmpdir(), "waddle-cli-remote-"));
+const dataDir = path.join(work, "data");
+// Inside the repository, so that zod resolves from its node_modules.
+const toolsDir = mkdtempSync(path.join(cliDir, ".tmp-cli-remote-tools-"));
+writeFileSync(
+  path.join(toolsDir, "use-key.ts"),
+  `import { z } from "zod";
+   export const useKey = { name: "use_key", desc: "Calls an API with the caller's key", args: z.object({}),
+     out: z.object({ hasKey: z.boolean() }),
+     run: (_args: unknown, context: { toolContext: Record<string, unknown> }) =>
+       ({ hasKey: context.toolContext.apiKey === "sk-caller-key-0042" }) };`,
+);
+const started: WaddleServer[] = [];
+afterAll(async () => {
+  for (const server of started) await server.close();
+  rmSync(work, { recursive: true, force: true });
+  rmSync(toolsDir, { recursive: true, force: true });
+});
+
+const startServer = async (port = 0) => {
+  const server = await createWaddleServer({
+    port,
+    dataDir,
+    toolsDir,
+    logLevel: "silent",
+    designerDir: null,
+    env: {},
+    importModule: (file) => import(/* @vite-ignore */ file),
+  });
+  started.push(server);
+  return server;
+};
+
+describe("waddle run --server with --tool-context", () => {
+  it("sends the toolContext again when it answers a pause, so a server restarted meanwhile can go on", async () => {
+    const file = path.join(work, "keyed.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        id: "keyed",
+        name: "Keyed",
+        tools: [
+          {
+            name: "use_key",
+            desc: "Calls an API",
+            requiresApproval: true,
+            impl: { kind: "module", ref: "use_key" },
+          },
+        ],
+      }),
+    );
+    const first = await startServer();
+    let stdout = "";
+    let stderr = "";
+    const io: CliIo = {
+      stdout: { write: (text) => void (stdout += text), isTTY: false },
+      stderr: { write: (text) => void (stderr += text) },
+      env: { WADDLE_DATA_DIR: path.join(work, "no-data") },
+      cwd: work,
+      // The person answers after the server restarted: it holds no toolContext any more.
+      prompt: async () => {
+        await first.close();
+        await startServer(first.port);
+        return "y";
+      },
+    };
+    const code = await runCli(
+      ["run", file, "use my key", "--server", first.url, "--tool-context", '{"apiKey":"sk-caller-key-0042"}'],
+      io,
+    );
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain("⏵ resumed: approve");
+    expect(stdout).toContain('"hasKey":true');
+    expect(stdout + stderr).not.toContain("sk-caller-key-0042");
+  }, 60_000);
+});
