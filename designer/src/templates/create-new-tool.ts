@@ -85,6 +85,8 @@ export function createModuleTool(options: { info: ToolInfo; taken: Iterable<stri
     ...(info.costHint === undefined ? {} : { costHint: info.costHint }),
     ...(info.latencyHintMs === undefined ? {} : { latencyHintMs: Math.round(info.latencyHintMs) }),
     ...(info.safetyNotes === undefined ? {} : { safetyNotes: info.safetyNotes }),
+    // The planner keeps the module's approval anyway; the copy shows the lock on the canvas.
+    requiresApproval: info.requiresApproval === true,
     argsSchema: info.argsSchema,
     outSchema: info.outSchema,
     extra: info.extra,

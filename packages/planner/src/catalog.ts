@@ -12,6 +12,7 @@ import { z } from "zod";
 import type { Sleep } from "./abortable-sleep.js";
 import { CatalogError } from "./catalog-error.js";
 import { compactJsonSchema } from "./compact-json-schema.js";
+import { mergeModuleSafety } from "./merge-module-safety.js";
 import { createMockToolRunner } from "./mock-tool-runner.js";
 import type { ImplResolver, ToolDefinition, ToolRunContext, ToolRunner } from "./tool.js";
 
@@ -157,19 +158,21 @@ function fromSpec(
   const run = resolveRunner(spec, moduleTool, options);
   const args = moduleTool?.args ?? fromJsonSchema(spec.name, spec.argsSchema, "argsSchema");
   const out = moduleTool?.out ?? fromJsonSchema(spec.name, spec.outSchema, "outSchema");
+  // The spec may tighten what a module tool's author declared, never weaken it (docs/catalog.md).
+  const safety = moduleTool === undefined ? spec : mergeModuleSafety(spec, moduleTool);
   return {
     name: spec.name,
     desc: describe(spec.name, spec.desc || moduleTool?.desc || "", args),
-    sideEffects: spec.sideEffects,
+    sideEffects: safety.sideEffects,
     tags: spec.tags,
-    authScopes: spec.authScopes,
+    authScopes: safety.authScopes,
     ...optional({
       costHint: spec.costHint,
-      costUsd: spec.costUsd,
+      costUsd: safety.costUsd,
       latencyHintMs: spec.latencyHintMs,
-      safetyNotes: spec.safetyNotes,
-      retry: spec.retry,
-      timeoutMs: spec.timeoutMs,
+      safetyNotes: safety.safetyNotes,
+      retry: safety.retry,
+      timeoutMs: safety.timeoutMs,
     }),
     extra: spec.extra,
     argsSchema: moduleTool
@@ -180,7 +183,7 @@ function fromSpec(
       : compactJsonSchema(spec.outSchema),
     args,
     out,
-    requiresApproval: spec.requiresApproval,
+    requiresApproval: safety.requiresApproval,
     autoSeq: spec.autoSeq || spec.extra.auto_seq === true,
     autoSeqExecute: spec.autoSeqExecute || spec.extra.auto_seq_execute === true,
     run,
