@@ -28,6 +28,7 @@ function context(overrides: Partial<ToolRunContext> = {}): ToolRunContext {
     attempt: 1,
     query: "the query",
     observations: { last: { prev: 1 }, byTool: { search: { docs: ["a"] } } },
+    reportUsage: () => undefined,
     pause: () => {
       throw new Error("pause");
     },

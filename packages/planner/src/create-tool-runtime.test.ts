@@ -24,6 +24,7 @@ describe("createToolRuntime", () => {
         previewChars: 10,
       }),
       secrets: new Set(),
+      reportUsage: () => undefined,
     });
     const { observations } = runtime;
     expect(observations.last).toBeUndefined();

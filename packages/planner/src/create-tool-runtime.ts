@@ -5,7 +5,10 @@ import type { RunState } from "./run-state.js";
 import type { ToolRunContext } from "./tool.js";
 import type { ToolRuntime } from "./tool-executor.js";
 
-/** What the tool executor sees of a run: its ids, cancellation, events, injectables and observations. */
+/**
+ * What the tool executor sees of a run: its ids, cancellation, events, injectables, observations, and where
+ * tools' own model usage goes.
+ */
 export function createToolRuntime(input: {
   config: PlannerConfig;
   state: RunState;
@@ -13,6 +16,7 @@ export function createToolRuntime(input: {
   cancellation: Cancellation;
   events: RunEventEmitter;
   secrets: ReadonlySet<string>;
+  reportUsage: ToolRuntime["reportUsage"];
 }): ToolRuntime {
   const { config, state } = input;
   const runtime: ToolRuntime = {
@@ -27,6 +31,7 @@ export function createToolRuntime(input: {
     options: config.options,
     secrets: input.secrets,
     observations: createObservationsView(state),
+    reportUsage: input.reportUsage,
   };
   if (state.deadlineAt !== undefined) runtime.deadlineAt = state.deadlineAt;
   return runtime;

@@ -24,6 +24,8 @@ export type {
 export type { SerializedPlannerState, StateStore } from "./state-store.js";
 export { defineTool, ToolDefinitionError } from "./tool.js";
 export type { ImplResolver, ToolDefinition, ToolResumeInput, ToolRunContext, ToolRunner } from "./tool.js";
+export { ToolUsageReport } from "./tool-usage-report.js";
+export type { ToolUsageReportInput } from "./tool-usage-report.js";
 export { isPlannerError, PLANNER_ERROR_CODES, PlannerError } from "./planner-error.js";
 export type { PlannerErrorCode, PlannerErrorJson, PlannerErrorOptions } from "./planner-error.js";
 export { ReactPlanner } from "./react-planner.js";

@@ -1,10 +1,11 @@
 import type { LlmPrice, ResponseFormat, RunEventData } from "@waddle/protocol";
 import type { Cancellation } from "./cancellation.js";
 import { LlmStreamSession } from "./llm-stream-session.js";
-import type { LlmClient, LlmCompleteOptions, LlmMessage, LlmResult } from "./llm-client.js";
+import type { LlmClient, LlmCompleteOptions, LlmMessage, LlmResult, LlmUsage } from "./llm-client.js";
 import { computeCostUsd, getModelPrice, type PriceTable } from "./price-table.js";
 import type { RunEventEmitter } from "./run-event-emitter.js";
 import type { RunUsage } from "./run-state.js";
+import type { ToolUsageReport } from "./tool-usage-report.js";
 
 const NO_SECRETS: ReadonlySet<string> = new Set();
 
@@ -162,6 +163,40 @@ export class LlmCaller {
     events.emit("llm_call", { ...data, purpose: "subagent" });
   }
 
+  /**
+   * Model usage a tool reported (`ctx.reportUsage`): added to the run's usage and cost (usage × the price
+   * table when the tool gave no cost) and emitted as `llm_call` with the report's purpose, at its step.
+   */
+  recordToolUsage(report: ToolUsageReport, step: number): void {
+    const { usage, events } = this.options;
+    const reasoningTokens = report.reasoningTokens ?? 0;
+    const costUsd =
+      report.costUsd ??
+      this.priceOfModel(report.model, {
+        promptTokens: report.promptTokens,
+        completionTokens: report.completionTokens,
+        reasoningTokens,
+      });
+    usage.promptTokens += report.promptTokens;
+    usage.completionTokens += report.completionTokens;
+    usage.reasoningTokens += reasoningTokens;
+    usage.costUsd += costUsd;
+    usage.llmCalls += 1;
+    if (!events.enabled) return events.skip();
+    const data: RunEventData<"llm_call"> = {
+      purpose: report.purpose,
+      provider: report.provider,
+      model: report.model,
+      offline: report.offline === true,
+      promptTokens: report.promptTokens,
+      completionTokens: report.completionTokens,
+      reasoningTokens,
+      costUsd,
+      latencyMs: report.latencyMs ?? 0,
+    };
+    events.emit("llm_call", data, step);
+  }
+
   private record(input: {
     result: LlmResult;
     latencyMs: number;
@@ -205,9 +240,12 @@ export class LlmCaller {
   /** Usage × the price table, when the client reported no cost and the model's price is known. */
   private priceOf(result: LlmResult, llm: LlmClient): number {
     if (result.usage === undefined) return 0;
-    const model = result.model ?? llm.model;
+    return this.priceOfModel(result.model ?? llm.model, result.usage);
+  }
+
+  private priceOfModel(model: string, usage: LlmUsage): number {
     if (!this.prices.has(model)) this.prices.set(model, getModelPrice(model, this.options.priceTable));
     const price = this.prices.get(model);
-    return price === undefined ? 0 : computeCostUsd(result.usage, price);
+    return price === undefined ? 0 : computeCostUsd(usage, price);
   }
 }

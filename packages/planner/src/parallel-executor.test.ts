@@ -52,6 +52,7 @@ function runtime(events: RunEvent[]): ToolRuntime {
     options: PlannerOptions.parse({}),
     secrets: new Set(),
     observations: { last: undefined, byTool: {} },
+    reportUsage: () => undefined,
   };
 }
 

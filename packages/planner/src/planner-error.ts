@@ -16,6 +16,7 @@ export const PLANNER_ERROR_CODES = [
   "tool_failed",
   "tool_timeout",
   "invalid_tool_output",
+  "invalid_usage_report",
   "cancelled",
   // run control
   "resume_unavailable",

@@ -59,6 +59,8 @@ export class PlannerRun {
   /** A routed candidate's model name, passed to the main client. */
   routedModel: string | undefined;
   private readonly recorder: TrajectoryRecorder;
+  /** Set once the run finished, failed or paused: nothing may add to its usage or events after that. */
+  private ended = false;
 
   constructor(config: PlannerConfig, start: RunStart, options: RunOptions = {}) {
     this.config = config;
@@ -94,6 +96,10 @@ export class PlannerRun {
       cancellation: this.cancellation,
       events: this.events,
       secrets: this.secrets,
+      reportUsage: (report, step) => {
+        // A tool still running when the run ended (timed out, cancelled) cannot change its totals.
+        if (!this.ended) this.llmCaller.recordToolUsage(report, step);
+      },
     });
     this.tasks = undefined;
     this.routedModel = undefined;
@@ -269,6 +275,7 @@ export class PlannerRun {
   }
 
   finish(reason: FinishReason, payload: FinalPayload): PlannerFinish {
+    this.ended = true;
     this.tasks?.close({ keepResults: false });
     const safePayload = scrubSecrets(payload, this.secrets);
     const metadata = this.metadata();
@@ -291,6 +298,7 @@ export class PlannerRun {
 
   /** Pauses the run and saves its state (see `pauseRun`). */
   pause(record: PauseRecord): Promise<PlannerPause> {
+    this.ended = true;
     return pauseRun(this, record);
   }
 
@@ -307,6 +315,7 @@ export class PlannerRun {
 
   /** Emits `run_failed` and returns the error to throw, as a `PlannerError`. */
   private fail(error: unknown): PlannerError<string> {
+    this.ended = true;
     this.tasks?.close({ keepResults: false });
     const failure = isPlannerError(error)
       ? error

@@ -4,6 +4,7 @@ import { redactText } from "./create-preview.js";
 import type { ToolResumeInput, ToolRunContext } from "./tool.js";
 import type { ToolCall, ToolRuntime } from "./tool-executor.js";
 import { isToolPauseSignal, ToolPauseSignal } from "./tool-pause-signal.js";
+import { parseToolUsageReport, type ToolUsageReportInput } from "./tool-usage-report.js";
 
 /** What one attempt of a tool call gave: a validated observation, or a failure and whether to retry. */
 export type AttemptOutcome =
@@ -169,9 +170,13 @@ class AttemptContext implements ToolRunContext {
   readonly observations: ToolRunContext["observations"];
   readonly resumeInput?: ToolResumeInput;
   private readonly lazy: LazyAbortSignal;
+  private readonly runtime: ToolRuntime;
+  private readonly toolName: string;
 
   constructor(input: { runtime: ToolRuntime; call: ToolCall; attempt: number; lazy: LazyAbortSignal }) {
     const { runtime, call } = input;
+    this.runtime = runtime;
+    this.toolName = call.tool.name;
     this.toolContext = runtime.toolContext;
     this.runId = runtime.runId;
     this.step = call.step;
@@ -185,6 +190,10 @@ class AttemptContext implements ToolRunContext {
 
   get signal(): AbortSignal {
     return this.lazy.signal;
+  }
+
+  reportUsage(usage: ToolUsageReportInput): void {
+    this.runtime.reportUsage(parseToolUsageReport(usage, this.toolName), this.step);
   }
 
   pause(reason: "await_input" | "external_event", payload?: Record<string, unknown>): never {

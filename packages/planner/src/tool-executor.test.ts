@@ -9,6 +9,7 @@ import { createVirtualTime } from "./testing/run-harness.js";
 import { defineTool, type ToolRunContext } from "./tool.js";
 import { executeToolCall, type ToolRuntime } from "./tool-executor.js";
 import { ToolPauseSignal } from "./tool-pause-signal.js";
+import type { ToolUsageReport } from "./tool-usage-report.js";
 
 function setup(input: {
   run: (args: { n: number }, context: ToolRunContext) => unknown;
@@ -17,6 +18,7 @@ function setup(input: {
   timeoutMs?: number;
 }) {
   const events: RunEvent[] = [];
+  const reports: { report: ToolUsageReport; step: number }[] = [];
   const time = createVirtualTime(0);
   const state = createRunState({ runId: "r1", query: "q", startedAt: 0 });
   const runtime: ToolRuntime = {
@@ -37,6 +39,7 @@ function setup(input: {
     options: PlannerOptions.parse({ toolRetry: { maxAttempts: 3, backoffMs: 100, maxBackoffMs: 1_000 } }),
     secrets: new Set(["tok-secret-1"]),
     observations: { last: undefined, byTool: {} },
+    reportUsage: (report, step) => void reports.push({ report, step }),
     ...(input.deadlineAt === undefined ? {} : { deadlineAt: input.deadlineAt }),
   };
   const tool = fromDefinition(
@@ -51,7 +54,7 @@ function setup(input: {
   );
   const call = (args = { n: 2 }) =>
     executeToolCall(runtime, { tool, args, step: 3, callId: "c1", source: "llm" });
-  return { call, events, time };
+  return { call, events, time, reports };
 }
 
 describe("executeToolCall", () => {
@@ -70,6 +73,43 @@ describe("executeToolCall", () => {
     expect(seen?.signal.aborted).toBe(false);
     expect(events.map((event) => event.type)).toEqual(["tool_start", "tool_end"]);
     expect(events[0]?.data).toMatchObject({ tool: "probe", args: { n: 2 }, attempt: 1, source: "llm" });
+  });
+
+  it("passes the model usage a tool reports to the run, validated, at the call's step", async () => {
+    const { call, reports } = setup({
+      run: ({ n }, context) => {
+        context.reportUsage({
+          provider: "openai",
+          model: "gpt-4o-mini",
+          promptTokens: 10,
+          completionTokens: 4,
+        });
+        return { doubled: n * 2 };
+      },
+    });
+    expect(await call()).toMatchObject({ ok: true });
+    expect(reports).toEqual([
+      {
+        report: {
+          provider: "openai",
+          model: "gpt-4o-mini",
+          promptTokens: 10,
+          completionTokens: 4,
+          purpose: "tool",
+        },
+        step: 3,
+      },
+    ]);
+    const bad = setup({
+      run: (_args, context) => {
+        context.reportUsage({ provider: "openai", model: "m", promptTokens: -1, completionTokens: 0.5 });
+        return { doubled: 0 };
+      },
+    });
+    const result = await bad.call();
+    expect(result).toMatchObject({ ok: false, failure: { error_code: "invalid_usage_report" } });
+    expect(result.ok ? "" : result.failure.message).toMatch(/promptTokens.*completionTokens/s);
+    expect(bad.reports).toEqual([]);
   });
 
   it("treats a plain value, a promise and another thenable alike (a plain value skips the await)", async () => {

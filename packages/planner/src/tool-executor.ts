@@ -6,6 +6,7 @@ import type { CatalogTool } from "./catalog.js";
 import type { RunEventEmitter } from "./run-event-emitter.js";
 import { createFailure } from "./run-state.js";
 import type { ToolResumeInput, ToolRunContext } from "./tool.js";
+import type { ToolUsageReport } from "./tool-usage-report.js";
 import { CANCELLED_SUGGESTION, runAttempt, type AttemptOutcome } from "./tool-attempt.js";
 
 /** What the executor needs from the run: no planner internals, so that it can be tested on its own. */
@@ -24,6 +25,8 @@ export interface ToolRuntime {
   deadlineAt?: number;
   secrets: ReadonlySet<string>;
   observations: ToolRunContext["observations"];
+  /** Counts model usage a tool reported (`ctx.reportUsage`), at the step of its call. */
+  reportUsage(report: ToolUsageReport, step: number): void;
 }
 
 export interface ToolCall {

@@ -6,6 +6,7 @@ import {
   type ToolSpec,
 } from "@waddle/protocol";
 import type { z } from "zod";
+import type { ToolUsageReportInput } from "./tool-usage-report.js";
 
 export interface ToolResumeInput {
   decision: "approve" | "reject" | "edit";
@@ -28,6 +29,13 @@ export interface ToolRunContext {
   query: string;
   /** The previous observation, and the latest observation of each tool so far. */
   observations: { last: unknown; byTool: Readonly<Record<string, unknown>> };
+  /**
+   * Reports model usage this call incurred (an LLM it asked, a subagent it ran): added to the run's usage
+   * and cost at once, so `budget_hints.max_cost_usd` sees it before the next step, and emitted as
+   * `llm_call` with `purpose` "tool" (default) or "subagent". Call it once per model call; cost defaults to
+   * usage × the run's price table. Throws `invalid_usage_report` for counts that are not whole and >= 0.
+   */
+  reportUsage(usage: ToolUsageReportInput): void;
   /** Pauses the run until a person answers (`resume`); never returns. */
   pause(reason: "await_input" | "external_event", payload?: Record<string, unknown>): never;
   /** Set when this call runs again after its own pause was resumed. */
