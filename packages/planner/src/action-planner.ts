@@ -82,6 +82,7 @@ export async function planWithLlm(run: PlannerRun): Promise<Decision> {
       format: run.config.options.actionFormat,
       toolNames: run.config.toolNames,
       argFill: attempt.argFill,
+      finishReason: reply.finishReason,
     });
     if (interpreted.ok) emitReflection(run, reply.reasoning ?? interpreted.thought);
     const result = interpreted.ok ? checkAction(interpreted.action, run.checkContext()) : undefined;

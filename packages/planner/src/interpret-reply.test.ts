@@ -22,6 +22,29 @@ describe("interpretReply", () => {
     expect(interpretReply("no json", options)).toMatchObject({ ok: false, code: "unparseable_action" });
   });
 
+  it("refuses a reply that stopped at the token limit, even when its JSON is complete", () => {
+    const complete = '{"next_node": "final_response", "args": {"answer": "The answer is"}}';
+    expect(interpretReply(complete, { ...options, finishReason: "length" })).toMatchObject({
+      ok: false,
+      code: "truncated_reply",
+      message: expect.stringMatching(/token limit.*none of it was run/),
+    });
+    expect(interpretReply(complete, { ...options, finishReason: "stop" })).toMatchObject({ ok: true });
+    const argFill = { node: "search", args: { topic: "a" } };
+    expect(interpretReply('{"q": "x"}', { ...options, argFill, finishReason: "length" })).toMatchObject({
+      ok: false,
+      code: "truncated_reply",
+    });
+  });
+
+  it("never fills args from a reply cut off mid-object", () => {
+    const argFill = { node: "search", args: { topic: "a" } };
+    expect(interpretReply('{"q": "unterminated', { ...options, argFill })).toMatchObject({
+      ok: false,
+      code: "truncated_reply",
+    });
+  });
+
   it("merges an arg-fill reply of bare fields or {args}, and takes a whole action as such", () => {
     const argFill = { node: "search", args: { topic: "a" } };
     expect(interpretReply('{"q": "x"}', { ...options, argFill })).toMatchObject({

@@ -19,13 +19,24 @@ export interface InterpretOptions {
   toolNames: ReadonlySet<string>;
   /** Set when the reply answers an arg-fill request: a bare object fills the missing fields. */
   argFill?: { node: string; args: Record<string, unknown> };
+  /** The client's `LlmResult.finishReason`: `length` means the reply was cut off at the token limit. */
+  finishReason?: string | undefined;
 }
+
+const TRUNCATED_MESSAGE =
+  "The reply stopped at the output token limit (finish_reason length), so it may be cut short and none " +
+  "of it was run. Send the whole action again, shorter: brief args, and a final answer that fits.";
 
 /**
  * Turns an LLM reply into an action through `normalizeAction`. After an arg-fill request, a reply that is
- * not an action but an object of fields is merged into the args that were missing them.
+ * not an action but an object of fields is merged into the args that were missing them. A reply cut off
+ * (`finishReason` `length`, or ending inside its object) is refused with `truncated_reply`.
  */
 export function interpretReply(content: string, options: InterpretOptions): InterpretedReply {
+  // A reply cut off at the token limit is repaired, never run: even JSON that happens to parse may end
+  // early (a final answer cut mid-sentence) — docs/normalization.md.
+  if (options.finishReason === "length")
+    return { ok: false, code: "truncated_reply", message: TRUNCATED_MESSAGE };
   if (options.argFill !== undefined) {
     const filled = mergeArgFill(content, options.argFill);
     if (filled !== undefined) return { ok: true, action: filled, rewrites: ["arg_fill"], verbatim: false };
@@ -52,6 +63,8 @@ function mergeArgFill(
   fill: { node: string; args: Record<string, unknown> },
 ): PlannerAction | undefined {
   const object = salvageJsonValues(content)
+    // Fields cut off mid-value are not fields: a truncated reply goes on to normalizeAction's refusal.
+    .filter((candidate) => candidate.path !== "truncated")
     .map((candidate) => candidate.value)
     .find(
       (value): value is Record<string, unknown> =>

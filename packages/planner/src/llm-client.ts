@@ -45,6 +45,11 @@ export interface LlmResult {
   model?: string;
   /** USD for this call, from the client's price table, when known. */
   costUsd?: number;
+  /**
+   * Why the reply ended, when the endpoint says (`stop`, `length`, `content_filter`, …). `length` means it
+   * was cut off at the output token limit: the planner repairs such a reply, it never runs it.
+   */
+  finishReason?: string;
 }
 
 /** One small interface for every model: OpenAI-compatible endpoints, the offline model, scripted tests. */

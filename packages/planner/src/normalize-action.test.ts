@@ -249,10 +249,28 @@ describe("normalizeAction: salvage from text", () => {
     expect(result.salvage).toBe("double_encoded");
   });
 
-  it("closes a reply that was cut off mid-object", () => {
-    const result = normalizeActionDetailed('{"next_node": "final_response", "args": {"answer": "Partial ans');
-    expect(result.action).toEqual({ next_node: "final_response", args: { answer: "Partial ans" } });
-    expect(result.salvage).toBe("truncated");
+  it("refuses a reply cut off mid-object (truncated_reply): a half-written action never runs", () => {
+    for (const text of [
+      '{"next_node":"search","args":{"q":"unterminated',
+      '{"next_node": "final_response", "args": {"answer": "Partial ans',
+      'Sure. {"next_node": "search", "args": {"q": "cats", "limit": 1',
+      '{"note": 1} then {"next_node": "search", "args": {"q": "unt',
+      "{'next_node': 'search', 'args': {'q': 'x', 'flag': True",
+    ]) {
+      const error = errorOf(() => normalizeAction(text));
+      expect(error.code, text).toBe("truncated_reply");
+      expect(error.message).toMatch(/cut off.*none of it was run/);
+    }
+  });
+
+  it("keeps a complete action written before a cut-off second object", () => {
+    const text = '{"next_node": "search", "args": {"q": "x"}} {"next_node": "final_response", "args": {"ans';
+    expect(normalizeAction(text)).toEqual({ next_node: "search", args: { q: "x" } });
+  });
+
+  it("does not parse args sent as a JSON string that was cut off", () => {
+    const error = errorOf(() => normalizeAction('{"next_node": "search", "args": "{\\"q\\": \\"unterm"}'));
+    expect(error.code).toBe("invalid_action");
   });
 
   it("accepts trailing commas", () => {

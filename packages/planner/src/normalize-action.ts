@@ -1,6 +1,6 @@
 import type { PlannerAction } from "@waddle/protocol";
 import { PlannerError } from "./planner-error.js";
-import { salvageJsonValues, type SalvagePath } from "./salvage-json.js";
+import { salvageJsonValues, type SalvagedValue, type SalvagePath } from "./salvage-json.js";
 
 export type ActionFormat = "auto" | "unified" | "legacy";
 
@@ -32,7 +32,8 @@ const TOOL_ARG_KEYS = ["args", "arguments", "parameters", "tool_input", "action_
 /**
  * The single entry point for every LLM reply: unified actions and all opcodes, synonyms (`plan`, `task`
  * with `mode`, `raw_answer`), legacy and hybrid shapes, and actions salvaged from prose, fenced blocks and
- * Python-literal dicts. Returns the canonical `{next_node, args}`; throws `PlannerError` otherwise.
+ * Python-literal dicts. Returns the canonical `{next_node, args}`; throws `PlannerError` otherwise, with
+ * `truncated_reply` for a reply cut off inside its action (never executed half-written).
  */
 export function normalizeAction(raw: unknown, options: NormalizeActionOptions = {}): PlannerAction {
   return normalizeActionDetailed(raw, options).action;
@@ -47,7 +48,8 @@ export function normalizeActionDetailed(
   const candidates = salvageJsonValues(raw);
   const only = candidates.length === 1 ? candidates[0] : undefined;
   // The usual reply is one clean JSON object: nothing to choose between.
-  if (only !== undefined && isRecord(only.value)) return fromObjectValue(only.value, only.path, options);
+  if (only !== undefined && isRecord(only.value) && only.path !== "truncated")
+    return fromObjectValue(only.value, only.path, options);
   const objects = candidates.filter((candidate) => isRecord(candidate.value));
   if (objects.length === 0) {
     throw new PlannerError(
@@ -58,7 +60,21 @@ export function normalizeActionDetailed(
   }
   const best = pickActionShaped(objects.map((candidate) => candidate.value as Json));
   const chosen = objects[best] ?? objects[0];
+  if (chosen?.path === "truncated") throw truncatedReply(raw);
   return fromObjectValue(chosen?.value, chosen?.path ?? "direct", options);
+}
+
+/**
+ * A reply that ends inside an unfinished object was cut off: its brackets can be closed, but what it would
+ * have said cannot be known (`"q": "unterm` is not the query the model meant), so nothing of it runs.
+ */
+function truncatedReply(raw: string): PlannerError {
+  return new PlannerError(
+    "truncated_reply",
+    "The reply was cut off before its JSON action was complete (the output token limit), so none of it was " +
+      "run. Send the whole action again, shorter: brief args, and a final answer that fits.",
+    { details: { chars: raw.length } },
+  );
 }
 
 function fromObjectValue(
@@ -186,7 +202,7 @@ function canonicalize(input: {
 function readArgs(data: Json, rewrites: string[]): unknown {
   let args = data.args;
   if (typeof args === "string" && /^\s*[[{]/.test(args)) {
-    const parsed = salvageJsonValues(args)[0];
+    const parsed = getCompleteValue(args);
     if (parsed !== undefined) {
       rewrites.push("args_string");
       args = parsed.value;
@@ -278,9 +294,15 @@ function fromToolCallShape(data: Json, rewrites: string[], toolNames: ReadonlySe
   }
   const argsKey = TOOL_ARG_KEYS.find((key) => key in data);
   let args: unknown = argsKey === undefined ? {} : data[argsKey];
-  if (typeof args === "string" && /^\s*[[{]/.test(args)) args = salvageJsonValues(args)[0]?.value ?? args;
+  if (typeof args === "string" && /^\s*[[{]/.test(args)) args = getCompleteValue(args)?.value ?? args;
   rewrites.push("tool_call_shape");
   return toAction({ next_node: data[nodeKey], args }, rewrites, toolNames);
+}
+
+/** The first value in an args string, unless it had to be closed (args cut off are not args). */
+function getCompleteValue(text: string): SalvagedValue | undefined {
+  const first = salvageJsonValues(text)[0];
+  return first === undefined || first.path === "truncated" ? undefined : first;
 }
 
 function isRecord(value: unknown): value is Json {

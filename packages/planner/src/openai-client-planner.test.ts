@@ -124,4 +124,20 @@ describe("ReactPlanner with OpenAiClient against the fixture", () => {
     expect(repairs.map((event) => event.data.error_code)).toContain("stream_interrupted");
     expect(fixture.completionRequests).toHaveLength(5);
   });
+
+  it("repairs a reply the endpoint ended at the token limit (finish_reason length) instead of running it", async () => {
+    // Salvage could close this object: triage would then run with the text "My invo".
+    const [first, ...rest] = toolCalls;
+    const cut = JSON.stringify(first).slice(0, 45);
+    fixture.enqueue(fixtureReply.text(cut, { finishReason: "length" }));
+    for (const action of [first, ...rest]) fixture.enqueue(fixtureReply.json(action));
+    fixture.enqueue(fixtureReply.finalAnswer(answer));
+    const { events, outcome } = await runPlanner();
+    expect(outcome).toMatchObject({ kind: "finish", reason: "answer_complete", payload: { answer } });
+    expect(ofType(events, "repair_attempt").map((event) => event.data.error_code)).toEqual([
+      "truncated_reply",
+    ]);
+    const triageStarts = ofType(events, "tool_start").filter((event) => event.data.tool === "triage");
+    expect(triageStarts.map((event) => event.data.args)).toEqual([{ text: query }]);
+  });
 });

@@ -199,6 +199,7 @@ export class OpenAiClient implements LlmClient {
   #toResult(reply: ChatReply, model: string): LlmResult {
     const result: LlmResult = { content: reply.content, model: reply.model ?? model };
     if (reply.reasoning !== "") result.reasoning = reply.reasoning;
+    if (reply.finishReason !== undefined) result.finishReason = reply.finishReason;
     if (reply.usage !== undefined) {
       result.usage = reply.usage;
       const price = getModelPrice(model, this.#prices) ?? getModelPrice(result.model ?? model, this.#prices);

@@ -10,6 +10,7 @@ export const PLANNER_ERROR_CODES = [
   // LLM replies and clients
   "unparseable_action",
   "invalid_action",
+  "truncated_reply",
   "llm_failed",
   "script_exhausted",
   // tools

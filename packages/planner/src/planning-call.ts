@@ -20,7 +20,7 @@ export interface Attempt {
 
 /** One planning call's result: the reply, the run's end (deadline), or a cut-off stream to repair. */
 export type CallResult =
-  | { content: string; actionSeq: number; reasoning?: string }
+  | { content: string; actionSeq: number; reasoning?: string; finishReason?: string }
   | { outcome: PlannerOutcome }
   | { interrupted: { partial: string; rejection: Rejection }; actionSeq: number };
 
@@ -39,12 +39,13 @@ export function createCallInput(run: PlannerRun, attempt: Attempt): LlmCallInput
   return input;
 }
 
-/** The reply's text, its `action_seq`, and the model's own reasoning when it sent some. */
+/** The reply's text, its `action_seq`, the model's own reasoning when it sent some, why it ended. */
 export function toCallResult(output: LlmCallOutput): CallResult {
-  const { content, reasoning } = output.result;
-  return reasoning === undefined || reasoning.length === 0
-    ? { content, actionSeq: output.actionSeq }
-    : { content, actionSeq: output.actionSeq, reasoning };
+  const { content, reasoning, finishReason } = output.result;
+  const result: CallResult = { content, actionSeq: output.actionSeq };
+  if (reasoning !== undefined && reasoning.length > 0) result.reasoning = reasoning;
+  if (finishReason !== undefined) result.finishReason = finishReason;
+  return result;
 }
 
 /** A deadline that passed during the call ends the run; a cut-off stream is repaired; the rest throws. */

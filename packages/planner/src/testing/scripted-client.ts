@@ -27,6 +27,8 @@ export interface ScriptedReplyOptions {
   usage?: LlmUsage;
   costUsd?: number;
   model?: string;
+  /** Returned as `LlmResult.finishReason` (`length`: a reply cut off at the token limit). */
+  finishReason?: string;
 }
 
 /** What a reply may be: text, an object (sent as JSON), or an error to throw. */
@@ -151,6 +153,7 @@ export class ScriptedClient implements LlmClient {
     const result: LlmResult = { content, model: settings.model ?? this.model };
     if (settings.reasoning !== undefined) result.reasoning = settings.reasoning;
     if (settings.costUsd !== undefined) result.costUsd = settings.costUsd;
+    if (settings.finishReason !== undefined) result.finishReason = settings.finishReason;
     if (settings.usage !== undefined) result.usage = settings.usage;
     else if (this.estimateUsage) {
       let promptChars = 0;
