@@ -53,4 +53,16 @@ describe("createConcurrencyLimiter", () => {
   it("refuses a limit below one", () => {
     expect(() => createConcurrencyLimiter(0)).toThrow(RangeError);
   });
+
+  it("reads active and pending through a prototype, not through own getters of each limiter", () => {
+    // Own accessors (an object literal's `get active()`) kept each parallel step's closure alive in V8.
+    const limiter = createConcurrencyLimiter(2);
+    for (const name of ["active", "pending"]) {
+      expect(Object.getOwnPropertyDescriptor(limiter, name), name).toBeUndefined();
+      expect(typeof Object.getOwnPropertyDescriptor(Object.getPrototypeOf(limiter), name)?.get).toBe(
+        "function",
+      );
+    }
+    expect([limiter.active, limiter.pending]).toEqual([0, 0]);
+  });
 });
