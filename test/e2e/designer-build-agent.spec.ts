@@ -22,6 +22,22 @@ test("build an agent from scratch, save it, reload and find it identical", async
   await addMockTool(page, "fetch");
   await addMockTool(page, "summarize");
   await expect(page.getByTestId("canvas-empty")).toBeHidden();
+  // tools added from the palette line up left to right, all in view, so edges between them run forwards
+  await expect
+    .poll(async () => {
+      const boxes = await Promise.all(
+        ["search", "fetch", "summarize"].map((name) => toolNode(page, name).boundingBox()),
+      );
+      const canvas = await page.getByTestId("canvas").boundingBox();
+      if (!canvas || boxes.some((box) => box === null)) return "not laid out";
+      const [a, b, c] = boxes as { x: number; y: number; width: number; height: number }[];
+      const inView = boxes.every(
+        (box) => box !== null && box.x >= canvas.x && box.x + box.width <= canvas.x + canvas.width,
+      );
+      return { leftToRight: a!.x + a!.width < b!.x && b!.x + b!.width < c!.x, row: a!.y === c!.y, inView };
+    })
+    .toEqual({ leftToRight: true, row: true, inView: true });
+  await saveScreenshot(page, "designer-added-tools");
 
   // summarize takes `result`, which search and fetch produce: the schemas suggest auto-seq edges
   await selectTool(page, "summarize");

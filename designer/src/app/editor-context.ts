@@ -2,6 +2,7 @@ import { createContext, useContext } from "react";
 import { useStore } from "zustand";
 import type { ApiClient } from "../api/api-client.js";
 import type { CommandRegistry } from "../commands/command-registry.js";
+import type { Rect } from "../graph/layout-geometry.js";
 import type { AgentSession } from "../session/agent-session.js";
 import type { DocumentState, DocumentStore } from "../store/document-store.js";
 import type { SessionState, SessionStore } from "../store/session-store.js";
@@ -17,6 +18,10 @@ export interface CanvasApi {
   reveal(target: { nodes?: readonly string[]; edges?: readonly string[] }): void;
   /** The flow point at the centre of the visible canvas. */
   getCenter(): XYPosition;
+  /** The visible part of the canvas, in flow coordinates. */
+  getViewRect(): Rect;
+  /** Zooms out just enough (if at all) for what is in view and this rectangle to show together. */
+  showRect(rect: Rect): void;
 }
 
 /** The editor: its stores, the API, the agent session and the command registry. */

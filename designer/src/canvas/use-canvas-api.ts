@@ -25,6 +25,21 @@ export function useCanvasApi(wrapper: RefObject<HTMLDivElement | null>, requestF
         if (!rect) return { x: 0, y: 0 };
         return flow.screenToFlowPosition({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
       },
+      getViewRect() {
+        const rect = wrapper.current?.getBoundingClientRect();
+        if (!rect) return { x: 0, y: 0, width: 0, height: 0 };
+        const start = flow.screenToFlowPosition({ x: rect.left, y: rect.top });
+        const end = flow.screenToFlowPosition({ x: rect.right, y: rect.bottom });
+        return { x: start.x, y: start.y, width: end.x - start.x, height: end.y - start.y };
+      },
+      showRect(rect) {
+        const view = this.getViewRect();
+        const x = Math.min(view.x, rect.x);
+        const y = Math.min(view.y, rect.y);
+        const width = Math.max(view.x + view.width, rect.x + rect.width) - x;
+        const height = Math.max(view.y + view.height, rect.y + rect.height) - y;
+        void flow.fitBounds({ x, y, width, height }, { padding: 0.05, duration: 200 });
+      },
     };
     return () => {
       editor.canvas.current = null;

@@ -3,21 +3,23 @@ import type { Editor } from "../app/editor-context.js";
 import { getConnectChange, getConnectionProblem } from "../graph/connection-rules.js";
 import { createUniqueName } from "../graph/create-unique-name.js";
 import { getDropGroup } from "../graph/get-drag-stop-change.js";
-import {
-  DEFAULT_GROUP_SIZE,
-  getFreePosition,
-  getGroupKey,
-  TOOL_NODE_SIZE,
-} from "../graph/layout-geometry.js";
+import { getNewToolPosition, getToolRect, isRectInside } from "../graph/get-new-tool-position.js";
+import { DEFAULT_GROUP_SIZE, getGroupKey, TOOL_NODE_SIZE } from "../graph/layout-geometry.js";
 import type { XYPosition } from "../store/spec-change.js";
 
-/** Adds a tool centred on a flow point (inside the frame it lands in) and selects it. */
+/**
+ * Adds a tool and selects it: centred on a flow point (a drop; inside the frame it lands in), else to the
+ * right of the right-most node in view (`getNewToolPosition`), with the view widened to show it.
+ */
 export function addToolToCanvas(editor: Editor, options: { tool: ToolSpec; center?: XYPosition }): void {
   const { document } = editor;
-  const center = options.center ?? editor.canvas.current?.getCenter() ?? { x: 0, y: 0 };
+  const canvas = editor.canvas.current;
   const spec = document.getState().spec;
-  const wanted = { x: center.x - TOOL_NODE_SIZE.width / 2, y: center.y - TOOL_NODE_SIZE.height / 2 };
-  const position = options.center ? wanted : getFreePosition(spec, wanted);
+  const { center } = options;
+  const view = canvas?.getViewRect();
+  const position = center
+    ? { x: center.x - TOOL_NODE_SIZE.width / 2, y: center.y - TOOL_NODE_SIZE.height / 2 }
+    : getNewToolPosition(spec, view === undefined || view.width <= 0 ? {} : { view });
   const groupId = getDropGroup(spec, { tool: options.tool.name, absolute: position });
   const change =
     groupId === null
@@ -26,6 +28,8 @@ export function addToolToCanvas(editor: Editor, options: { tool: ToolSpec; cente
   if (document.getState().dispatch(change)) {
     document.getState().setSelection({ nodes: [options.tool.name], edges: [] });
     editor.ui.getState().set({ rightTab: "inspector" });
+    const rect = getToolRect(position);
+    if (!center && canvas && view && !isRectInside(rect, view)) canvas.showRect(rect);
   }
 }
 

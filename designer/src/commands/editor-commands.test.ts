@@ -8,6 +8,8 @@ import { createUiStore } from "../store/ui-store.js";
 import { makeSpec } from "../testing/make-spec.js";
 import { createCommandRegistry } from "./command-registry.js";
 import { createEditorCommands } from "./editor-commands.js";
+import { NEW_TOOL_GAP } from "../graph/get-new-tool-position.js";
+import { TOOL_NODE_SIZE, type Rect } from "../graph/layout-geometry.js";
 
 /** A real editor over real stores; the API answers nothing (these commands never call it). */
 function createTestEditor(): Editor {
@@ -38,6 +40,42 @@ function createTestEditor(): Editor {
     isMac: false,
   };
 }
+
+/** The canvas as commands see it: a fixed view, and a record of what it was asked to show. */
+function attachCanvas(editor: Editor, view: Rect): Rect[] {
+  const shown: Rect[] = [];
+  editor.canvas.current = {
+    fitView: () => undefined,
+    fitAfterChange: () => undefined,
+    reveal: () => undefined,
+    getCenter: () => ({ x: view.x + view.width / 2, y: view.y + view.height / 2 }),
+    getViewRect: () => view,
+    showRect: (rect) => void shown.push(rect),
+  };
+  return shown;
+}
+
+describe("adding a tool without a drop point", () => {
+  it("puts it right of the right-most tool in view and widens the view when it lands outside", () => {
+    const editor = createTestEditor();
+    // alpha, beta, gamma at x 0, 300, 600; gamma is the right-most, half in view
+    const shown = attachCanvas(editor, { x: -50, y: -50, width: 700, height: 300 });
+    expect(editor.commands.execute("add-mock-tool", editor)).toBe(true);
+    const position = editor.document.getState().spec.layout.nodes.mock_tool;
+    expect(position).toEqual({ x: 840 + NEW_TOOL_GAP.x, y: 0 });
+    expect(shown).toEqual([{ x: 840 + NEW_TOOL_GAP.x, y: 0, ...TOOL_NODE_SIZE }]);
+  });
+
+  it("widens the view only for the tool that lands outside it", () => {
+    const editor = createTestEditor();
+    const shown = attachCanvas(editor, { x: -50, y: -50, width: 1_400, height: 300 });
+    editor.commands.execute("add-mock-tool", editor);
+    editor.commands.execute("add-mock-tool", editor);
+    const { nodes } = editor.document.getState().spec.layout;
+    expect([nodes.mock_tool?.x, nodes.mock_tool_2?.x]).toEqual([936, 936 + 240 + NEW_TOOL_GAP.x]);
+    expect(shown).toHaveLength(1);
+  });
+});
 
 describe("editor commands", () => {
   it("have unique names and shortcuts", () => {

@@ -90,20 +90,3 @@ export function isPointInRect(point: XYPosition, rect: Rect): boolean {
     point.y <= rect.y + rect.height
   );
 }
-
-/**
- * The first spot at or below `position` where a tool does not sit on top of another (so that tools added
- * by clicking, one after another, line up instead of stacking).
- */
-export function getFreePosition(spec: AgentSpec, position: XYPosition): XYPosition {
-  const taken = spec.tools.map((tool) => getAbsolutePosition(spec, tool.name));
-  const overlaps = (point: XYPosition) =>
-    taken.some(
-      (other) =>
-        Math.abs(other.x - point.x) < TOOL_NODE_SIZE.width * 0.5 &&
-        Math.abs(other.y - point.y) < TOOL_NODE_SIZE.height + 8,
-    );
-  const point = { ...position };
-  for (let step = 0; step < 50 && overlaps(point); step += 1) point.y += TOOL_NODE_SIZE.height + 32;
-  return point;
-}

@@ -6,7 +6,6 @@ import { makeSpec, makeTool } from "../testing/make-spec.js";
 import type { FlowNode, ToolFlowNode } from "./flow-types.js";
 import { getDragStopChange, getDropGroup, getResizeStopChange } from "./get-drag-stop-change.js";
 import { getIssueIndex } from "./get-issue-index.js";
-import { getFreePosition } from "./layout-geometry.js";
 import { reconcileEdges, reconcileNodes } from "./reconcile-nodes.js";
 import { specToFlow } from "./spec-to-flow.js";
 
@@ -169,14 +168,6 @@ describe("reconcileNodes", () => {
       specToFlow(applySpecChange(spec, { type: "updateTool", name: "alpha", patch: { desc: "x" } })).nodes,
     );
     expect(byId(next, "alpha")?.position).toEqual({ x: 55, y: 66 });
-  });
-});
-
-describe("getFreePosition", () => {
-  it("moves a new tool below the ones already there", () => {
-    const base = makeSpec();
-    expect(getFreePosition(base, { x: 5, y: 10 })).toEqual({ x: 5, y: 134 });
-    expect(getFreePosition(base, { x: 150, y: 0 })).toEqual({ x: 150, y: 0 });
   });
 });
 
