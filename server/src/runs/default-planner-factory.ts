@@ -175,9 +175,25 @@ function createSubagentRunner(options: {
       agentChain: chain,
       agentVersion: record.version,
     });
+    // Every model call of the subagent is counted against the parent run as it happens.
     const outcome = await planner.run(call.query, {
       toolContext: { ...call.toolContext },
       signal: call.signal,
+      onEvent: (event) => {
+        if (event.type !== "llm_call") return;
+        const { provider, model, promptTokens, completionTokens, reasoningTokens, costUsd, latencyMs } =
+          event.data;
+        call.reportUsage({
+          provider,
+          model,
+          promptTokens,
+          completionTokens,
+          reasoningTokens,
+          costUsd,
+          latencyMs,
+          offline: event.data.offline,
+        });
+      },
     });
     if (outcome.kind === "pause") {
       throw new ToolExecutionError(

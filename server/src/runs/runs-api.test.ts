@@ -228,6 +228,16 @@ describe("runs over REST", () => {
       tool: "ask_support",
       observation: { answer: expect.stringContaining("Duplicate"), reason: "answer_complete" },
     });
+    // the subagent's model calls count in the parent run, marked as such
+    const subagentCalls = (await events(delegated)).filter(
+      (event) => event.type === "llm_call" && event.data.purpose === "subagent",
+    );
+    expect(subagentCalls.length).toBeGreaterThan(0);
+    const record = (await server.request(`/api/runs/${delegated}`)).body as { usage: { llmCalls: number } };
+    const ownCalls = (await events(delegated)).filter(
+      (event) => event.type === "llm_call" && event.data.purpose !== "subagent",
+    ).length;
+    expect(record.usage.llmCalls).toBe(ownCalls + subagentCalls.length);
     const looped = await start("loop-agent", "anything");
     await waitForRun(server, looped);
     const failed = (await events(looped)).find((event) => event.type === "tool_error");

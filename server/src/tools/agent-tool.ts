@@ -1,14 +1,21 @@
 import type { AgentImpl, FinalPayload, ToolSpec } from "@waddle/protocol";
-import type { ToolRunner } from "@waddle/planner";
+import type { ToolRunner, ToolUsageReportInput } from "@waddle/planner";
 import type { z } from "zod";
 
-/** Runs another saved agent to the end and returns its final payload (and the reason it finished). */
+/** What a subagent's models spent, counted against the parent run. */
+export type SubagentUsage = Omit<ToolUsageReportInput, "purpose">;
+
+/**
+ * Runs another saved agent to the end and returns its final payload (and the reason it finished); it
+ * reports what the subagent's models spent through `reportUsage`, also when the subagent fails.
+ */
 export type RunSubagent = (options: {
   agentId: string;
   query: string;
   toolContext: Readonly<Record<string, unknown>>;
   signal: AbortSignal;
   maxIters?: number;
+  reportUsage: (usage: SubagentUsage) => void;
 }) => Promise<FinalPayload & { reason: string }>;
 
 /** The query a subagent gets: `args.query`, else `args.task`, `args.question`, else the args as JSON. */
@@ -33,5 +40,6 @@ export function createAgentToolRunner(options: {
       toolContext: context.toolContext,
       signal: context.signal,
       ...(impl.maxIters ? { maxIters: impl.maxIters } : {}),
+      reportUsage: (usage) => context.reportUsage({ ...usage, purpose: "subagent" }),
     });
 }

@@ -1,6 +1,6 @@
 import { ToolSpec } from "@waddle/protocol";
 import type { ToolRunContext } from "@waddle/planner";
-import { ScriptedClient } from "@waddle/planner/testing";
+import { ScriptedClient, scriptedReply } from "@waddle/planner/testing";
 import { describe, expect, it } from "vitest";
 import { createLlmToolRunner, readJsonObject } from "./llm-tool.js";
 import { getOfflineToolAnswer } from "./offline-tool-answer.js";
@@ -17,16 +17,34 @@ const tool = ToolSpec.parse({
   impl: { kind: "llm", prompt: "Classify: {{args.text}} (user asked: {{query}})" },
 }) as Parameters<typeof createLlmToolRunner>[0]["tool"];
 
+const reports: unknown[] = [];
 const context = {
   signal: new AbortController().signal,
   query: "help with sk-secret-999999",
   attempt: 1,
   observations: { last: null, byTool: {} },
   toolContext: {},
+  reportUsage: (usage: unknown) => reports.push(usage),
 } as unknown as ToolRunContext;
 const redactor = new SecretRedactor(["sk-secret-999999"]);
 
 describe("llm tools", () => {
+  it("reports every model call it makes as the run's usage", async () => {
+    reports.length = 0;
+    const llm = new ScriptedClient([
+      scriptedReply('{"label": "nope"}', {
+        usage: { promptTokens: 40, completionTokens: 5 },
+        costUsd: 0.002,
+      }),
+      scriptedReply('{"label": "bug"}', { usage: { promptTokens: 60, completionTokens: 4 } }),
+    ]);
+    await createLlmToolRunner({ tool, llm, redactor })({ text: "crash" }, context);
+    expect(reports).toEqual([
+      expect.objectContaining({ purpose: "tool", promptTokens: 40, completionTokens: 5, costUsd: 0.002 }),
+      expect.objectContaining({ purpose: "tool", promptTokens: 60, completionTokens: 4 }),
+    ]);
+  });
+
   it("renders the prompt without secrets and returns the validated JSON", async () => {
     const llm = new ScriptedClient(['```json\n{"label": "billing", "score": 0.9}\n```']);
     const run = createLlmToolRunner({ tool, llm, redactor });

@@ -65,10 +65,22 @@ export function createLlmToolRunner(options: LlmToolOptions): ToolRunner {
     }
     let problem = "";
     for (let attempt = 1; attempt <= 2; attempt += 1) {
+      const startedAt = Date.now();
       const result = await llm.complete({
         messages,
         responseFormat: "json_object",
         signal: context.signal,
+        purpose: "tool",
+      });
+      // The call is the run's cost too: count it against the run's usage and budgets, even unmetered.
+      context.reportUsage({
+        provider: llm.provider,
+        model: result.model ?? llm.model,
+        promptTokens: result.usage?.promptTokens ?? 0,
+        completionTokens: result.usage?.completionTokens ?? 0,
+        reasoningTokens: result.usage?.reasoningTokens,
+        costUsd: result.costUsd,
+        latencyMs: Date.now() - startedAt,
         purpose: "tool",
       });
       const read = readJsonObject(result.content);
