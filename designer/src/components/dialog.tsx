@@ -53,3 +53,42 @@ export function Dialog({
     </dialog>
   );
 }
+
+interface DialogActionsProps {
+  onCancel: () => void;
+  onAccept: () => void;
+  acceptLabel: ReactNode;
+  acceptTestId: string;
+  disabled?: boolean;
+  danger?: boolean;
+  autoFocus?: boolean;
+}
+
+/** The usual footer: Cancel, then the one action the dialog is for. */
+export function DialogActions({
+  onCancel,
+  onAccept,
+  acceptLabel,
+  acceptTestId,
+  disabled = false,
+  danger = false,
+  autoFocus = false,
+}: DialogActionsProps): ReactElement {
+  return (
+    <>
+      <button type="button" className="btn" onClick={onCancel}>
+        Cancel
+      </button>
+      <button
+        type="button"
+        className={`btn ${danger ? "btn-danger" : "btn-primary"}`}
+        data-testid={acceptTestId}
+        disabled={disabled}
+        autoFocus={autoFocus}
+        onClick={onAccept}
+      >
+        {acceptLabel}
+      </button>
+    </>
+  );
+}

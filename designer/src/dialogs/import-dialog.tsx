@@ -2,7 +2,7 @@ import { isPlanningHintsLike, type AgentSpec, type SpecIssue } from "@waddle/pro
 import { useState, type ReactElement } from "react";
 import { useEditor } from "../app/editor-context.js";
 import { getErrorMessage } from "../api/api-error.js";
-import { Dialog } from "../components/dialog.js";
+import { Dialog, DialogActions } from "../components/dialog.js";
 import { createUniqueName } from "../graph/create-unique-name.js";
 import { getAutoLayoutChange, loadElk } from "../graph/auto-layout.js";
 import { parseJsonText } from "../schema/value-text.js";
@@ -78,20 +78,13 @@ export function ImportDialog({ close }: { close: () => void }): ReactElement {
       testId="import-dialog"
       onClose={close}
       footer={
-        <>
-          <button type="button" className="btn" onClick={close}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            data-testid="import-submit"
-            disabled={!parsed?.ok || busy}
-            onClick={() => void submit()}
-          >
-            {busy ? "Importing…" : "Import"}
-          </button>
-        </>
+        <DialogActions
+          onCancel={close}
+          onAccept={() => void submit()}
+          acceptLabel={busy ? "Importing…" : "Import"}
+          acceptTestId="import-submit"
+          disabled={!parsed?.ok || busy}
+        />
       }
     >
       <p className="explain">

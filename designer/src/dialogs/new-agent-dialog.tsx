@@ -1,7 +1,7 @@
 import { SLUG_PATTERN } from "@waddle/protocol";
 import { useState, type ReactElement } from "react";
 import { useSession } from "../app/editor-context.js";
-import { Dialog } from "../components/dialog.js";
+import { Dialog, DialogActions } from "../components/dialog.js";
 import { createUniqueName, toSlug } from "../graph/create-unique-name.js";
 import type { NewAgentChoice } from "../store/ui-store.js";
 import { AGENT_TEMPLATE_IDS, AGENT_TEMPLATES, type AgentTemplateId } from "../templates/agent-templates.js";
@@ -28,20 +28,13 @@ export function NewAgentDialog({ close }: { close: (result: NewAgentChoice | nul
       testId="new-agent-dialog"
       onClose={() => close(null)}
       footer={
-        <>
-          <button type="button" className="btn" onClick={() => close(null)}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            data-testid="new-agent-create"
-            disabled={!canCreate}
-            onClick={submit}
-          >
-            Create
-          </button>
-        </>
+        <DialogActions
+          onCancel={() => close(null)}
+          onAccept={submit}
+          acceptLabel="Create"
+          acceptTestId="new-agent-create"
+          disabled={!canCreate}
+        />
       }
     >
       <label className="field">

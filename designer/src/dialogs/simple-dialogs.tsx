@@ -1,5 +1,5 @@
 import { useState, type ReactElement } from "react";
-import { Dialog } from "../components/dialog.js";
+import { Dialog, DialogActions } from "../components/dialog.js";
 import type { DialogMap } from "../store/ui-store.js";
 
 interface DialogComponentProps<K extends keyof DialogMap> {
@@ -16,20 +16,14 @@ export function ConfirmDialog({ props, close }: DialogComponentProps<"confirm">)
       testId="confirm-dialog"
       onClose={() => close(null)}
       footer={
-        <>
-          <button type="button" className="btn" onClick={() => close(false)}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className={`btn ${props.danger ? "btn-danger" : "btn-primary"}`}
-            data-testid="confirm-accept"
-            autoFocus
-            onClick={() => close(true)}
-          >
-            {props.confirmLabel}
-          </button>
-        </>
+        <DialogActions
+          onCancel={() => close(false)}
+          onAccept={() => close(true)}
+          acceptLabel={props.confirmLabel}
+          acceptTestId="confirm-accept"
+          danger={props.danger ?? false}
+          autoFocus
+        />
       }
     >
       <p>{props.message}</p>
@@ -89,20 +83,13 @@ export function RenameDialog({ props, close }: DialogComponentProps<"rename">): 
       testId="rename-dialog"
       onClose={() => close(null)}
       footer={
-        <>
-          <button type="button" className="btn" onClick={() => close(null)}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            data-testid="rename-accept"
-            disabled={!value.trim()}
-            onClick={submit}
-          >
-            Rename
-          </button>
-        </>
+        <DialogActions
+          onCancel={() => close(null)}
+          onAccept={submit}
+          acceptLabel="Rename"
+          acceptTestId="rename-accept"
+          disabled={!value.trim()}
+        />
       }
     >
       <label className="field">
@@ -131,20 +118,13 @@ export function TokenDialog({ props, close }: DialogComponentProps<"token">): Re
       testId="token-dialog"
       onClose={() => close(null)}
       footer={
-        <>
-          <button type="button" className="btn" onClick={() => close(null)}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            data-testid="token-accept"
-            disabled={!value.trim()}
-            onClick={submit}
-          >
-            Use token
-          </button>
-        </>
+        <DialogActions
+          onCancel={() => close(null)}
+          onAccept={submit}
+          acceptLabel="Use token"
+          acceptTestId="token-accept"
+          disabled={!value.trim()}
+        />
       }
     >
       <p>{props.message}</p>
