@@ -137,6 +137,8 @@ describe("waddle run", () => {
     ).toBe(3);
     expect(unanswered.stdout()).toContain("⏸ paused (approval_required)");
     expect(unanswered.stderr()).toContain("--approve or --reject");
+    // the run stays paused: leaving it is not an interruption
+    expect(unanswered.stdout()).not.toContain("interrupted");
     const questions: string[] = [];
     const prompted = createIo({ prompt: async (question) => (questions.push(question), "y") });
     const code = await runCli(["run", "email-approval", "Email Dana that the report is ready"], prompted.io);

@@ -110,6 +110,58 @@ describe("RunManager with a store that throws", () => {
 });
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+describe("RunManager.close while a run pauses", () => {
+  it("leaves a run paused and resumable when its pause is recorded but its state is still being saved", async () => {
+    const store = new MemoryStore();
+    await store.createAgent({ spec });
+    const hub = new RunEventHub();
+    let savedState: (() => void) | undefined;
+    let aborted = false;
+    const manager = new RunManager({
+      store,
+      hub,
+      logger: createRecordingLogger(),
+      redactor: new SecretRedactor([]),
+      maxConcurrentRuns: 1,
+      // Emits `pause` as ReactPlanner does, then saves its state slowly (until the test lets it finish).
+      createPlanner: async () => ({
+        offline: true,
+        planner: {
+          async run(_query, options) {
+            options.signal?.addEventListener("abort", () => (aborted = true));
+            const pause = {
+              reason: "approval_required" as const,
+              payload: { tool: "echo" },
+              resumeToken: "tok-1",
+            };
+            options.onEvent?.({ runId: "", seq: 0, ts: Date.now(), step: 0, type: "pause", data: pause });
+            await new Promise<void>((resolve) => (savedState = resolve));
+            return { kind: "pause", ...pause, metadata: { steps: 0, llmCalls: 0 } } as never;
+          },
+          resume: () => Promise.reject(new Error("not resumed here")),
+        },
+      }),
+    });
+    const { runId } = await manager.startRun({ agentId: "plain", query: "go" });
+    await new Promise<void>((resolve) => {
+      const stop = hub.onStatus((message) => {
+        if (message.runId === runId && message.status === "paused") resolve(stop());
+      });
+    });
+    const closed = manager.close(5_000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    savedState?.();
+    await closed;
+    const run = await store.getRun(runId);
+    expect(run?.status).toBe("paused");
+    expect(run?.pause?.resumeToken).toBe("tok-1");
+    expect(aborted).toBe(false);
+    const types = (await store.listEvents(runId)).map((event) => event.type);
+    expect(types).toContain("pause");
+    expect(types).not.toContain("run_interrupted");
+  });
+});
+
 const toolsDir = mkdtempSync(path.join(serverDir, ".tmp-context-tools-"));
 // A tool that needs the caller's key from toolContext, and says whether it got it.
 writeFileSync(

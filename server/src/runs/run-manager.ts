@@ -201,12 +201,14 @@ export class RunManager implements RunService {
         });
     }
     const running = [...this.active.values()];
+    // A job that already recorded its pause is only saving its state: let it end, paused and resumable.
+    const stopping = running.filter((active) => active.recorder?.currentStatus !== "paused");
     await Promise.all(
-      running.map((active) =>
+      stopping.map((active) =>
         active.recorder?.append({ type: "run_interrupted", data: { message: INTERRUPTED_MESSAGE } }),
       ),
     );
-    for (const active of running) active.controller.abort(new Error("server shutting down"));
+    for (const active of stopping) active.controller.abort(new Error("server shutting down"));
     await Promise.race([
       Promise.allSettled(running.map((active) => active.done)),
       new Promise((resolve) => setTimeout(resolve, graceMs).unref()),
