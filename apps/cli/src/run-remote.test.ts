@@ -27,10 +27,10 @@ afterAll(async () => {
   rmSync(toolsDir, { recursive: true, force: true });
 });
 
-const startServer = async (port = 0) => {
+const startServer = async (port = 0, dir = dataDir) => {
   const server = await createWaddleServer({
     port,
-    dataDir,
+    dataDir: dir,
     toolsDir,
     logLevel: "silent",
     designerDir: null,
@@ -83,5 +83,38 @@ describe("waddle run --server with --tool-context", () => {
     expect(stdout).toContain("⏵ resumed: approve");
     expect(stdout).toContain('"hasKey":true');
     expect(stdout + stderr).not.toContain("sk-caller-key-0042");
+  }, 60_000);
+});
+
+describe("waddle run --server at a pause nobody answers", () => {
+  it("exits 3 and prints how to resume that run, and the printed request resumes it", async () => {
+    const server = await startServer(0, path.join(work, "data-unanswered"));
+    let stdout = "";
+    let stderr = "";
+    const io: CliIo = {
+      stdout: { write: (text) => void (stdout += text), isTTY: false },
+      stderr: { write: (text) => void (stderr += text) },
+      env: { WADDLE_DATA_DIR: path.join(work, "no-data") },
+      cwd: work,
+    };
+    const code = await runCli(["run", "email-approval", "Email Dana", "--server", server.url], io);
+    expect(code, stderr).toBe(3);
+    expect(stdout).toContain("⏸ paused (approval_required)");
+    const match = /Resume it with POST (\/api\/runs\/\S+\/resume) (\{.*?\}) /.exec(stderr);
+    expect(match, stderr).not.toBeNull();
+    const [, route, body] = match!;
+    const response = await fetch(`${server.url}${route}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    expect(response.status).toBe(202);
+    const runId = route!.split("/")[3]!;
+    for (let i = 0; i < 200; i += 1) {
+      const run = (await (await fetch(`${server.url}/api/runs/${runId}`)).json()) as { status: string };
+      if (run.status === "finished") return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error("the resumed run did not finish");
   }, 60_000);
 });

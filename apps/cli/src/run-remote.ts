@@ -101,7 +101,9 @@ export async function runRemote(options: RunRemoteOptions): Promise<number> {
             if (!decision) {
               printer.finish();
               io.stderr.write(
-                `The run is waiting: answer it in the designer, or run again with --approve or --reject.\n`,
+                `Run ${runId} stays paused on the server. Resume it with POST /api/runs/${runId}/resume ` +
+                  `{"resumeToken":"${resumeToken}","decision":"approve"} (or "reject", or "edit" with args), ` +
+                  `or start a new run with --approve or --reject.\n`,
               );
               resolve(3);
               return;
