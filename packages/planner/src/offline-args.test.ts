@@ -63,14 +63,22 @@ describe("fillOfflineArgs", () => {
         limit: { type: "integer", minimum: 1 },
         tags: { type: "array" },
         to: { type: "string", format: "email" },
+        link: { type: "string", format: "uri" },
+        title: { type: "string" },
       },
-      required: ["limit", "tags", "to"],
+      required: ["limit", "tags", "to", "link", "title"],
     };
-    expect(fillOfflineArgs({ argsSchema: schema, query, observations: [] })).toEqual({ to: query });
+    expect(fillOfflineArgs({ argsSchema: schema, query, observations: [] })).toEqual({
+      to: "someone@example.com",
+      link: "https://example.com/",
+      title: query,
+    });
     expect(fillOfflineArgs({ argsSchema: schema, query, observations: [], forceRequired: true })).toEqual({
       limit: 1,
       tags: [],
       to: "someone@example.com",
+      link: "https://example.com/",
+      title: query,
     });
   });
 });

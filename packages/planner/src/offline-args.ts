@@ -76,11 +76,9 @@ function fromObservations(name: string, schema: Schema, observations: readonly O
 
 function getRequiredFallback(schema: Schema, input: FillArgsInput): unknown {
   const type = getTypes(schema)[0];
-  if (!input.forceRequired && type === "string") return clip(input.query, schema);
+  if (type === "string") return getStringFallback(schema, input.query);
   if (!input.forceRequired) return undefined;
   switch (type) {
-    case "string":
-      return schema.format === "email" ? "someone@example.com" : clip(input.query, schema);
     case "number":
     case "integer":
       return typeof schema.minimum === "number" ? schema.minimum : 0;
@@ -95,6 +93,13 @@ function getRequiredFallback(schema: Schema, input: FillArgsInput): unknown {
     default:
       return clip(input.query, schema);
   }
+}
+
+/** The query, unless the field has a format the query cannot have (an address is not a sentence). */
+function getStringFallback(schema: Schema, query: string): string {
+  if (schema.format === "email") return "someone@example.com";
+  if (schema.format === "uri" || schema.format === "url") return "https://example.com/";
+  return clip(query, schema);
 }
 
 function pickEnum(values: readonly unknown[], query: string): unknown {
