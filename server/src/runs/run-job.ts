@@ -1,3 +1,4 @@
+import { isPlannerError } from "@waddle/planner";
 import type { ResumeRequest, RunRecord } from "@waddle/protocol";
 import { ApiError } from "../api-error.js";
 import type { Logger } from "../logger.js";
@@ -41,14 +42,24 @@ export async function runJob(options: {
     ...(resume ? {} : { startedAt: new Date().toISOString() }),
   });
   const common = { toolContext: { ...options.toolContext }, signal: options.signal, onEvent: recorder.sink };
-  const outcome = resume
-    ? await planner.resume(resume.resumeToken, {
-        ...common,
-        decision: resume.decision,
-        ...(resume.args ? { args: resume.args } : {}),
-        ...(resume.userInput !== undefined ? { userInput: resume.userInput } : {}),
-      })
-    : await planner.run(run.query, { ...common, runId: run.id });
+  let outcome;
+  try {
+    outcome = resume
+      ? await planner.resume(resume.resumeToken, {
+          ...common,
+          decision: resume.decision,
+          ...(resume.args ? { args: resume.args } : {}),
+          ...(resume.userInput !== undefined ? { userInput: resume.userInput } : {}),
+        })
+      : await planner.run(run.query, { ...common, runId: run.id });
+  } catch (error) {
+    if (!resume || !isPlannerError(error) || error.code !== "invalid_resume") throw error;
+    // Refused before the token was spent (e.g. edited args that fail the tool's schema): the pause stands
+    // and can be answered again, so the run goes back to paused with the refusal as its error.
+    options.logger.info("resume refused", { runId: run.id, message: error.message });
+    await recorder.patch({ status: "paused", error: { code: error.code, message: error.message } });
+    return;
+  }
   await recorder.flush();
   if (recorder.isSealed && outcome.kind === "finish") return;
   // The planner's own events normally set these; this covers one that returned without them.

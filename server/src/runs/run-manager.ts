@@ -172,11 +172,13 @@ export class RunManager implements RunService {
     if (this.queue.some((job) => job.runId === runId) || this.active.has(runId)) {
       throw new ApiError("invalid_state", `Run "${runId}" is already being resumed.`);
     }
+    if (request.decision === "edit" && request.args === undefined) throw editNeedsArgs(run);
     const agent = await this.options.store.getAgentVersion(run.agentId, run.agentVersion);
     if (agent) this.options.checkSpec?.(agent.spec);
     this.toolContexts.acceptResume(run, request);
     await this.createRecorder(run).patch({
       status: "queued",
+      error: null,
       ...(request.toolContext ? { toolContextKeys: getToolContextKeys(request.toolContext) ?? null } : {}),
     });
     this.enqueue({ runId, resume: request });
@@ -316,4 +318,14 @@ export class RunManager implements RunService {
       this.toolContexts.delete(runId);
     }
   }
+}
+
+/** The planner would refuse an edit without args after the 202; answered at once, the run stays paused. */
+function editNeedsArgs(run: RunRecord): ApiError {
+  const tool = run.pause?.payload.tool;
+  return new ApiError(
+    "validation_failed",
+    `decision "edit" needs args: the new args of ${typeof tool === "string" ? tool : "the paused call"}.`,
+    { where: "body", issues: [{ path: "$.args", message: 'required when decision is "edit"' }] },
+  );
 }
