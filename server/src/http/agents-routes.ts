@@ -17,8 +17,12 @@ import { AgentIdParam, AgentVersionParams, parseRequest } from "./validate-reque
 
 const ExportQuery = z.strictObject({ format: ExportFormat.default("json") });
 
+const NO_SPEC_MESSAGE = "Send the agent spec as a JSON body.";
+
 /** A spec from a body, or a 422 `invalid_spec` whose details list every path-precise issue. */
 function requireValidSpec(body: unknown): AgentSpec {
+  // Without a body the validator would report a required field named "undefined".
+  if (body === undefined) throw new ApiError("validation_failed", NO_SPEC_MESSAGE);
   const result = validateAgentSpec(body);
   if (result.ok) return result.spec;
   const errors = result.issues.filter((issue) => issue.severity === "error");
@@ -49,8 +53,7 @@ export function createAgentsRoutes(options: { store: WaddleStore }): Router {
   });
 
   router.post("/validate", (request, response) => {
-    if (request.body === undefined)
-      throw new ApiError("validation_failed", "Send the agent spec as a JSON body.");
+    if (request.body === undefined) throw new ApiError("validation_failed", NO_SPEC_MESSAGE);
     const result = validateAgentSpec(request.body);
     const body: ValidateResponse = { ok: result.ok, issues: result.issues };
     response.json(body);

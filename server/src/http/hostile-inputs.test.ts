@@ -218,6 +218,16 @@ describe("hostile inputs", () => {
     expect(response.text).not.toMatch(/at .*\.ts:\d+|node_modules/);
   });
 
+  it('asks for the spec when a create has no body, instead of naming a field "undefined"', async () => {
+    const response = await server.request("/api/agents", { method: "POST", headers: auth });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({
+      code: "validation_failed",
+      message: expect.stringMatching(/spec/),
+    });
+    expect(response.text).not.toContain("undefined");
+  });
+
   it("drops __proto__ and constructor.prototype keys without polluting anything", async () => {
     const body = `{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}},
       "version": 1, "id": "proto-agent", "name": "Proto", "tools": [],
