@@ -1,5 +1,6 @@
 import {
   AgentSpec,
+  formatJsonPath,
   isPlanningHintsLike,
   normalizePlanningHints,
   PenguiFlowHintsInput,
@@ -11,6 +12,7 @@ import {
   type ParallelGroup,
   type PlanningHints,
 } from "@waddle/protocol";
+import { z } from "zod";
 import { ApiError } from "../api-error.js";
 
 const PLACEHOLDER_DESC =
@@ -31,29 +33,17 @@ export function importAgent(body: unknown): ImportResponse {
   }
   if (!isPlanningHintsLike(body)) return toImportResponse(validateAgentSpec(body));
   const record = body as Record<string, unknown>;
-  const hintsInput = "planning_hints" in record ? record.planning_hints : record;
+  const wrapped = "planning_hints" in record;
+  const hintsInput = wrapped ? record.planning_hints : record;
   const parsedHints = PenguiFlowHintsInput.safeParse(hintsInput);
-  if (!parsedHints.success) {
-    const issue = parsedHints.error.issues[0];
-    throw new ApiError(
-      "validation_failed",
-      `planning_hints: ${issue?.path.join(".") || "value"}: ${issue?.message}`,
-      {
-        issues: parsedHints.error.issues.map((item) => ({
-          path: item.path.join("."),
-          message: item.message,
-        })),
-      },
-    );
-  }
+  if (!parsedHints.success) throw toHintsError(parsedHints.error, wrapped);
   let hints: PlanningHints;
   try {
     hints = normalizePlanningHints(parsedHints.data);
-  } catch {
-    throw new ApiError(
-      "validation_failed",
-      "planning_hints has values out of range (e.g. max_parallel must be 1–256).",
-    );
+  } catch (error) {
+    // Ranges and list lengths: max_parallel 1–256, max_cost_usd ≥ 0, at most 500 names a list, …
+    if (error instanceof z.ZodError) throw toHintsError(error, wrapped);
+    throw error;
   }
   let base: AgentSpec;
   if (record.base !== undefined) {
@@ -73,6 +63,21 @@ export function importAgent(body: unknown): ImportResponse {
     });
   }
   return toImportResponse(validateAgentSpec(mergeHints(base, hints)));
+}
+
+/** A 400 naming the first hint to fix, with every issue at its JSON path in the request body. */
+function toHintsError(error: z.ZodError, wrapped: boolean): ApiError {
+  const issues = error.issues.map((issue) => {
+    const path = formatJsonPath([...(wrapped ? ["planning_hints"] : []), ...(issue.path as PropertyKey[])]);
+    return { path, message: issue.message };
+  });
+  const first = issues[0];
+  const where = first ? first.path.replace(/^\$\.?/, "") || "planning_hints" : "planning_hints";
+  return new ApiError(
+    "validation_failed",
+    `Fix ${where} in the planning hints: ${first?.message ?? "it does not have the expected shape"}.`,
+    { issues },
+  );
 }
 
 function toImportResponse(result: ReturnType<typeof validateAgentSpec>): ImportResponse {

@@ -253,6 +253,26 @@ describe("import of PenguiFlow planning hints", () => {
     expect(spec.hints.budget_hints.max_parallel).toBe(3);
   });
 
+  it.each([
+    ["a negative cost", { budget_hints: { max_cost_usd: -1 } }, "$.budget_hints.max_cost_usd"],
+    [
+      "a fractional max_parallel",
+      { ordering_hints: ["a"], max_parallel: 2.5 },
+      "$.budget_hints.max_parallel",
+    ],
+    [
+      "too many ordering hints",
+      { ordering_hints: Array.from({ length: 501 }, (_, i) => `t${i}`) },
+      "$.ordering_hints",
+    ],
+  ])("names the hint to fix for %s", async (_label, body, path) => {
+    const response = await server.request("/api/agents/import", { method: "POST", json: body });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe("validation_failed");
+    expect(response.body.message).toContain(path.slice(2));
+    expect(response.body.details.issues[0].path).toBe(path);
+  });
+
   it("answers issues for a broken spec and 400 for something that is neither", async () => {
     const broken = await server.request("/api/agents/import", {
       method: "POST",
