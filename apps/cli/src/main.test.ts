@@ -147,6 +147,18 @@ describe("waddle run", () => {
     expect(code).toBe(0);
   });
 
+  it("refuses a --server that is not an http(s) URL before trying it", async () => {
+    for (const argv of [
+      ["run", "support-triage", "hi", "--server", "localhost:3000"],
+      ["export", "support-triage", "--server", "ftp://localhost:3000"],
+      ["run", "support-triage", "hi", "--server", ""],
+    ]) {
+      const { io, stderr } = createIo();
+      expect(await runCli(argv, io), argv.join(" ")).toBe(2);
+      expect(stderr()).toContain("--server must be an http:// or https:// URL");
+    }
+  });
+
   it("reports usage mistakes with exit 2", async () => {
     for (const argv of [
       [],

@@ -51,6 +51,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stdout.write(USAGE);
       return command === undefined && !values.help ? 2 : 0;
     }
+    const server = values.server === undefined ? undefined : readServerUrl(values.server);
     const token = values.token ?? io.env.WADDLE_TOKEN;
     const dataDir = getDataDir({
       ...(values["data-dir"] ? { dataDir: values["data-dir"] } : {}),
@@ -70,7 +71,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           format: values.format,
           io,
           dataDir,
-          ...(values.server ? { server: values.server } : {}),
+          ...(server ? { server } : {}),
           ...(token ? { token } : {}),
           ...(values.out ? { out: values.out } : {}),
         });
@@ -84,13 +85,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         const decision = values.approve ? "approve" : values.reject ? "reject" : undefined;
         const [source, query] = rest as [string, string];
         const toolContext = readToolContext(values["tool-context"], io.cwd);
-        if (values.server) {
+        if (server) {
           const isId = /^[a-z0-9][a-z0-9_-]{0,63}$/.test(source) && !source.endsWith(".json");
           const agent = isId ? source : await loadAgentSpec({ source, cwd: io.cwd, dataDir });
           return await runRemote({
             agent,
             query,
-            server: values.server,
+            server,
             io,
             ...(token ? { token } : {}),
             ...(decision ? { decision } : {}),
@@ -117,6 +118,25 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stderr.write(`waddle: ${(error as Error).message}\n`);
     return 1;
   }
+}
+
+/**
+ * `--server` as given, once it is an http(s) URL: without this, "localhost:3000" failed later as "Cannot reach
+ * localhost:3000: unknown scheme", and an empty value (an unset variable) quietly ran the agent in-process.
+ */
+function readServerUrl(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
+    throw new UsageError(
+      `--server must be an http:// or https:// URL such as http://127.0.0.1:3000, not ${JSON.stringify(value)}.`,
+    );
+  }
+  return value;
 }
 
 /** The process's streams and a terminal prompt when stdin is one. */
