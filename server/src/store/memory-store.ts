@@ -56,9 +56,12 @@ export class MemoryStore implements WaddleStore {
       });
     }
     const now = new Date().toISOString();
+    // Runs of a deleted agent with this id name the versions they ran: never reuse those numbers.
+    let ran = 0;
+    for (const run of this.runs.values()) if (run.agentId === spec.id) ran = Math.max(ran, run.agentVersion);
     const record: AgentRecord = {
       id: spec.id,
-      version: 1,
+      version: ran + 1,
       spec: structuredClone(spec),
       updatedAt: now,
       createdAt: now,

@@ -95,7 +95,7 @@ export class SqliteStore implements WaddleStore {
   async createAgent(options: { spec: AgentSpec; message?: string }): Promise<AgentRecord> {
     const { spec } = options;
     const now = new Date().toISOString();
-    this.db.transaction(() => {
+    const version = this.db.transaction(() => {
       const existing = this.sql("SELECT latest_version FROM agents WHERE id = ?").get(spec.id) as
         { latest_version: number } | undefined;
       if (existing) {
@@ -103,14 +103,23 @@ export class SqliteStore implements WaddleStore {
           currentVersion: existing.latest_version,
         });
       }
-      this.sql("INSERT INTO agents (id, latest_version, created_at, updated_at) VALUES (?, 1, ?, ?)").run(
+      // Runs of a deleted agent with this id name the versions they ran: never reuse those numbers.
+      const ran = this.sql("SELECT MAX(agent_version) AS version FROM runs WHERE agent_id = ?").get(
         spec.id,
+      ) as {
+        version: number | null;
+      };
+      const first = (ran.version ?? 0) + 1;
+      this.sql("INSERT INTO agents (id, latest_version, created_at, updated_at) VALUES (?, ?, ?, ?)").run(
+        spec.id,
+        first,
         now,
         now,
       );
-      this.insertVersion({ id: spec.id, version: 1, spec, message: options.message, now });
+      this.insertVersion({ id: spec.id, version: first, spec, message: options.message, now });
+      return first;
     })();
-    return { id: spec.id, version: 1, spec, updatedAt: now, createdAt: now };
+    return { id: spec.id, version, spec, updatedAt: now, createdAt: now };
   }
 
   async updateAgent(options: {

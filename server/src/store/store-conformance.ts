@@ -108,6 +108,33 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
       }),
   },
   {
+    name: "numbers a re-created agent past the versions that runs of the deleted one ran",
+    run: (make) =>
+      withStore(make, async (store) => {
+        await store.createAgent({ spec: spec("kappa") });
+        await store.updateAgent({ id: "kappa", spec: spec("kappa", "Second"), baseVersion: 1 });
+        await store.createRun({
+          id: "run-k",
+          agentId: "kappa",
+          agentVersion: 2,
+          query: "q",
+          status: "queued",
+        });
+        await store.deleteAgent("kappa");
+        // A run names the exact version it ran: a new agent under the id must not reuse that number.
+        const created = await store.createAgent({ spec: spec("kappa", "Another agent") });
+        assert.equal(created.version, 3);
+        assert.equal((await store.getAgent("kappa"))?.version, 3);
+        assert.equal(await store.getAgentVersion("kappa", 2), undefined);
+        assert.deepEqual(
+          (await store.listAgentVersions("kappa"))?.map((version) => version.version),
+          [3],
+        );
+        const updated = await store.updateAgent({ id: "kappa", spec: spec("kappa"), baseVersion: 3 });
+        assert.equal(updated.version, 4);
+      }),
+  },
+  {
     name: "returns copies that callers cannot change",
     run: (make) =>
       withStore(make, async (store) => {

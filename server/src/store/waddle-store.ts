@@ -79,7 +79,10 @@ export interface ListRunsOptions {
 export interface WaddleStore {
   listAgents(): Promise<AgentSummary[]>;
   getAgent(id: string): Promise<AgentRecord | undefined>;
-  /** Saves version 1 of a new agent; `conflict` when the id is taken. */
+  /**
+   * Saves the first version of a new agent: 1, or past the highest version that runs of a deleted agent
+   * with this id ran (so a run's `agentVersion` never names another agent's spec); `conflict` when taken.
+   */
   createAgent(options: { spec: AgentSpec; message?: string }): Promise<AgentRecord>;
   /** Saves a new version; `conflict` when `baseVersion` is not the latest, `not_found` for an unknown id. */
   updateAgent(options: {
