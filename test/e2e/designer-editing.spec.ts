@@ -54,6 +54,15 @@ test("an invalid edit shows its issue on the right node, and clicking the issue 
   await page.getByTestId("args-schema-tab-fields").click();
   await expect(page.getByTestId("args-schema-field-0-name")).toHaveValue("city");
   await expect(page.getByTestId("issue-badge-lookup")).toHaveCount(0);
+
+  // the open details follow a moved field, so "Move down" twice moves it two places
+  await page.getByTestId("args-schema-add").click();
+  await page.getByTestId("args-schema-add").click();
+  await page.getByTestId("args-schema-field-0").getByRole("button", { name: "Details" }).click();
+  await page.getByTestId("args-schema").getByRole("button", { name: "Move down" }).click();
+  await page.getByTestId("args-schema").getByRole("button", { name: "Move down" }).click();
+  await expect(page.getByTestId("args-schema-field-2-name")).toHaveValue("city");
+  await expect(page.getByTestId("args-schema-field-0-name")).toHaveValue("field");
 });
 
 test("undo and redo every document change, from the keyboard and the toolbar", async ({ page }) => {

@@ -5,6 +5,7 @@ import { Tabs } from "../components/tabs.js";
 import { isSameJson, useDraftText } from "../components/use-draft-text.js";
 import {
   addField,
+  getFieldAt,
   moveField,
   removeField,
   updateField,
@@ -16,6 +17,13 @@ import {
   type SchemaField,
   type SchemaModel,
 } from "../schema/schema-fields.js";
+import {
+  getPathKey,
+  moveOpenPath,
+  removeOpenPath,
+  toggleOpenPath,
+  type OpenFieldPaths,
+} from "../schema/open-field-paths.js";
 import { parseJsonText } from "../schema/value-text.js";
 import { SchemaFieldRow, type FieldRowActions } from "./schema-field-row.js";
 
@@ -63,19 +71,34 @@ function RawSchemaTab({ schema, onChange, testId }: Omit<SchemaEditorProps, "emp
   );
 }
 
+function getSiblingCount(model: SchemaModel, path: FieldPath): number {
+  const parent = path.length > 1 ? getFieldAt(model, path.slice(0, -1)) : undefined;
+  return (parent ? parent.fields : model.fields).length;
+}
+
 /** An args or out schema as a field list, with a raw JSON Schema tab kept in sync. */
 export function SchemaEditor({ schema, onChange, testId, emptyText }: SchemaEditorProps): ReactElement {
   const [tab, setTab] = useState<"fields" | "json">("fields");
+  const [open, setOpen] = useState<OpenFieldPaths>(() => new Set());
   const model = useMemo(() => getSchemaModel(schema), [schema]);
   const actions = useMemo<FieldRowActions>(() => {
     const commit = (next: SchemaModel) => onChange(getSchemaFromModel(next));
     return {
       update: (path: FieldPath, patch: Partial<SchemaField>) => commit(updateField(model, path, patch)),
-      remove: (path: FieldPath) => commit(removeField(model, path)),
-      move: (path: FieldPath, delta: -1 | 1) => commit(moveField(model, path, delta)),
+      remove: (path: FieldPath) => {
+        setOpen((current) => removeOpenPath(current, path));
+        commit(removeField(model, path));
+      },
+      move: (path: FieldPath, delta: -1 | 1) => {
+        const siblingCount = getSiblingCount(model, path);
+        setOpen((current) => moveOpenPath({ open: current, path, delta, siblingCount }));
+        commit(moveField(model, path, delta));
+      },
       add: (parentPath: FieldPath) => commit(addField(model, parentPath)),
+      isOpen: (path: FieldPath) => open.has(getPathKey(path)),
+      toggleOpen: (path: FieldPath) => setOpen((current) => toggleOpenPath(current, path)),
     };
-  }, [model, onChange]);
+  }, [model, onChange, open]);
   const names = model.fields.map((field) => field.name);
   return (
     <div className="schema-editor" data-testid={testId}>

@@ -1,4 +1,4 @@
-import { useState, type ReactElement } from "react";
+import type { ReactElement } from "react";
 import { Icon } from "../components/icon.js";
 import { useDraftText } from "../components/use-draft-text.js";
 import type { FieldPath } from "../schema/schema-field-edits.js";
@@ -11,6 +11,9 @@ export interface FieldRowActions {
   remove: (path: FieldPath) => void;
   move: (path: FieldPath, delta: -1 | 1) => void;
   add: (parentPath: FieldPath) => void;
+  /** Whether the row's details are open; the editor keeps this so that it follows moved fields. */
+  isOpen: (path: FieldPath) => boolean;
+  toggleOpen: (path: FieldPath) => void;
 }
 
 interface FieldRowProps {
@@ -89,7 +92,7 @@ function ValueInput(props: {
 /** One field of the schema editor: name, type, required; details (description, default, enum); children. */
 export function SchemaFieldRow(props: FieldRowProps): ReactElement {
   const { field, path, actions, isItem, testId } = props;
-  const [open, setOpen] = useState(false);
+  const open = actions.isOpen(path);
   const childNames = field.fields.map((child) => child.name);
   return (
     <div className="schema-field" data-testid={testId}>
@@ -125,7 +128,7 @@ export function SchemaFieldRow(props: FieldRowProps): ReactElement {
           aria-expanded={open}
           title="Description, default, allowed values"
           aria-label="Details"
-          onClick={() => setOpen(!open)}
+          onClick={() => actions.toggleOpen(path)}
         >
           <Icon name={open ? "up" : "down"} size={14} />
         </button>
