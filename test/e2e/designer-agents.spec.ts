@@ -54,6 +54,15 @@ test("agents: search, duplicate, rename, delete with confirmation, and the unsav
   await confirm.getByTestId("confirm-accept").click();
   await expect(page.getByTestId("agent-item-support-triage-copy")).toHaveCount(0);
   expect((await request.get("/api/agents/support-triage-copy")).status()).toBe(404);
+
+  // in a 1024×700 window the edge legend wraps inside the narrow canvas instead of being cut off
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const legend = await page.getByTestId("edge-legend").boundingBox();
+  const canvas = await page.getByTestId("canvas").boundingBox();
+  const toggle = await page.getByTestId("toggle-suggestions").boundingBox();
+  if (!legend || !canvas || !toggle) throw new Error("the legend, the canvas and the toggle should be shown");
+  expect(legend.x + legend.width).toBeLessThanOrEqual(canvas.x + canvas.width);
+  expect(toggle.x + toggle.width).toBeLessThanOrEqual(canvas.x + canvas.width);
 });
 
 test("palette: drag tools and a group frame onto the canvas; drag a tool into the frame and out", async ({
