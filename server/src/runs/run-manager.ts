@@ -14,6 +14,7 @@ import type { PlannerFactory } from "./planner-factory.js";
 import type { RunEventHub } from "./run-event-hub.js";
 import { runJob } from "./run-job.js";
 import { cancelledEvent, markRunCrashed, toFailure } from "./run-outcome-events.js";
+import { RunLocks } from "./run-locks.js";
 import { RunRecorder } from "./run-recorder.js";
 import type { RunService } from "./run-service.js";
 import { getToolContextKeys, RunToolContexts } from "./run-tool-contexts.js";
@@ -58,6 +59,8 @@ export function createRunId(): string {
 export class RunManager implements RunService {
   private readonly queue: Job[] = [];
   private readonly active = new Map<string, ActiveRun>();
+  /** Cancel and resume of one run go one at a time (see RunLocks). */
+  private readonly locks = new RunLocks();
   /** Tool contexts live only in memory: they may hold secrets and are never stored (only their keys). */
   private readonly toolContexts = new RunToolContexts();
   private closing = false;
@@ -119,7 +122,11 @@ export class RunManager implements RunService {
     return { runId };
   }
 
-  async cancelRun(runId: string): Promise<RunRecord> {
+  cancelRun(runId: string): Promise<RunRecord> {
+    return this.locks.run(runId, () => this.cancelNow(runId));
+  }
+
+  private async cancelNow(runId: string): Promise<RunRecord> {
     const run = await this.requireRun(runId);
     if (TERMINAL_RUN_STATUSES.has(run.status)) {
       throw new ApiError("invalid_state", `Run "${runId}" has already ended (${run.status}).`, {
@@ -153,6 +160,12 @@ export class RunManager implements RunService {
     this.assertOpen();
     // A pause is published before its planner call returns: let that job end before resuming.
     await this.active.get(runId)?.done;
+    // Two resumes (or a resume and a cancel) that both read "paused" would both act on it: the second job's
+    // failure (token spent) would be recorded after the first one's events, or after the cancel.
+    return this.locks.run(runId, () => this.acceptResume(runId, request));
+  }
+
+  private async acceptResume(runId: string, request: ResumeRequest): Promise<{ runId: string }> {
     const run = await this.requireRun(runId);
     if (run.status !== "paused" || !run.pause) {
       throw new ApiError(
