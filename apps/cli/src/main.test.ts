@@ -82,6 +82,14 @@ describe("waddle validate", () => {
     expect(await runCli(["validate", file], broken.io)).toBe(1);
     expect(broken.stderr()).toContain("is not valid JSON");
   });
+
+  it("reads a file saved with a byte-order mark, as Windows editors write it", async () => {
+    const file = path.join(work, "bom.json");
+    writeFileSync(file, `\uFEFF${readFileSync(example("support-triage"), "utf8")}`);
+    const { io, stdout } = createIo();
+    expect(await runCli(["validate", file], io)).toBe(0);
+    expect(stdout()).toContain('valid agent "support-triage"');
+  });
 });
 
 describe("waddle export", () => {

@@ -13,6 +13,8 @@ export function readJsonFile(file: string, cwd: string): unknown {
       { cause: error },
     );
   }
+  // Windows editors may save UTF-8 with a byte-order mark, which JSON.parse refuses as an invisible token.
+  if (text.startsWith("\uFEFF")) text = text.slice(1);
   try {
     return JSON.parse(text, (key, value: unknown) => (key === "__proto__" ? undefined : value)) as unknown;
   } catch (error) {
