@@ -14,6 +14,7 @@ import type { PlannerFactory } from "./runs/planner-factory.js";
 import { RunEventHub } from "./runs/run-event-hub.js";
 import { RunManager } from "./runs/run-manager.js";
 import { createSocketGateway, type WaddleIo } from "./runs/socket-gateway.js";
+import { lockDataDir } from "./store/data-dir-lock.js";
 import { SqliteStore } from "./store/sqlite-store.js";
 import type { WaddleStore } from "./store/waddle-store.js";
 import type { ModuleImporter } from "./tools/load-tool-modules.js";
@@ -114,16 +115,16 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
   });
   const { logger, redactor, registry } = setup;
-  const store =
-    options.store ??
-    new SqliteStore(path.join(options.dataDir ?? path.join(ROOT, "data"), "waddle.db"), {
-      // Checkpoints off the event path: a commit that ran one stalled live events for 4–8 ms.
-      backgroundCheckpoints: true,
-      onCheckpointFailure: (error) =>
-        logger.warn("WAL checkpoint worker stopped; SQLite checkpoints in commits again", {
-          error: error.message,
-        }),
-    });
+  const dataDir = options.dataDir ?? path.join(ROOT, "data");
+  // Before the database is opened: a second server would mark this one's running runs interrupted.
+  const unlock = options.store ? () => undefined : lockDataDir(dataDir);
+  let store: WaddleStore;
+  try {
+    store = options.store ?? openSqliteStore(dataDir, logger);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   try {
     const agentsDir =
       options.exampleAgentsDir === undefined
@@ -189,6 +190,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
           httpServer.closeAllConnections();
         });
         await store.close();
+        unlock();
       })());
     return {
       url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
@@ -205,6 +207,18 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     };
   } catch (error) {
     await store.close();
+    unlock();
     throw error;
   }
+}
+
+function openSqliteStore(dataDir: string, logger: Logger): SqliteStore {
+  return new SqliteStore(path.join(dataDir, "waddle.db"), {
+    // Checkpoints off the event path: a commit that ran one stalled live events for 4–8 ms.
+    backgroundCheckpoints: true,
+    onCheckpointFailure: (error) =>
+      logger.warn("WAL checkpoint worker stopped; SQLite checkpoints in commits again", {
+        error: error.message,
+      }),
+  });
 }
