@@ -130,4 +130,11 @@ describe("RunRecorder", () => {
       }),
     ]);
   });
+
+  it("redacts secrets in an error it writes to the run's row", async () => {
+    const { store, recorder } = await setUp();
+    await recorder.patch({ status: "paused", error: { code: "invalid_resume", message: `bad ${SECRET}` } });
+    const run = await store.getRun("r1");
+    expect(run?.error).toEqual({ code: "invalid_resume", message: "bad [redacted]" });
+  });
 });

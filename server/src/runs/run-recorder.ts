@@ -87,7 +87,9 @@ export class RunRecorder {
   patch(patch: RunPatch): Promise<void> {
     return this.enqueue(async () => {
       if (this.sealed) return;
-      await this.options.store.updateRun(this.options.runId, patch);
+      // An error message may quote a tool context value or arg: it leaves the process like an event.
+      const safe = patch.error ? { ...patch, error: this.options.redactor.redact(patch.error) } : patch;
+      await this.options.store.updateRun(this.options.runId, safe);
       if (patch.status) this.setStatus(patch.status);
     });
   }
