@@ -1,5 +1,6 @@
 import type { CliIo } from "./cli-io.js";
 import { previewValue } from "./event-printer.js";
+import { toTerminalValue } from "./terminal-text.js";
 
 export interface PauseDecision {
   decision: "approve" | "reject";
@@ -19,15 +20,15 @@ export async function decidePause(options: {
   if (options.flag) return { decision: options.flag };
   const { prompt } = options.io;
   if (!prompt) return undefined;
+  // The model chose these args: shown on the terminal, they must not carry control sequences.
+  const payload = toTerminalValue(options.payload);
   if (options.reason === "await_input") {
-    const answer = await prompt(`The run asks for input (${previewValue(options.payload, 200)}): `);
+    const answer = await prompt(`The run asks for input (${previewValue(payload, 200)}): `);
     return { decision: "approve", userInput: answer };
   }
-  const tool = typeof options.payload.tool === "string" ? options.payload.tool : "the next step";
+  const tool = typeof payload.tool === "string" ? payload.tool : "the next step";
   for (;;) {
-    const answer = (
-      await prompt(`Approve ${tool} ${previewValue(options.payload.args ?? options.payload, 160)}? [y/n] `)
-    )
+    const answer = (await prompt(`Approve ${tool} ${previewValue(payload.args ?? payload, 160)}? [y/n] `))
       .trim()
       .toLowerCase();
     if (answer === "y" || answer === "yes") return { decision: "approve" };

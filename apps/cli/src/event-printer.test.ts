@@ -125,4 +125,36 @@ describe("EventPrinter", () => {
     expect(previewValue("x".repeat(200), 10)).toBe(`${"x".repeat(9)}…`);
     expect(previewValue({ a: "b\n c" })).toBe('{"a":"b\\n c"}');
   });
+
+  it("never passes a terminal control sequence from a run's text to the terminal", () => {
+    const esc = String.fromCharCode(27);
+    const hostile = `${esc}]52;c;cm0gLXJmIH4=${String.fromCharCode(7)}${esc}[2J`;
+    const failed: RunEvent = {
+      ...base,
+      seq: 5,
+      step: 1,
+      type: "tool_error",
+      data: {
+        tool: "search",
+        callId: "c1",
+        attempt: 1,
+        failure: { node: "search", args: {}, error_code: "http_error", message: `page said ${hostile}` },
+      },
+    } as unknown as RunEvent;
+    const chunk = events[4] as Extract<RunEvent, { type: "llm_stream_chunk" }>;
+    const stream = [
+      ...events.slice(0, 4),
+      failed,
+      { ...chunk, seq: 6, data: { ...chunk.data, text: `Cats\n${hostile} purr.` } },
+    ];
+    for (const isTty of [false, true]) {
+      const out = print(isTty, stream);
+      // Only the printer's own colour and line-clearing codes may remain.
+      const own = new RegExp(`${esc}\\[[0-9]*[mK]`, "g");
+      expect(out.replace(own, "")).not.toContain(esc);
+      expect(out).not.toContain(String.fromCharCode(7));
+      expect(out).toContain("page said ␛]52;c;cm0gLXJmIH4=␇␛[2J");
+      expect(out).toContain("Cats\n");
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import type { RunEvent } from "@waddle/protocol";
+import { toTerminalValue } from "./terminal-text.js";
 
 export interface PrinterOutput {
   write(text: string): void;
@@ -78,7 +79,7 @@ export class EventPrinter {
   print(event: RunEvent): void {
     this.events += 1;
     this.step = Math.max(this.step, event.step);
-    const text = this.format(event);
+    const text = this.format(toTerminalValue(event));
     if (text !== undefined) this.line(text);
     this.drawProgress();
   }
