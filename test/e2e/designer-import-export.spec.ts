@@ -55,6 +55,10 @@ test("import PenguiFlow planning hints into the open agent (undoable)", async ({
 
   await page.getByTestId("command-import").click();
   const dialog = page.getByTestId("import-dialog");
+  // JSON that is not an object is refused in the dialog, with the reason
+  await dialog.getByTestId("import-text").fill("null");
+  await expect(dialog.getByTestId("import-text-error")).toContainText("an import is a JSON object");
+  await expect(dialog.getByTestId("import-submit")).toBeDisabled();
   await dialog.getByTestId("import-text").fill(
     JSON.stringify(
       {

@@ -1,12 +1,12 @@
-import { isPlanningHintsLike, type AgentSpec, type SpecIssue } from "@waddle/protocol";
+import type { AgentSpec, SpecIssue } from "@waddle/protocol";
 import { useState, type ReactElement } from "react";
 import { useEditor } from "../app/editor-context.js";
 import { getErrorMessage } from "../api/api-error.js";
 import { Dialog, DialogActions } from "../components/dialog.js";
 import { createUniqueName } from "../graph/create-unique-name.js";
 import { getAutoLayoutChange, loadElk } from "../graph/auto-layout.js";
-import { parseJsonText } from "../schema/value-text.js";
 import { applySpecChange } from "../store/apply-spec-change.js";
+import { readImportText } from "./read-import-text.js";
 
 /** Lays out an imported spec whose tools have no positions (PenguiFlow hints have none). */
 async function withLayout(spec: AgentSpec): Promise<AgentSpec> {
@@ -23,23 +23,23 @@ export function ImportDialog({ close }: { close: () => void }): ReactElement {
   const [issues, setIssues] = useState<SpecIssue[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const parsed = text.trim() === "" ? null : parseJsonText(text);
-  const isHints = parsed?.ok === true && isPlanningHintsLike(parsed.value);
+  const parsed = readImportText(text);
+  const isHints = parsed.kind === "hints";
 
   const readFile = async (file: File | undefined) => {
     if (file) setText(await file.text());
   };
 
   const submit = async () => {
-    if (!parsed?.ok) return;
+    if (parsed.kind !== "spec" && parsed.kind !== "hints") return;
     setBusy(true);
     setError(null);
     try {
       const document = editor.document.getState();
-      const value = parsed.value as Record<string, unknown>;
-      const hints = "planning_hints" in value ? value.planning_hints : value;
       const body =
-        isHints && mode === "merge" ? { base: document.spec, planning_hints: hints } : parsed.value;
+        parsed.kind === "hints" && mode === "merge"
+          ? { base: document.spec, planning_hints: parsed.hints }
+          : parsed.value;
       const result = await editor.api.importAgent(body);
       setIssues(result.issues);
       if (!result.spec) {
@@ -83,7 +83,7 @@ export function ImportDialog({ close }: { close: () => void }): ReactElement {
           onAccept={() => void submit()}
           acceptLabel={busy ? "Importing…" : "Import"}
           acceptTestId="import-submit"
-          disabled={!parsed?.ok || busy}
+          disabled={(parsed.kind !== "spec" && parsed.kind !== "hints") || busy}
         />
       }
     >
@@ -109,8 +109,12 @@ export function ImportDialog({ close }: { close: () => void }): ReactElement {
         data-testid="import-text"
         onChange={(event) => setText(event.target.value)}
       />
-      {parsed && !parsed.ok ? <p className="field-error">Not valid JSON: {parsed.error}</p> : null}
-      {parsed?.ok ? (
+      {parsed.kind === "invalid" ? (
+        <p className="field-error" data-testid="import-text-error">
+          {parsed.error}
+        </p>
+      ) : null}
+      {parsed.kind === "spec" || parsed.kind === "hints" ? (
         <p className="field-hint" data-testid="import-kind">
           Detected: {isHints ? "PenguiFlow planning hints" : "an agent spec"}.
         </p>
