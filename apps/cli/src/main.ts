@@ -146,6 +146,10 @@ export function getProcessIo(): CliIo {
     stderr: process.stderr,
     env: process.env,
     cwd: process.cwd(),
+    onInterrupt: (handler) => {
+      process.once("SIGINT", handler);
+      return () => void process.off("SIGINT", handler);
+    },
     ...(process.stdin.isTTY
       ? {
           prompt: async (question: string) => {

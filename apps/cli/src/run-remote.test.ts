@@ -118,3 +118,48 @@ describe("waddle run --server at a pause nobody answers", () => {
     throw new Error("the resumed run did not finish");
   }, 60_000);
 });
+
+describe("waddle run --server and Ctrl-C", () => {
+  it("stops following with exit 130 and says the run keeps running, and how to cancel it", async () => {
+    const server = await startServer(0, path.join(work, "data-interrupt"));
+    const file = path.join(work, "slow-remote.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        id: "slow-remote",
+        name: "Slow",
+        tools: [{ name: "wait_long", impl: { kind: "mock", latencyMs: 20_000, output: { ok: true } } }],
+        hints: { ordering_hints: ["wait_long"] },
+      }),
+    );
+    let stdout = "";
+    let stderr = "";
+    let interrupt: (() => void) | undefined;
+    const io: CliIo = {
+      stdout: {
+        write: (text) => {
+          stdout += text;
+          // Ctrl-C once the slow tool runs.
+          if (text.includes("→ wait_long")) setImmediate(() => interrupt?.());
+        },
+        isTTY: false,
+      },
+      stderr: { write: (text) => void (stderr += text) },
+      env: { WADDLE_DATA_DIR: path.join(work, "no-data") },
+      cwd: work,
+      onInterrupt: (handler) => {
+        interrupt = handler;
+        return () => (interrupt = undefined);
+      },
+    };
+    const code = await runCli(["run", file, "go", "--server", server.url], io);
+    expect(code, stderr).toBe(130);
+    expect(stdout).toContain("→ wait_long");
+    const runId = /run (run_\w+) on /.exec(stderr)?.[1];
+    expect(stderr).toContain(`POST /api/runs/${runId}/cancel`);
+    expect((await server.store.getRun(runId!))?.status).toBe("running");
+    expect(interrupt).toBeUndefined();
+    await server.runs.cancelRun(runId!);
+  }, 60_000);
+});

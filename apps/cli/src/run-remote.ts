@@ -67,8 +67,18 @@ export async function runRemote(options: RunRemoteOptions): Promise<number> {
     ...(options.token ? { auth: { token: options.token } } : {}),
   });
   let lastSeq = 0;
+  let stopListening: (() => void) | undefined;
   try {
     return await new Promise<number>((resolve, reject) => {
+      // Ctrl-C stops following, not the run: say so, since it goes on spending on the server.
+      stopListening = io.onInterrupt?.(() => {
+        printer.finish();
+        io.stderr.write(
+          `\nStopped following run ${runId}; it keeps running on the server. Cancel it with ` +
+            `POST /api/runs/${runId}/cancel on ${client.baseUrl}.\n`,
+        );
+        resolve(130);
+      });
       const subscribe = () =>
         socket.emit(
           "subscribe",
@@ -119,6 +129,7 @@ export async function runRemote(options: RunRemoteOptions): Promise<number> {
       });
     });
   } finally {
+    stopListening?.();
     printer.finish();
     socket.disconnect();
   }
