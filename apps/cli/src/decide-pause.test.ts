@@ -21,4 +21,19 @@ describe("decidePause", () => {
     expect(decision).toEqual({ decision: "reject" });
     expect(questions[0]).toBe('Approve send␛[2J {"body":"hi\ufffd2J"}? [y/n] ');
   });
+
+  it("takes Ctrl-C at the question as no answer, so the caller says how to answer later", async () => {
+    const io: CliIo = {
+      stdout: { write: () => undefined },
+      stderr: { write: () => undefined },
+      env: {},
+      cwd: "/",
+      // What node:readline/promises does on Ctrl-C.
+      prompt: async () => {
+        throw Object.assign(new Error("Aborted with Ctrl+C"), { name: "AbortError", code: "ABORT_ERR" });
+      },
+    };
+    const payload = { tool: "send_email", args: {} };
+    expect(await decidePause({ reason: "approval_required", payload, io })).toBeUndefined();
+  });
 });
