@@ -16,6 +16,7 @@ test("build an agent from scratch, save it, reload and find it identical", async
   await openDesigner(page);
   await expect(page.getByTestId("agent-list")).toContainText("Sharded research");
   await createAgent(page, { name: "E2E research", id: "e2e-research" });
+  await expect(page.getByTestId("agent-id-input")).toBeEditable();
   await expect(page.getByTestId("canvas-empty")).toBeVisible();
 
   await addMockTool(page, "search");
@@ -59,6 +60,7 @@ test("build an agent from scratch, save it, reload and find it identical", async
   await page.keyboard.press("ControlOrMeta+g");
   await expect(page.getByTestId("group-inspector")).toBeVisible();
   await page.getByTestId("group-name-input").fill("Gather");
+  await expect(page.getByTestId("group-id-input")).not.toBeEditable();
   await page.getByTestId("group-join-toggle").check();
   await page.getByTestId("group-join-tool").selectOption("summarize");
   await page.getByTestId("group-join-inject").getByLabel("Inject name").first().fill("result");
@@ -112,4 +114,7 @@ test("build an agent from scratch, save it, reload and find it identical", async
   await expect(page.getByTestId("group-node-group")).toBeVisible();
   expect(await readDocumentJson(page)).toEqual(saved.spec);
   await expect(page).toHaveURL(/#\/agents\/e2e-research$/);
+  // the id is the agent's address once saved: shown, not editable
+  await page.getByTestId("canvas").click({ position: { x: 20, y: 300 } });
+  await expect(page.getByTestId("agent-id-input")).not.toBeEditable();
 });

@@ -41,6 +41,8 @@ interface TextFieldProps {
   rows?: number;
   monospace?: boolean;
   error?: string | null;
+  /** Shown but not editable (an id fixed once other things refer to it). */
+  readOnly?: boolean;
 }
 
 export function TextField(props: TextFieldProps): ReactElement {
@@ -55,6 +57,7 @@ export function TextField(props: TextFieldProps): ReactElement {
             rows={props.rows ?? 3}
             value={props.value}
             placeholder={props.placeholder}
+            readOnly={props.readOnly}
             data-testid={props.testId}
             onChange={(event) => props.onChange(event.target.value)}
           />
@@ -64,6 +67,7 @@ export function TextField(props: TextFieldProps): ReactElement {
             className={className}
             value={props.value}
             placeholder={props.placeholder}
+            readOnly={props.readOnly}
             data-testid={props.testId}
             onChange={(event) => props.onChange(event.target.value)}
           />

@@ -44,6 +44,7 @@ export function AgentOverview(): ReactElement {
           label="Id"
           value={spec.id}
           onChange={(id) => !saved && update({ id }, "id")}
+          readOnly={saved}
           monospace
           testId="agent-id-input"
           hint={

@@ -58,6 +58,8 @@ export function GroupInspector({ group }: { group: ParallelGroup }): ReactElemen
           label="Id"
           value={group.id}
           onChange={() => undefined}
+          readOnly
+          testId="group-id-input"
           hint="Fixed: the layout and edges refer to it."
         />
       </Section>
