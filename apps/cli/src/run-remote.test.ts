@@ -163,3 +163,53 @@ describe("waddle run --server and Ctrl-C", () => {
     await server.runs.cancelRun(runId!);
   }, 60_000);
 });
+
+describe("waddle run --server when the connection drops", () => {
+  it("says it lost the server and is reconnecting, instead of waiting in silence", async () => {
+    const server = await startServer(0, path.join(work, "data-drop"));
+    const file = path.join(work, "slow-drop.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        id: "slow-drop",
+        name: "Slow",
+        tools: [{ name: "wait_long", impl: { kind: "mock", latencyMs: 20_000, output: { ok: true } } }],
+        hints: { ordering_hints: ["wait_long"] },
+      }),
+    );
+    let stderr = "";
+    let interrupt: (() => void) | undefined;
+    let dropped = false;
+    const io: CliIo = {
+      stdout: {
+        write: (text) => {
+          if (!text.includes("→ wait_long") || dropped) return;
+          dropped = true;
+          // The connection breaks under the client (as when a proxy or the network drops it).
+          setImmediate(() => {
+            for (const socket of server.io.of("/").sockets.values()) socket.conn.close();
+          });
+        },
+        isTTY: false,
+      },
+      stderr: {
+        write: (text) => {
+          stderr += text;
+          if (text.includes("Reconnected")) setImmediate(() => interrupt?.());
+        },
+      },
+      env: { WADDLE_DATA_DIR: path.join(work, "no-data") },
+      cwd: work,
+      onInterrupt: (handler) => {
+        interrupt = handler;
+        return () => (interrupt = undefined);
+      },
+    };
+    const code = await runCli(["run", file, "go", "--server", server.url], io);
+    expect(code, stderr).toBe(130);
+    expect(stderr).toMatch(/Lost the connection to http:\/\/127\.0\.0\.1:\d+ .*reconnecting/);
+    const runId = /run (run_\w+) on /.exec(stderr)?.[1];
+    await server.runs.cancelRun(runId!);
+  }, 60_000);
+});

@@ -87,7 +87,21 @@ export async function runRemote(options: RunRemoteOptions): Promise<number> {
             if (!ack.ok) reject(new Error(`subscribe failed: ${ack.error?.message}`));
           },
         );
-      socket.on("connect", subscribe);
+      let lost = false;
+      socket.on("connect", () => {
+        if (lost) io.stderr.write(`Reconnected: following run ${runId} from event ${lastSeq + 1}.\n`);
+        lost = false;
+        subscribe();
+      });
+      // socket.io retries on its own; without a word the command would look busy while the server is gone.
+      socket.on("disconnect", (reason) => {
+        if (!socket.active) return;
+        lost = true;
+        printer.finish();
+        io.stderr.write(
+          `Lost the connection to ${client.baseUrl} (${reason}); reconnecting… (Ctrl-C stops following)\n`,
+        );
+      });
       socket.on("connect_error", (error) => {
         if (!socket.active) reject(new Error(`socket connection refused: ${error.message}`));
       });
