@@ -1,6 +1,6 @@
 import type { Editor } from "../app/editor-context.js";
 import { getAutoLayoutChange, loadElk } from "../graph/auto-layout.js";
-import { getClipboardSlice, getPasteChange } from "../graph/clipboard-slice.js";
+import { getClipboardSlice, getPasteChange, getPasteOffset } from "../graph/clipboard-slice.js";
 import { EMPTY_SELECTION } from "../store/selection.js";
 import type { ToolHintList } from "../store/spec-change.js";
 import { createNewTool } from "../templates/create-new-tool.js";
@@ -46,10 +46,12 @@ function copySelection(editor: Editor): boolean {
   return slice !== null;
 }
 
-function paste(editor: Editor, offset: number): void {
+function paste(editor: Editor, step: number): void {
   const slice = editor.ui.getState().clipboard;
   if (!slice) return;
-  const { change, selection } = getPasteChange(doc(editor).spec, { slice, offset: { x: offset, y: offset } });
+  const spec = doc(editor).spec;
+  const offset = getPasteOffset(spec, { slice, step });
+  const { change, selection } = getPasteChange(spec, { slice, offset });
   if (doc(editor).dispatch(change)) doc(editor).setSelection(selection);
 }
 

@@ -2,7 +2,7 @@ import { validateAgentSpec } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
 import { applySpecChange } from "../store/apply-spec-change.js";
 import { makeSpec, makeTool } from "../testing/make-spec.js";
-import { getClipboardSlice, getPasteChange } from "./clipboard-slice.js";
+import { getClipboardSlice, getPasteChange, getPasteOffset } from "./clipboard-slice.js";
 
 const spec = makeSpec({
   tools: ["alpha", "beta", "gamma", "merge"].map((name) => makeTool(name)),
@@ -71,5 +71,26 @@ describe("copy and paste", () => {
     expect(next.layout.nodes["group:pair-2"]).toEqual({ x: 400, y: 400, width: 300, height: 300 });
     expect(next.layout.nodes.beta_2).toEqual({ x: 24, y: 48 });
     expect(selection.nodes).toEqual(["group:pair-2"]);
+  });
+
+  it("shifts each further paste of the same slice past the earlier copies", () => {
+    const slice = getClipboardSlice(spec, { nodes: ["alpha"], edges: [] });
+    if (!slice) throw new Error("nothing copied");
+    expect(getPasteOffset(spec, { slice, step: 60 })).toEqual({ x: 60, y: 60 });
+    const once = applySpecChange(spec, getPasteChange(spec, { slice, offset: { x: 60, y: 60 } }).change);
+    expect(getPasteOffset(once, { slice, step: 60 })).toEqual({ x: 120, y: 120 });
+    const twice = applySpecChange(
+      once,
+      getPasteChange(once, { slice, offset: getPasteOffset(once, { slice, step: 60 }) }).change,
+    );
+    expect(twice.layout.nodes.alpha_2).toEqual({ x: 60, y: 60 });
+    expect(twice.layout.nodes.alpha_3).toEqual({ x: 120, y: 120 });
+  });
+
+  it("places a pasted group by its frame, not by its members", () => {
+    const slice = getClipboardSlice(spec, { nodes: ["group:pair"], edges: [] });
+    if (!slice) throw new Error("nothing copied");
+    const once = applySpecChange(spec, getPasteChange(spec, { slice, offset: { x: 40, y: 40 } }).change);
+    expect(getPasteOffset(once, { slice, step: 40 })).toEqual({ x: 80, y: 80 });
   });
 });

@@ -109,3 +109,32 @@ export function getPasteChange(
 function shift(position: Position, offset: XYPosition): Position {
   return { ...position, x: position.x + offset.x, y: position.y + offset.y };
 }
+
+/**
+ * How far to shift a paste so that it does not land exactly on an earlier paste: `step` down and right,
+ * then twice that, and so on while a pasted top-level node would sit where a node already is (each
+ * paste of the same slice used to go to the same spot, hiding the copies under each other).
+ */
+export function getPasteOffset(
+  spec: AgentSpec,
+  options: { slice: ClipboardSlice; step: number },
+): XYPosition {
+  const { slice, step } = options;
+  // tools are compared with tools and frames with frames: a frame's corner near a member is no clash
+  const frames = spec.groups.map((group) => getAbsolutePosition(spec, getGroupKey(group.id)));
+  const tools = spec.tools.map((tool) => getAbsolutePosition(spec, tool.name));
+  const inCopiedGroup = new Set(slice.groups.flatMap((group) => group.members));
+  const pasted = Object.entries(slice.positions)
+    .filter(([key]) => !inCopiedGroup.has(key))
+    .map(([key, position]) => ({ position, others: getGroupIdFromKey(key) === undefined ? tools : frames }));
+  const near = (a: XYPosition, b: XYPosition) =>
+    Math.abs(a.x - b.x) < step / 2 && Math.abs(a.y - b.y) < step / 2;
+  for (let times = 1; times < 100; times++) {
+    const offset = { x: step * times, y: step * times };
+    const clash = pasted.some(({ position, others }) =>
+      others.some((other) => near(shift(position, offset), other)),
+    );
+    if (!clash) return offset;
+  }
+  return { x: step, y: step };
+}
