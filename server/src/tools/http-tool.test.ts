@@ -165,6 +165,23 @@ describe("http tools", () => {
     });
   });
 
+  it("refuses an arg of . or .. that would move the URL out of its template's path", async () => {
+    const run = runner({
+      url: `${base}/files/{name}/meta`,
+      headers: { authorization: { secret: "WEATHER_KEY" } },
+    });
+    const before = seen.length;
+    for (const name of ["..", "."]) {
+      await expect(run({ name }, context())).rejects.toMatchObject({
+        code: "invalid_arg",
+        message: expect.stringContaining('"name"'),
+      });
+    }
+    expect(seen.length).toBe(before);
+    await expect(run({ name: "..." }, context())).rejects.toMatchObject({ code: "http_error" });
+    expect(seen.at(-1)?.url).toBe("/files/.../meta");
+  });
+
   it("redacts a secret an error body echoes back", async () => {
     const run = runner({ url: `${base}/denied`, headers: { authorization: { secret: "WEATHER_KEY" } } });
     const error = (await run({}, context()).then(

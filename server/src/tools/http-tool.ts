@@ -83,8 +83,10 @@ export function createHttpToolRunner(options: HttpToolOptions): ToolRunner {
   };
 }
 
-function fill(template: string, args: Record<string, unknown>, encode: (text: string) => string): string {
-  return template.replace(PLACEHOLDER, (_match, path: string) => {
+type Encode = (text: string, path: string, offset: number) => string;
+
+function fill(template: string, args: Record<string, unknown>, encode: Encode): string {
+  return template.replace(PLACEHOLDER, (_match, path: string, offset: number) => {
     const value = getPathValue(args, path);
     if (value === undefined || value === null) {
       throw new ToolExecutionError(
@@ -93,14 +95,33 @@ function fill(template: string, args: Record<string, unknown>, encode: (text: st
         false,
       );
     }
-    return encode(typeof value === "string" ? value : JSON.stringify(value));
+    return encode(typeof value === "string" ? value : JSON.stringify(value), path, offset);
   });
+}
+
+/**
+ * `encodeURIComponent` for a URL template's values, refusing "." and ".." in its path: URL parsing would
+ * resolve them (also as %2e), so an arg could move the request to another path of the allowed host, with
+ * the tool's secret headers.
+ */
+function encodeUrlValue(template: string): Encode {
+  const pathEnd = template.search(/[?#]/);
+  return (text, path, offset) => {
+    if ((text === "." || text === "..") && (pathEnd < 0 || offset < pathEnd)) {
+      throw new ToolExecutionError(
+        "invalid_arg",
+        `"${path}" may not be "${text}": it would leave the path of the tool's URL.`,
+        false,
+      );
+    }
+    return encodeURIComponent(text);
+  };
 }
 
 function buildUrl(impl: HttpImplConfig, args: Record<string, unknown>): URL {
   let url: URL;
   try {
-    url = new URL(fill(impl.url, args, encodeURIComponent));
+    url = new URL(fill(impl.url, args, encodeUrlValue(impl.url)));
   } catch (error) {
     if (error instanceof ToolExecutionError) throw error;
     throw new ToolExecutionError("invalid_url", `"${impl.url}" does not make a valid URL with these args.`);

@@ -4,6 +4,7 @@ export type ToolExecutionErrorCode =
   | "address_not_allowed"
   | "invalid_url"
   | "missing_arg"
+  | "invalid_arg"
   | "missing_secret"
   | "http_error"
   | "http_timeout"
