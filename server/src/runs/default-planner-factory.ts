@@ -196,6 +196,8 @@ function createSubagentRunner(options: {
       },
     });
     if (outcome.kind === "pause") {
+      // Nobody can answer a subagent's pause: its saved state would stay in the store for good.
+      await options.store.deletePausedState(outcome.resumeToken);
       throw new ToolExecutionError(
         "subagent_paused",
         `Subagent "${call.agentId}" paused (${outcome.reason}); subagents cannot wait for approval.`,
