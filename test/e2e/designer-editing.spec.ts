@@ -3,6 +3,7 @@ import {
   addMockTool,
   createAgent,
   openDesigner,
+  readDocumentJson,
   saveScreenshot,
   selectTool,
   toolNode,
@@ -115,4 +116,17 @@ test("undo and redo every document change, from the keyboard and the toolbar", a
   await help.getByTestId("shortcut-redo").click();
   await expect(help).toBeHidden();
   await expect(toolNode(page, "first_2")).toBeVisible();
+
+  // arrow keys move a focused, selected node in the document too (one undo step), not only on screen
+  type Layout = { layout: { nodes: Record<string, { x: number; y: number }> } };
+  const before = ((await readDocumentJson(page)) as Layout).layout.nodes.first;
+  await page.getByTestId("rf__node-first").focus();
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  const moved = ((await readDocumentJson(page)) as Layout).layout.nodes.first;
+  expect(moved?.y).toBeGreaterThan(before?.y ?? Infinity);
+  await page.getByTestId("canvas").click({ position: { x: 20, y: 300 } });
+  await page.keyboard.press("ControlOrMeta+z");
+  expect(((await readDocumentJson(page)) as Layout).layout.nodes.first).toEqual(before);
 });

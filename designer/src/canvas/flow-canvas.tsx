@@ -62,7 +62,7 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
   const flow = useReactFlow();
   const edgeKind = useUi((state) => state.edgeKind);
   const toolCount = useDocument((state) => state.spec.tools.length);
-  const { nodes, edges, onNodesChange, onEdgesChange, onNodeDragStop } = useFlowState();
+  const { nodes, edges, onNodesChange, onEdgesChange, onNodeDragStart, onNodeDragStop } = useFlowState();
 
   const requestFit = useFitWhenReady(nodes);
   useCanvasApi(wrapper, requestFit);
@@ -153,6 +153,7 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
         edgeTypes={edgeTypes}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
+        onNodeDragStart={onNodeDragStart}
         onNodeDragStop={onNodeDragStop}
         onConnect={onConnect}
         isValidConnection={isValidConnection}

@@ -14,6 +14,7 @@ import { getVisibleSuggestions } from "../graph/get-validation.js";
 import { reconcileEdges, reconcileNodes } from "../graph/reconcile-nodes.js";
 import { specToFlow } from "../graph/spec-to-flow.js";
 import type { Selection } from "../store/selection.js";
+import type { XYPosition } from "../store/spec-change.js";
 
 function applySelectChanges(
   ids: readonly string[],
@@ -30,7 +31,8 @@ function applySelectChanges(
 /**
  * The canvas's nodes and edges, derived from the document with `specToFlow`. Nodes live in local state
  * (React Flow writes measured sizes and live drag positions there) and are reconciled with every new
- * derivation; edits go back to the document only as change objects (drag stop, resize end).
+ * derivation; edits go back to the document only as change objects (drag stop, arrow-key move, resize
+ * end).
  */
 export function useFlowState() {
   const editor = useEditor();
@@ -59,9 +61,34 @@ export function useFlowState() {
   const [nodes, setNodes] = useState<FlowNode[]>(derived.nodes);
   useEffect(() => setNodes((previous) => reconcileNodes(previous, derived.nodes)), [derived.nodes]);
 
+  // arrow keys move selected nodes with position changes but no drag events: they are committed here
+  const isDragging = useRef(false);
+  const commitKeyboardMove = useCallback(
+    (moves: readonly { id: string; position: XYPosition }[]) => {
+      const dragged: DraggedNode[] = moves.map(({ id, position }) => ({
+        id,
+        position,
+        absolute: getInternalNode(id)?.internals.positionAbsolute ?? position,
+      }));
+      const document = editor.document.getState();
+      const change = getDragStopChange(document.spec, dragged);
+      const key = `keyboard-move:${moves.map((move) => move.id).join(",")}`;
+      if (change) document.dispatch(change, { coalesceKey: key });
+    },
+    [editor, getInternalNode],
+  );
+
   const onNodesChange = useCallback(
     (changes: NodeChange<FlowNode>[]) => {
       setNodes((previous) => applyNodeChanges(changes, previous));
+      if (!isDragging.current) {
+        const moves = changes.flatMap((change) =>
+          change.type === "position" && change.dragging === false && change.position
+            ? [{ id: change.id, position: change.position }]
+            : [],
+        );
+        if (moves.length > 0) commitKeyboardMove(moves);
+      }
       const selects = changes.flatMap((change) => (change.type === "select" ? [change] : []));
       if (selects.length === 0) return;
       const current: Selection = editor.document.getState().selection;
@@ -69,7 +96,7 @@ export function useFlowState() {
         .getState()
         .setSelection({ nodes: applySelectChanges(current.nodes, selects), edges: current.edges });
     },
-    [editor],
+    [editor, commitKeyboardMove],
   );
 
   const onEdgesChange = useCallback(
@@ -84,8 +111,13 @@ export function useFlowState() {
     [editor],
   );
 
+  const onNodeDragStart = useCallback<OnNodeDrag<FlowNode>>(() => {
+    isDragging.current = true;
+  }, []);
+
   const onNodeDragStop = useCallback<OnNodeDrag<FlowNode>>(
     (_event, _node, draggedNodes) => {
+      isDragging.current = false;
       const dragged: DraggedNode[] = draggedNodes.map((node) => {
         const internal = getInternalNode(node.id);
         return {
@@ -108,5 +140,5 @@ export function useFlowState() {
     [editor, getInternalNode, derived.nodes],
   );
 
-  return { nodes, edges, onNodesChange, onEdgesChange, onNodeDragStop };
+  return { nodes, edges, onNodesChange, onEdgesChange, onNodeDragStart, onNodeDragStop };
 }
