@@ -94,6 +94,27 @@ describe("RunRecorder", () => {
     expect(Date.parse(run!.finishedAt!)).not.toBeNaN();
   });
 
+  it("gives a server event on a stored run the step its last event had, not 0", async () => {
+    const { store, recorder } = await setUp();
+    recorder.sink({ ...chunk(1, "Hi"), step: 4 });
+    await recorder.flush();
+    // A new recorder for the same run, as cancel of a paused run or recovery at start makes.
+    const later = new RunRecorder({
+      runId: "r1",
+      lastSeq: 1,
+      status: "paused",
+      store,
+      hub: new RunEventHub(),
+      redactor: new SecretRedactor([]),
+      logger: createLogger({ level: "silent" }),
+    });
+    await later.append({ type: "run_interrupted", data: { message: "stopped" } });
+    expect((await store.listEvents("r1")).map((event) => [event.seq, event.step])).toEqual([
+      [1, 4],
+      [2, 4],
+    ]);
+  });
+
   it("redacts a secret that a stream splits across chunks, holding back only what could start one", async () => {
     const { recorder, published } = await setUp();
     const pieces = ["Your key is sk-rec", "order-sec", "ret-123, and s", "o on", "."];

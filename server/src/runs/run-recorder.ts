@@ -31,7 +31,8 @@ export class RunRecorder {
   private readonly pending: PendingEvent[] = [];
   private drainQueued = false;
   private lastSeq: number;
-  private lastStep = 0;
+  /** Read from the store at the first write when the run already has events (a recorder made later). */
+  private lastStep: number | undefined;
   private usage: Usage;
   private status: RunStatus;
   private sealed = false;
@@ -54,6 +55,7 @@ export class RunRecorder {
     },
   ) {
     this.lastSeq = options.lastSeq;
+    this.lastStep = options.lastSeq === 0 ? 0 : undefined;
     this.usage = { ...(options.usage ?? EMPTY_USAGE) };
     this.status = options.status;
     this.streams = new StreamRedactor(options.redactor);
@@ -124,6 +126,8 @@ export class RunRecorder {
   private async drain(): Promise<void> {
     this.drainQueued = false;
     const items = this.pending.splice(0);
+    // A server event (cancel while paused, recovery at start) takes the run's step, not 0.
+    this.lastStep ??= await this.readLastStep();
     const entries: EventEntry[] = [];
     let seq = this.lastSeq;
     let step = this.lastStep;
@@ -171,6 +175,18 @@ export class RunRecorder {
       }
     } finally {
       for (const item of items) item.resolve?.();
+    }
+  }
+
+  private async readLastStep(): Promise<number> {
+    try {
+      const [last] = await this.options.store.listEvents(this.options.runId, {
+        afterSeq: this.lastSeq - 1,
+        limit: 1,
+      });
+      return last?.step ?? 0;
+    } catch {
+      return 0;
     }
   }
 
