@@ -58,3 +58,19 @@ describe("a resume decision the planner refuses", () => {
     expect(finished.error).toBeNull();
   });
 });
+
+describe("cancel of a paused run", () => {
+  it("ends with the steps, calls and time the run had, not zeros", async () => {
+    const { runId } = await startPaused();
+    // A resume waits for the job that paused to end (it records the pause's metadata last): a barrier.
+    expect((await resume(runId, { resumeToken: "stale", decision: "approve" })).status).toBe(409);
+    const paused = await server.store.getRun(runId);
+    const metadata = paused?.result?.kind === "pause" ? paused.result.metadata : undefined;
+    expect(metadata?.steps).toBeGreaterThan(0);
+    const cancelled = await server.request(`/api/runs/${runId}/cancel`, { method: "POST" });
+    expect(cancelled.body.status).toBe("cancelled");
+    const last = (await server.store.listEvents(runId)).at(-1);
+    expect(last?.type).toBe("run_finished");
+    expect(last?.type === "run_finished" && last.data.metadata).toEqual(metadata);
+  });
+});

@@ -10,17 +10,19 @@ const MAX_CRASH_MESSAGE = 300;
 
 /** The `run_finished` (reason `cancelled`) the server writes for a run the planner did not finish itself. */
 export function cancelledEvent(run: RunRecord, answer: string): ServerEvent {
+  // A paused run has done work: its steps and time are in the pause's metadata (a queued one did none).
+  const done = run.result?.kind === "pause" ? run.result.metadata : undefined;
   return {
     type: "run_finished",
     data: {
       reason: "cancelled",
       payload: FinalPayload.parse({ answer }),
       metadata: {
-        steps: 0,
+        steps: done?.steps ?? 0,
         llmCalls: run.usage.llmCalls,
-        autoSeqSavedCalls: 0,
+        autoSeqSavedCalls: done?.autoSeqSavedCalls ?? 0,
         usage: run.usage,
-        durationMs: 0,
+        durationMs: done?.durationMs ?? 0,
       },
     },
   };
