@@ -175,6 +175,7 @@ describe("waddle run", () => {
       ["export", "x", "--format", "yaml"],
       ["run", "a", "b", "--approve", "--reject"],
       ["validate", "--bogus"],
+      ["run", "support-triage", "hi", "--tool-context", "@"],
     ]) {
       const { io, stderr, stdout } = createIo();
       expect(await runCli(argv, io), argv.join(" ")).toBe(2);

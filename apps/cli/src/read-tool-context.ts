@@ -11,6 +11,7 @@ const ToolContext = z.record(z.string(), z.unknown());
 export function readToolContext(value: string | undefined, cwd: string): Record<string, unknown> | undefined {
   if (value === undefined) return undefined;
   let json: unknown;
+  if (value === "@") throw new UsageError("--tool-context @ needs a file name, e.g. @context.json.");
   if (value.startsWith("@")) json = readJsonFile(value.slice(1), cwd);
   else {
     try {
