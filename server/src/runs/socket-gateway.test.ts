@@ -209,4 +209,15 @@ describe("socket subscribe and replay", () => {
     expect(JSON.stringify(events)).not.toContain("sk-never-show-this");
     expect((await server.store.getRun(runId))?.error).toEqual({ code: "boom", message: "failed" });
   });
+
+  it("acks the run's real last seq to a client that asks from beyond it (e.g. from a reset database)", async () => {
+    const runId = "run_beyond01";
+    const recorder = await createRecordedRun(runId);
+    recorder.sink(stepEvent(runId, 1));
+    await recorder.append({ type: "run_failed", data: { error: { code: "boom", message: "failed" } } });
+    const socket = connect(server.url, { transports: ["websocket"], reconnection: false });
+    const ack = await new Promise((resolve) => socket.emit("subscribe", { runId, afterSeq: 40 }, resolve));
+    socket.disconnect();
+    expect(ack).toEqual({ ok: true, status: "failed", lastSeq: 2 });
+  });
 });

@@ -110,6 +110,8 @@ export function createSocketGateway(options: {
           return;
         }
         let cursor = afterSeq;
+        // The last seq this socket was sent, for the ack: not afterSeq, which may lie beyond the run's end.
+        let sent = 0;
         for (;;) {
           const page = await store.listEvents(runId, { afterSeq: cursor, limit: REPLAY_PAGE });
           if (replay.cancelled || !socket.connected) {
@@ -120,6 +122,7 @@ export function createSocketGateway(options: {
           }
           for (const event of page) socket.emit("event", event);
           cursor = page.at(-1)?.seq ?? cursor;
+          sent = page.at(-1)?.seq ?? sent;
           if (page.length < REPLAY_PAGE) break;
         }
         // From here to join, nothing awaits: no live event can slip between the buffer and the room.
@@ -127,10 +130,11 @@ export function createSocketGateway(options: {
           if (event.seq <= cursor) continue;
           socket.emit("event", event);
           cursor = event.seq;
+          sent = event.seq;
         }
         await socket.join(getRunRoom(runId));
         const latest = (await store.getRun(runId)) ?? run;
-        const status = { runId, status: latest.status, lastSeq: Math.max(cursor, latest.lastSeq ?? 0) };
+        const status = { runId, status: latest.status, lastSeq: Math.max(sent, latest.lastSeq ?? 0) };
         // The contract (protocol socket.ts): run_status once on subscribe, after the replay.
         socket.emit("run_status", status);
         const ack: SubscribeAck = { ok: true, status: status.status, lastSeq: status.lastSeq };
