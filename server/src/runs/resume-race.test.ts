@@ -1,7 +1,7 @@
 import { TERMINAL_EVENT_TYPES } from "@waddle/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
-import { waitForRun } from "../testing/wait-for-run.js";
+import { waitForEvent, waitForRun } from "../testing/wait-for-run.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -52,5 +52,36 @@ describe("answers to one pause at the same moment", () => {
     expect(run.error).toBeNull();
     const events = await server.store.listEvents(runId);
     expect(events.filter((event) => TERMINAL_EVENT_TYPES.has(event.type))).toHaveLength(1);
+  });
+
+  it("refuses a second resume at once while the resumed run goes on, instead of holding it to the end", async () => {
+    const spec = {
+      version: 1,
+      id: "approve-then-wait",
+      name: "Approve then wait",
+      tools: [
+        { name: "ask_first", requiresApproval: true, impl: { kind: "mock", output: { ok: true } } },
+        { name: "wait_long", impl: { kind: "mock", latencyMs: 30_000, output: { ok: true } } },
+      ],
+      hints: { ordering_hints: ["ask_first", "wait_long"] },
+    };
+    expect((await server.request("/api/agents", { method: "POST", json: spec })).status).toBe(201);
+    const started = await server.request("/api/runs", {
+      method: "POST",
+      json: { agentId: "approve-then-wait", query: "go" },
+    });
+    const runId = started.body.runId as string;
+    const paused = await waitForRun(server, runId, new Set(["paused", "failed", "finished"]));
+    const body = { resumeToken: paused.pause!.resumeToken, decision: "approve" as const };
+    await server.runs.resumeRun(runId, body);
+    await waitForEvent(
+      server,
+      runId,
+      (event) => event.type === "tool_start" && event.data.tool === "wait_long",
+    );
+    const second = await server.request(`/api/runs/${runId}/resume`, { method: "POST", json: body });
+    expect(second.status).toBe(409);
+    expect((await server.store.getRun(runId))?.status).toBe("running");
+    await server.runs.cancelRun(runId);
   });
 });

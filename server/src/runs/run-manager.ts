@@ -158,8 +158,10 @@ export class RunManager implements RunService {
 
   async resumeRun(runId: string, request: ResumeRequest): Promise<{ runId: string }> {
     this.assertOpen();
-    // A pause is published before its planner call returns: let that job end before resuming.
-    await this.active.get(runId)?.done;
+    // A pause is published before its planner call returns: let that job end before resuming. Only then:
+    // a job that is still running would hold this request until the run ends, to answer 409 after all.
+    const active = this.active.get(runId);
+    if (active?.recorder?.currentStatus === "paused") await active.done;
     // Two resumes (or a resume and a cancel) that both read "paused" would both act on it: the second job's
     // failure (token spent) would be recorded after the first one's events, or after the cancel.
     return this.locks.run(runId, () => this.acceptResume(runId, request));
