@@ -43,5 +43,9 @@ describe("the built designer", () => {
     expect(
       (await server.request("/assets/missing.js", { headers: { accept: "application/javascript" } })).status,
     ).toBe(404);
+    // what a browser sends for a script or a stylesheet of an older build: not index.html with 200
+    for (const file of ["/assets/index-0ld.js", "/assets/index-0ld.css", "/favicon.ico"]) {
+      expect((await server.request(file, { headers: { accept: "*/*" } })).status, file).toBe(404);
+    }
   });
 });

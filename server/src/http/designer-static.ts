@@ -13,6 +13,9 @@ reload, use <code>npm run dev</code>.</p>
 <p>The API answers at <a href="/api/health"><code>/api/health</code></a>, <a href="/api/agents"><code>/api/agents</code></a>
 and <a href="/api/tools"><code>/api/tools</code></a>.</p></body></html>`;
 
+/** A path whose last segment has an extension. */
+const FILE_NAME = /\.[a-z0-9]+$/i;
+
 /**
  * Serves the built designer with an SPA fallback (any GET outside /api and /socket.io that wants HTML gets
  * index.html), or a page that says how to build it.
@@ -24,7 +27,8 @@ export function createDesignerRoutes(designerDir: string | undefined): Router {
     router.use(express.static(designerDir, { index: false, maxAge: "1h", setHeaders: noCacheForHtml }));
   }
   router.get(/^(?!\/api\/|\/api$|\/socket\.io\/).*/, (request, response, next) => {
-    if (!request.accepts("html")) return next();
+    // A file name (an asset of an older build) is never a page: browsers ask for scripts with `*/*`.
+    if (!request.accepts("html") || FILE_NAME.test(request.path)) return next();
     if (indexFile && existsSync(indexFile)) {
       response.setHeader("cache-control", "no-cache");
       response.sendFile(indexFile);
