@@ -12,10 +12,10 @@ afterAll(async () => {
 
 const SETTLED = new Set(["paused", "failed", "finished", "cancelled"] as const);
 
-async function startPaused(): Promise<{ runId: string; resumeToken: string }> {
+async function startPaused(agentId = "email-approval"): Promise<{ runId: string; resumeToken: string }> {
   const started = await server.request("/api/runs", {
     method: "POST",
-    json: { agentId: "email-approval", query: "Email Dana that the Q3 report is ready" },
+    json: { agentId, query: "Email Dana that the Q3 report is ready" },
   });
   expect(started.status).toBe(202);
   const runId = started.body.runId as string;
@@ -56,6 +56,26 @@ describe("a resume decision the planner refuses", () => {
     const finished = await waitForRun(server, runId);
     expect(finished.status).toBe("finished");
     expect(finished.error).toBeNull();
+  });
+});
+
+describe("a paused run whose agent was deleted", () => {
+  it("answers a resume with 409 saying to cancel, stays paused, and cancels", async () => {
+    const example = (await server.request("/api/agents/email-approval")).body;
+    const copy = { ...example.spec, id: "email-approval-copy" };
+    expect((await server.request("/api/agents", { method: "POST", json: copy })).status).toBe(201);
+    const { runId, resumeToken } = await startPaused("email-approval-copy");
+    expect((await server.request("/api/agents/email-approval-copy", { method: "DELETE" })).status).toBe(204);
+    const refused = await resume(runId, { resumeToken, decision: "approve" });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({
+      code: "invalid_state",
+      message: expect.stringContaining("was deleted"),
+      details: { agentId: "email-approval-copy" },
+    });
+    expect((await server.request(`/api/runs/${runId}`)).body.status).toBe("paused");
+    const cancelled = await server.request(`/api/runs/${runId}/cancel`, { method: "POST" });
+    expect(cancelled.body.status).toBe("cancelled");
   });
 });
 

@@ -12,6 +12,7 @@ import { getContextSecrets, type SecretRedactor } from "../tools/secret-redactor
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { PlannerFactory } from "./planner-factory.js";
 import type { RunEventHub } from "./run-event-hub.js";
+import { agentGone, editNeedsArgs } from "./resume-refusals.js";
 import { runJob } from "./run-job.js";
 import { cancelledEvent, markRunCrashed, toFailure } from "./run-outcome-events.js";
 import { RunLocks } from "./run-locks.js";
@@ -189,7 +190,8 @@ export class RunManager implements RunService {
     }
     if (request.decision === "edit" && request.args === undefined) throw editNeedsArgs(run);
     const agent = await this.options.store.getAgentVersion(run.agentId, run.agentVersion);
-    if (agent) this.options.checkSpec?.(agent.spec);
+    if (!agent) throw agentGone(run);
+    this.options.checkSpec?.(agent.spec);
     this.toolContexts.acceptResume(run, request);
     await this.createRecorder(run).patch({
       status: "queued",
@@ -333,14 +335,4 @@ export class RunManager implements RunService {
       this.toolContexts.delete(runId);
     }
   }
-}
-
-/** The planner would refuse an edit without args after the 202; answered at once, the run stays paused. */
-function editNeedsArgs(run: RunRecord): ApiError {
-  const tool = run.pause?.payload.tool;
-  return new ApiError(
-    "validation_failed",
-    `decision "edit" needs args: the new args of ${typeof tool === "string" ? tool : "the paused call"}.`,
-    { where: "body", issues: [{ path: "$.args", message: 'required when decision is "edit"' }] },
-  );
 }
