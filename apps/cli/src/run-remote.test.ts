@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createWaddleServer, type WaddleServer } from "@waddle/server";
+import { createWaddleServer, MemoryStore, type WaddleServer } from "@waddle/server";
 import { afterAll, describe, expect, it } from "vitest";
 import type { CliIo } from "./cli-io.js";
 import { runCli } from "./main.js";
@@ -212,4 +212,34 @@ describe("waddle run --server when the connection drops", () => {
     const runId = /run (run_\w+) on /.exec(stderr)?.[1];
     await server.runs.cancelRun(runId!);
   }, 60_000);
+});
+
+describe("waddle run --server when the server cannot store the run's events", () => {
+  it("ends on the run's terminal status instead of waiting for an event that never comes", async () => {
+    class NoEventsStore extends MemoryStore {
+      override async appendEvents(): Promise<void> {
+        throw new Error("SQLITE_FULL: database or disk is full");
+      }
+    }
+    const server = await createWaddleServer({
+      port: 0,
+      store: new NoEventsStore(),
+      logLevel: "silent",
+      designerDir: null,
+      env: {},
+    });
+    started.push(server);
+    let stderr = "";
+    const io: CliIo = {
+      stdout: { write: () => undefined, isTTY: false },
+      stderr: { write: (text) => void (stderr += text) },
+      env: { WADDLE_DATA_DIR: path.join(work, "no-data") },
+      cwd: work,
+    };
+    const code = await runCli(["run", "support-triage", "Refund?", "--server", server.url], io);
+    const run = (await server.store.listRuns())[0];
+    expect(run && ["finished", "failed"]).toContain(run?.status);
+    expect(code).toBe(run?.status === "finished" ? 0 : 1);
+    expect(stderr).toContain(`ended ${run?.status} on the server without a final event`);
+  }, 30_000);
 });

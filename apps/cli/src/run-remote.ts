@@ -1,5 +1,6 @@
 import {
   TERMINAL_EVENT_TYPES,
+  TERMINAL_RUN_STATUSES,
   type AgentRecord,
   type AgentSpec,
   type RunEvent,
@@ -67,6 +68,8 @@ export async function runRemote(options: RunRemoteOptions): Promise<number> {
     ...(options.token ? { auth: { token: options.token } } : {}),
   });
   let lastSeq = 0;
+  /** A terminal event arrived: the status that follows it says nothing new. */
+  let ended = false;
   let stopListening: (() => void) | undefined;
   try {
     return await new Promise<number>((resolve, reject) => {
@@ -106,15 +109,22 @@ export async function runRemote(options: RunRemoteOptions): Promise<number> {
         if (!socket.active) reject(new Error(`socket connection refused: ${error.message}`));
       });
       socket.on("run_status", (message: RunStatusMessage) => {
-        // A run cancelled before it started has no terminal event.
-        if (message.runId === runId && message.status === "cancelled" && message.lastSeq <= lastSeq)
-          resolve(1);
+        // A run can end without a terminal event (cancelled before it started; a crash whose event could
+        // not be stored): a terminal status with no event left to come ends the command too.
+        if (message.runId !== runId || message.lastSeq > lastSeq || ended) return;
+        if (!TERMINAL_RUN_STATUSES.has(message.status)) return;
+        if (message.status !== "cancelled") {
+          printer.finish();
+          io.stderr.write(`Run ${runId} ended ${message.status} on the server without a final event.\n`);
+        }
+        resolve(message.status === "finished" ? 0 : 1);
       });
       socket.on("event", (event: RunEvent) => {
         if (event.runId !== runId || event.seq <= lastSeq) return;
         lastSeq = event.seq;
         printer.print(event);
         if (TERMINAL_EVENT_TYPES.has(event.type)) {
+          ended = true;
           resolve(event.type === "run_finished" && event.data.reason !== "cancelled" ? 0 : 1);
           return;
         }
