@@ -2,6 +2,7 @@ import type { ReactElement } from "react";
 import { Icon } from "../components/icon.js";
 import { useDraftText } from "../components/use-draft-text.js";
 import type { FieldPath } from "../schema/schema-field-edits.js";
+import { getFieldProblem } from "../schema/get-field-problem.js";
 import { FIELD_TYPES, type FieldType, type SchemaField } from "../schema/schema-fields.js";
 import { formatEnumText, formatValueText, parseEnumText, parseValueText } from "../schema/value-text.js";
 
@@ -93,6 +94,7 @@ function ValueInput(props: {
 export function SchemaFieldRow(props: FieldRowProps): ReactElement {
   const { field, path, actions, isItem, testId } = props;
   const open = actions.isOpen(path);
+  const problem = getFieldProblem(field);
   const childNames = field.fields.map((child) => child.name);
   return (
     <div className="schema-field" data-testid={testId}>
@@ -145,6 +147,11 @@ export function SchemaFieldRow(props: FieldRowProps): ReactElement {
           </button>
         )}
       </div>
+      {problem ? (
+        <p className="field-error" role="alert" data-testid={`${testId}-problem`}>
+          {problem}
+        </p>
+      ) : null}
       {open ? (
         <div className="schema-details">
           <label className="mini-field mini-field-wide">
