@@ -17,6 +17,14 @@ test("an invalid edit shows its issue on the right node, and clicking the issue 
   await addMockTool(page, "lookup");
   await addMockTool(page, "answer");
   await expect(page.getByTestId("issues-count")).toHaveText("Valid");
+  // a mock tool starts with one args field and one output field, counted in the singular
+  await expect(page.getByTestId("tool-inspector").locator(".section-summary")).toContainText([
+    "1 field",
+    "1 field",
+  ]);
+  await expect(
+    page.getByTestId("tool-inspector").locator(".section-summary", { hasText: "1 fields" }),
+  ).toHaveCount(0);
 
   // the args schema of `lookup` becomes a string schema: a tool's args must describe an object
   await selectTool(page, "lookup");

@@ -1,4 +1,4 @@
-import { RetryPolicy, type ToolSpec } from "@waddle/protocol";
+import { RetryPolicy, type JsonSchema, type ToolSpec } from "@waddle/protocol";
 import { useCallback, type ReactElement } from "react";
 import { useDocument, useEditor } from "../app/editor-context.js";
 import { JsonField, ListField, NumberField, TextField, ToggleField } from "../components/fields.js";
@@ -9,6 +9,12 @@ import { ImplEditor } from "./impl-editor.js";
 import { SchemaEditor } from "./schema-editor.js";
 import { SideEffectPicker } from "./side-effect-picker.js";
 import { ToolNameField } from "./tool-name-field.js";
+
+/** "1 field", "3 fields": the summary of an args or out schema section. */
+function getFieldCount(schema: JsonSchema): string {
+  const count = Object.keys((schema.properties as object | undefined) ?? {}).length;
+  return `${count} field${count === 1 ? "" : "s"}`;
+}
 
 const HINT_TOGGLES: readonly { list: ToolHintList; label: string; hint: string }[] = [
   { list: "prefer_nodes", label: "Prefer", hint: "The planner is told to favour this tool." },
@@ -107,10 +113,7 @@ export function ToolInspector({ tool }: { tool: ToolSpec }): ReactElement {
           />
         ))}
       </Section>
-      <Section
-        title="Arguments"
-        summary={`${Object.keys((tool.argsSchema.properties as object | undefined) ?? {}).length} fields`}
-      >
+      <Section title="Arguments" summary={getFieldCount(tool.argsSchema)}>
         <SchemaEditor
           schema={tool.argsSchema}
           onChange={setArgs}
@@ -118,10 +121,7 @@ export function ToolInspector({ tool }: { tool: ToolSpec }): ReactElement {
           emptyText="No arguments: the tool is called with {}."
         />
       </Section>
-      <Section
-        title="Output"
-        summary={`${Object.keys((tool.outSchema.properties as object | undefined) ?? {}).length} fields`}
-      >
+      <Section title="Output" summary={getFieldCount(tool.outSchema)}>
         <SchemaEditor
           schema={tool.outSchema}
           onChange={setOut}
