@@ -53,7 +53,7 @@ function checkToolSchema(schema: JsonSchema, path: Path, which: string, report: 
     return;
   }
   try {
-    z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+    z.fromJSONSchema(schema as FromJsonSchemaInput);
   } catch (error) {
     report(
       "error",
@@ -61,7 +61,43 @@ function checkToolSchema(schema: JsonSchema, path: Path, which: string, report: 
       path,
       `The ${which} schema is not valid JSON Schema: ${(error as Error).message}.`,
     );
+    return;
   }
+  checkDefaults(schema, path, report);
+}
+
+type FromJsonSchemaInput = Parameters<typeof z.fromJSONSchema>[0];
+
+/**
+ * A default its own field refuses (not one of the allowed values, the wrong type, out of range): JSON
+ * Schema accepts it, but arg-fill and the offline model fill it in and the tool's validation refuses it.
+ */
+function checkDefaults(schema: JsonSchema, path: Path, report: Report): void {
+  if (schema.default !== undefined && path.at(-2) === "properties") {
+    const field = { ...schema };
+    delete field.default;
+    const parsed = z.fromJSONSchema(field as FromJsonSchemaInput).safeParse(schema.default);
+    if (!parsed.success) {
+      report(
+        "warning",
+        "invalid_default",
+        [...path, "default"],
+        `The default ${JSON.stringify(schema.default)} of "${String(path.at(-1))}" does not fit its own field ` +
+          `(${parsed.error.issues[0]?.message ?? "invalid"}): change the default or the field's type or allowed values.`,
+      );
+    }
+  }
+  const properties = schema.properties;
+  if (properties !== null && typeof properties === "object" && !Array.isArray(properties)) {
+    for (const [name, child] of Object.entries(properties as Record<string, unknown>)) {
+      if (isSchema(child)) checkDefaults(child, [...path, "properties", name], report);
+    }
+  }
+  if (isSchema(schema.items)) checkDefaults(schema.items, [...path, "items"], report);
+}
+
+function isSchema(value: unknown): value is JsonSchema {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function checkHttpImpl(impl: Extract<ToolSpec["impl"], { kind: "http" }>, path: Path, report: Report): void {

@@ -27,6 +27,7 @@ export const SPEC_ISSUE_CODES = [
   "join_tool_is_member",
   "schema_not_object",
   "invalid_json_schema",
+  "invalid_default",
   "auto_seq_into_side_effect",
   "auto_seq_edge_into_non_auto_seq_tool",
   "auto_seq_execute_without_auto_seq",

@@ -261,6 +261,43 @@ const cases: BadCase[] = [
     targetId: "alpha",
   },
   {
+    name: "a default that is not one of its field's allowed values",
+    spec: {
+      ...base,
+      tools: withTool(0, {
+        argsSchema: {
+          type: "object",
+          properties: { size: { type: "integer", enum: [1, 2, 3], default: 7 } },
+        },
+      }),
+    },
+    code: "invalid_default",
+    path: "$.tools[0].argsSchema.properties.size.default",
+    severity: "warning",
+    targetId: "alpha",
+  },
+  {
+    name: "a default of the wrong type, nested in an array of objects",
+    spec: {
+      ...base,
+      tools: withTool(1, {
+        outSchema: {
+          type: "object",
+          properties: {
+            rows: {
+              type: "array",
+              items: { type: "object", properties: { score: { type: "number", default: "high" } } },
+            },
+          },
+        },
+      }),
+    },
+    code: "invalid_default",
+    path: "$.tools[1].outSchema.properties.rows.items.properties.score.default",
+    severity: "warning",
+    targetId: "beta",
+  },
+  {
     name: "order edges in a cycle",
     spec: {
       ...base,
@@ -299,6 +336,18 @@ describe("validateAgentSpec", () => {
     expect(issue?.message.length).toBeGreaterThan(10);
     if (targetId !== undefined) expect(issue?.target?.id).toBe(targetId);
     expect(result.ok).toBe(severity === "warning");
+  });
+
+  it("takes defaults that fit their fields, nested ones included", () => {
+    const argsSchema = {
+      type: "object",
+      properties: {
+        size: { type: "integer", enum: [1, 2, 3], default: 2 },
+        when: { type: "string", format: "date", default: "2026-01-31" },
+        filter: { type: "object", properties: { tags: { type: "array", default: [] } }, default: {} },
+      },
+    };
+    expect(validateAgentSpec({ ...base, tools: withTool(0, { argsSchema }) }).issues).toEqual([]);
   });
 
   it("still checks cross references when the structure is broken", () => {
