@@ -92,6 +92,32 @@ describe("suggestAutoSeqEdges", () => {
     expect(suggestAutoSeqEdges(spec)).toEqual([{ source: "search", target: "summarize", matched: ["docs"] }]);
   });
 
+  it("leaves out shortcuts past a chain and loops back into it (one state type through a pipeline)", () => {
+    const state = object({ query: { type: "string" }, stage: { type: "string" } });
+    const stage = (name: string) => makeTool(name, { argsSchema: state, outSchema: state });
+    const spec = makeSpec({
+      tools: [stage("init"), stage("parse"), stage("extract"), stage("summarize"), stage("audit")],
+      edges: [
+        { id: "e1", kind: "auto_seq", source: "init", target: "parse" },
+        { id: "e2", kind: "auto_seq", source: "parse", target: "extract" },
+        { id: "e3", kind: "auto_seq", source: "extract", target: "summarize" },
+      ],
+    });
+    const pairs = suggestAutoSeqEdges(spec).map((edge) => `${edge.source}->${edge.target}`);
+    // the chain's tools only pair with the tool outside it, both ways
+    expect(pairs.sort()).toEqual(
+      ["init", "parse", "extract", "summarize"]
+        .flatMap((name) => [`${name}->audit`, `audit->${name}`])
+        .sort(),
+    );
+    // a big canvas asks about the selection only: the same answer for its pairs
+    const involving = suggestAutoSeqEdges(spec, { involving: new Set(["init"]) });
+    expect(involving.map((edge) => `${edge.source}->${edge.target}`).sort()).toEqual([
+      "audit->init",
+      "init->audit",
+    ]);
+  });
+
   it("still suggests an auto-seq edge where only an order edge exists", () => {
     const spec = makeSpec({ edges: [{ id: "a-b", kind: "order", source: "alpha", target: "beta" }] });
     const pairs = suggestAutoSeqEdges(spec).map((edge) => `${edge.source}->${edge.target}`);

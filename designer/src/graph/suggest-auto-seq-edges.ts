@@ -116,23 +116,49 @@ function getCachedMatch(out: Schema, args: Schema): string[] | null {
 }
 
 /**
+ * Answers "does a chain of auto-seq edges lead from `from` to `to`?", one search per source, remembered.
+ */
+function createChainCheck(spec: AgentSpec): (from: string, to: string) => boolean {
+  const next = new Map<string, string[]>();
+  for (const edge of spec.edges) {
+    if (edge.kind !== "auto_seq") continue;
+    next.set(edge.source, [...(next.get(edge.source) ?? []), edge.target]);
+  }
+  const reachable = new Map<string, Set<string>>();
+  return (from, to) => {
+    let seen = reachable.get(from);
+    if (!seen) {
+      seen = new Set();
+      const stack = [...(next.get(from) ?? [])];
+      for (let name = stack.pop(); name !== undefined; name = stack.pop()) {
+        if (seen.has(name)) continue;
+        seen.add(name);
+        stack.push(...(next.get(name) ?? []));
+      }
+      reachable.set(from, seen);
+    }
+    return seen.has(to);
+  };
+}
+
+/**
  * Auto-seq edges the schemas suggest: the source's out schema satisfies the target's args schema (every
- * required arg present with a compatible type). Targets without required args are skipped, since any
- * output would fit them; pairs already joined by an auto-seq edge are skipped too. `involving` limits the
- * pairs to those touching these tools (what a big canvas shows).
+ * required arg present with a compatible type). Skipped: targets without required args (any output would
+ * fit them), and pairs that auto-seq edges already connect in either direction, directly or along a chain
+ * (a shortcut past the chain's own steps, or a loop back into it, is what a pipeline of one shared state
+ * type would otherwise suggest between every pair). `involving` limits the pairs to those touching these
+ * tools (what a big canvas shows).
  */
 export function suggestAutoSeqEdges(
   spec: AgentSpec,
   options: { involving?: ReadonlySet<string> } = {},
 ): SuggestedEdge[] {
   const { involving } = options;
-  const existing = new Set(
-    spec.edges.filter((edge) => edge.kind === "auto_seq").map((edge) => `${edge.source}->${edge.target}`),
-  );
+  const isChained = createChainCheck(spec);
   const suggestions: SuggestedEdge[] = [];
   const consider = (source: ToolSpec, target: ToolSpec) => {
     if (source.name === target.name || getRequired(target.argsSchema).length === 0) return;
-    if (existing.has(`${source.name}->${target.name}`)) return;
+    if (isChained(source.name, target.name) || isChained(target.name, source.name)) return;
     const matched = getCachedMatch(source.outSchema, target.argsSchema);
     if (matched && matched.length > 0)
       suggestions.push({ source: source.name, target: target.name, matched });
