@@ -1,6 +1,9 @@
 import { SLUG_PATTERN } from "@waddle/protocol";
 
-/** `base`, or `base_2`, `base_3`, … (joined with `separator`), whichever is not taken. */
+/**
+ * `base`, or `base_2`, `base_3`, … (joined with `separator`), whichever is not taken. A taken base that
+ * already ends in a number counts on from it: a copy of `summarize_3` is `summarize_4`, not `summarize_3_2`.
+ */
 export function createUniqueName(options: {
   base: string;
   taken: Iterable<string>;
@@ -9,8 +12,12 @@ export function createUniqueName(options: {
   const taken = new Set(options.taken);
   const separator = options.separator ?? "_";
   if (!taken.has(options.base)) return options.base;
-  for (let index = 2; ; index += 1) {
-    const candidate = `${options.base}${separator}${index}`;
+  const numbered = options.base.lastIndexOf(separator);
+  const suffix = options.base.slice(numbered + separator.length);
+  const counts = numbered > 0 && /^[1-9][0-9]{0,5}$/.test(suffix);
+  const stem = counts ? options.base.slice(0, numbered) : options.base;
+  for (let index = counts ? Number(suffix) + 1 : 2; ; index += 1) {
+    const candidate = `${stem}${separator}${index}`;
     if (!taken.has(candidate)) return candidate;
   }
 }
