@@ -5,6 +5,7 @@ import { UsageError, type CliIo } from "./cli-io.js";
 import { exportCommand } from "./export-command.js";
 import { runLocal } from "./run-local.js";
 import { readToolContext } from "./read-tool-context.js";
+import { resumeCommand } from "./resume-command.js";
 import { runRemote } from "./run-remote.js";
 import { validateCommand } from "./validate-command.js";
 
@@ -16,6 +17,8 @@ export const USAGE = `Usage: waddle <command> [options]
       [--approve | --reject]               answer approval pauses without asking
       [--tool-context JSON|@file]          secrets and values for the agent's tools (sent again on resume)
       [--data-dir DIR]                     where to find saved agents in-process (default: WADDLE_DATA_DIR or ./data)
+  resume <run-id> --server URL            answer a run paused on a server, then follow it to its end
+      [--approve | --reject] [--token T] [--tool-context JSON|@file]
   export <agent-id|file> [--format json|ts] [--server URL] [--token T] [--out FILE]
                                            the spec as JSON, or TypeScript that builds the same planner
 
@@ -58,6 +61,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       env: io.env,
       cwd: io.cwd,
     });
+    if (values.approve && values.reject) throw new UsageError("Pass --approve or --reject, not both.");
+    const decision = values.approve ? "approve" : values.reject ? "reject" : undefined;
+    const toolContext = readToolContext(values["tool-context"], io.cwd);
     switch (command) {
       case "validate":
         if (rest.length !== 1) throw new UsageError("validate takes one file.");
@@ -81,10 +87,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           throw new UsageError(
             'run takes an agent (file or id) and a query in quotes: waddle run support-triage "…"',
           );
-        if (values.approve && values.reject) throw new UsageError("Pass --approve or --reject, not both.");
-        const decision = values.approve ? "approve" : values.reject ? "reject" : undefined;
         const [source, query] = rest as [string, string];
-        const toolContext = readToolContext(values["tool-context"], io.cwd);
         if (server) {
           const isId = /^[a-z0-9][a-z0-9_-]{0,63}$/.test(source) && !source.endsWith(".json");
           const agent = isId ? source : await loadAgentSpec({ source, cwd: io.cwd, dataDir });
@@ -103,6 +106,22 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           spec,
           query,
           io,
+          ...(decision ? { decision } : {}),
+          ...(toolContext ? { toolContext } : {}),
+        });
+      }
+      case "resume": {
+        if (rest.length !== 1)
+          throw new UsageError("resume takes one run id: waddle resume run_… --server URL");
+        if (!server)
+          throw new UsageError(
+            "resume needs --server URL: runs started in-process end with their command, only a server keeps them.",
+          );
+        return await resumeCommand({
+          runId: rest[0]!,
+          server,
+          io,
+          ...(token ? { token } : {}),
           ...(decision ? { decision } : {}),
           ...(toolContext ? { toolContext } : {}),
         });

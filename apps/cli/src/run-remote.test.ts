@@ -100,7 +100,7 @@ describe("waddle run --server at a pause nobody answers", () => {
     const code = await runCli(["run", "email-approval", "Email Dana", "--server", server.url], io);
     expect(code, stderr).toBe(3);
     expect(stdout).toContain("⏸ paused (approval_required)");
-    const match = /Resume it with POST (\/api\/runs\/\S+\/resume) (\{.*?\}) /.exec(stderr);
+    const match = /resume it with POST (\/api\/runs\/\S+\/resume) (\{.*?\}) /.exec(stderr);
     expect(match, stderr).not.toBeNull();
     const [, route, body] = match!;
     const response = await fetch(`${server.url}${route}`, {
