@@ -6,27 +6,21 @@ import { fileURLToPath } from "node:url";
 import { AgentSpec } from "@waddle/protocol";
 import { createWaddleServer, type WaddleServer } from "@waddle/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIo } from "./cli-io.js";
 import { runCli } from "./main.js";
+import { createTestIo } from "./testing/create-test-io.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const work = mkdtempSync(path.join(tmpdir(), "waddle-cli-"));
 const example = (id: string) => path.join(root, "apps/examples/agents", `${id}.json`);
 
-function createIo(
+const createIo = (
   options: { prompt?: (question: string) => Promise<string>; env?: Record<string, string> } = {},
-) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: { write: (text) => void (stdout += text), isTTY: false },
-    stderr: { write: (text) => void (stderr += text) },
-    env: { WADDLE_DATA_DIR: path.join(work, "no-data"), ...options.env },
+) =>
+  createTestIo({
     cwd: root,
+    env: { WADDLE_DATA_DIR: path.join(work, "no-data"), ...options.env },
     ...(options.prompt ? { prompt: options.prompt } : {}),
-  };
-  return { io, stdout: () => stdout, stderr: () => stderr };
-}
+  });
 
 let server: WaddleServer;
 let serverDir: string;

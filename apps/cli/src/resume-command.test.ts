@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createWaddleServer, type WaddleServer } from "@waddle/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIo } from "./cli-io.js";
 import { runCli } from "./main.js";
+import { createTestIo } from "./testing/create-test-io.js";
 
 const work = mkdtempSync(path.join(tmpdir(), "waddle-cli-resume-"));
 let server: WaddleServer;
@@ -22,18 +22,12 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function createIo(prompt?: (question: string) => Promise<string>) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: { write: (text) => void (stdout += text), isTTY: false },
-    stderr: { write: (text) => void (stderr += text) },
-    env: { WADDLE_DATA_DIR: path.join(work, "no-data") },
+const createIo = (prompt?: (question: string) => Promise<string>) =>
+  createTestIo({
     cwd: work,
+    env: { WADDLE_DATA_DIR: path.join(work, "no-data") },
     ...(prompt ? { prompt } : {}),
-  };
-  return { io, stdout: () => stdout, stderr: () => stderr };
-}
+  });
 
 describe("waddle resume", () => {
   it("answers a run left paused on the server, follows it from the pause, and refuses a finished one", async () => {

@@ -6,6 +6,7 @@ import { createWaddleServer, MemoryStore, type WaddleServer } from "@waddle/serv
 import { afterAll, describe, expect, it } from "vitest";
 import type { CliIo } from "./cli-io.js";
 import { runCli } from "./main.js";
+import { createTestIo } from "./testing/create-test-io.js";
 
 const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const work = mkdtempSync(path.join(tmpdir(), "waddle-cli-remote-"));
@@ -26,6 +27,13 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
   rmSync(toolsDir, { recursive: true, force: true });
 });
+
+const createIo = (prompt?: (question: string) => Promise<string>) =>
+  createTestIo({
+    cwd: work,
+    env: { WADDLE_DATA_DIR: path.join(work, "no-data") },
+    ...(prompt ? { prompt } : {}),
+  });
 
 const startServer = async (port = 0, dir = dataDir) => {
   const server = await createWaddleServer({
@@ -61,47 +69,32 @@ describe("waddle run --server with --tool-context", () => {
       }),
     );
     const first = await startServer();
-    let stdout = "";
-    let stderr = "";
-    const io: CliIo = {
-      stdout: { write: (text) => void (stdout += text), isTTY: false },
-      stderr: { write: (text) => void (stderr += text) },
-      env: { WADDLE_DATA_DIR: path.join(work, "no-data") },
-      cwd: work,
+    const { io, stdout, stderr } = createIo(async () => {
       // The person answers after the server restarted: it holds no toolContext any more.
-      prompt: async () => {
-        await first.close();
-        await startServer(first.port);
-        return "y";
-      },
-    };
+      await first.close();
+      await startServer(first.port);
+      return "y";
+    });
     const code = await runCli(
       ["run", file, "use my key", "--server", first.url, "--tool-context", '{"apiKey":"sk-caller-key-0042"}'],
       io,
     );
-    expect(code, stderr).toBe(0);
-    expect(stdout).toContain("⏵ resumed: approve");
-    expect(stdout).toContain('"hasKey":true');
-    expect(stdout + stderr).not.toContain("sk-caller-key-0042");
+    expect(code, stderr()).toBe(0);
+    expect(stdout()).toContain("⏵ resumed: approve");
+    expect(stdout()).toContain('"hasKey":true');
+    expect(stdout() + stderr()).not.toContain("sk-caller-key-0042");
   }, 60_000);
 });
 
 describe("waddle run --server at a pause nobody answers", () => {
   it("exits 3 and prints how to resume that run, and the printed request resumes it", async () => {
     const server = await startServer(0, path.join(work, "data-unanswered"));
-    let stdout = "";
-    let stderr = "";
-    const io: CliIo = {
-      stdout: { write: (text) => void (stdout += text), isTTY: false },
-      stderr: { write: (text) => void (stderr += text) },
-      env: { WADDLE_DATA_DIR: path.join(work, "no-data") },
-      cwd: work,
-    };
+    const { io, stdout, stderr } = createIo();
     const code = await runCli(["run", "email-approval", "Email Dana", "--server", server.url], io);
-    expect(code, stderr).toBe(3);
-    expect(stdout).toContain("⏸ paused (approval_required)");
-    const match = /resume it with POST (\/api\/runs\/\S+\/resume) (\{.*?\}) /.exec(stderr);
-    expect(match, stderr).not.toBeNull();
+    expect(code, stderr()).toBe(3);
+    expect(stdout()).toContain("⏸ paused (approval_required)");
+    const match = /resume it with POST (\/api\/runs\/\S+\/resume) (\{.*?\}) /.exec(stderr());
+    expect(match, stderr()).not.toBeNull();
     const [, route, body] = match!;
     const response = await fetch(`${server.url}${route}`, {
       method: "POST",
@@ -229,17 +222,11 @@ describe("waddle run --server when the server cannot store the run's events", ()
       env: {},
     });
     started.push(server);
-    let stderr = "";
-    const io: CliIo = {
-      stdout: { write: () => undefined, isTTY: false },
-      stderr: { write: (text) => void (stderr += text) },
-      env: { WADDLE_DATA_DIR: path.join(work, "no-data") },
-      cwd: work,
-    };
+    const { io, stderr } = createIo();
     const code = await runCli(["run", "support-triage", "Refund?", "--server", server.url], io);
     const run = (await server.store.listRuns())[0];
     expect(run && ["finished", "failed"]).toContain(run?.status);
     expect(code).toBe(run?.status === "finished" ? 0 : 1);
-    expect(stderr).toContain(`ended ${run?.status} on the server without a final event`);
+    expect(stderr()).toContain(`ended ${run?.status} on the server without a final event`);
   }, 30_000);
 });
