@@ -35,6 +35,15 @@ const createIo = (prompt?: (question: string) => Promise<string>) =>
     ...(prompt ? { prompt } : {}),
   });
 
+/** An agent whose one tool takes 20 s: a run that is still going while a test acts on it. */
+const writeSlowAgent = (id: string): string => {
+  const file = path.join(work, `${id}.json`);
+  const tool = { name: "wait_long", impl: { kind: "mock", latencyMs: 20_000, output: { ok: true } } };
+  const spec = { version: 1, id, name: "Slow", tools: [tool], hints: { ordering_hints: ["wait_long"] } };
+  writeFileSync(file, JSON.stringify(spec));
+  return file;
+};
+
 const startServer = async (port = 0, dir = dataDir) => {
   const server = await createWaddleServer({
     port,
@@ -115,17 +124,7 @@ describe("waddle run --server at a pause nobody answers", () => {
 describe("waddle run --server and Ctrl-C", () => {
   it("stops following with exit 130 and says the run keeps running, and how to cancel it", async () => {
     const server = await startServer(0, path.join(work, "data-interrupt"));
-    const file = path.join(work, "slow-remote.json");
-    writeFileSync(
-      file,
-      JSON.stringify({
-        version: 1,
-        id: "slow-remote",
-        name: "Slow",
-        tools: [{ name: "wait_long", impl: { kind: "mock", latencyMs: 20_000, output: { ok: true } } }],
-        hints: { ordering_hints: ["wait_long"] },
-      }),
-    );
+    const file = writeSlowAgent("slow-remote");
     let stdout = "";
     let stderr = "";
     let interrupt: (() => void) | undefined;
@@ -160,17 +159,7 @@ describe("waddle run --server and Ctrl-C", () => {
 describe("waddle run --server when the connection drops", () => {
   it("says it lost the server and is reconnecting, instead of waiting in silence", async () => {
     const server = await startServer(0, path.join(work, "data-drop"));
-    const file = path.join(work, "slow-drop.json");
-    writeFileSync(
-      file,
-      JSON.stringify({
-        version: 1,
-        id: "slow-drop",
-        name: "Slow",
-        tools: [{ name: "wait_long", impl: { kind: "mock", latencyMs: 20_000, output: { ok: true } } }],
-        hints: { ordering_hints: ["wait_long"] },
-      }),
-    );
+    const file = writeSlowAgent("slow-drop");
     let stderr = "";
     let interrupt: (() => void) | undefined;
     let dropped = false;
