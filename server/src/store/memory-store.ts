@@ -19,6 +19,7 @@ import {
   type TaskRecord,
   type WaddleStore,
 } from "./waddle-store.js";
+import { withRunSummary } from "./with-run-summary.js";
 
 interface StoredVersion {
   record: AgentRecord;
@@ -144,13 +145,13 @@ export class MemoryStore implements WaddleStore {
     };
     this.runs.set(run.id, record);
     this.events.set(run.id, []);
-    return structuredClone(record);
+    return withRunSummary(structuredClone(record));
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
     this.assertOpen();
     const run = this.runs.get(id);
-    return run ? structuredClone(run) : undefined;
+    return run ? withRunSummary(structuredClone(run)) : undefined;
   }
 
   async listRuns(options: ListRunsOptions = {}): Promise<RunRecord[]> {
@@ -159,7 +160,9 @@ export class MemoryStore implements WaddleStore {
       .filter((run) => options.agentId === undefined || run.agentId === options.agentId)
       .filter((run) => options.statuses === undefined || options.statuses.includes(run.status))
       .reverse();
-    return structuredClone(options.limit === undefined ? runs : runs.slice(0, options.limit));
+    return structuredClone(options.limit === undefined ? runs : runs.slice(0, options.limit)).map(
+      withRunSummary,
+    );
   }
 
   async updateRun(id: string, patch: RunPatch): Promise<RunRecord> {
@@ -167,7 +170,7 @@ export class MemoryStore implements WaddleStore {
     const run = this.runs.get(id);
     if (!run) throw new StoreError("not_found", `Run "${id}" does not exist.`);
     applyRunPatch(run, patch);
-    return structuredClone(run);
+    return withRunSummary(structuredClone(run));
   }
 
   async appendEvent(event: RunEvent, options: AppendEventOptions = {}): Promise<void> {

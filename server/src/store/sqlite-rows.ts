@@ -1,5 +1,6 @@
 import type { AgentRecord, AgentSpec, RunRecord } from "@waddle/protocol";
 import type { RunPatch } from "./waddle-store.js";
+import { withRunSummary } from "./with-run-summary.js";
 
 export interface RunRow {
   id: string;
@@ -52,10 +53,10 @@ export function toAgentRecord(row: VersionRow): AgentRecord {
   };
 }
 
-/** A run row as a `RunRecord`. */
+/** A run row as a `RunRecord`, with its summary (`withRunSummary`). */
 export function toRunRecord(row: RunRow): RunRecord {
   const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
-  return {
+  return withRunSummary({
     id: row.id,
     agentId: row.agent_id,
     agentVersion: row.agent_version,
@@ -73,5 +74,5 @@ export function toRunRecord(row: RunRow): RunRecord {
     ...(row.tool_context_keys === null
       ? {}
       : { toolContextKeys: JSON.parse(row.tool_context_keys) as string[] }),
-  };
+  });
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AgentSpec, type RunEvent } from "@waddle/protocol";
+import { AgentSpec, FinalPayload, type RunEvent } from "@waddle/protocol";
 import { isStoreError, type WaddleStore } from "./waddle-store.js";
 
 /** One behaviour every `WaddleStore` must have; `makeStore` gives a fresh, empty store. */
@@ -318,6 +318,44 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
         assert.equal((await store.getRun("run-b"))?.status, "paused");
         assert.equal((await store.getRun("run-b"))?.lastSeq, 2);
         await store.appendEvents([]);
+      }),
+  },
+  {
+    name: "summarizes a run's steps and duration from its result, on get, list and update alike",
+    run: (make) =>
+      withStore(make, async (store) => {
+        const usage = { promptTokens: 1, completionTokens: 2, reasoningTokens: 0, costUsd: 0, llmCalls: 1 };
+        const metadata = { steps: 4, llmCalls: 1, autoSeqSavedCalls: 2, usage, durationMs: 1_250 };
+        await store.createRun({ id: "run-s", agentId: "a", agentVersion: 1, query: "q", status: "queued" });
+        const fresh = await store.getRun("run-s");
+        assert.equal(fresh?.steps, undefined);
+        assert.equal(fresh?.durationMs, undefined);
+        const paused = await store.updateRun("run-s", {
+          status: "paused",
+          startedAt: "2026-01-01T00:00:00.000Z",
+          result: { kind: "pause", reason: "approval_required", payload: {}, resumeToken: "t", metadata },
+        });
+        assert.deepEqual([paused.steps, paused.durationMs], [4, 1_250]);
+        await store.updateRun("run-s", {
+          status: "finished",
+          finishedAt: "2026-01-01T00:01:00.000Z",
+          result: {
+            kind: "finish",
+            reason: "answer_complete",
+            payload: FinalPayload.parse({ answer: "done" }),
+            metadata: { ...metadata, steps: 6, durationMs: 2_000 },
+          },
+        });
+        const [listed] = await store.listRuns({ agentId: "a" });
+        assert.deepEqual([listed?.steps, listed?.durationMs], [6, 2_000]);
+        // Ended without a finish of its own: the pause's metadata is stale, the wall clock is not.
+        await store.updateRun("run-s", {
+          status: "failed",
+          result: { kind: "pause", reason: "approval_required", payload: {}, resumeToken: "t", metadata },
+        });
+        const failed = await store.getRun("run-s");
+        assert.equal(failed?.steps, undefined);
+        assert.equal(failed?.durationMs, 60_000);
       }),
   },
   {
