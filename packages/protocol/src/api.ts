@@ -186,10 +186,47 @@ export const RunRecord = z.object({
    * any: after a restart the server holds no toolContext, and a resume must supply it again.
    */
   toolContextKeys: z.array(z.string()).optional(),
+  /** Steps the planner took, when known: from the result's metadata of a finished or paused run. */
+  steps: z.int().nonnegative().optional(),
+  /**
+   * How long the run worked, when known: the result's metadata (time spent waiting at a pause excluded),
+   * else `finishedAt - startedAt` for a run that ended without one (failed, interrupted).
+   */
+  durationMs: z.number().nonnegative().optional(),
 });
 export type RunRecord = z.infer<typeof RunRecord>;
 export const RunsListResponse = z.object({ runs: z.array(RunRecord) });
 export type RunsListResponse = z.infer<typeof RunsListResponse>;
+
+/** Most runs one `GET /api/runs` answers; the default is `RUNS_LIST_DEFAULT_LIMIT`. */
+export const RUNS_LIST_MAX_LIMIT = 1_000;
+export const RUNS_LIST_DEFAULT_LIMIT = 100;
+
+/** A comma list of run statuses (`finished,failed`), each known, as a set-like array without repeats. */
+const RunStatusList = z.string().transform((text, context) => {
+  const statuses: RunStatus[] = [];
+  for (const name of text.split(",").map((part) => part.trim())) {
+    const parsed = RunStatus.safeParse(name);
+    if (!parsed.success) {
+      context.addIssue({
+        code: "custom",
+        message:
+          `unknown run status "${name.slice(0, 40)}": use a comma list of ` + RunStatus.options.join(", "),
+      });
+      return z.NEVER;
+    }
+    if (!statuses.includes(parsed.data)) statuses.push(parsed.data);
+  }
+  return statuses;
+});
+
+/** `GET /api/runs?agentId=&status=a,b&limit=N`: newest first. */
+export const ListRunsQuery = z.strictObject({
+  agentId: Slug.optional(),
+  status: RunStatusList.optional(),
+  limit: z.coerce.number().int().min(1).max(RUNS_LIST_MAX_LIMIT).default(RUNS_LIST_DEFAULT_LIMIT),
+});
+export type ListRunsQuery = z.infer<typeof ListRunsQuery>;
 
 export const RunEventsResponse = z.object({ events: z.array(RunEvent) });
 export type RunEventsResponse = z.infer<typeof RunEventsResponse>;
@@ -207,3 +244,19 @@ export const ResumeRequest = z.strictObject({
   toolContext: z.record(z.string(), z.unknown()).optional(),
 });
 export type ResumeRequest = z.infer<typeof ResumeRequest>;
+
+/**
+ * Why a resume was refused with 409 because of the run's state: `already_answered` (another decision on
+ * this pause came first), `not_paused` (the run never paused there, or was cancelled), `stale_token` (the
+ * token is not one of this run's pauses).
+ */
+export const ResumeConflictReason = z.enum(["already_answered", "not_paused", "stale_token"]);
+export type ResumeConflictReason = z.infer<typeof ResumeConflictReason>;
+
+/** `details` of such a 409 (code `invalid_state`): the run's state now, so a client can show it. */
+export const ResumeConflictDetails = z.object({
+  reason: ResumeConflictReason,
+  status: RunStatus,
+  run: RunRecord.optional(),
+});
+export type ResumeConflictDetails = z.infer<typeof ResumeConflictDetails>;

@@ -46,10 +46,15 @@ export {
   ExportFormat,
   HealthResponse,
   ImportResponse,
+  ListRunsQuery,
   PendingPause,
+  ResumeConflictDetails,
+  ResumeConflictReason,
   ResumeRequest,
   RunEventsResponse,
   RunRecord,
+  RUNS_LIST_DEFAULT_LIMIT,
+  RUNS_LIST_MAX_LIMIT,
   RunsListResponse,
   RunStatus,
   StartRunRequest,
@@ -122,7 +127,16 @@ export {
   TERMINAL_EVENT_TYPES,
 } from "./run-event.js";
 export type { RunEventData, RunEventOf, RunEventType } from "./run-event.js";
-export { RunStatusMessage, SubscribeAck, SubscribeMessage, UnsubscribeMessage } from "./socket.js";
+export {
+  RunStatusMessage,
+  RunUpdatedMessage,
+  SubscribeAck,
+  SubscribeMessage,
+  UnsubscribeMessage,
+  UnwatchAgentMessage,
+  WatchAgentAck,
+  WatchAgentMessage,
+} from "./socket.js";
 export type { ClientToServerEvents, ServerToClientEvents } from "./socket.js";
 export { SPEC_ISSUE_CODES, SpecIssue, SpecIssueCode, SpecIssueTarget } from "./spec-issue.js";
 export { getIssueTarget, parseAgentSpec, SpecError, validateAgentSpec } from "./validate-agent-spec.js";

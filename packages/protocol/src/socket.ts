@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ErrorBody, RunStatus } from "./api.js";
+import { ErrorBody, RunRecord, RunStatus } from "./api.js";
+import { Slug } from "./names.js";
 import type { RunEvent } from "./run-event.js";
 
 /** client → server: join a run's room with the last `seq` the client holds. */
@@ -27,13 +28,40 @@ export const SubscribeAck = z.union([
 ]);
 export type SubscribeAck = z.infer<typeof SubscribeAck>;
 
+/**
+ * client → server: receive `run_updated` for every run of the agent from now on, wherever it was started
+ * (REST, the CLI with --server, another page). List the runs over REST after the ack: nothing is replayed.
+ */
+export const WatchAgentMessage = z.strictObject({ agentId: Slug });
+export type WatchAgentMessage = z.infer<typeof WatchAgentMessage>;
+
+export const UnwatchAgentMessage = z.strictObject({ agentId: Slug });
+export type UnwatchAgentMessage = z.infer<typeof UnwatchAgentMessage>;
+
+/** The acknowledgement of `watch_agent`. */
+export const WatchAgentAck = z.union([
+  z.object({ ok: z.literal(true) }),
+  z.object({ ok: z.literal(false), error: ErrorBody }),
+]);
+export type WatchAgentAck = z.infer<typeof WatchAgentAck>;
+
+/**
+ * server → client, to sockets watching the run's agent: the whole run, as `GET /api/runs/:id` answers it,
+ * when it is created and whenever its status (or its outcome: result, error) changes.
+ */
+export const RunUpdatedMessage = RunRecord;
+export type RunUpdatedMessage = z.infer<typeof RunUpdatedMessage>;
+
 /** Typed socket.io event maps, shared by the server and every client. */
 export interface ClientToServerEvents {
   subscribe: (message: SubscribeMessage, ack?: (answer: SubscribeAck) => void) => void;
   unsubscribe: (message: UnsubscribeMessage) => void;
+  watch_agent: (message: WatchAgentMessage, ack?: (answer: WatchAgentAck) => void) => void;
+  unwatch_agent: (message: UnwatchAgentMessage) => void;
 }
 
 export interface ServerToClientEvents {
   event: (event: RunEvent) => void;
   run_status: (message: RunStatusMessage) => void;
+  run_updated: (run: RunRecord) => void;
 }
