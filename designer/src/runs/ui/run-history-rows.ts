@@ -29,9 +29,6 @@ export interface RunHistoryRow {
   offline: boolean;
 }
 
-/** Summary fields the server adds to a record when it knows them (newer servers). */
-type RunRecordSummary = RunRecord & { steps?: number; durationMs?: number };
-
 /** True when the run may still change (its events are still coming or it waits for a decision). */
 export function isActiveStatus(status: RunStatus): boolean {
   return status === "queued" || status === "running" || status === "paused";
@@ -46,11 +43,10 @@ export function isRunInFilter(status: RunStatus, filter: HistoryFilter): boolean
 
 /** One row's figures from a run record; a running run's duration counts up to `now`. */
 export function getRunHistoryRow(run: RunRecord, now: number): RunHistoryRow {
-  const record = run as RunRecordSummary;
   const started = run.startedAt ? Date.parse(run.startedAt) : Number.NaN;
   const finished = run.finishedAt ? Date.parse(run.finishedAt) : Number.NaN;
   const created = run.createdAt ? Date.parse(run.createdAt) : Number.NaN;
-  let durationMs: number | null = record.durationMs ?? null;
+  let durationMs: number | null = run.durationMs ?? null;
   if (durationMs === null && run.result?.metadata) durationMs = run.result.metadata.durationMs;
   if (durationMs === null && !Number.isNaN(started)) {
     if (!Number.isNaN(finished)) durationMs = Math.max(0, finished - started);
@@ -64,7 +60,7 @@ export function getRunHistoryRow(run: RunRecord, now: number): RunHistoryRow {
     startedAt: run.startedAt ?? run.createdAt ?? null,
     sortTime: Number.isNaN(started) ? (Number.isNaN(created) ? 0 : created) : started,
     durationMs,
-    steps: record.steps ?? run.result?.metadata?.steps ?? null,
+    steps: run.steps ?? run.result?.metadata?.steps ?? null,
     llmCalls: run.usage.llmCalls,
     tokens: run.usage.promptTokens + run.usage.completionTokens,
     costUsd: run.usage.costUsd,

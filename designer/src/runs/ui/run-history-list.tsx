@@ -1,0 +1,148 @@
+import type { ReactElement } from "react";
+import { formatCost, formatCount, formatDuration, formatStartTime } from "./format-run-metrics.js";
+import { HISTORY_FILTERS, type HistoryFilter, type RunHistoryRow } from "./run-history-rows.js";
+
+export interface RunHistoryListProps {
+  rows: readonly RunHistoryRow[];
+  /** How many runs the agent has at all (to tell "none yet" from "none under this filter"). */
+  total: number;
+  filter: HistoryFilter;
+  counts: Readonly<Record<HistoryFilter, number>>;
+  onFilter(filter: HistoryFilter): void;
+  /** The run shown on the canvas, if any. */
+  openRunId: string | null;
+  onOpen(runId: string): void;
+  /** Runs ticked for comparison (at most two). */
+  picks: readonly string[];
+  onTogglePick(runId: string): void;
+  onCompare(): void;
+  loading?: boolean;
+  error?: string | null;
+}
+
+/** The agent's runs with their figures, status chips and two picks to compare (presentational). */
+export function RunHistoryList(props: RunHistoryListProps): ReactElement {
+  const { rows, filter, picks } = props;
+  return (
+    <section className="run-history" data-testid="run-history" aria-label="Run history">
+      <div className="run-history-bar">
+        <div className="run-history-filters" role="group" aria-label="Filter runs by status">
+          {HISTORY_FILTERS.map((item) => (
+            <button
+              key={item.value}
+              type="button"
+              className={`run-filter-chip${item.value === filter ? " is-active" : ""}`}
+              aria-pressed={item.value === filter}
+              data-testid={`run-history-filter-${item.value}`}
+              onClick={() => props.onFilter(item.value)}
+            >
+              {item.label}
+              <span className="run-filter-count">{props.counts[item.value]}</span>
+            </button>
+          ))}
+        </div>
+        <button
+          type="button"
+          className="btn btn-small"
+          data-testid="run-compare-button"
+          disabled={picks.length !== 2}
+          title={
+            picks.length === 2 ? "Compare the two ticked runs side by side" : "Tick two runs to compare them"
+          }
+          onClick={props.onCompare}
+        >
+          Compare{picks.length > 0 ? ` (${picks.length}/2)` : ""}
+        </button>
+      </div>
+      {props.error ? (
+        <p className="empty-note is-error" role="alert">
+          {props.error}
+        </p>
+      ) : props.loading && props.total === 0 ? (
+        <p className="empty-note">Loading runs…</p>
+      ) : props.total === 0 ? (
+        <p className="empty-note">
+          No runs of this agent yet. Runs started here, over REST or from the CLI show up live.
+        </p>
+      ) : rows.length === 0 ? (
+        <p className="empty-note">No run matches this filter.</p>
+      ) : (
+        <ul className="run-history-list" role="list" aria-label="Runs, newest first">
+          {rows.map((row) => (
+            <RunHistoryItem
+              key={row.id}
+              row={row}
+              open={row.id === props.openRunId}
+              picked={picks.includes(row.id)}
+              onOpen={props.onOpen}
+              onTogglePick={props.onTogglePick}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function RunHistoryItem(props: {
+  row: RunHistoryRow;
+  open: boolean;
+  picked: boolean;
+  onOpen(runId: string): void;
+  onTogglePick(runId: string): void;
+}): ReactElement {
+  const { row } = props;
+  const start = formatStartTime(row.startedAt);
+  const action = row.live ? "Watch" : "Replay";
+  return (
+    <li
+      className={`run-history-item${props.open ? " is-open" : ""}${props.picked ? " is-picked" : ""}`}
+      data-testid="run-history-item"
+      data-run-id={row.id}
+      data-status={row.status}
+    >
+      <input
+        type="checkbox"
+        className="run-history-pick"
+        checked={props.picked}
+        aria-label={`Pick run ${row.id} to compare`}
+        data-testid="run-history-pick"
+        onChange={() => props.onTogglePick(row.id)}
+      />
+      <button
+        type="button"
+        className="run-history-open"
+        aria-current={props.open ? "true" : undefined}
+        aria-label={`${action} run ${row.id}, ${row.status}${start ? `, started ${start}` : ""}`}
+        title={`${action} this run on the canvas`}
+        onClick={() => props.onOpen(row.id)}
+      >
+        <span className="run-history-head">
+          <span className={`run-history-status is-${row.status}`} data-testid="run-history-status">
+            {row.status}
+          </span>
+          <span className="run-history-time">{start || "not started"}</span>
+          <span className="run-history-tag">v{row.agentVersion}</span>
+          {row.offline ? <span className="run-history-tag">offline</span> : null}
+        </span>
+        <span className="run-history-query">{row.query}</span>
+        <span className="run-history-metrics">
+          <Metric label="Duration" value={formatDuration(row.durationMs)} />
+          <Metric label="Steps" value={row.steps === null ? "—" : String(row.steps)} />
+          <Metric label="LLM calls" value={String(row.llmCalls)} />
+          <Metric label="Tokens" value={formatCount(row.tokens)} />
+          <Metric label="Cost" value={formatCost(row.costUsd)} />
+        </span>
+      </button>
+    </li>
+  );
+}
+
+function Metric({ label, value }: { label: string; value: string }): ReactElement {
+  return (
+    <span className="run-metric" title={label}>
+      <span className="run-metric-label">{label}</span>
+      <span className="run-metric-value">{value}</span>
+    </span>
+  );
+}
