@@ -40,7 +40,6 @@ import { useFlowState } from "./use-flow-state.js";
 const nodeTypes: NodeTypes = { tool: ToolNode, group: GroupNode };
 const edgeTypes: EdgeTypes = { spec: SpecEdge, suggested: SuggestedEdge, join: JoinEdge };
 const SNAP_GRID: [number, number] = [16, 16];
-const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1.1 };
 const SIDE_EFFECT_COLORS: Record<string, string> = {
   pure: "#0d9488",
   read: "#2563eb",
@@ -172,8 +171,7 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
         minZoom={0.05}
         maxZoom={2}
         onlyRenderVisibleElements={toolCount > 80}
-        fitView
-        fitViewOptions={FIT_VIEW_OPTIONS}
+        // no fitView here: useFitWhenReady sets the first view, at a zoom where names stay legible
       >
         <Background variant={BackgroundVariant.Dots} gap={16} size={1.2} />
         <MiniMap<FlowNode>

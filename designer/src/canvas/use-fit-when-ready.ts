@@ -1,34 +1,50 @@
-import { useNodesInitialized, useReactFlow } from "@xyflow/react";
+import { useReactFlow, useStore, type ReactFlowState } from "@xyflow/react";
 import { useCallback, useEffect, useRef } from "react";
 import { useDocument, useEditor } from "../app/editor-context.js";
 import type { FlowNode } from "../graph/flow-types.js";
+import { getBoundsOfRects, getNodeRects } from "../graph/get-node-rects.js";
+import { getReadableViewport } from "../graph/get-readable-viewport.js";
 
-const FIT_OPTIONS = { padding: 0.2, maxZoom: 1.1, duration: 200 };
+const FIT_OPTIONS = { padding: 0.2, maxZoom: 1.1 };
+
+const selectWidth = (state: ReactFlowState): number => (state.panZoom ? state.width : 0);
+const selectHeight = (state: ReactFlowState): number => (state.panZoom ? state.height : 0);
 
 /**
- * Fits the view once the canvas shows what the document holds: after an agent is opened (when its nodes
- * are measured) and after a change that asked for it (auto-layout), whose positions reach React Flow a
- * render or two after the dispatch. Returns the function that asks for such a fit.
+ * Fits the view once the canvas shows what the document holds: after an agent is opened and after a
+ * change that asked for it (auto-layout), whose positions reach React Flow a render or two after the
+ * dispatch. The fit keeps names legible (`getReadableViewport`): an agent too wide for that opens at its
+ * start. Bounds come from the spec, so no fit waits for hundreds of nodes to be measured. Returns the
+ * function that asks for such a fit.
  */
 export function useFitWhenReady(nodes: readonly FlowNode[]): () => void {
   const editor = useEditor();
   const flow = useReactFlow();
   const loadCount = useDocument((state) => state.loadCount);
-  const nodesInitialized = useNodesInitialized();
-  const pending = useRef<{ afterNodes: readonly FlowNode[] | null } | null>({ afterNodes: null });
+  // zero until React Flow has measured its pane and can move the view
+  const width = useStore(selectWidth);
+  const height = useStore(selectHeight);
+  const pending = useRef<{ afterNodes: readonly FlowNode[] | null; opening: boolean } | null>({
+    afterNodes: null,
+    opening: true,
+  });
   useEffect(() => {
-    pending.current = { afterNodes: null };
+    pending.current = { afterNodes: null, opening: true };
   }, [loadCount]);
   useEffect(() => {
     const request = pending.current;
-    if (!request || !nodesInitialized || nodes === request.afterNodes) return;
+    if (!request || width <= 0 || height <= 0 || nodes === request.afterNodes) return;
+    const spec = editor.document.getState().spec;
     const ids = new Set(nodes.map((node) => node.id));
-    if (!editor.document.getState().spec.tools.every((tool) => ids.has(tool.name))) return;
+    if (!spec.tools.every((tool) => ids.has(tool.name))) return;
     pending.current = null;
-    void flow.fitView(FIT_OPTIONS);
-  }, [nodesInitialized, nodes, flow, editor]);
+    const bounds = getBoundsOfRects(getNodeRects(spec).map((node) => node.rect));
+    if (bounds === null) return;
+    const viewport = getReadableViewport(bounds, { width, height, ...FIT_OPTIONS });
+    void flow.setViewport(viewport, { duration: request.opening ? 0 : 200 });
+  }, [width, height, nodes, flow, editor]);
   // a request waits for nodes newer than the ones on screen when it was made
   return useCallback(() => {
-    pending.current = { afterNodes: nodes };
+    pending.current = { afterNodes: nodes, opening: false };
   }, [nodes]);
 }
