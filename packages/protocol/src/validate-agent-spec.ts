@@ -1,9 +1,9 @@
 import type { z } from "zod";
-import { AgentSpec, Edge, ParallelGroup, PlannerOptions, ToolSpec } from "./agent-spec.js";
-import { checkSpecReferences, type SourceIndices } from "./check-spec-references.js";
+import { AgentSpec } from "./agent-spec.js";
+import { checkSpecReferences } from "./check-spec-references.js";
+import { getBestEffortSpec } from "./get-best-effort-spec.js";
 import { formatJsonPath } from "./json-path.js";
-import { getReservedNameMessage, RESERVED_TOOL_NAMES, SIDE_EFFECTS } from "./names.js";
-import { PlanningHints } from "./planning-hints.js";
+import { getReservedNameMessage, RESERVED_TOOL_NAMES } from "./names.js";
 import { getPathValue } from "./render-template.js";
 import type { SpecIssue, SpecIssueCode, SpecIssueTarget } from "./spec-issue.js";
 
@@ -20,7 +20,7 @@ export function validateAgentSpec(input: unknown): ValidateAgentSpecResult {
   const structural = parsed.success ? [] : parsed.error.issues.flatMap((issue) => mapZodIssue(issue, input));
   const view = parsed.success ? { spec: parsed.data, indices: {} } : getBestEffortSpec(input);
   const references = view ? checkSpecReferences(view.spec, view.indices) : [];
-  const issues = dedupeIssues([...structural, ...references]);
+  const issues = dedupeIssues([...structural, ...references], input);
   if (parsed.success && !issues.some((issue) => issue.severity === "error")) {
     return { ok: true, spec: parsed.data, issues };
   }
@@ -179,68 +179,39 @@ function describeType(value: unknown): string {
   return typeof value;
 }
 
-function dedupeIssues(issues: SpecIssue[]): SpecIssue[] {
+/**
+ * Each problem once, where it is: the same code at the same path once; no warning where there is an
+ * error already; a tool name that breaks the name pattern only at the tool itself, not again at each
+ * edge, group or join naming it (a name that names no tool is reported as an unknown tool instead).
+ */
+function dedupeIssues(issues: SpecIssue[], input: unknown): SpecIssue[] {
+  const errorPaths = new Set(issues.filter((issue) => issue.severity === "error").map((issue) => issue.path));
+  const codesAt = new Map<string, Set<string>>();
+  for (const issue of issues) codesAt.set(issue.path, (codesAt.get(issue.path) ?? new Set()).add(issue.code));
+  const toolNames = getInputToolNames(input);
   const seen = new Set<string>();
   return issues.filter((issue) => {
     const key = `${issue.path} ${issue.code}`;
     if (seen.has(key)) return false;
     seen.add(key);
-    return true;
+    if (issue.severity === "warning" && errorPaths.has(issue.path)) return false;
+    if (!NAME_CODES.has(issue.code) || TOOL_NAME_PATH.test(issue.path)) return true;
+    const value = getPathValue(input, issue.path.slice(1).replace(/^\./, ""));
+    if (typeof value === "string" && toolNames.has(value)) return false;
+    return !codesAt.get(issue.path)?.has("unknown_tool");
   });
 }
 
-/** Reads as much of a broken spec as parses, so that cross references can still be checked. */
-function getBestEffortSpec(input: unknown): { spec: AgentSpec; indices: SourceIndices } | undefined {
-  if (input === null || typeof input !== "object" || Array.isArray(input)) return undefined;
-  const raw = input as Record<string, unknown>;
-  const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-  const indices: Required<SourceIndices> = { tools: [], edges: [], groups: [] };
-  const tools = list(raw.tools).flatMap((tool, index): ToolSpec[] => {
-    const parsed = ToolSpec.safeParse(tool);
-    if (parsed.success) {
-      indices.tools.push(index);
-      return [parsed.data];
-    }
-    if (tool === null || typeof tool !== "object") return [];
-    const record = tool as Record<string, unknown>;
-    if (typeof record.name !== "string") return [];
-    indices.tools.push(index);
-    const sideEffects = (SIDE_EFFECTS as readonly unknown[]).includes(record.sideEffects)
-      ? record.sideEffects
-      : "pure";
-    const fallback = ToolSpec.parse({ name: "placeholder", impl: { kind: "mock" } });
-    return [
-      {
-        ...fallback,
-        name: record.name,
-        sideEffects: sideEffects as ToolSpec["sideEffects"],
-        autoSeq: record.autoSeq === true,
-        autoSeqExecute: record.autoSeqExecute === true,
-      },
-    ];
-  });
-  const edges = list(raw.edges).flatMap((edge, index) => {
-    const parsed = Edge.safeParse(edge);
-    if (!parsed.success) return [];
-    indices.edges.push(index);
-    return [parsed.data];
-  });
-  const groups = list(raw.groups).flatMap((group, index) => {
-    const parsed = ParallelGroup.safeParse(group);
-    if (!parsed.success) return [];
-    indices.groups.push(index);
-    return [parsed.data];
-  });
-  const hints = PlanningHints.safeParse(raw.hints ?? {});
-  const planner = PlannerOptions.safeParse(raw.planner ?? {});
-  const base = AgentSpec.parse({ version: 1, id: "best-effort", name: "best effort" });
-  const spec: AgentSpec = {
-    ...base,
-    tools,
-    edges,
-    groups,
-    hints: hints.success ? hints.data : base.hints,
-    planner: planner.success ? planner.data : base.planner,
-  };
-  return { spec, indices };
+const NAME_CODES: ReadonlySet<string> = new Set<SpecIssueCode>(["invalid_tool_name", "reserved_tool_name"]);
+const TOOL_NAME_PATH = /^\$\.tools\[\d+\]\.name$/;
+
+function getInputToolNames(input: unknown): Set<string> {
+  const tools = (input as { tools?: unknown } | null)?.tools;
+  if (!Array.isArray(tools)) return new Set();
+  return new Set(
+    tools.flatMap((tool: unknown) => {
+      const name = (tool as { name?: unknown } | null)?.name;
+      return typeof name === "string" ? [name] : [];
+    }),
+  );
 }
