@@ -2,13 +2,8 @@ import type { AgentSpec, ToolSpec } from "./agent-spec.js";
 import { checkLlmConfigs } from "./check-llm-configs.js";
 import { checkToolSpec } from "./check-tool-spec.js";
 import { formatJsonPath } from "./json-path.js";
-import {
-  getReservedNameMessage,
-  INJECT_SOURCES,
-  isInjectSource,
-  READ_ONLY_SIDE_EFFECTS,
-  RESERVED_TOOL_NAMES,
-} from "./names.js";
+import { checkGroupJoin } from "./check-group-join.js";
+import { getReservedNameMessage, READ_ONLY_SIDE_EFFECTS, RESERVED_TOOL_NAMES } from "./names.js";
 import type { SpecCheckPath as Path, SpecCheckReport as Report } from "./spec-check.js";
 import type { SpecIssue, SpecIssueTarget } from "./spec-issue.js";
 
@@ -226,8 +221,10 @@ function checkGroups(
     });
     if (!group.join) return;
     const joinPath: Path = [...at, "join"];
-    if (!requireTool(group.join.tool, [...joinPath, "tool"], "Join tool")) return;
-    if (group.members.includes(group.join.tool)) {
+    const joinTool = requireTool(group.join.tool, [...joinPath, "tool"], "Join tool")
+      ? tools.get(group.join.tool)
+      : undefined;
+    if (joinTool !== undefined && group.members.includes(joinTool.name)) {
       report(
         "warning",
         "join_tool_is_member",
@@ -235,25 +232,7 @@ function checkGroups(
         `The join tool ${group.join.tool} is also a branch of the group.`,
       );
     }
-    const joinProperties = tools.get(group.join.tool)?.argsSchema.properties;
-    for (const [arg, source] of Object.entries(group.join.inject)) {
-      if (!isInjectSource(source)) {
-        report(
-          "error",
-          "invalid_inject_source",
-          [...joinPath, "inject", arg],
-          `"${source}" is not an injection source: use one of ${INJECT_SOURCES.join(", ")}.`,
-        );
-      }
-      if (joinProperties && typeof joinProperties === "object" && !(arg in joinProperties)) {
-        report(
-          "warning",
-          "unknown_join_arg",
-          [...joinPath, "inject", arg],
-          `${group.join.tool} has no argument "${arg}".`,
-        );
-      }
-    }
+    checkGroupJoin({ join: group.join, tool: joinTool, at: joinPath, report });
   });
 }
 

@@ -71,6 +71,15 @@ export type { SourceIndices } from "./check-spec-references.js";
 export { AGENT_SPEC_SCHEMA_ID, agentSpecJsonSchema } from "./json-schema.js";
 export { formatJsonPath, parseJsonPath } from "./json-path.js";
 export {
+  describeInjectSource,
+  getDefaultJoinInject,
+  getJoinInjectFit,
+  getUnsuppliedJoinArgs,
+  INJECT_SOURCE_TYPES,
+  isJoinInjectFit,
+} from "./join-inject-fit.js";
+export type { JoinInjectFit } from "./join-inject-fit.js";
+export {
   EnvName,
   ENV_NAME_PATTERN,
   INJECT_SOURCES,
@@ -88,6 +97,7 @@ export {
 export type { InjectSource, Opcode, SideEffect } from "./names.js";
 export {
   ContextCapsule,
+  FailedJoin,
   FinalPayload,
   FinalResponseArgs,
   FinishReason,

@@ -130,6 +130,21 @@ export const Usage = z.object({
 });
 export type Usage = z.infer<typeof Usage>;
 
+/**
+ * A parallel join whose tool ran into an error (its args did not validate, or it failed): seed 004 records
+ * it in the parallel observation and the run goes on, so the outcome lists it rather than hide it behind
+ * `answer_complete`. `recovered`: a later step ran the same tool successfully.
+ */
+export const FailedJoin = z.object({
+  /** The trajectory step of the `parallel` action (the `step` of its `parallel_end` event). */
+  step: z.int().nonnegative(),
+  node: z.string(),
+  errorCode: z.string(),
+  message: z.string(),
+  recovered: z.boolean(),
+});
+export type FailedJoin = z.infer<typeof FailedJoin>;
+
 /** Facts about a run that the caller may want besides the payload. */
 export const RunMetadata = z.object({
   steps: z.int().nonnegative(),
@@ -137,6 +152,8 @@ export const RunMetadata = z.object({
   autoSeqSavedCalls: z.int().nonnegative().default(0),
   usage: Usage,
   durationMs: z.number().nonnegative(),
+  /** Joins that failed during the run; absent when none did. */
+  failedJoins: z.array(FailedJoin).optional(),
 });
 export type RunMetadata = z.infer<typeof RunMetadata>;
 

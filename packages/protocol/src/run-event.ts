@@ -166,6 +166,8 @@ export const ParallelEndEvent = envelope(
       status: z.enum(["ok", "skipped", "error", "none"]),
       node: z.string().optional(),
       reason: z.string().optional(),
+      /** Why the join failed, when `status` is `error`. */
+      message: z.string().optional(),
     }),
     durationMs: z.number().nonnegative(),
   }),
