@@ -1,8 +1,10 @@
 import type { ToolFailure } from "@waddle/protocol";
 import type { CatalogTool } from "./catalog.js";
 import { createConcurrencyLimiter } from "./concurrency-limiter.js";
+import { truncateText } from "./create-preview.js";
 import { buildJoinArgs } from "./join-args.js";
 import type { PlannerViewBranch, PlannerViewStep } from "./planner-view.js";
+import { formatIssues } from "./rejections.js";
 import { createFailure } from "./run-state.js";
 import { executeToolCall, type ToolRuntime } from "./tool-executor.js";
 import { isToolPauseSignal } from "./tool-pause-signal.js";
@@ -29,6 +31,16 @@ export interface ParallelPlan {
 }
 
 export type JoinRecord = NonNullable<PlannerViewStep["join"]>;
+
+/** A join's outcome, as `parallel_end` and the parallel observation name it. */
+export type JoinStatus = "ok" | "skipped" | "error" | "none";
+
+/** `error` when the join tool ran into a failure (its args did not validate, or it failed). */
+export function getJoinStatus(join: JoinRecord | undefined): JoinStatus {
+  if (join === undefined) return "none";
+  if (join.skipped !== undefined) return "skipped";
+  return join.failure !== undefined ? "error" : "ok";
+}
 
 export interface ParallelOutcome {
   branches: PlannerViewBranch[];
@@ -73,7 +85,8 @@ export async function executeParallel(runtime: ToolRuntime, plan: ParallelPlan):
     success_count: successCount,
     failure_count: failureCount,
   };
-  if (join !== undefined) observation.join = join;
+  // The status first, so that the model reads at once whether the join ran, failed or was skipped.
+  if (join !== undefined) observation.join = { status: getJoinStatus(join), ...join };
   const outcome: ParallelOutcome = { branches, successCount, failureCount, hops, observation };
   if (join !== undefined) outcome.join = join;
   return outcome;
@@ -144,15 +157,12 @@ async function runJoin(
   }
   const parsed = join.tool.args.safeParse(injected.args);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
     const failure = createFailure({
       node,
       args: injected.args,
       errorCode: "invalid_join_args",
-      message:
-        `The join's args do not validate: ${issue?.path.join(".") || "(root)"} ${issue?.message ?? ""}`.trim(),
-      suggestion:
-        "Map the join's args to injection sources ($results, $expect, …) that match its args schema.",
+      message: `The join ${node} did not run: its args do not validate (${formatIssues(parsed.error.issues)}).`,
+      suggestion: `Map ${node}'s args to injection sources whose values its args schema takes ($results is an array, $expect a count), or supply its required args.`,
     });
     return { record: { node, failure }, ran: false };
   }
@@ -204,18 +214,14 @@ function emitEnd(
   input: { successCount: number; failureCount: number; join: JoinRecord | undefined; durationMs: number },
 ): void {
   const { join } = input;
-  const status =
-    join === undefined
-      ? "none"
-      : join.skipped !== undefined
-        ? "skipped"
-        : join.failure !== undefined
-          ? "error"
-          : "ok";
-  const joinData: { status: typeof status; node?: string; reason?: string } = { status };
+  const status = getJoinStatus(join);
+  const joinData: { status: JoinStatus; node?: string; reason?: string; message?: string } = { status };
   if (join !== undefined) joinData.node = join.node;
   if (join?.skipped !== undefined) joinData.reason = join.skipped;
-  else if (join?.failure !== undefined) joinData.reason = join.failure.error_code;
+  else if (join?.failure !== undefined) {
+    joinData.reason = join.failure.error_code;
+    joinData.message = truncateText(join.failure.message, 500);
+  }
   runtime.events.emit(
     "parallel_end",
     {

@@ -11,6 +11,7 @@ import { Cancellation } from "./cancellation.js";
 import { planWithLlm, type Decision } from "./action-planner.js";
 import { runAutoSeqDetection } from "./auto-seq-runner.js";
 import { createToolRuntime } from "./create-tool-runtime.js";
+import { getFailedJoins } from "./failed-joins.js";
 import { createFallbackPayload } from "./final-payload.js";
 import type { LlmCaller } from "./llm-caller.js";
 import type { PauseRecord } from "./paused-state.js";
@@ -277,8 +278,13 @@ export class PlannerRun {
   finish(reason: FinishReason, payload: FinalPayload): PlannerFinish {
     this.ended = true;
     this.tasks?.close({ keepResults: false });
-    const safePayload = scrubSecrets(payload, this.secrets);
     const metadata = this.metadata();
+    // An answer over a join that failed and was never redone is not the whole story: ask for a follow-up.
+    const joinFailed = metadata.failedJoins?.some((join) => !join.recovered) === true;
+    const safePayload = scrubSecrets(
+      joinFailed && !payload.requires_followup ? { ...payload, requires_followup: true } : payload,
+      this.secrets,
+    );
     this.events.emit("run_finished", { reason, payload: safePayload, metadata });
     return { kind: "finish", reason, payload: safePayload, metadata };
   }
@@ -304,13 +310,17 @@ export class PlannerRun {
 
   metadata(): RunMetadata {
     const { usage } = this.state;
-    return {
+    const metadata: RunMetadata = {
       steps: this.state.steps.length,
       llmCalls: usage.llmCalls,
       autoSeqSavedCalls: this.state.autoSeqSavedCalls,
       usage: { ...usage },
       durationMs: Math.max(0, this.config.clock() - this.state.startedAt),
     };
+    const failedJoins = getFailedJoins(this.state.steps);
+    // steps hold joins already scrubbed of secrets (see `TrajectoryRecorder`)
+    if (failedJoins.length > 0) metadata.failedJoins = failedJoins;
+    return metadata;
   }
 
   /** Emits `run_failed` and returns the error to throw, as a `PlannerError`. */

@@ -120,7 +120,11 @@ describe("ReactPlanner: parallel fan-out", () => {
       };
     };
     expect(observed.observation.failure_count).toBe(1);
-    expect(observed.observation.join).toEqual({ node: "merge_results", skipped: "branch_failures" });
+    expect(observed.observation.join).toEqual({
+      status: "skipped",
+      node: "merge_results",
+      skipped: "branch_failures",
+    });
     expect(observed.observation.branches[0]?.observation).toMatchObject({ source: "web" });
     expect(observed.observation.branches[2]?.failure?.message).toBe("news API down");
     expect(log.ofType("parallel_end")[0]?.data).toMatchObject({

@@ -1,7 +1,7 @@
 import type { Decision } from "./action-planner.js";
 import { checkAction, type CheckedAction } from "./action-checker.js";
 import { createFinalPayload, getLastResultDigest } from "./final-payload.js";
-import { executeParallel } from "./parallel-executor.js";
+import { executeParallel, type JoinRecord } from "./parallel-executor.js";
 import type { PlannerRun } from "./planner-run.js";
 import type { QueuedAction } from "./run-state.js";
 import type { PlannerOutcome } from "./run-types.js";
@@ -124,10 +124,17 @@ async function runParallel(
     ...(outcome.join === undefined ? {} : { join: outcome.join }),
     startedAt,
   });
-  const skipped = outcome.join?.skipped === undefined ? "" : `; join skipped (${outcome.join.skipped})`;
-  const parallelSummary = `Parallel: ${outcome.successCount} succeeded, ${outcome.failureCount} failed${skipped}`;
+  const parallelSummary = `Parallel: ${outcome.successCount} succeeded, ${outcome.failureCount} failed${describeJoin(outcome.join)}`;
   const observed = run.events.enabled ? parallelSummary : undefined;
   emitReasoning(run, { phase: "obs", summary: observed, at: { ts: run.config.clock(), step } });
   if (run.signal.aborted) return run.finishCancelled();
   return undefined;
+}
+
+/** How the join went, for the observation's reasoning summary: a failed join is said so, not left out. */
+function describeJoin(join: JoinRecord | undefined): string {
+  if (join === undefined) return "";
+  if (join.skipped !== undefined) return `; join ${join.node} skipped (${join.skipped})`;
+  if (join.failure !== undefined) return `; join ${join.node} failed (${join.failure.error_code})`;
+  return `; join ${join.node} done`;
 }
