@@ -238,7 +238,7 @@ function applyPause(draft: RunViewDraft, event: RunEventOf<"pause">): void {
       // A tool that paused itself (`ctx.pause()`): its call waits, and runs again if approved.
       callId = running.callId;
       (draft.calls.edit(running.callId) as CallView).status = "awaiting_approval";
-      node.active = Math.max(0, node.active - 1);
+      node.active = Math.max(0, (node.active ?? 0) - 1);
       nodeStateBefore = "queued";
     }
     node.state = "awaiting_approval";

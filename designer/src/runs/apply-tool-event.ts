@@ -30,7 +30,7 @@ function addTransitions(
 }
 
 const settle = (node: NodeRunView, outcome: "succeeded" | "failed") => {
-  node.active = Math.max(0, node.active - 1);
+  node.active = Math.max(0, (node.active ?? 0) - 1);
   node.state = node.active > 0 ? "running" : outcome;
 };
 
@@ -43,7 +43,8 @@ export function applyToolStart(draft: RunViewDraft, event: RunEventOf<"tool_star
   const existing = draft.calls.edit(callId);
   if (existing !== undefined) {
     // A retry of the call, or a paused call running again after `resumed`.
-    if (existing.status === "awaiting_approval" || existing.status === "skipped") node.active += 1;
+    if (existing.status === "awaiting_approval" || existing.status === "skipped")
+      node.active = (node.active ?? 0) + 1;
     existing.attempt = attempt;
     existing.args = args;
     existing.status = attempt > 1 ? "retrying" : "running";
@@ -67,7 +68,7 @@ export function applyToolStart(draft: RunViewDraft, event: RunEventOf<"tool_star
   draft.calls.set(callId, call);
   draft.callOrder.push(callId);
   node.calls += 1;
-  node.active += 1;
+  node.active = (node.active ?? 0) + 1;
   node.state = call.status;
   draft.totals.hops += 1;
   const stepView = draft.step(event.step, event);
@@ -167,7 +168,7 @@ export function applyParallelStart(draft: RunViewDraft, event: RunEventOf<"paral
   });
   for (const name of join === undefined ? nodes : [...nodes, join.node]) {
     const node = draft.node(name);
-    if (node.active > 0) continue;
+    if ((node.active ?? 0) > 0) continue;
     node.state = "queued";
     node.changedSeq = event.seq;
   }

@@ -1,13 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { makeLongRun } from "../testing/make-run-events.js";
 import { getRunFixture } from "../testing/run-fixtures.js";
+import type * as ApplyRunEvent from "./apply-run-event.js";
 import { applyRunEvents, createRunView } from "./apply-run-event.js";
 import { createReplayIndex } from "./replay-index.js";
 
 const folded = vi.hoisted(() => ({ events: 0 }));
 
 vi.mock("./apply-run-event.js", async (importOriginal) => {
-  const original = await importOriginal<typeof import("./apply-run-event.js")>();
+  const original = await importOriginal<typeof ApplyRunEvent>();
   return {
     ...original,
     applyRunEvents: (...args: Parameters<typeof original.applyRunEvents>) => {

@@ -19,7 +19,7 @@ export interface NodeRunView {
   /** Attempt of the call in flight when retrying (1 = first). */
   attempt: number;
   /** Calls of this tool in flight now (a tool can run in two parallel branches at once). */
-  active: number;
+  active?: number;
   /** The latest call of this tool, for the step detail. */
   lastCallId: string | null;
   /** `seq` of the event that last changed this node (lets a node pulse on change). */
