@@ -63,7 +63,12 @@ test("build an agent from scratch, save it, reload and find it identical", async
   await expect(page.getByTestId("group-id-input")).not.toBeEditable();
   await page.getByTestId("group-join-toggle").check();
   await page.getByTestId("group-join-tool").selectOption("summarize");
-  await page.getByTestId("group-join-inject").getByLabel("Inject name").first().fill("result");
+  // summarize's `result` is a string: it cannot take the branches' results (an array), so nothing is
+  // injected until it has an argument that can, which one click adds
+  await expect(page.getByTestId("group-join-no-results-arg")).toBeVisible();
+  await page.getByTestId("group-join-add-results-arg").click();
+  await expect(page.getByTestId("group-join-no-results-arg")).toBeHidden();
+  await expect(page.getByTestId("group-join-inject").getByLabel("Inject name")).toHaveValue("results");
   await expect(toolNode(page, "summarize")).toContainText("join");
 
   // hints: prefer search, budget of two parallel branches
@@ -102,7 +107,7 @@ test("build an agent from scratch, save it, reload and find it identical", async
     expect.objectContaining({
       name: "Gather",
       members: ["search", "fetch"],
-      join: expect.objectContaining({ tool: "summarize", inject: { result: "$results" } }),
+      join: expect.objectContaining({ tool: "summarize", inject: { results: "$results" } }),
     }),
   ]);
   expect(spec.hints.prefer_nodes).toEqual(["search"]);

@@ -1,11 +1,18 @@
-import { INJECT_SOURCES, type GroupJoin, type ParallelGroup } from "@waddle/protocol";
+import { INJECT_SOURCES, type GroupJoin, type ParallelGroup, type ToolSpec } from "@waddle/protocol";
 import type { ReactElement } from "react";
 import { useDocument, useEditor } from "../app/editor-context.js";
+import { useValidation } from "../app/use-validation.js";
 import { JsonField, NumberField, SelectField, TextField, ToggleField } from "../components/fields.js";
 import { Icon } from "../components/icon.js";
 import { KeyValueField } from "../components/key-value-field.js";
 import { Section } from "../components/section.js";
 import { getAbsolutePosition } from "../graph/layout-geometry.js";
+import {
+  getArgsSchemaWithResults,
+  getDefaultJoin,
+  getRetargetedJoin,
+  isMissingResultsArg,
+} from "../store/get-default-join.js";
 
 const SOURCE_INFO: Record<(typeof INJECT_SOURCES)[number], string> = {
   $results: "every branch's result, in order",
@@ -27,9 +34,10 @@ export function GroupInspector({ group }: { group: ParallelGroup }): ReactElemen
     group.join && update({ join: { ...group.join, ...patch } }, `join.${key}`);
   const joinCandidates = tools.filter((tool) => !group.members.includes(tool.name));
   const joinTool = tools.find((tool) => tool.name === group.join?.tool);
-  const joinArgs = Object.keys(
+  const joinArgs = Object.entries(
     (joinTool?.argsSchema.properties as Record<string, unknown> | undefined) ?? {},
-  );
+  ).map(([name, field]) => describeArg(name, field));
+  const spec = () => editor.document.getState().spec;
   return (
     <div className="inspector-body" data-testid="group-inspector">
       <div className="inspector-title">
@@ -99,9 +107,7 @@ export function GroupInspector({ group }: { group: ParallelGroup }): ReactElemen
           onChange={(on) =>
             update(
               {
-                join: on
-                  ? { tool: joinCandidates[0]?.name ?? "", args: {}, inject: { results: "$results" } }
-                  : undefined,
+                join: on ? getDefaultJoin(spec(), group) : undefined,
               },
               "join",
             )
@@ -117,7 +123,10 @@ export function GroupInspector({ group }: { group: ParallelGroup }): ReactElemen
                 ...(joinTool ? [] : [{ value: group.join.tool, label: group.join.tool || "Choose a tool" }]),
                 ...joinCandidates.map((tool) => ({ value: tool.name, label: tool.name })),
               ]}
-              onChange={(tool) => setJoin({ tool }, "tool")}
+              onChange={(tool) =>
+                group.join &&
+                update({ join: getRetargetedJoin(spec(), { join: group.join, tool }) }, "join.tool")
+              }
             />
             <KeyValueField<string>
               label="Inject"
@@ -150,6 +159,10 @@ export function GroupInspector({ group }: { group: ParallelGroup }): ReactElemen
                 </select>
               )}
             />
+            {joinTool && isMissingResultsArg(joinTool) ? (
+              <MissingResultsNote group={group} tool={joinTool} />
+            ) : null}
+            <JoinIssues groupId={group.id} />
             <JsonField
               label="Fixed args"
               value={group.join.args}
@@ -173,5 +186,70 @@ export function GroupInspector({ group }: { group: ParallelGroup }): ReactElemen
         <Icon name="trash" size={14} /> Delete group (members stay)
       </button>
     </div>
+  );
+}
+
+/** `results (array)`: an argument of the join tool with its type, for the inject hint. */
+function describeArg(name: string, field: unknown): string {
+  const type = (field as { type?: unknown } | null)?.type;
+  return typeof type === "string" ? `${name} (${type})` : name;
+}
+
+/**
+ * Said when the join tool has no argument that takes the branches' results (an array): nothing is
+ * injected there by default, and one click adds such an argument and injects `$results` into it.
+ */
+function MissingResultsNote({ group, tool }: { group: ParallelGroup; tool: ToolSpec }): ReactElement {
+  const editor = useEditor();
+  const addResultsArg = () => {
+    const join = group.join;
+    if (!join) return;
+    const { argsSchema, arg } = getArgsSchemaWithResults(tool.argsSchema);
+    editor.document.getState().dispatch({
+      type: "batch",
+      label: `add ${arg} to ${tool.name}`,
+      changes: [
+        { type: "updateTool", name: tool.name, patch: { argsSchema } },
+        {
+          type: "updateGroup",
+          id: group.id,
+          patch: { join: { ...join, inject: { ...join.inject, [arg]: "$results" } } },
+        },
+      ],
+    });
+  };
+  return (
+    <div className="field" data-testid="group-join-no-results-arg">
+      <p className="field-hint">
+        {tool.name} has no argument that takes the branches&apos; results (an array), so none is injected. Add
+        one, or choose another join tool.
+      </p>
+      <button
+        type="button"
+        className="btn btn-small"
+        data-testid="group-join-add-results-arg"
+        onClick={addResultsArg}
+      >
+        Add a results argument to {tool.name}
+      </button>
+    </div>
+  );
+}
+
+/** Validation issues about this group's join (an injection its tool refuses, a wrong type, …), in place. */
+function JoinIssues({ groupId }: { groupId: string }): ReactElement | null {
+  const { issues } = useValidation();
+  const index = useDocument((state) => state.spec.groups.findIndex((group) => group.id === groupId));
+  const prefix = `$.groups[${index}].join`;
+  const own = issues.filter((issue) => issue.path === prefix || issue.path.startsWith(`${prefix}.`));
+  if (own.length === 0) return null;
+  return (
+    <ul className="issue-list compact" data-testid="group-join-issues">
+      {own.map((issue) => (
+        <li key={`${issue.path} ${issue.code}`} className={`issue-row is-${issue.severity}`}>
+          <span className="issue-message">{issue.message}</span>
+        </li>
+      ))}
+    </ul>
   );
 }
