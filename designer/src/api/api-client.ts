@@ -8,6 +8,11 @@ import {
   ErrorBody,
   HealthResponse,
   ImportResponse,
+  RunEventsResponse,
+  RunRecord,
+  RunsListResponse,
+  RunStatus,
+  StartRunResponse,
   ToolsResponse,
   UpdateAgentResponse,
   ValidateResponse,
@@ -15,9 +20,12 @@ import {
   type AgentSummary,
   type AgentVersionSummary,
   type ExportFormat,
+  type ResumeRequest,
+  type RunEvent,
+  type StartRunRequest,
   type ToolInfo,
 } from "@waddle/protocol";
-import type { z } from "zod";
+import { z } from "zod";
 import { ApiError } from "./api-error.js";
 
 export interface ApiClientOptions {
@@ -30,6 +38,17 @@ export interface ApiClientOptions {
 }
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+/** `POST /api/runs/:id/cancel` answers the run's status once the cancel took effect. */
+const CancelRunResponse = z.object({ runId: z.string(), status: RunStatus });
+export type CancelRunResponse = z.infer<typeof CancelRunResponse>;
+
+export interface ListRunsOptions {
+  agentId?: string;
+  /** Only runs in these statuses. */
+  status?: RunStatus | readonly RunStatus[];
+  limit?: number;
+}
 
 /**
  * The Waddle REST API. Every answer is checked against the protocol's zod schemas (a boundary); failures
@@ -103,6 +122,49 @@ export class ApiClient {
       `/api/agents/${encodeURIComponent(id)}/export?format=${format}`,
     );
     return response.text();
+  }
+
+  /** Starts a run of the agent's saved version (or `agentVersion`); 202 with its id. */
+  async startRun(body: StartRunRequest): Promise<StartRunResponse> {
+    return this.json("POST", "/api/runs", StartRunResponse, body);
+  }
+
+  /** Runs, newest first, of one agent and/or in some statuses. */
+  async listRuns(options: ListRunsOptions = {}): Promise<RunRecord[]> {
+    const query = new URLSearchParams();
+    if (options.agentId !== undefined) query.set("agentId", options.agentId);
+    if (options.status !== undefined) {
+      const statuses: readonly RunStatus[] =
+        typeof options.status === "string" ? [options.status] : options.status;
+      if (statuses.length > 0) query.set("status", statuses.join(","));
+    }
+    if (options.limit !== undefined) query.set("limit", String(options.limit));
+    const search = query.toString();
+    return (await this.json("GET", `/api/runs${search ? `?${search}` : ""}`, RunsListResponse)).runs;
+  }
+
+  async getRun(id: string): Promise<RunRecord> {
+    return this.json("GET", `/api/runs/${encodeURIComponent(id)}`, RunRecord);
+  }
+
+  /** The run's stored events with `seq > after`, in order (at most `limit` when given). */
+  async getRunEvents(id: string, after = 0, limit?: number): Promise<RunEvent[]> {
+    const query = `after=${after}${limit === undefined ? "" : `&limit=${limit}`}`;
+    return (await this.json("GET", `/api/runs/${encodeURIComponent(id)}/events?${query}`, RunEventsResponse))
+      .events;
+  }
+
+  /** Cancels a queued, running or paused run; an ended run throws ApiError `invalid_state` (409). */
+  async cancelRun(id: string): Promise<CancelRunResponse> {
+    return this.json("POST", `/api/runs/${encodeURIComponent(id)}/cancel`, CancelRunResponse);
+  }
+
+  /**
+   * Answers a paused run. A pause already answered (by another page, say) or a run no longer paused throws
+   * ApiError with status 409 whose details tell the run's status.
+   */
+  async resumeRun(id: string, body: ResumeRequest): Promise<{ runId: string }> {
+    return this.json("POST", `/api/runs/${encodeURIComponent(id)}/resume`, StartRunResponse, body);
   }
 
   private async json<T>(method: Method, path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
