@@ -1,7 +1,6 @@
 import {
+  ListRunsQuery,
   ResumeRequest,
-  RunStatus,
-  Slug,
   StartRunRequest,
   type RunEventsResponse,
   type RunsListResponse,
@@ -13,15 +12,6 @@ import type { RunService } from "../runs/run-service.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import { parseRequest, RunIdParam } from "./validate-request.js";
 
-const ListRunsQuery = z.strictObject({
-  agentId: Slug.optional(),
-  status: z
-    .string()
-    .transform((text) => text.split(","))
-    .pipe(z.array(RunStatus))
-    .optional(),
-  limit: z.coerce.number().int().min(1).max(1_000).default(100),
-});
 const EventsQuery = z.strictObject({
   after: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(10_000).optional(),
