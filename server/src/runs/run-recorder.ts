@@ -85,14 +85,19 @@ export class RunRecorder {
     });
   }
 
-  /** Changes the run's row (status, timing) after every queued event, and publishes a status change. */
+  /**
+   * Changes the run's row (status, timing, outcome) after every queued event, and publishes the change: a
+   * status change as such, any other as a run change.
+   */
   patch(patch: RunPatch): Promise<void> {
     return this.enqueue(async () => {
       if (this.sealed) return;
       // An error message may quote a tool context value or arg: it leaves the process like an event.
       const safe = patch.error ? { ...patch, error: this.options.redactor.redact(patch.error) } : patch;
       await this.options.store.updateRun(this.options.runId, safe);
-      if (patch.status) this.setStatus(patch.status);
+      if (patch.status !== undefined && patch.status !== this.status) this.setStatus(patch.status);
+      // The same status with a new outcome (a pause's metadata saved after its event): watchers re-read it.
+      else this.options.hub.publishRunChange(this.options.runId);
     });
   }
 

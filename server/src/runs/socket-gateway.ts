@@ -14,6 +14,7 @@ import { isAllowedOrigin } from "../http/security.js";
 import { RunId } from "../http/validate-request.js";
 import type { Logger } from "../logger.js";
 import type { WaddleStore } from "../store/waddle-store.js";
+import { createAgentWatchers } from "./agent-watchers.js";
 import type { RunEventHub } from "./run-event-hub.js";
 
 type WaddleSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
@@ -32,7 +33,8 @@ interface Replay {
 export const getRunRoom = (runId: string) => `run:${runId}`;
 
 /**
- * socket.io for live runs. `subscribe {runId, afterSeq}` replays the stored events after `afterSeq`, then
+ * socket.io for live runs. `watch_agent {agentId}` sends `run_updated` for each run of the agent as it
+ * changes (agent-watchers.ts). `subscribe {runId, afterSeq}` replays the stored events after `afterSeq`, then
  * joins the run's room for live events, with no gap and no duplicate even when a run is emitting during the
  * replay: events published meanwhile are buffered for that socket and sent after the replay, minus those it
  * already got (seq ≤ last replayed). Join and flush happen in one synchronous step, so nothing falls between.
@@ -78,12 +80,14 @@ export function createSocketGateway(options: {
     io.to(getRunRoom(event.runId)).emit("event", event);
   });
   hub.onStatus((message) => io.to(getRunRoom(message.runId)).emit("run_status", message));
+  const watchAgents = createAgentWatchers({ io, store, hub, logger });
 
   const stopReplays = (socket: WaddleSocket, runId: string) => {
     for (const replay of replays.get(runId) ?? []) if (replay.socket === socket) replay.cancelled = true;
   };
 
   io.on("connection", (socket) => {
+    watchAgents(socket);
     socket.on("subscribe", async (message, ack) => {
       const answer = typeof ack === "function" ? ack : () => undefined;
       const parsed = SubscribeMessage.safeParse(message);
