@@ -1,10 +1,11 @@
-import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from "@xyflow/react";
+import { BaseEdge, EdgeLabelRenderer, type EdgeProps } from "@xyflow/react";
 import { memo, type ReactElement } from "react";
 import type { JoinFlowEdge } from "../graph/flow-types.js";
+import { useRoutedPath } from "./use-edge-route.js";
 
 /** From a group frame to its join tool: the branches' results flow in here. */
 export const JoinEdge = memo(function JoinEdge(props: EdgeProps<JoinFlowEdge>): ReactElement {
-  const [path, labelX, labelY] = getBezierPath(props);
+  const [path, labelX, labelY] = useRoutedPath(props);
   return (
     <>
       <BaseEdge

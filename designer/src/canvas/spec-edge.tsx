@@ -1,11 +1,13 @@
-import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from "@xyflow/react";
+import { BaseEdge, EdgeLabelRenderer, type EdgeProps } from "@xyflow/react";
 import { memo, type ReactElement } from "react";
 import { IssueBadge } from "../components/issue-badge.js";
 import type { SpecFlowEdge } from "../graph/flow-types.js";
+import { useRoutedPath } from "./use-edge-route.js";
 
 /** An edge of the spec: auto-seq solid and accented, order dashed and grey; an issue badge at its middle. */
 export const SpecEdge = memo(function SpecEdge(props: EdgeProps<SpecFlowEdge>): ReactElement {
-  const [path, labelX, labelY] = getBezierPath(props);
+  // bent round the tools in its way: a straight run under a tool would read as a chain through it
+  const [path, labelX, labelY] = useRoutedPath(props);
   const kind = props.data?.kind ?? "order";
   const issues = props.data?.issues ?? null;
   return (
