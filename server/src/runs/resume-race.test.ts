@@ -1,4 +1,4 @@
-import { TERMINAL_EVENT_TYPES } from "@waddle/protocol";
+import { ResumeConflictDetails, TERMINAL_EVENT_TYPES } from "@waddle/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
 import { waitForEvent, waitForRun } from "../testing/wait-for-run.js";
@@ -37,6 +37,51 @@ describe("answers to one pause at the same moment", () => {
     const run = await waitForRun(server, runId);
     expect(run.status).toBe("finished");
     expect(run.error).toBeNull();
+  });
+
+  it("tells the loser over REST that the pause was already answered, with the run's state now", async () => {
+    const { runId, resumeToken } = await startPaused();
+    const answer = (decision: "approve" | "reject") =>
+      server.request(`/api/runs/${runId}/resume`, {
+        method: "POST",
+        json: { resumeToken, decision },
+      });
+    const answers = await Promise.all([answer("approve"), answer("reject")]);
+    expect(answers.map((response) => response.status).sort()).toEqual([202, 409]);
+    const loser = answers.find((response) => response.status === 409)!;
+    expect(ResumeConflictDetails.safeParse(loser.body.details).success).toBe(true);
+    expect(loser.body).toMatchObject({
+      code: "invalid_state",
+      message: expect.stringContaining("already answered"),
+      details: { reason: "already_answered", run: { id: runId } },
+    });
+    expect(loser.body.details.status).toBe(loser.body.details.run.status);
+    expect(["queued", "running", "finished"]).toContain(loser.body.details.status);
+
+    // Told the same once the run has ended, with its end.
+    const finished = await waitForRun(server, runId);
+    const late = await answer("approve");
+    expect(late.status).toBe(409);
+    expect(late.body.details).toMatchObject({ reason: "already_answered", status: finished.status });
+    expect(late.body.details.run).toEqual((await server.request(`/api/runs/${runId}`)).body);
+  });
+
+  it("tells a token that is no pause's and a resume of a cancelled run apart from an answered pause", async () => {
+    const { runId } = await startPaused();
+    const stale = await server.request(`/api/runs/${runId}/resume`, {
+      method: "POST",
+      json: { resumeToken: "not-a-token", decision: "approve" },
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body.message).toContain("not the run's current one");
+    expect(stale.body.details).toMatchObject({ reason: "stale_token", status: "paused" });
+    await server.request(`/api/runs/${runId}/cancel`, { method: "POST" });
+    const ended = await server.request(`/api/runs/${runId}/resume`, {
+      method: "POST",
+      json: { resumeToken: "not-a-token", decision: "approve" },
+    });
+    expect(ended.body.message).toContain("is cancelled, not paused");
+    expect(ended.body.details).toMatchObject({ reason: "not_paused", status: "cancelled" });
   });
 
   it.each([

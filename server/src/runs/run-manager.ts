@@ -12,7 +12,7 @@ import { getContextSecrets, type SecretRedactor } from "../tools/secret-redactor
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { PlannerFactory } from "./planner-factory.js";
 import type { RunEventHub } from "./run-event-hub.js";
-import { agentGone, editNeedsArgs } from "./resume-refusals.js";
+import { agentGone, AnsweredPauses, editNeedsArgs, resumeConflict } from "./resume-refusals.js";
 import { runJob } from "./run-job.js";
 import { cancelledEvent, markRunCrashed, toFailure } from "./run-outcome-events.js";
 import { RunLocks } from "./run-locks.js";
@@ -64,6 +64,8 @@ export class RunManager implements RunService {
   private readonly locks = new RunLocks();
   /** Tool contexts live only in memory: they may hold secrets and are never stored (only their keys). */
   private readonly toolContexts = new RunToolContexts();
+  /** To tell a second answer to a pause that it came second (resume-refusals.ts). */
+  private readonly answered = new AnsweredPauses();
   private closing = false;
 
   constructor(private readonly options: RunManagerOptions) {}
@@ -82,7 +84,8 @@ export class RunManager implements RunService {
     const interrupted: string[] = [];
     for (const run of await store.listRuns({ statuses: ["running", "queued"] })) {
       if (run.status === "queued" && run.pause) {
-        await store.updateRun(run.id, { status: "paused" });
+        const paused = await store.updateRun(run.id, { status: "paused" });
+        this.options.hub.publishStatus({ runId: run.id, status: "paused", lastSeq: paused.lastSeq ?? 0 });
         continue;
       }
       await this.createRecorder(run).append({
@@ -170,23 +173,14 @@ export class RunManager implements RunService {
 
   private async acceptResume(runId: string, request: ResumeRequest): Promise<{ runId: string }> {
     const run = await this.requireRun(runId);
-    if (run.status !== "paused" || !run.pause) {
-      throw new ApiError(
-        "invalid_state",
-        `Run "${runId}" is ${run.status}, not paused: only a paused run can be resumed.`,
-        {
-          status: run.status,
-        },
-      );
-    }
-    if (run.pause.resumeToken !== request.resumeToken) {
-      throw new ApiError(
-        "invalid_state",
-        "This resume token is not the run's current one: reload the run and answer its latest pause.",
-      );
-    }
-    if (this.queue.some((job) => job.runId === runId) || this.active.has(runId)) {
-      throw new ApiError("invalid_state", `Run "${runId}" is already being resumed.`);
+    const { resumeToken } = request;
+    if (
+      run.status !== "paused" ||
+      run.pause?.resumeToken !== resumeToken ||
+      this.queue.some((job) => job.runId === runId) ||
+      this.active.has(runId)
+    ) {
+      throw resumeConflict({ run, resumeToken, answered: this.answered });
     }
     if (request.decision === "edit" && request.args === undefined) throw editNeedsArgs(run);
     const agent = await this.options.store.getAgentVersion(run.agentId, run.agentVersion);
@@ -198,6 +192,7 @@ export class RunManager implements RunService {
       error: null,
       ...(request.toolContext ? { toolContextKeys: getToolContextKeys(request.toolContext) ?? null } : {}),
     });
+    this.answered.remember(runId, resumeToken);
     this.enqueue({ runId, resume: request });
     return { runId };
   }
@@ -212,12 +207,15 @@ export class RunManager implements RunService {
     for (const job of queued) {
       const run = await this.options.store.getRun(job.runId);
       if (!run) continue;
-      if (job.resume) await this.options.store.updateRun(run.id, { status: "paused" });
-      else
+      if (job.resume) {
+        const paused = await this.options.store.updateRun(run.id, { status: "paused" });
+        this.options.hub.publishStatus({ runId: run.id, status: "paused", lastSeq: paused.lastSeq ?? 0 });
+      } else {
         await this.createRecorder(run).append({
           type: "run_interrupted",
           data: { message: INTERRUPTED_MESSAGE },
         });
+      }
     }
     const running = [...this.active.values()];
     // A job that already recorded its pause is only saving its state: let it end, paused and resumable.
