@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { ParallelView, TransitionView } from "../run-view.js";
-import { getEdgeRunKey, getGroupProgress, getRunArcs, parseEdgeRunKey } from "./get-run-overlay.js";
+import {
+  getEdgeRunKey,
+  getEdgeRunKeys,
+  getGroupProgress,
+  getRunArcs,
+  parseEdgeRunKey,
+} from "./get-run-overlay.js";
 
 const move = (seq: number, step: number, from: string | null, to: string, edgeId: string | null = null) =>
   ({ seq, step, from, to, provenance: "llm", edgeId }) satisfies TransitionView;
@@ -50,6 +56,12 @@ describe("getEdgeRunKey", () => {
     });
     expect(parseEdgeRunKey(getEdgeRunKey(transitions, "e2"))?.active).toBe(false);
     expect(getEdgeRunKey(transitions, "e3")).toBe("");
+    const keys = getEdgeRunKeys(transitions);
+    expect([...keys]).toEqual([
+      ["e1", getEdgeRunKey(transitions, "e1")],
+      ["e2", getEdgeRunKey(transitions, "e2")],
+    ]);
+    expect(getEdgeRunKeys(transitions)).toBe(keys);
     expect(parseEdgeRunKey("")).toBeNull();
   });
 });

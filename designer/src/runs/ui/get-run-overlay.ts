@@ -74,6 +74,29 @@ export function getEdgeRunKey(transitions: readonly TransitionView[], edgeId: st
   return `${last.provenance}|${last.seq}|${count}|${active ? 1 : 0}`;
 }
 
+const edgeKeyCache = new WeakMap<readonly TransitionView[], ReadonlyMap<string, string>>();
+
+/**
+ * `getEdgeRunKey` for every edge at once, cached per transitions array (the fold makes a new array only
+ * when a transition arrives): each edge's selector is then a map lookup, not a scan.
+ */
+export function getEdgeRunKeys(transitions: readonly TransitionView[]): ReadonlyMap<string, string> {
+  const cached = edgeKeyCache.get(transitions);
+  if (cached) return cached;
+  const latestStep = getLatestStep(transitions);
+  const stats = new Map<string, { last: TransitionView; count: number }>();
+  for (const transition of transitions) {
+    if (transition.edgeId === null) continue;
+    const previous = stats.get(transition.edgeId);
+    stats.set(transition.edgeId, { last: transition, count: (previous?.count ?? 0) + 1 });
+  }
+  const keys = new Map<string, string>();
+  for (const [edgeId, { last, count }] of stats)
+    keys.set(edgeId, `${last.provenance}|${last.seq}|${count}|${last.step === latestStep ? 1 : 0}`);
+  edgeKeyCache.set(transitions, keys);
+  return keys;
+}
+
 export interface EdgeRunState {
   provenance: TransitionProvenance;
   lastSeq: number;
