@@ -3,8 +3,9 @@ import type { Editor } from "../app/editor-context.js";
 import { getConnectChange, getConnectionProblem } from "../graph/connection-rules.js";
 import { createUniqueName } from "../graph/create-unique-name.js";
 import { getDropGroup } from "../graph/get-drag-stop-change.js";
+import { getNewGroupPosition } from "../graph/get-new-group-position.js";
 import { getNewToolPosition, getToolRect, isRectInside } from "../graph/get-new-tool-position.js";
-import { DEFAULT_GROUP_SIZE, getGroupKey, TOOL_NODE_SIZE } from "../graph/layout-geometry.js";
+import { getGroupKey, TOOL_NODE_SIZE } from "../graph/layout-geometry.js";
 import type { XYPosition } from "../store/spec-change.js";
 
 /**
@@ -33,22 +34,26 @@ export function addToolToCanvas(editor: Editor, options: { tool: ToolSpec; cente
   }
 }
 
-/** Adds an empty parallel group frame centred on a flow point and selects it. */
+/**
+ * Adds an empty parallel group frame and selects it: centred on a flow point (a drop) or the middle of
+ * the view, moved to the nearest free spot when that would cover tools (`getNewGroupPosition`).
+ */
 export function addGroupToCanvas(editor: Editor, center?: XYPosition): void {
   const { document } = editor;
   const spec = document.getState().spec;
-  const point = center ?? editor.canvas.current?.getCenter() ?? { x: 0, y: 0 };
+  const canvas = editor.canvas.current;
+  const point = center ?? canvas?.getCenter() ?? { x: 0, y: 0 };
+  const view = canvas?.getViewRect();
   const id = createUniqueName({ base: "group", taken: spec.groups.map((group) => group.id), separator: "-" });
   const name = createUniqueName({
     base: "Parallel group",
     taken: spec.groups.map((group) => group.name),
     separator: " ",
   });
-  const frame = {
-    x: Math.round(point.x - DEFAULT_GROUP_SIZE.width / 2),
-    y: Math.round(point.y - DEFAULT_GROUP_SIZE.height / 2),
-    ...DEFAULT_GROUP_SIZE,
-  };
+  const frame = getNewGroupPosition(spec, {
+    center: point,
+    ...(view === undefined || view.width <= 0 ? {} : { view }),
+  });
   if (
     document
       .getState()
@@ -56,6 +61,7 @@ export function addGroupToCanvas(editor: Editor, center?: XYPosition): void {
   ) {
     document.getState().setSelection({ nodes: [getGroupKey(id)], edges: [] });
     editor.ui.getState().set({ rightTab: "inspector" });
+    if (canvas && view && !isRectInside(frame, view)) canvas.showRect(frame);
   }
 }
 

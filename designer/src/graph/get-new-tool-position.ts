@@ -1,12 +1,7 @@
 import type { AgentSpec } from "@waddle/protocol";
 import type { XYPosition } from "../store/spec-change.js";
-import {
-  getAbsolutePosition,
-  getGroupRect,
-  GROUP_PADDING,
-  TOOL_NODE_SIZE,
-  type Rect,
-} from "./layout-geometry.js";
+import { doRectsIntersect as intersects, getNodeRects, type NodeRect } from "./get-node-rects.js";
+import { GROUP_PADDING, TOOL_NODE_SIZE, type Rect } from "./layout-geometry.js";
 
 /** Room left between a new tool and its neighbours: edges need space for their arrows. */
 export const NEW_TOOL_GAP = { x: 96, y: 48 } as const;
@@ -54,20 +49,6 @@ export function isRectInside(inner: Rect, outer: Rect): boolean {
   );
 }
 
-interface NodeRect {
-  kind: "tool" | "group";
-  rect: Rect;
-}
-
-function getNodeRects(spec: AgentSpec): NodeRect[] {
-  const tools = spec.tools.map((tool) => ({
-    kind: "tool" as const,
-    rect: getToolRect(getAbsolutePosition(spec, tool.name)),
-  }));
-  const groups = spec.groups.map((group) => ({ kind: "group" as const, rect: getGroupRect(spec, group.id) }));
-  return [...tools, ...groups];
-}
-
 /** The node whose right edge is furthest right; on a tie the later one (tools are kept in the order added). */
 function getRightMost(nodes: readonly NodeRect[]): NodeRect | undefined {
   let best: NodeRect | undefined;
@@ -95,10 +76,6 @@ function withMargin(rect: Rect): Rect {
   const x = NEW_TOOL_GAP.x / 2;
   const y = NEW_TOOL_GAP.y / 2;
   return { x: rect.x - x, y: rect.y - y, width: rect.width + 2 * x, height: rect.height + 2 * y };
-}
-
-function intersects(a: Rect, b: Rect): boolean {
-  return a.x < right(b) && b.x < right(a) && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
 function right(rect: Rect): number {
