@@ -42,6 +42,7 @@ describe("applyRunEvents on recorded runs", () => {
       { from: "triage", to: "retrieve_docs", provenance: "llm", edgeId: "triage-retrieve" },
       { from: "retrieve_docs", to: "summarize", provenance: "llm", edgeId: "retrieve-summarize" },
     ]);
+    expect(view.edges["triage-retrieve"]).toEqual({ count: 1, last: view.transitions[1] });
     expect(view.answer).toMatch(/^About "My invoice is wrong"/);
     expect(view.answerDone).toBe(true);
     expect(view.finish?.reason).toBe("answer_complete");
@@ -126,6 +127,78 @@ describe("applyRunEvents on recorded runs", () => {
       edgeId: "merge-brief",
     });
     expect(view.totals.hops).toBe(5);
+    expect(view.edges["join:sources"]).toMatchObject({
+      count: 3,
+      last: { from: "search_news", provenance: "join" },
+    });
+    expect(view.edges["merge-brief"]?.count).toBe(1);
+    expect(Object.keys(view.edges).sort()).toEqual(["join:sources", "merge-brief"]);
+  });
+
+  it("says when a join failed, with its message, in the parallel and the finish", () => {
+    const events = createEventFactory();
+    const view = applyRunEvents(createRunView("run-1"), [
+      events.next("parallel_start", {
+        parallelId: "parallel-0",
+        steps: [{ node: "a", args: {} }],
+        maxParallel: 1,
+        join: { node: "merge" },
+      }),
+      events.next("tool_start", {
+        tool: "a",
+        callId: "parallel-0:0",
+        args: {},
+        attempt: 1,
+        parallelId: "parallel-0",
+        branch: 0,
+      }),
+      events.next("tool_end", {
+        tool: "a",
+        callId: "parallel-0:0",
+        observation: {},
+        durationMs: 1,
+        parallelId: "parallel-0",
+        branch: 0,
+      }),
+      events.next("parallel_end", {
+        parallelId: "parallel-0",
+        successCount: 1,
+        failureCount: 0,
+        join: {
+          status: "error",
+          node: "merge",
+          reason: "invalid_join_args",
+          message: "results: expected array",
+        },
+        durationMs: 3,
+      }),
+      events.next("run_finished", {
+        reason: "answer_complete",
+        payload: { answer: "partial", ...PAYLOAD },
+        metadata: {
+          ...METADATA,
+          failedJoins: [
+            {
+              step: 0,
+              node: "merge",
+              errorCode: "invalid_join_args",
+              message: "results: expected array",
+              recovered: false,
+            },
+          ],
+        },
+      }),
+    ]);
+    expect(view.nodes.merge?.state).toBe("failed");
+    expect(view.parallels["parallel-0"]).toMatchObject({
+      joinStatus: "error",
+      joinMessage: "results: expected array",
+    });
+    expect(view.timeline.find((entry) => entry.title === "Parallel done")).toMatchObject({
+      tone: "bad",
+      detail: "1 succeeded, 0 failed; join error (results: expected array)",
+    });
+    expect(view.finish?.failedJoins).toEqual([expect.objectContaining({ node: "merge", recovered: false })]);
   });
 
   it("marks the join skipped and the failed branch when a branch fails", () => {

@@ -34,6 +34,7 @@ export function createRunView(runId: string): RunView {
     calls: EMPTY,
     callOrder: [],
     transitions: [],
+    edges: EMPTY,
     parallels: EMPTY,
     answer: "",
     answerDone: false,
@@ -270,7 +271,7 @@ function applyFinished(draft: RunViewDraft, event: RunEventOf<"run_finished">): 
   const { scalars } = draft;
   const { reason, payload, metadata } = event.data;
   scalars.status = reason === "cancelled" ? "cancelled" : "finished";
-  scalars.finish = { reason, answer: payload.answer, payload };
+  scalars.finish = { reason, answer: payload.answer, payload, failedJoins: metadata.failedJoins ?? [] };
   scalars.answer = payload.answer;
   scalars.answerDone = true;
   scalars.pause = null;

@@ -18,14 +18,8 @@ function addTransitions(
   const sources = input.from.length === 0 ? [null] : input.from;
   for (const from of sources) {
     const edgeId = getTransitionEdge(draft.spec, { ...input, from });
-    draft.transitions.push({
-      seq: input.seq,
-      step: input.step,
-      from,
-      to: input.to,
-      provenance: input.provenance,
-      edgeId,
-    });
+    const { seq, step, to, provenance } = input;
+    draft.addTransition({ seq, step, from, to, provenance, edgeId });
   }
 }
 
@@ -181,6 +175,7 @@ export function applyParallelEnd(draft: RunViewDraft, event: RunEventOf<"paralle
   parallel.finished = true;
   parallel.joinStatus = join.status;
   if (join.reason !== undefined) parallel.joinReason = join.reason;
+  if (join.message !== undefined) parallel.joinMessage = join.message;
   for (const name of parallel.nodes) skipQueued(draft, name, event.seq, "skipped");
   const joinNode = join.node ?? parallel.joinNode;
   const joinCall = draft.calls.get(`${parallelId}:join`);

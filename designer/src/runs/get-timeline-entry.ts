@@ -82,8 +82,8 @@ export function getTimelineEntry(event: RunEvent, lastTool: string | null): Time
       });
     case "parallel_end": {
       const { successCount, failureCount, join } = event.data;
-      const joined =
-        join.status === "none" ? "" : `; join ${join.status}${join.reason ? ` (${join.reason})` : ""}`;
+      const why = join.message ?? join.reason;
+      const joined = join.status === "none" ? "" : `; join ${join.status}${why ? ` (${why})` : ""}`;
       const tone =
         failureCount > 0 || join.status === "error" ? "bad" : join.status === "skipped" ? "warn" : "good";
       return entry("parallel", "Parallel done", {

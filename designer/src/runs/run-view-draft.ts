@@ -2,6 +2,7 @@ import type { AgentSpec } from "@waddle/protocol";
 import { CowArray, CowRecord } from "./copy-on-write.js";
 import type {
   CallView,
+  EdgeRunView,
   NodeRunView,
   ParallelView,
   RunCursor,
@@ -19,6 +20,7 @@ type Scalars = Omit<
   | "calls"
   | "callOrder"
   | "transitions"
+  | "edges"
   | "parallels"
   | "timeline"
   | "steps"
@@ -50,6 +52,7 @@ export class RunViewDraft {
   readonly calls: CowRecord<CallView>;
   readonly callOrder: CowArray<string>;
   readonly transitions: CowArray<TransitionView>;
+  readonly edges: CowRecord<EdgeRunView>;
   readonly parallels: CowRecord<ParallelView>;
   readonly timeline: CowArray<TimelineEntry>;
   readonly steps: CowArray<StepView>;
@@ -66,6 +69,7 @@ export class RunViewDraft {
       calls,
       callOrder,
       transitions,
+      edges,
       parallels,
       timeline,
       steps,
@@ -79,6 +83,7 @@ export class RunViewDraft {
     this.calls = new CowRecord(calls);
     this.callOrder = new CowArray(callOrder);
     this.transitions = new CowArray(transitions);
+    this.edges = new CowRecord(edges);
     this.parallels = new CowRecord(parallels);
     this.timeline = new CowArray(timeline);
     this.steps = new CowArray(steps);
@@ -96,6 +101,18 @@ export class RunViewDraft {
   /** Reads the cursor without copying it. */
   get currentCursor(): RunCursor {
     return this.cursorCopy ?? this.base.cursor;
+  }
+
+  /** Records a transition, and on its edge. */
+  addTransition(transition: TransitionView): void {
+    this.transitions.push(transition);
+    if (transition.edgeId === null) return;
+    const edge = this.edges.edit(transition.edgeId);
+    if (edge === undefined) this.edges.set(transition.edgeId, { count: 1, last: transition });
+    else {
+      edge.count += 1;
+      edge.last = transition;
+    }
   }
 
   /** The node of `tool` to change (created idle on first use). */
@@ -133,6 +150,7 @@ export class RunViewDraft {
       calls: this.calls.result(),
       callOrder: this.callOrder.result(),
       transitions: this.transitions.result(),
+      edges: this.edges.result(),
       parallels: this.parallels.result(),
       timeline: this.timeline.result(),
       steps: this.steps.result(),

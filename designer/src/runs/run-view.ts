@@ -1,4 +1,4 @@
-import type { PendingPause, RunEvent, RunStatus } from "@waddle/protocol";
+import type { FailedJoin, PendingPause, RunEvent, RunStatus } from "@waddle/protocol";
 
 /**
  * The view of one run that the canvas and the run panel draw: built only by folding the run's events
@@ -40,6 +40,13 @@ export interface TransitionView {
   edgeId: string | null;
 }
 
+/** What a spec edge shows during a run: how often transitions took it, and the latest one. */
+export interface EdgeRunView {
+  count: number;
+  /** The latest transition along it (its provenance picks the animation; `seq` restarts it). */
+  last: TransitionView;
+}
+
 /** One call of a tool: args, result or failure, as the events' previews carry them. */
 export interface CallView {
   callId: string;
@@ -71,6 +78,8 @@ export interface ParallelView {
   joinNode: string | null;
   joinStatus: "pending" | "ok" | "skipped" | "error" | "none";
   joinReason?: string;
+  /** Why the join failed, when `joinStatus` is `error`. */
+  joinMessage?: string;
   finished: boolean;
   /** The tools the fan-out started from (the previous step's), for the fan-out transitions. */
   from?: readonly string[];
@@ -189,6 +198,8 @@ export interface RunView {
   calls: Readonly<Record<string, CallView>>;
   callOrder: readonly string[];
   transitions: readonly TransitionView[];
+  /** Transitions by the spec edge they took (`edges[].id`, or `join:<groupId>`). */
+  edges: Readonly<Record<string, EdgeRunView>>;
   parallels: Readonly<Record<string, ParallelView>>;
   answer: string;
   answerDone: boolean;
@@ -201,7 +212,13 @@ export interface RunView {
   totals: RunTotals;
   tasks: Readonly<Record<string, TaskView>>;
   pause: PauseView | null;
-  finish: { reason: string; answer: string | null; payload: unknown } | null;
+  finish: {
+    reason: string;
+    answer: string | null;
+    payload: unknown;
+    /** Parallel joins that failed during the run (the run may still end `answer_complete`). */
+    failedJoins: readonly FailedJoin[];
+  } | null;
   error: { code: string; message: string } | null;
   cursor: RunCursor;
 }
