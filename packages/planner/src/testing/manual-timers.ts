@@ -1,4 +1,4 @@
-import type { TaskTimers } from "../task-types.js";
+import type { TaskTimers } from "../tasks/task-types.js";
 
 /** Timers that fire only when a test says so (`fire(ms)`), for timeouts without timed assertions. */
 export class ManualTimers implements TaskTimers {

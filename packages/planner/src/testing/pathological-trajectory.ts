@@ -1,4 +1,4 @@
-import type { TrajectoryStepInput } from "../rule-based-compressor.js";
+import type { TrajectoryStepInput } from "../trajectory/rule-based-compressor.js";
 
 /**
  * A pathological trajectory for budget tests: `count` steps over seven tools, every thirteenth failing

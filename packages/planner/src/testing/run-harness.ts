@@ -1,6 +1,6 @@
 import { RunEvent, type AgentSpec, type RunEventType } from "@waddle/protocol";
-import type { Sleep } from "../abortable-sleep.js";
-import { ReactPlanner, type FromSpecOptions } from "../react-planner.js";
+import type { Sleep } from "../util/abortable-sleep.js";
+import { ReactPlanner, type FromSpecOptions } from "../loop/react-planner.js";
 import { ScriptedClient, type ScriptedReply } from "./scripted-client.js";
 
 /** A clock that only moves when something sleeps: runs are fast and repeat exactly. */

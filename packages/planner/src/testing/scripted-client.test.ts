@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { LlmChunk, LlmMessage } from "../llm-client.js";
-import { PlannerError } from "../planner-error.js";
+import type { LlmChunk, LlmMessage } from "../llm/llm-client.js";
+import { PlannerError } from "../errors/planner-error.js";
 import { ScriptedClient, scriptedReply } from "./scripted-client.js";
 
 const messages = [{ role: "user" as const, content: "hello there" }];

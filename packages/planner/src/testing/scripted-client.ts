@@ -1,6 +1,6 @@
 import type { ResponseFormat } from "@waddle/protocol";
-import type { LlmClient, LlmCompleteOptions, LlmMessage, LlmResult, LlmUsage } from "../llm-client.js";
-import { PlannerError } from "../planner-error.js";
+import type { LlmClient, LlmCompleteOptions, LlmMessage, LlmResult, LlmUsage } from "../llm/llm-client.js";
+import { PlannerError } from "../errors/planner-error.js";
 
 /** One call the client received, as recorded in `ScriptedClient.calls`. */
 export interface ScriptedCall {

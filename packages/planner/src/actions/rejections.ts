@@ -1,0 +1,108 @@
+import type { z } from "zod";
+import type { Catalog } from "../catalog/catalog.js";
+import type { CheckResult, Rejection } from "./action-check-types.js";
+import type { LlmError } from "../errors/llm-error.js";
+
+export function unknownTool(node: string, catalog: Catalog, where?: string): Rejection {
+  return {
+    code: "unknown_tool",
+    message: JSON.stringify({
+      error: {
+        code: "unknown_tool",
+        message: `${where === undefined ? "" : `${where}: `}"${node}" is not a tool of this agent.`,
+        available_tools: catalog.names,
+        opcodes: ["final_response", "parallel"],
+      },
+      instruction: "Choose one of available_tools or an opcode. Return corrected JSON.",
+    }),
+    purpose: "repair",
+    repairKind: "unknown_tool",
+    node,
+  };
+}
+
+export function disallowed(node: string, where?: string): Rejection {
+  return {
+    code: "disallowed_node",
+    message: correctionMessage(
+      "disallow_nodes",
+      `${where === undefined ? "" : `${where}: `}${node} is disallowed: never call it.`,
+    ),
+    purpose: "correction",
+    constraint: { constraint: "disallow_nodes", enforced: "rejected", node },
+    node,
+  };
+}
+
+export function reject(rejection: Rejection): CheckResult {
+  return { ok: false, rejection };
+}
+
+export function repairMessage(code: string, message: string): string {
+  return JSON.stringify({ error: { code, message }, instruction: "Return corrected JSON." });
+}
+
+/** Soft hints (ordering, prefer) may be confirmed by repeating the action; hard ones need another action. */
+const SOFT_HINTS = new Set(["ordering_hints", "prefer_nodes"]);
+
+export function correctionMessage(hint: string, message: string): string {
+  return JSON.stringify({
+    constraint: { hint, message },
+    instruction: SOFT_HINTS.has(hint)
+      ? "Reply with the action to take now: a corrected one, or the same one if it is right."
+      : "This is enforced: reply with a different action.",
+  });
+}
+
+/** `path: message` pairs, at most five, for repair messages. */
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
+  const shown = issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`);
+  return issues.length > 5 ? `${shown.join("; ")}; and ${issues.length - 5} more` : shown.join("; ");
+}
+
+/** A reply cut off mid-stream is repaired like an unparseable one (docs/llm-stream-interrupted.md). */
+export function interruptedRejection(error: LlmError): { partial: string; rejection: Rejection } {
+  const partial = typeof error.details?.partialContent === "string" ? error.details.partialContent : "";
+  const message = `Your previous reply was cut off after ${partial.length} characters; send the complete JSON action again.`;
+  return {
+    partial,
+    rejection: {
+      code: "stream_interrupted",
+      message: JSON.stringify({ error: { code: "stream_interrupted", message } }),
+      purpose: "repair",
+      repairKind: "parse",
+    },
+  };
+}
+
+export function parseRejection(
+  interpreted: { ok: false; code: string; message: string } | { ok: true },
+): Rejection {
+  const code = interpreted.ok ? "invalid_action" : interpreted.code;
+  const message = interpreted.ok ? "The reply is not a valid action." : interpreted.message;
+  return {
+    code,
+    message: JSON.stringify({
+      error: { code, message },
+      instruction:
+        'Reply with exactly one JSON object {"next_node": "<tool or opcode>", "args": {...}} and nothing else.',
+    }),
+    purpose: "repair",
+    repairKind: "parse",
+  };
+}
+
+/** The human part of a rejection's machine message. */
+export function getRejectionText(rejection: Pick<Rejection, "message">): string {
+  try {
+    const parsed = JSON.parse(rejection.message) as {
+      error?: { message?: string };
+      constraint?: { message?: string };
+    };
+    return parsed.error?.message ?? parsed.constraint?.message ?? rejection.message;
+  } catch {
+    return rejection.message;
+  }
+}

@@ -1,0 +1,106 @@
+import type { RunEventData } from "@waddle/protocol";
+import { detectTransition, type AutoSeqStep } from "./auto-seq.js";
+import { AutoSeqCache } from "./auto-seq-cache.js";
+import { getAutoSeqEventData } from "./auto-seq-events.js";
+import { canAutoExecute } from "./auto-seq-gate.js";
+import type { Catalog, CatalogTool } from "../catalog/catalog.js";
+import type { PlannerRun } from "../loop/planner-run.js";
+import type { TrajectoryStep } from "../run/run-state.js";
+
+/** What detection needs from the planner, built once when `autoSeq.enabled`. */
+export interface AutoSeqSetup {
+  /** The catalog's tools that take part (`autoSeq`), in catalog order: the run's visibility scope. */
+  tools: readonly CatalogTool[];
+  /** Output type names (out-schema `title`) for fingerprints. */
+  payloadTypes: ReadonlyMap<string, string>;
+  /** Shared by the planner's runs: it only memoizes facts about schemas. */
+  cache: AutoSeqCache;
+}
+
+export function createAutoSeqSetup(catalog: Catalog): AutoSeqSetup {
+  const payloadTypes = new Map<string, string>();
+  for (const tool of catalog.tools) {
+    const title = tool.outSchema["title"];
+    if (typeof title === "string" && title.length > 0) payloadTypes.set(tool.name, title);
+  }
+  return { tools: catalog.tools.filter((tool) => tool.autoSeq), payloadTypes, cache: new AutoSeqCache() };
+}
+
+/**
+ * Seed 003 in the loop, once per iteration while `autoSeq.enabled`: detects whether exactly one tool takes
+ * the last structured observation, emits the one detection event, and — when the planner's
+ * `autoSeq.execute` AND the tool's `autoSeqExecute` allow it and no gate objects (disallowed, approval) —
+ * queues the action, which then goes through the same checks, gates and events as an LLM action.
+ */
+export function runAutoSeqDetection(run: PlannerRun): void {
+  const { config, state } = run;
+  const setup = config.autoSeq;
+  if (setup === undefined) return;
+  const last = findLastActionStep(state.steps, config.writeTodosTool?.name);
+  const steps: AutoSeqStep[] = [];
+  if (last !== undefined) {
+    const step: AutoSeqStep = { next_node: last.next_node, observation: last.observation };
+    if (last.failure !== undefined) step.failure = last.failure;
+    const payloadType = setup.payloadTypes.get(last.next_node);
+    if (payloadType !== undefined) step.payloadType = payloadType;
+    steps.push(step);
+  }
+  const result = detectTransition({
+    steps,
+    tools: setup.tools,
+    readOnlyOnly: config.options.autoSeq.readOnlyOnly,
+    pendingActions: state.pendingActions.length,
+    autoSeqEdges: config.edges,
+    blocked: config.hints.disallowed,
+    cache: setup.cache,
+  });
+  const event = getAutoSeqEventData(result, last?.next_node ?? null);
+  run.events.emit(event.type, event.data as RunEventData<"auto_seq_skipped">);
+  if (result.status !== "unique" || result.action === undefined) return;
+  const tool = config.catalog.get(result.action.next_node);
+  if (tool === undefined) return;
+  const approval = config.approvalGate({
+    tool,
+    args: result.action.args,
+    source: "auto_seq",
+    options: config.options,
+    approved: false,
+  });
+  const executable = canAutoExecute({
+    plannerExecute: config.options.autoSeq.execute,
+    tool,
+    disallowed: config.hints.disallowed.has(tool.name),
+    approvalRequired: approval.pause,
+  });
+  if (!executable) return;
+  state.pendingActions.push({
+    action: result.action,
+    source: "auto_seq",
+    reason: "auto_seq_detected_unique",
+  });
+}
+
+/** After an auto-seq action ran: `auto_seq_executed`, and one LLM call saved. */
+export function recordAutoSeqExecuted(run: PlannerRun, toolName: string): void {
+  run.state.autoSeqSavedCalls += 1;
+  const previous = findLastActionStep(run.state.steps.slice(0, -1), run.config.writeTodosTool?.name);
+  run.events.emit("auto_seq_executed", {
+    tool_name: toolName,
+    prev_step_next_node: previous?.next_node ?? null,
+  });
+}
+
+/**
+ * The last step that produced a tool's output: planner notes (task results, a person's input) and plan
+ * updates (`write_todos`, whose acknowledgement is no payload for a tool) are looked through.
+ */
+function findLastActionStep(
+  steps: readonly TrajectoryStep[],
+  planTool: string | undefined,
+): TrajectoryStep | undefined {
+  for (let index = steps.length - 1; index >= 0; index -= 1) {
+    const step = steps[index]!;
+    if (step.note !== true && step.next_node !== planTool) return step;
+  }
+  return undefined;
+}

@@ -1,0 +1,261 @@
+import type { ActionSource, PauseReason, PlannerAction, ToolFailure } from "@waddle/protocol";
+import { checkAction, type CheckedAction, type Rejection } from "../actions/action-checker.js";
+import { redactText, truncateText } from "../util/create-preview.js";
+import { createFallbackPayload } from "../run/final-payload.js";
+import { compactHistory } from "../trajectory/history-compactor.js";
+import { interpretReply } from "../actions/interpret-reply.js";
+import type { LlmMessage } from "../llm/llm-client.js";
+import type { PlannerRun } from "./planner-run.js";
+import { getRejectionText, parseRejection } from "../actions/rejections.js";
+import {
+  createCallInput,
+  fromCallError,
+  toCallResult,
+  type Attempt,
+  type CallResult,
+} from "./planning-call.js";
+import { createReflectSummary } from "../trajectory/reflection.js";
+import { createFailure } from "../run/run-state.js";
+import type { PlannerOutcome } from "../run/run-types.js";
+import type { ToolResumeInput } from "../catalog/tool.js";
+
+/** What the loop does next. */
+export type Decision =
+  | {
+      kind: "action";
+      action: PlannerAction;
+      checked: CheckedAction;
+      source: ActionSource;
+      actionSeq: number;
+      /** A resumed call that a person already approved. */
+      approved?: boolean;
+      /** A tool that paused itself runs again with this answer. */
+      resumeInput?: ToolResumeInput;
+      /** The LLM's reply when it was exactly this action: the history echoes it instead of re-serializing. */
+      reply?: string;
+    }
+  /** Repairs ran out: the refused action is recorded as a failed step so that the LLM sees why. */
+  | { kind: "refused"; action: PlannerAction; source: ActionSource; failure: ToolFailure }
+  | { kind: "outcome"; outcome: PlannerOutcome }
+  /** The run must wait for a person (hints conflict, approval): the loop saves state and pauses. */
+  | { kind: "pause"; reason: PauseReason; payload: Record<string, unknown>; action?: PlannerAction };
+
+/** Bad replies are echoed back this short in repair exchanges. */
+const ECHO_CHARS = 2_000;
+
+/**
+ * Asks the LLM for the next action and validates it, re-asking with short machine messages: repairs for
+ * unparseable or invalid replies (`repairAttempts`), arg-fill for missing fields only, one correction per
+ * soft hint. Ends the run when the deadline, cost ceiling, token budget or `maxConsecutiveArgFailures` say so.
+ */
+export async function planWithLlm(run: PlannerRun): Promise<Decision> {
+  const tokenBudget = run.config.options.tokenBudget;
+  if (tokenBudget !== undefined && run.messages.estimatedTokens > tokenBudget) {
+    await compactHistory(run, tokenBudget);
+  }
+  const budget = checkPromptBudget(run);
+  if (budget !== undefined) return { kind: "outcome", outcome: budget };
+  run.events.emit("step_start", { source: "llm" });
+  const attempt: Attempt = { exchange: [], purpose: "plan", repairsLeft: run.config.options.repairAttempts };
+  for (;;) {
+    // The reply is awaited here rather than in a helper (`LlmCaller.call`): one async frame less per step.
+    const call = run.llmCaller.begin(createCallInput(run, attempt));
+    let reply: CallResult;
+    try {
+      reply = toCallResult(run.llmCaller.finish(call, await call.reply));
+    } catch (error) {
+      run.llmCaller.abort(call);
+      reply = fromCallError(run, error);
+    }
+    if ("outcome" in reply) return { kind: "outcome", outcome: reply.outcome };
+    if ("interrupted" in reply) {
+      const next = afterInterrupted(run, {
+        attempt,
+        interrupted: reply.interrupted,
+        actionSeq: reply.actionSeq,
+      });
+      if (next !== undefined) return next;
+      continue;
+    }
+    const { content, actionSeq } = reply;
+    const interpreted = interpretReply(content, {
+      format: run.config.options.actionFormat,
+      toolNames: run.config.toolNames,
+      argFill: attempt.argFill,
+      finishReason: reply.finishReason,
+    });
+    if (interpreted.ok) emitReflection(run, reply.reasoning ?? interpreted.thought);
+    const result = interpreted.ok ? checkAction(interpreted.action, run.checkContext()) : undefined;
+    if (overCost(run) && !(result?.ok === true && result.checked.kind === "final")) {
+      return { kind: "outcome", outcome: run.finishByConstraint("cost_budget", costMessage(run)) };
+    }
+    if (result?.ok === true && interpreted.ok) {
+      if (result.checked.kind === "tool") run.state.consecutiveArgFailures = 0;
+      run.emitAction(interpreted.action, "llm", actionSeq);
+      const decision: Decision = {
+        kind: "action",
+        action: interpreted.action,
+        checked: result.checked,
+        source: "llm",
+        actionSeq,
+      };
+      if (interpreted.verbatim) decision.reply = content;
+      return decision;
+    }
+    const rejection: Rejection = result?.ok === false ? result.rejection : parseRejection(interpreted);
+    const next = afterRejection(run, {
+      attempt,
+      rejection,
+      action: interpreted.ok ? interpreted.action : undefined,
+      actionSeq,
+    });
+    if (next !== undefined) return next;
+    attempt.exchange = [
+      { role: "assistant", content: truncateText(content, ECHO_CHARS) },
+      { role: "user", content: rejection.message },
+    ];
+  }
+}
+
+/** A stream cut off mid-reply: reported as a repair, then re-asked with the partial reply echoed. */
+function afterInterrupted(
+  run: PlannerRun,
+  input: { attempt: Attempt; interrupted: { partial: string; rejection: Rejection }; actionSeq: number },
+): Decision | undefined {
+  const { attempt, interrupted } = input;
+  const next = afterRejection(run, {
+    attempt,
+    rejection: interrupted.rejection,
+    action: undefined,
+    actionSeq: input.actionSeq,
+  });
+  if (next !== undefined) return next;
+  const ask: LlmMessage = { role: "user", content: interrupted.rejection.message };
+  attempt.exchange =
+    interrupted.partial.length === 0
+      ? [ask]
+      : [{ role: "assistant", content: truncateText(interrupted.partial, ECHO_CHARS) }, ask];
+  return undefined;
+}
+
+/** Reports a rejection and decides: re-ask (undefined), give up on this iteration, or end the run. */
+function afterRejection(
+  run: PlannerRun,
+  input: { attempt: Attempt; rejection: Rejection; action: PlannerAction | undefined; actionSeq: number },
+): Decision | undefined {
+  const { attempt, rejection, action } = input;
+  const { options } = run.config;
+  reportRejection(run, rejection, options.repairAttempts - attempt.repairsLeft + 1);
+  if (rejection.argFailure === true) run.state.consecutiveArgFailures += 1;
+  if (run.state.consecutiveArgFailures >= options.maxConsecutiveArgFailures)
+    return forcedFinish(run, rejection);
+  if (rejection.softKeys !== undefined) {
+    run.state.corrections.push(...rejection.softKeys);
+  } else if (attempt.repairsLeft <= 0) {
+    return exhausted(run, { rejection, action, actionSeq: input.actionSeq });
+  } else {
+    attempt.repairsLeft -= 1;
+  }
+  attempt.purpose = rejection.purpose;
+  attempt.lastError = { code: rejection.code, message: rejection.message };
+  if (rejection.argFill === undefined) delete attempt.argFill;
+  else attempt.argFill = { node: rejection.argFill.node, args: rejection.argFill.args };
+  return undefined;
+}
+
+function exhausted(
+  run: PlannerRun,
+  input: { rejection: Rejection; action: PlannerAction | undefined; actionSeq: number },
+): Decision {
+  const { rejection, action } = input;
+  if (rejection.fallback !== undefined && action !== undefined) {
+    run.emitAction(action, "llm", input.actionSeq);
+    return { kind: "action", action, checked: rejection.fallback, source: "llm", actionSeq: input.actionSeq };
+  }
+  if (rejection.code === "disallowed_node" && rejection.node !== undefined) {
+    // The model keeps needing a tool the hints forbid: a person has to relax the hints.
+    const message = `The model keeps choosing ${rejection.node}, which disallow_nodes forbids.`;
+    return {
+      kind: "pause",
+      reason: "constraints_conflict",
+      payload: {
+        conflicts: [{ kind: "disallowed_required", nodes: [rejection.node], message }],
+        message: "The planning hints block what the model needs: relax them and resume, or change the agent.",
+      },
+    };
+  }
+  if (rejection.argFailure !== true) run.state.consecutiveArgFailures += 1;
+  if (run.state.consecutiveArgFailures >= run.config.options.maxConsecutiveArgFailures)
+    return forcedFinish(run, rejection);
+  const refused: PlannerAction = action ?? { next_node: "invalid_reply", args: {} };
+  const failure = createFailure({
+    node: refused.next_node,
+    args: refused.args,
+    errorCode: rejection.code,
+    message: getRejectionText(rejection),
+    suggestion: "Choose a valid action: a tool from the catalog with valid args, or final_response.",
+  });
+  return { kind: "refused", action: refused, source: "llm", failure };
+}
+
+/** `maxConsecutiveArgFailures` reached: finish with `requires_followup` instead of looping (seed 004). */
+function forcedFinish(run: PlannerRun, rejection: Rejection): Decision {
+  const limit = run.config.options.maxConsecutiveArgFailures;
+  const message =
+    `I could not produce a valid action after ${limit} consecutive attempts` +
+    `${rejection.node === undefined ? "" : ` (${rejection.node})`}: ${getRejectionText(rejection)} ` +
+    "Please rephrase the request or give the missing details.";
+  const payload = createFallbackPayload({ message, steps: run.state.steps });
+  return { kind: "outcome", outcome: run.finish("no_path", payload) };
+}
+
+function reportRejection(run: PlannerRun, rejection: Rejection, attemptNumber: number): void {
+  if (rejection.constraint !== undefined) {
+    const data = { ...rejection.constraint, message: getRejectionText(rejection) };
+    run.events.emit("constraint_violation", data);
+  }
+  if (rejection.repairKind !== undefined) {
+    const data = {
+      kind: rejection.repairKind,
+      attempt: attemptNumber,
+      error_code: rejection.code,
+      message: getRejectionText(rejection),
+    };
+    run.events.emit(
+      "repair_attempt",
+      rejection.node === undefined ? data : { ...data, node: rejection.node },
+    );
+  }
+}
+
+/** The token budget: the prompt must fit (the summarizer of issue 4 compacts before this check). */
+function checkPromptBudget(run: PlannerRun): PlannerOutcome | undefined {
+  const budget = run.config.options.tokenBudget;
+  if (budget === undefined || run.messages.estimatedTokens <= budget) return undefined;
+  return run.finishByConstraint(
+    "token_budget",
+    `The conversation needs about ${run.messages.estimatedTokens} tokens, over the token budget of ${budget}.`,
+  );
+}
+
+function overCost(run: PlannerRun): boolean {
+  const max = run.config.hints.maxCostUsd;
+  return max !== undefined && run.state.usage.costUsd >= max;
+}
+
+function costMessage(run: PlannerRun): string {
+  return `The cost ceiling of $${run.config.hints.maxCostUsd ?? 0} has been reached ($${run.state.usage.costUsd.toFixed(4)} spent).`;
+}
+
+/**
+ * `[Reflect]` (seed 002): one short sentence from the model's native reasoning, else from a legacy
+ * `thought`. The raw reasoning itself only goes out on the thinking channel of `llm_stream_chunk`.
+ */
+function emitReflection(run: PlannerRun, text: string | undefined): void {
+  if (text === undefined || text.trim().length === 0) return;
+  if (!run.events.enabled) return run.events.skip();
+  run.events.emit("reasoning", {
+    phase: "reflect",
+    summary: redactText(createReflectSummary(text), run.secrets),
+  });
+}

@@ -1,0 +1,343 @@
+import type {
+  ActionSource,
+  FinalPayload,
+  FinishReason,
+  PlannerAction,
+  RunEventData,
+  RunMetadata,
+} from "@waddle/protocol";
+import type { CheckContext } from "../actions/action-checker.js";
+import { Cancellation } from "../util/cancellation.js";
+import { planWithLlm, type Decision } from "./action-planner.js";
+import { runAutoSeqDetection } from "../auto-seq/auto-seq-runner.js";
+import { createToolRuntime } from "../tools/create-tool-runtime.js";
+import { getFailedJoins } from "../run/failed-joins.js";
+import { createFallbackPayload } from "../run/final-payload.js";
+import type { LlmCaller } from "../llm/llm-caller.js";
+import type { PauseRecord } from "../pause/paused-state.js";
+import type { PlannerConfig } from "./planner-config.js";
+import { isPlannerError, PlannerError } from "../errors/planner-error.js";
+import type { PlannerView } from "../run/planner-view.js";
+import { pauseForConflicts, pauseRun } from "../pause/run-pause.js";
+import { RunEventEmitter } from "../run/run-event-emitter.js";
+import { routeRun } from "./run-routing.js";
+import type { RunState, TrajectoryStep } from "../run/run-state.js";
+import { createInitialState, createRunLlmCaller, getPlannerView, getRunStartedData } from "./run-setup.js";
+import { RunTasks } from "../tasks/run-tasks.js";
+import type { PlannerFinish, PlannerOutcome, PlannerPause, RunOptions } from "../run/run-types.js";
+import { collectSecretStrings, scrubSecrets } from "../secrets/secret-scrubber.js";
+import { decideQueued, dispatchAction } from "./step-runner.js";
+import { drainTaskResults } from "../tasks/task-results.js";
+import type { ToolRuntime } from "../tools/tool-executor.js";
+import { createUserMessage, TrajectoryMessages } from "../trajectory/trajectory-messages.js";
+import { TrajectoryRecorder, type StepRecord } from "../trajectory/trajectory-recorder.js";
+import { applyNonPlannerIteration } from "../todos/write-todos.js";
+
+type Constraint = RunEventData<"constraint_violation">["constraint"];
+
+/** A new run starts from a query; a resumed one from its saved state. */
+export type RunStart = { query: string } | { state: RunState };
+
+/**
+ * One run of a planner: all per-run state lives here (never on the planner), so that one planner can run
+ * many queries at once. The loop: limits, task results, auto-seq detection, next action (queued or from
+ * the LLM), dispatch, repeat. See docs/loop-features.md for where each feature hooks in.
+ */
+export class PlannerRun {
+  readonly config: PlannerConfig;
+  readonly state: RunState;
+  readonly events: RunEventEmitter;
+  readonly messages: TrajectoryMessages;
+  /** Replaced when the reasoning router picks another model. */
+  llmCaller: LlmCaller;
+  readonly toolRuntime: ToolRuntime;
+  readonly toolContext: Readonly<Record<string, unknown>>;
+  readonly signal: AbortSignal;
+  readonly cancellation: Cancellation;
+  readonly secrets: ReadonlySet<string>;
+  /** Background tasks, once the run spawned one. */
+  tasks: RunTasks | undefined;
+  /** A routed candidate's model name, passed to the main client. */
+  routedModel: string | undefined;
+  private readonly recorder: TrajectoryRecorder;
+  /** Set once the run finished, failed or paused: nothing may add to its usage or events after that. */
+  private ended = false;
+
+  constructor(config: PlannerConfig, start: RunStart, options: RunOptions = {}) {
+    this.config = config;
+    this.cancellation = new Cancellation(options.signal);
+    this.signal = this.cancellation.signal;
+    this.secrets = collectSecretStrings(options.toolContext);
+    this.toolContext = Object.freeze({ ...options.toolContext });
+    this.state =
+      "state" in start
+        ? start.state
+        : createInitialState({ config, query: start.query, options, secrets: this.secrets });
+    this.events = new RunEventEmitter({
+      state: this.state,
+      sink: options.onEvent,
+      clock: config.clock,
+      secrets: this.secrets,
+      previewChars: config.previewChars,
+    });
+    const userMessage = createUserMessage(
+      scrubSecrets(this.state.query, this.secrets),
+      this.state.contextMeta,
+    );
+    this.messages =
+      "state" in start
+        ? TrajectoryMessages.fromState({ systemPrompt: config.systemPrompt, userMessage, state: this.state })
+        : new TrajectoryMessages(config.systemPrompt, userMessage);
+    this.recorder = new TrajectoryRecorder(this.state, this.messages, this.secrets, config.clock);
+    this.llmCaller = createRunLlmCaller(this, config.llm);
+    this.toolRuntime = createToolRuntime({
+      config,
+      state: this.state,
+      toolContext: this.toolContext,
+      cancellation: this.cancellation,
+      events: this.events,
+      secrets: this.secrets,
+      reportUsage: (report, step) => {
+        // A tool still running when the run ended (timed out, cancelled) cannot change its totals.
+        if (!this.ended) this.llmCaller.recordToolUsage(report, step);
+      },
+    });
+    this.tasks = undefined;
+    this.routedModel = undefined;
+    if (this.state.route !== undefined) this.applyRoute();
+  }
+
+  /** The loop of a new run. Resolves with a finish or a pause; rejects (after `run_failed`) on bugs. */
+  execute(): Promise<PlannerOutcome> {
+    this.events.emit("run_started", getRunStartedData(this));
+    return this.loop(() =>
+      this.config.hintConflicts.length > 0 && this.state.conflictsAcknowledged !== true
+        ? pauseForConflicts(this)
+        : undefined,
+    );
+  }
+
+  /** The loop of a resumed run: `prelude` emits `resumed` and applies the person's decision. */
+  continue(prelude: () => PlannerOutcome | undefined): Promise<PlannerOutcome> {
+    return this.loop(prelude);
+  }
+
+  private async loop(
+    prelude: () => Promise<PlannerOutcome> | PlannerOutcome | undefined,
+  ): Promise<PlannerOutcome> {
+    try {
+      const early = await prelude();
+      if (early !== undefined) return early;
+      if (this.config.reasoningEffort === "auto" && this.state.route === undefined) await routeRun(this);
+      for (;;) {
+        const stop = this.checkLimits();
+        if (stop !== undefined) return stop;
+        if (this.tasks !== undefined || this.state.heldMerges !== undefined) {
+          const held = await drainTaskResults(this);
+          if (held !== undefined) return held;
+        }
+        if (this.config.autoSeq !== undefined) runAutoSeqDetection(this);
+        const decision = this.takeQueued() ?? (await planWithLlm(this));
+        const handled = this.handle(decision);
+        // Answers and refusals settle at once: no await (a microtask and some garbage per step).
+        const outcome = handled instanceof Promise ? await handled : handled;
+        if (decision.kind === "action") this.afterAction(decision.action);
+        if (outcome !== undefined) return outcome;
+      }
+    } catch (error) {
+      if (this.signal.aborted) return this.finishCancelled();
+      throw this.fail(error);
+    } finally {
+      this.tasks?.close({ keepResults: false });
+      this.cancellation.dispose();
+    }
+  }
+
+  private takeQueued(): Decision | undefined {
+    while (this.state.pendingActions.length > 0) {
+      const queued = this.state.pendingActions.shift();
+      const decision = queued === undefined ? undefined : decideQueued(this, queued);
+      if (decision !== undefined) return decision;
+    }
+    return undefined;
+  }
+
+  /** Runs a decision; not `async`, so that the loop awaits only what really waits (see `loop`). */
+  private handle(decision: Decision): PlannerOutcome | undefined | Promise<PlannerOutcome | undefined> {
+    if (decision.kind === "outcome") return decision.outcome;
+    if (decision.kind === "pause") {
+      const { reason, payload, action } = decision;
+      const kind = reason === "constraints_conflict" ? "constraints" : "tool_approval";
+      return this.pause(action === undefined ? { reason, kind, payload } : { reason, kind, payload, action });
+    }
+    this.state.iteration += 1;
+    if (decision.kind === "refused") {
+      this.recordStep({
+        action: decision.action,
+        source: decision.source,
+        failure: decision.failure,
+        refused: true,
+      });
+      return undefined;
+    }
+    return dispatchAction(this, decision);
+  }
+
+  /** After an action ran: an iteration that did not update the todos counts against them. */
+  private afterAction(action: PlannerAction): void {
+    const { todos } = this.state;
+    if (todos !== undefined && action.next_node !== this.config.writeTodosTool?.name) {
+      this.state.todos = applyNonPlannerIteration(todos);
+    }
+  }
+
+  /** Cancellation, deadline, cost ceiling and max_iters, checked before every step. */
+  checkLimits(): PlannerOutcome | undefined {
+    if (this.signal.aborted) return this.finishCancelled();
+    if (this.isPastDeadline()) {
+      return this.finishByConstraint(
+        "deadline",
+        `The deadline of ${this.config.options.deadlineS ?? 0} s has passed.`,
+      );
+    }
+    const maxCost = this.config.hints.maxCostUsd;
+    if (maxCost !== undefined && this.state.usage.costUsd >= maxCost) {
+      return this.finishByConstraint("cost_budget", `The cost ceiling of $${maxCost} has been reached.`);
+    }
+    if (this.state.iteration >= this.config.options.maxIters) {
+      const message = `The run used all ${this.config.options.maxIters} steps (maxIters) without an answer.`;
+      this.events.emit("constraint_violation", { constraint: "max_iters", message, enforced: "finished" });
+      return this.finish("max_iters", createFallbackPayload({ message, steps: this.state.steps }));
+    }
+    return undefined;
+  }
+
+  isPastDeadline(): boolean {
+    return this.state.deadlineAt !== undefined && this.config.clock() >= this.state.deadlineAt;
+  }
+
+  /** Milliseconds left before the deadline (undefined without one). */
+  remainingMs(): number | undefined {
+    return this.state.deadlineAt === undefined
+      ? undefined
+      : Math.max(0, this.state.deadlineAt - this.config.clock());
+  }
+
+  checkContext(skipSoftHints = false): CheckContext {
+    const hopBudget = this.config.options.hopBudget;
+    return {
+      catalog: this.config.catalog,
+      hints: this.config.hints,
+      options: this.config.options,
+      visited: this.visited,
+      corrections: this.state.corrections,
+      hopsLeft: hopBudget === undefined ? Infinity : Math.max(0, hopBudget - this.state.hops),
+      skipSoftHints,
+    };
+  }
+
+  /** The structured view for in-process models; shares the trajectory array instead of copying it. */
+  plannerView(lastError?: { code: string; message: string }): PlannerView {
+    return getPlannerView(this, lastError);
+  }
+
+  emitAction(action: PlannerAction, source: ActionSource, actionSeq: number): void {
+    if (!this.events.enabled) return this.events.skip();
+    this.events.emit("action", {
+      next_node: action.next_node,
+      args: this.events.preview(action.args),
+      source,
+      action_seq: actionSeq,
+    });
+  }
+
+  /** Appends a step to the trajectory and the messages (see `TrajectoryRecorder`). */
+  recordStep(input: StepRecord): TrajectoryStep {
+    return this.recorder.record(input);
+  }
+
+  /** Tools called so far (any outcome), for ordering hints. */
+  get visited(): ReadonlySet<string> {
+    return this.recorder.visited;
+  }
+
+  /** The run's background tasks, created on the first spawn. */
+  getTasks(): RunTasks {
+    return (this.tasks ??= new RunTasks(this));
+  }
+
+  /** Uses the routed candidate model for the planning calls that follow. */
+  applyRoute(): void {
+    const modelId = this.state.route?.modelId;
+    const candidate =
+      modelId === undefined ? undefined : this.config.candidates.find((item) => item.id === modelId);
+    if (candidate?.llm !== undefined) this.llmCaller = createRunLlmCaller(this, candidate.llm);
+    else if (candidate?.model !== undefined) this.routedModel = candidate.model;
+  }
+
+  finish(reason: FinishReason, payload: FinalPayload): PlannerFinish {
+    this.ended = true;
+    this.tasks?.close({ keepResults: false });
+    const metadata = this.metadata();
+    // An answer over a join that failed and was never redone is not the whole story: ask for a follow-up.
+    const joinFailed = metadata.failedJoins?.some((join) => !join.recovered) === true;
+    const safePayload = scrubSecrets(
+      joinFailed && !payload.requires_followup ? { ...payload, requires_followup: true } : payload,
+      this.secrets,
+    );
+    this.events.emit("run_finished", { reason, payload: safePayload, metadata });
+    return { kind: "finish", reason, payload: safePayload, metadata };
+  }
+
+  finishByConstraint(constraint: Constraint, message: string): PlannerFinish {
+    this.events.emit("constraint_violation", { constraint, message, enforced: "finished" });
+    return this.finish("budget_exhausted", createFallbackPayload({ message, steps: this.state.steps }));
+  }
+
+  finishCancelled(): PlannerFinish {
+    const message = "The run was cancelled before an answer was ready.";
+    return this.finish(
+      "cancelled",
+      createFallbackPayload({ message, steps: this.state.steps, requiresFollowup: false }),
+    );
+  }
+
+  /** Pauses the run and saves its state (see `pauseRun`). */
+  pause(record: PauseRecord): Promise<PlannerPause> {
+    this.ended = true;
+    return pauseRun(this, record);
+  }
+
+  metadata(): RunMetadata {
+    const { usage } = this.state;
+    const metadata: RunMetadata = {
+      steps: this.state.steps.length,
+      llmCalls: usage.llmCalls,
+      autoSeqSavedCalls: this.state.autoSeqSavedCalls,
+      usage: { ...usage },
+      durationMs: Math.max(0, this.config.clock() - this.state.startedAt),
+    };
+    const failedJoins = getFailedJoins(this.state.steps);
+    // steps hold joins already scrubbed of secrets (see `TrajectoryRecorder`)
+    if (failedJoins.length > 0) metadata.failedJoins = failedJoins;
+    return metadata;
+  }
+
+  /** Emits `run_failed` and returns the error to throw, as a `PlannerError`. */
+  private fail(error: unknown): PlannerError<string> {
+    this.ended = true;
+    this.tasks?.close({ keepResults: false });
+    const failure = isPlannerError(error)
+      ? error
+      : new PlannerError(
+          "internal_error",
+          `The run failed: ${error instanceof Error ? error.message : String(error)}`,
+          {
+            cause: error,
+          },
+        );
+    const message = scrubSecrets(failure.message, this.secrets);
+    this.events.emit("run_failed", { error: { code: failure.code, message } });
+    return failure;
+  }
+}

@@ -1,0 +1,68 @@
+// The planning call of one iteration, as the action planner makes it (see planWithLlm).
+import type { Rejection } from "../actions/action-checker.js";
+import { TimeoutError } from "../util/cancellation.js";
+import { isLlmError } from "../errors/llm-error.js";
+import type { LlmCallInput, LlmCallOutput, LlmPurpose } from "../llm/llm-caller.js";
+import type { LlmMessage } from "../llm/llm-client.js";
+import type { PlannerRun } from "./planner-run.js";
+import { resolveReasoningEffort } from "../llm/reasoning-router.js";
+import { interruptedRejection } from "../actions/rejections.js";
+import type { PlannerOutcome } from "../run/run-types.js";
+
+/** One iteration's exchange with the LLM: what to ask next, and how many repairs are left. */
+export interface Attempt {
+  exchange: LlmMessage[];
+  purpose: LlmPurpose;
+  repairsLeft: number;
+  lastError?: { code: string; message: string };
+  argFill?: { node: string; args: Record<string, unknown> };
+}
+
+/** One planning call's result: the reply, the run's end (deadline), or a cut-off stream to repair. */
+export type CallResult =
+  | { content: string; actionSeq: number; reasoning?: string; finishReason?: string }
+  | { outcome: PlannerOutcome }
+  | { interrupted: { partial: string; rejection: Rejection }; actionSeq: number };
+
+/** The planning call's input: the messages (plus a repair exchange), the planner view, the options. */
+export function createCallInput(run: PlannerRun, attempt: Attempt): LlmCallInput {
+  const input: LlmCallInput = {
+    messages:
+      attempt.exchange.length === 0 ? run.messages.messages : run.messages.withExchange(attempt.exchange),
+    purpose: attempt.purpose,
+    plannerView: run.plannerView(attempt.lastError),
+    streamAnswer: attempt.purpose !== "arg_fill",
+  };
+  const remaining = run.remainingMs();
+  if (remaining !== undefined) input.timeoutMs = remaining;
+  addReasoningOptions(run, input);
+  return input;
+}
+
+/** The reply's text, its `action_seq`, the model's own reasoning when it sent some, why it ended. */
+export function toCallResult(output: LlmCallOutput): CallResult {
+  const { content, reasoning, finishReason } = output.result;
+  const result: CallResult = { content, actionSeq: output.actionSeq };
+  if (reasoning !== undefined && reasoning.length > 0) result.reasoning = reasoning;
+  if (finishReason !== undefined) result.finishReason = finishReason;
+  return result;
+}
+
+/** A deadline that passed during the call ends the run; a cut-off stream is repaired; the rest throws. */
+export function fromCallError(run: PlannerRun, error: unknown): CallResult {
+  if (error instanceof TimeoutError && !run.cancellation.aborted) {
+    const message = `The deadline of ${run.config.options.deadlineS ?? 0} s passed during an LLM call.`;
+    return { outcome: run.finishByConstraint("deadline", message) };
+  }
+  if (isLlmError(error, "stream_interrupted") && !run.cancellation.aborted) {
+    return { interrupted: interruptedRejection(error), actionSeq: run.state.actionSeq - 1 };
+  }
+  throw error;
+}
+
+/** The effort for planning calls (the router's under `auto`), and the routed model when it is a name. */
+function addReasoningOptions(run: PlannerRun, input: LlmCallInput): void {
+  const effort = resolveReasoningEffort(run.config.reasoningEffort, run.state.route?.effort);
+  if (effort !== undefined) input.reasoningEffort = effort;
+  if (run.routedModel !== undefined) input.model = run.routedModel;
+}

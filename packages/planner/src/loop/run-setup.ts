@@ -1,0 +1,79 @@
+import type { RunEventData } from "@waddle/protocol";
+import type { LlmClient } from "../llm/llm-client.js";
+import { LlmCaller } from "../llm/llm-caller.js";
+import type { PlannerConfig } from "./planner-config.js";
+import type { PlannerRun } from "./planner-run.js";
+import type { PlannerView } from "../run/planner-view.js";
+import { createRunState, type RunState } from "../run/run-state.js";
+import type { RunOptions } from "../run/run-types.js";
+import { scrubSecrets } from "../secrets/secret-scrubber.js";
+import { createTodoState } from "../todos/write-todos.js";
+
+/** A new run's state: ids, clock, scrubbed context, the absolute deadline, an empty plan with todos. */
+export function createInitialState(input: {
+  config: PlannerConfig;
+  query: string;
+  options: RunOptions;
+  secrets: ReadonlySet<string>;
+}): RunState {
+  const { config, options } = input;
+  const contextMeta =
+    options.contextMeta === undefined ? undefined : scrubSecrets(options.contextMeta, input.secrets);
+  const state = createRunState({
+    runId: options.runId ?? config.createId(),
+    query: input.query,
+    startedAt: config.clock(),
+    ...(contextMeta === undefined ? {} : { contextMeta }),
+    ...(config.options.deadlineS === undefined ? {} : { deadlineS: config.options.deadlineS }),
+  });
+  if (config.writeTodosTool !== undefined) state.todos = createTodoState();
+  return state;
+}
+
+/** The run's caller of planning calls on `llm` (the main client, or a routed candidate's). */
+export function createRunLlmCaller(run: PlannerRun, llm: LlmClient): LlmCaller {
+  const { config, state } = run;
+  return new LlmCaller({
+    llm,
+    cancellation: run.cancellation,
+    events: run.events,
+    usage: state.usage,
+    clock: config.clock,
+    responseFormat: config.responseFormat,
+    ...(config.priceTable === undefined ? {} : { priceTable: config.priceTable }),
+    nextActionSeq: () => state.actionSeq++,
+    secrets: run.secrets,
+  });
+}
+
+export function getRunStartedData(run: PlannerRun): RunEventData<"run_started"> {
+  const { config } = run;
+  const { llm } = config;
+  const data: RunEventData<"run_started"> = {
+    query: scrubSecrets(run.state.query, run.secrets),
+    llm: { provider: llm.provider, model: llm.model, offline: llm.offline === true },
+    tools: [...config.catalog.names],
+  };
+  if (config.agentId !== undefined) data.agentId = config.agentId;
+  if (config.agentVersion !== undefined) data.agentVersion = config.agentVersion;
+  return data;
+}
+
+/** The structured view for in-process models; shares the trajectory array instead of copying it. */
+export function getPlannerView(run: PlannerRun, lastError?: { code: string; message: string }): PlannerView {
+  const { config, state } = run;
+  const view: PlannerView = {
+    query: state.query,
+    tools: config.viewTools,
+    hints: config.hints.hints,
+    edges: config.edges,
+    groups: config.groups,
+    steps: state.steps,
+    todos: { enabled: config.options.todos.enabled, items: state.todos?.todos ?? [] },
+    tasksEnabled: config.options.tasks.enabled,
+    iteration: state.iteration,
+    maxIters: config.options.maxIters,
+  };
+  if (lastError !== undefined) view.lastError = lastError;
+  return view;
+}

@@ -1,0 +1,139 @@
+import type { PlannerAction } from "@waddle/protocol";
+import { checkAction } from "../actions/action-checker.js";
+import { createFallbackPayload } from "../run/final-payload.js";
+import type { PauseRecord } from "./paused-state.js";
+import { PlannerError } from "../errors/planner-error.js";
+import type { PlannerRun } from "../loop/planner-run.js";
+import { getRejectionText } from "../actions/rejections.js";
+import { createFailure } from "../run/run-state.js";
+import type { PlannerOutcome, ResumeOptions } from "../run/run-types.js";
+import { settleHeldMerge } from "../tasks/task-results.js";
+import { parseTaskAction } from "../tasks/task-spawn.js";
+import { isPlannerError } from "../errors/planner-error.js";
+
+const EDITABLE = new Set<PauseRecord["kind"]>(["tool_approval", "tool_pause", "task_spawn"]);
+
+/**
+ * Checks a person's decision against what the run waits for, before the token is spent: `edit` needs a
+ * paused call and args that validate (tool schema, hints; task args). Returns the edited action, if any.
+ * Throws `invalid_resume` with what to send instead.
+ */
+export function checkResumeDecision(
+  run: PlannerRun,
+  paused: PauseRecord,
+  options: ResumeOptions,
+): PlannerAction | undefined {
+  if (options.decision !== "edit") return undefined;
+  const action = paused.action;
+  if (action === undefined || !EDITABLE.has(paused.kind)) {
+    throw invalidResume(
+      `This pause (${paused.reason}) has no call whose args could be edited: approve or reject it.`,
+    );
+  }
+  if (options.args === undefined) {
+    throw invalidResume(`decision "edit" needs args: the new args of ${action.next_node}.`);
+  }
+  const edited: PlannerAction = { next_node: action.next_node, args: options.args };
+  if (paused.kind === "task_spawn") {
+    try {
+      parseTaskAction({ next_node: action.next_node as "task.subagent" | "task.tool", args: options.args });
+    } catch (error) {
+      if (isPlannerError(error)) throw invalidResume(error.message);
+      throw error;
+    }
+    return edited;
+  }
+  const result = checkAction(edited, run.checkContext(true));
+  if (!result.ok) {
+    throw invalidResume(
+      `The edited args of ${action.next_node} are refused: ${getRejectionText(result.rejection)}`,
+    );
+  }
+  return result.checked.kind === "tool" ? { next_node: action.next_node, args: result.checked.args } : edited;
+}
+
+/**
+ * Applies the decision to a restored run, after `resumed`: an approved (or edited) call is queued to run
+ * as is — through the same checks and events, the approval gate letting it through; a rejected one
+ * becomes a failure observation the LLM re-plans from; held task results are merged or discarded.
+ */
+export function applyResumeDecision(input: {
+  run: PlannerRun;
+  paused: PauseRecord;
+  options: ResumeOptions;
+  edited: PlannerAction | undefined;
+}): PlannerOutcome | undefined {
+  const { run, paused, options, edited } = input;
+  const { state } = run;
+  const reject = options.decision === "reject";
+  switch (paused.kind) {
+    case "tool_approval":
+    case "task_spawn":
+    case "tool_pause": {
+      const action = paused.action;
+      if (action === undefined) return undefined;
+      if (reject) return void recordRejection(run, action, paused.kind, options.userInput);
+      // The paused iteration was counted when it began; running its call now completes it.
+      state.iteration = Math.max(0, state.iteration - 1);
+      const queued = { action: edited ?? action, source: "resume" as const, approved: true };
+      if (paused.kind !== "tool_pause") state.pendingActions.unshift(queued);
+      else {
+        const resumeInput = {
+          decision: options.decision,
+          ...(options.userInput === undefined ? {} : { userInput: options.userInput }),
+          ...(edited === undefined ? {} : { args: edited.args }),
+        };
+        state.pendingActions.unshift({ ...queued, resumeInput });
+      }
+      return undefined;
+    }
+    case "constraints": {
+      if (reject) {
+        const message = "A person chose not to continue past the conflicting planning hints.";
+        return run.finish("no_path", createFallbackPayload({ message, steps: state.steps }));
+      }
+      state.conflictsAcknowledged = true;
+      if (options.userInput !== undefined) recordUserInput(run, options.userInput);
+      return undefined;
+    }
+    case "task_merge": {
+      if (paused.merge !== undefined) settleHeldMerge(run, paused.merge, reject ? "discard" : "apply");
+      return undefined;
+    }
+  }
+}
+
+function recordRejection(
+  run: PlannerRun,
+  action: PlannerAction,
+  kind: PauseRecord["kind"],
+  userInput: string | undefined,
+): void {
+  const what =
+    kind === "tool_pause"
+      ? "A person declined to answer this call"
+      : kind === "task_spawn"
+        ? "A person rejected starting this task"
+        : "A person rejected this call";
+  const failure = createFailure({
+    node: action.next_node,
+    args: action.args,
+    errorCode: "rejected_by_user",
+    message: userInput === undefined ? `${what}.` : `${what}: ${userInput}`,
+    suggestion: "Do not repeat it as is: choose another way, or answer with what you have.",
+  });
+  run.recordStep({ action, source: "resume", failure });
+}
+
+function recordUserInput(run: PlannerRun, userInput: string): void {
+  run.recordStep({
+    action: { next_node: "user_input", args: {} },
+    source: "resume",
+    observation: { user_input: userInput },
+    note: true,
+  });
+}
+
+function invalidResume(message: string): PlannerError {
+  return new PlannerError("invalid_resume", message);
+}

@@ -1,0 +1,59 @@
+import type { PlannerConfig } from "../loop/planner-config.js";
+import { parseSavedRun } from "./paused-state.js";
+import { PlannerRun } from "../loop/planner-run.js";
+import { claimResumeToken, getUnknownTokenError, releaseResumeToken } from "./resume-claims.js";
+import { applyResumeDecision, checkResumeDecision } from "./resume-decision.js";
+import type { PlannerOutcome, ResumeOptions } from "../run/run-types.js";
+
+/**
+ * `ReactPlanner.resume`: claims the token (single-use, even for overlapping resumes), loads and checks
+ * the saved run, checks the decision, and only then deletes the saved state — so that a refused decision
+ * (`invalid_resume`) leaves the pause intact to answer again. Then the restored run emits `resumed`,
+ * applies the decision and continues its loop.
+ */
+export async function resumeRun(input: {
+  config: PlannerConfig;
+  token: string;
+  options: ResumeOptions;
+}): Promise<PlannerOutcome> {
+  const { config, token, options } = input;
+  claimResumeToken(token);
+  let consumed = false;
+  let prepared;
+  try {
+    const stored = await config.stateStore.load(token);
+    if (stored === undefined) throw getUnknownTokenError(token);
+    const saved = parseSavedRun(stored, token);
+    const run = new PlannerRun(
+      config,
+      { state: saved.state },
+      {
+        ...(options.toolContext === undefined ? {} : { toolContext: options.toolContext }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+      },
+    );
+    let edited;
+    try {
+      edited = checkResumeDecision(run, saved.paused, options);
+    } catch (error) {
+      run.cancellation.dispose();
+      throw error;
+    }
+    await config.stateStore.delete(token);
+    consumed = true;
+    prepared = { run, paused: saved.paused, edited };
+  } finally {
+    releaseResumeToken(token, consumed);
+  }
+  const { run, paused, edited } = prepared;
+  return run.continue(() => {
+    const data = {
+      decision: options.decision,
+      reason: paused.reason,
+      ...(edited === undefined || !run.events.enabled ? {} : { args: run.events.preview(edited.args) }),
+    };
+    run.events.emit("resumed", data);
+    return applyResumeDecision({ run, paused, options, edited });
+  });
+}

@@ -1,0 +1,213 @@
+import type { ActionSource, PlannerOptions, RunEventData, ToolFailure } from "@waddle/protocol";
+import type { Cancellation } from "../util/cancellation.js";
+import type { Sleep } from "../util/abortable-sleep.js";
+import { computeBackoffDelay } from "../util/backoff-delay.js";
+import type { CatalogTool } from "../catalog/catalog.js";
+import type { RunEventEmitter } from "../run/run-event-emitter.js";
+import { createFailure } from "../run/run-state.js";
+import type { ToolResumeInput, ToolRunContext } from "../catalog/tool.js";
+import type { ToolUsageReport } from "../catalog/tool-usage-report.js";
+import { CANCELLED_SUGGESTION, runAttempt, type AttemptOutcome } from "./tool-attempt.js";
+
+/** What the executor needs from the run: no planner internals, so that it can be tested on its own. */
+export interface ToolRuntime {
+  runId: string;
+  query: string;
+  toolContext: Readonly<Record<string, unknown>>;
+  /** The run's cancellation (its signal aborts when the run is cancelled). */
+  cancellation: Cancellation;
+  events: RunEventEmitter;
+  clock: () => number;
+  random: () => number;
+  sleep: Sleep;
+  options: Pick<PlannerOptions, "toolRetry" | "toolTimeoutMs">;
+  /** Absolute clock time at which the run's deadline passes, if any: caps each call's timeout. */
+  deadlineAt?: number;
+  secrets: ReadonlySet<string>;
+  observations: ToolRunContext["observations"];
+  /** Counts model usage a tool reported (`ctx.reportUsage`), at the step of its call. */
+  reportUsage(report: ToolUsageReport, step: number): void;
+}
+
+export interface ToolCall {
+  tool: CatalogTool;
+  /** Args already validated against the tool's args schema. */
+  args: Record<string, unknown>;
+  step: number;
+  callId: string;
+  source?: ActionSource;
+  parallelId?: string;
+  branch?: number;
+  join?: boolean;
+  resumeInput?: ToolResumeInput;
+  /** A clock reading the caller took just before: the call's start (one clock read less). */
+  startedAt?: number;
+}
+
+/** How a call ended; `endedAt` is the clock reading its `durationMs` and its last event used. */
+export type ToolCallResult =
+  | { ok: true; observation: unknown; durationMs: number; endedAt: number; attempts: number }
+  | {
+      ok: false;
+      failure: ToolFailure;
+      durationMs: number;
+      endedAt: number;
+      attempts: number;
+      cancelled: boolean;
+    };
+
+/**
+ * Runs one tool call under its retry policy: exponential backoff with jitter between attempts, a timeout
+ * per attempt (capped by the run's deadline), cancellation through the run's signal that reaches the tool
+ * and stops waiting at once even if the tool ignores it, and the result validated against the out schema.
+ * A failure comes back as a `ToolFailure` observation; `ctx.pause()` propagates as `ToolPauseSignal`.
+ * A TypeScript tool that returned a valid plain value gets its result back at once, not as a promise:
+ * `await` it either way.
+ */
+export function executeToolCall(
+  runtime: ToolRuntime,
+  call: ToolCall,
+): ToolCallResult | Promise<ToolCallResult> {
+  const started = call.startedAt ?? runtime.clock();
+  emitStart(runtime, call, { attempt: 1, ts: started });
+  const first = runAttempt(runtime, call, 1);
+  // The common case of pure tools: done and valid, so no async frame and no await for this call.
+  if (!(first instanceof Promise) && first.ok)
+    return succeeded(runtime, { call, outcome: first, started, attempt: 1 });
+  return settleAttempts(runtime, { call, first, started });
+}
+
+function succeeded(
+  runtime: ToolRuntime,
+  input: { call: ToolCall; outcome: Extract<AttemptOutcome, { ok: true }>; started: number; attempt: number },
+): ToolCallResult {
+  const { observation } = input.outcome;
+  const endedAt = runtime.clock();
+  const durationMs = Math.max(0, endedAt - input.started);
+  emitEnd(runtime, input.call, { observation, durationMs, ts: endedAt });
+  return { ok: true, observation, durationMs, endedAt, attempts: input.attempt };
+}
+
+/** The first attempt's outcome once it settles, then the retries while the policy allows them. */
+async function settleAttempts(
+  runtime: ToolRuntime,
+  input: { call: ToolCall; first: AttemptOutcome | Promise<AttemptOutcome>; started: number },
+): Promise<ToolCallResult> {
+  const { call, started } = input;
+  const { tool } = call;
+  const policy =
+    tool.retry === undefined ? runtime.options.toolRetry : { ...runtime.options.toolRetry, ...tool.retry };
+  let outcome = await input.first;
+  for (let attempt = 1; ; attempt += 1) {
+    if (attempt > 1) {
+      emitStart(runtime, call, { attempt, ts: runtime.clock() });
+      outcome = await runAttempt(runtime, call, attempt);
+    }
+    if (outcome.ok) return succeeded(runtime, { call, outcome, started, attempt });
+    const cancelled = runtime.cancellation.aborted;
+    const retryDelay = cancelled || !outcome.retryable ? undefined : nextDelay(runtime, policy, attempt);
+    if (retryDelay !== undefined) {
+      runtime.events.emit(
+        "tool_retry",
+        {
+          tool: tool.name,
+          callId: call.callId,
+          attempt: attempt + 1,
+          delayMs: retryDelay,
+          error_code: outcome.code,
+          message: outcome.message,
+        },
+        call.step,
+      );
+      try {
+        await runtime.sleep(retryDelay, runtime.cancellation.signal);
+        continue;
+      } catch {
+        // Cancelled while backing off: report the failure we have.
+      }
+    }
+    const endedAt = runtime.clock();
+    const durationMs = Math.max(0, endedAt - started);
+    const failure = createFailure({
+      node: tool.name,
+      args: call.args,
+      errorCode: runtime.cancellation.aborted ? "cancelled" : outcome.code,
+      message: runtime.cancellation.aborted ? "The run was cancelled." : outcome.message,
+      suggestion: runtime.cancellation.aborted ? CANCELLED_SUGGESTION : outcome.suggestion,
+    });
+    emitError(runtime, call, { failure, durationMs, ts: endedAt });
+    return {
+      ok: false,
+      failure,
+      durationMs,
+      endedAt,
+      attempts: attempt,
+      cancelled: runtime.cancellation.aborted,
+    };
+  }
+}
+
+function nextDelay(
+  runtime: ToolRuntime,
+  policy: PlannerOptions["toolRetry"],
+  attempt: number,
+): number | undefined {
+  if (attempt >= policy.maxAttempts) return undefined;
+  const delay = computeBackoffDelay({ attempt, policy, random: runtime.random });
+  // No retry that would start after the deadline.
+  if (runtime.deadlineAt !== undefined && runtime.clock() + delay >= runtime.deadlineAt) return undefined;
+  return delay;
+}
+
+type Placement = { parallelId?: string; branch?: number; join?: boolean };
+
+/** Adds where the call sits in a parallel plan (no object spread: this runs for every tool event). */
+function place<T extends Placement>(data: T, call: ToolCall): T {
+  if (call.parallelId !== undefined) data.parallelId = call.parallelId;
+  if (call.branch !== undefined) data.branch = call.branch;
+  if (call.join === true) data.join = true;
+  return data;
+}
+
+function emitStart(runtime: ToolRuntime, call: ToolCall, at: { attempt: number; ts: number }): void {
+  if (!runtime.events.enabled) return runtime.events.skip();
+  const data: RunEventData<"tool_start"> = {
+    tool: call.tool.name,
+    callId: call.callId,
+    args: runtime.events.preview(call.args),
+    attempt: at.attempt,
+  };
+  if (call.source !== undefined) data.source = call.source;
+  runtime.events.emitAt("tool_start", place(data, call), { ts: at.ts, step: call.step });
+}
+
+function emitEnd(
+  runtime: ToolRuntime,
+  call: ToolCall,
+  end: { observation: unknown; durationMs: number; ts: number },
+): void {
+  if (!runtime.events.enabled) return runtime.events.skip();
+  const data: RunEventData<"tool_end"> = {
+    tool: call.tool.name,
+    callId: call.callId,
+    observation: runtime.events.preview(end.observation),
+    durationMs: end.durationMs,
+  };
+  runtime.events.emitAt("tool_end", place(data, call), { ts: end.ts, step: call.step });
+}
+
+function emitError(
+  runtime: ToolRuntime,
+  call: ToolCall,
+  end: { failure: ToolFailure; durationMs: number; ts: number },
+): void {
+  if (!runtime.events.enabled) return runtime.events.skip();
+  const shown = { ...end.failure, args: runtime.events.preview(end.failure.args) };
+  const data: RunEventData<"tool_error"> = {
+    tool: call.tool.name,
+    callId: call.callId,
+    failure: shown,
+    durationMs: end.durationMs,
+  };
+  runtime.events.emitAt("tool_error", place(data, call), { ts: end.ts, step: call.step });
+}
