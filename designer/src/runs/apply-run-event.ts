@@ -133,6 +133,7 @@ function applyByType(draft: RunViewDraft, event: RunEvent): void {
       return applyStreamChunk(draft, event);
     case "action":
       draft.cursor.lastAction = { nextNode: event.data.next_node, source: event.data.source };
+      draft.step(event.step, event).action = event.data.next_node;
       return;
     case "tool_start":
       return applyToolStart(draft, event);

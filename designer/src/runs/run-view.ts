@@ -135,6 +135,8 @@ export interface StepView {
   llmMs?: number;
   /** Who chose the step's action (`step_start.source`). */
   source?: string | null;
+  /** The step's action: a tool, `parallel`, `final_response`, a task opcode (`action.next_node`). */
+  action?: string | null;
   tools: string[];
 }
 
