@@ -1,7 +1,7 @@
 import type { PlannerOptions, RunEventData } from "@waddle/protocol";
 import type { FinalResponseArgs } from "@waddle/protocol";
 import type { Catalog, CatalogTool } from "../catalog/catalog.js";
-import type { ParallelBranchPlan, ParallelJoinPlan } from "../tools/parallel-executor.js";
+import type { ParallelBranchPlan, ParallelJoinPlan } from "../tools/parallel-plan.js";
 import type { ResolvedHints } from "../catalog/resolve-hints.js";
 
 export type RepairKind = RunEventData<"repair_attempt">["kind"];

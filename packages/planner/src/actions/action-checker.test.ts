@@ -2,7 +2,7 @@ import { PlannerOptions } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { checkAction, type CheckContext } from "./action-checker.js";
-import { formatIssues } from "./rejections.js";
+import { formatIssues } from "../util/format-issues.js";
 import { buildCatalog } from "../catalog/catalog.js";
 import { resolveHints } from "../catalog/resolve-hints.js";
 import { defineTool } from "../catalog/tool.js";

@@ -3,14 +3,8 @@ import type { z } from "zod";
 import type { CheckContext, CheckResult, Rejection } from "./action-check-types.js";
 import type { CatalogTool } from "../catalog/catalog.js";
 import { checkParallel } from "./parallel-checker.js";
-import {
-  correctionMessage,
-  disallowed,
-  formatIssues,
-  reject,
-  repairMessage,
-  unknownTool,
-} from "./rejections.js";
+import { correctionMessage, disallowed, reject, repairMessage, unknownTool } from "./rejections.js";
+import { formatIssues } from "../util/format-issues.js";
 import { getOrderingGaps } from "../catalog/resolve-hints.js";
 
 export type { CheckContext, CheckedAction, CheckResult, Rejection } from "./action-check-types.js";

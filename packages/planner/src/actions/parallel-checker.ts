@@ -1,15 +1,9 @@
 import { isOpcode, ParallelArgs } from "@waddle/protocol";
 import type { CheckContext, CheckedAction, CheckResult, Rejection } from "./action-check-types.js";
-import type { ParallelBranchPlan, ParallelJoinPlan } from "../tools/parallel-executor.js";
+import type { ParallelBranchPlan, ParallelJoinPlan } from "../tools/parallel-plan.js";
 import { findGroupFor } from "../catalog/resolve-hints.js";
-import {
-  correctionMessage,
-  disallowed,
-  formatIssues,
-  reject,
-  repairMessage,
-  unknownTool,
-} from "./rejections.js";
+import { correctionMessage, disallowed, reject, repairMessage, unknownTool } from "./rejections.js";
+import { formatIssues } from "../util/format-issues.js";
 
 /**
  * Checks a `parallel` action: its shape, every branch (opcodes, unknown and disallowed tools,

@@ -1,4 +1,3 @@
-import type { z } from "zod";
 import type { Catalog } from "../catalog/catalog.js";
 import type { CheckResult, Rejection } from "./action-check-types.js";
 import type { LlmError } from "../errors/llm-error.js";
@@ -52,14 +51,6 @@ export function correctionMessage(hint: string, message: string): string {
       ? "Reply with the action to take now: a corrected one, or the same one if it is right."
       : "This is enforced: reply with a different action.",
   });
-}
-
-/** `path: message` pairs, at most five, for repair messages. */
-export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
-  const shown = issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`);
-  return issues.length > 5 ? `${shown.join("; ")}; and ${issues.length - 5} more` : shown.join("; ");
 }
 
 /** A reply cut off mid-stream is repaired like an unparseable one (docs/llm-stream-interrupted.md). */

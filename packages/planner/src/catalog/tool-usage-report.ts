@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PlannerError } from "../errors/planner-error.js";
-import { formatIssues } from "../actions/rejections.js";
+import { formatIssues } from "../util/format-issues.js";
 
 /**
  * Model usage a tool incurred itself (an LLM tool's call, a subagent's run), reported through

@@ -12,7 +12,7 @@ import { abortableSleep, type Sleep } from "../util/abortable-sleep.js";
 import { defaultApprovalGate, type ApprovalGate } from "../tools/approval-gate.js";
 import { createAutoSeqSetup, type AutoSeqSetup } from "../auto-seq/auto-seq-runner.js";
 import type { Catalog, CatalogTool } from "../catalog/catalog.js";
-import { formatIssues } from "../actions/rejections.js";
+import { formatIssues } from "../util/format-issues.js";
 import { InMemoryStateStore } from "../pause/in-memory-state-store.js";
 import type { LlmClient } from "../llm/llm-client.js";
 import { DEFAULT_OPCODE_HANDLERS, type OpcodeHandlers } from "../tasks/opcode-handlers.js";

@@ -28,7 +28,7 @@ import type { PlannerFinish, PlannerOutcome, PlannerPause, RunOptions } from "..
 import { collectSecretStrings, scrubSecrets } from "../secrets/secret-scrubber.js";
 import { decideQueued, dispatchAction } from "./step-runner.js";
 import { drainTaskResults } from "../tasks/task-results.js";
-import type { ToolRuntime } from "../tools/tool-executor.js";
+import type { ToolRuntime } from "../tools/tool-runtime.js";
 import { createUserMessage, TrajectoryMessages } from "../trajectory/trajectory-messages.js";
 import { TrajectoryRecorder, type StepRecord } from "../trajectory/trajectory-recorder.js";
 import { applyNonPlannerIteration } from "../todos/write-todos.js";

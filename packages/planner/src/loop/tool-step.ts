@@ -9,7 +9,8 @@ import type { EventAt } from "../run/run-event-emitter.js";
 import { createActSummary, createObsSummary } from "../trajectory/reflection.js";
 import type { PlannerOutcome } from "../run/run-types.js";
 import { runWriteTodos } from "../todos/todos-step.js";
-import { executeToolCall, type ToolCall, type ToolCallResult } from "../tools/tool-executor.js";
+import { executeToolCall } from "../tools/tool-executor.js";
+import type { ToolCall, ToolCallResult } from "../tools/tool-runtime.js";
 import { isToolPauseSignal } from "../tools/tool-pause-signal.js";
 
 type ActionDecision = Extract<Decision, { kind: "action" }>;

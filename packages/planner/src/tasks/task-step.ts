@@ -3,7 +3,7 @@ import type { Decision } from "../loop/action-planner.js";
 import type { OpcodeResult, TaskOpcode } from "./opcode-handlers.js";
 import { isPlannerError } from "../errors/planner-error.js";
 import type { PlannerRun } from "../loop/planner-run.js";
-import { formatIssues } from "../actions/rejections.js";
+import { formatIssues } from "../util/format-issues.js";
 import { createFailure } from "../run/run-state.js";
 import type { PlannerOutcome } from "../run/run-types.js";
 import { TaskError } from "../errors/task-error.js";

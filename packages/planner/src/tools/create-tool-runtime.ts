@@ -3,7 +3,7 @@ import type { PlannerConfig } from "../loop/planner-config.js";
 import type { RunEventEmitter } from "../run/run-event-emitter.js";
 import type { RunState } from "../run/run-state.js";
 import type { ToolRunContext } from "../catalog/tool.js";
-import type { ToolRuntime } from "./tool-executor.js";
+import type { ToolRuntime } from "./tool-runtime.js";
 
 /**
  * What the tool executor sees of a run: its ids, cancellation, events, injectables, observations, and where

@@ -8,7 +8,7 @@ import { RunEventEmitter } from "../run/run-event-emitter.js";
 import { createRunState } from "../run/run-state.js";
 import { createVirtualTime } from "../testing/run-harness.js";
 import { defineTool } from "../catalog/tool.js";
-import type { ToolRuntime } from "./tool-executor.js";
+import type { ToolRuntime } from "./tool-runtime.js";
 
 const double = fromDefinition(
   defineTool({

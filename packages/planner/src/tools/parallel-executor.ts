@@ -1,34 +1,14 @@
 import type { ToolFailure } from "@waddle/protocol";
-import type { CatalogTool } from "../catalog/catalog.js";
 import { createConcurrencyLimiter } from "../util/concurrency-limiter.js";
 import { truncateText } from "../util/create-preview.js";
 import { buildJoinArgs } from "./join-args.js";
 import type { PlannerViewBranch, PlannerViewStep } from "../run/planner-view.js";
-import { formatIssues } from "../actions/rejections.js";
+import { formatIssues } from "../util/format-issues.js";
 import { createFailure } from "../run/run-state.js";
-import { executeToolCall, type ToolRuntime } from "./tool-executor.js";
+import type { ParallelBranchPlan, ParallelJoinPlan, ParallelPlan } from "./parallel-plan.js";
+import { executeToolCall } from "./tool-executor.js";
+import type { ToolRuntime } from "./tool-runtime.js";
 import { isToolPauseSignal } from "./tool-pause-signal.js";
-
-export interface ParallelBranchPlan {
-  tool: CatalogTool;
-  /** Validated args. */
-  args: Record<string, unknown>;
-}
-
-/** A join that will run, or one that cannot (unknown or disallowed tool): then it is skipped, never fatal. */
-export type ParallelJoinPlan =
-  | { tool: CatalogTool; args: Record<string, unknown>; inject?: Record<string, string>; fromGroup?: string }
-  | { node: string; unusable: string };
-
-export interface ParallelPlan {
-  parallelId: string;
-  step: number;
-  branches: readonly ParallelBranchPlan[];
-  join?: ParallelJoinPlan;
-  /** Concurrency actually allowed (hints, group and absolute cap applied). */
-  limit: number;
-  groupId?: string;
-}
 
 export type JoinRecord = NonNullable<PlannerViewStep["join"]>;
 

@@ -2,7 +2,7 @@ import { LazyAbortSignal, TimeoutError } from "../util/cancellation.js";
 import type { CatalogTool } from "../catalog/catalog.js";
 import { redactText } from "../util/create-preview.js";
 import type { ToolResumeInput, ToolRunContext } from "../catalog/tool.js";
-import type { ToolCall, ToolRuntime } from "./tool-executor.js";
+import type { ToolCall, ToolRuntime } from "./tool-runtime.js";
 import { isToolPauseSignal, ToolPauseSignal } from "./tool-pause-signal.js";
 import { parseToolUsageReport, type ToolUsageReportInput } from "../catalog/tool-usage-report.js";
 

@@ -7,7 +7,8 @@ import { RunEventEmitter } from "../run/run-event-emitter.js";
 import { createRunState } from "../run/run-state.js";
 import { createVirtualTime } from "../testing/run-harness.js";
 import { defineTool, type ToolRunContext } from "../catalog/tool.js";
-import { executeToolCall, type ToolRuntime } from "./tool-executor.js";
+import { executeToolCall } from "./tool-executor.js";
+import type { ToolRuntime } from "./tool-runtime.js";
 import { ToolPauseSignal } from "./tool-pause-signal.js";
 import type { ToolUsageReport } from "../catalog/tool-usage-report.js";
 
