@@ -3,6 +3,8 @@ import { getStoredToken, setStoredToken } from "../api/token-storage.js";
 import { createCommandRegistry } from "../commands/command-registry.js";
 import { createEditorCommands } from "../commands/editor-commands.js";
 import { getErrorMessage } from "../api/api-error.js";
+import { createRunStore } from "../runs/run-store.js";
+import { createSocketRunTransport } from "../runs/socket-run-transport.js";
 import { AgentSession } from "../session/agent-session.js";
 import { createDocumentStore } from "../store/document-store.js";
 import { createSessionStore } from "../store/session-store.js";
@@ -18,24 +20,24 @@ export function createEditor(): Editor {
   const ui = createUiStore();
   const session = createSessionStore();
   let pendingToken: Promise<boolean> | null = null;
-  const api = new ApiClient({
-    getToken: getStoredToken,
-    onUnauthorized: () => {
-      // several requests can fail at once: ask once
-      pendingToken ??= ui
-        .getState()
-        .openDialog("token", {
-          message: "This Waddle server needs an API token (the value of WADDLE_TOKEN).",
-        })
-        .then((token) => {
-          pendingToken = null;
-          if (!token) return false;
-          setStoredToken(token);
-          return true;
-        });
-      return pendingToken;
-    },
-  });
+  const askForToken = () => {
+    // several requests (and the socket) can fail at once: ask once
+    pendingToken ??= ui
+      .getState()
+      .openDialog("token", {
+        message: "This Waddle server needs an API token (the value of WADDLE_TOKEN).",
+      })
+      .then((token) => {
+        pendingToken = null;
+        if (!token) return false;
+        setStoredToken(token);
+        return true;
+      });
+    return pendingToken;
+  };
+  const api = new ApiClient({ getToken: getStoredToken, onUnauthorized: askForToken });
+  const transport = createSocketRunTransport({ api, getToken: getStoredToken, onUnauthorized: askForToken });
+  const runs = createRunStore({ api, transport });
   const agents = new AgentSession({ api, document, session, ui });
   const commands = createCommandRegistry<Editor>({
     commands: createEditorCommands(),
@@ -43,5 +45,5 @@ export function createEditor(): Editor {
     onError: (error) => ui.getState().notify("error", getErrorMessage(error)),
   });
   const isMac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
-  return { api, document, ui, session, agents, commands, canvas: { current: null }, isMac };
+  return { api, document, ui, session, agents, commands, runs, canvas: { current: null }, isMac };
 }

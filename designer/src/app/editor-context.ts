@@ -3,6 +3,7 @@ import { useStore } from "zustand";
 import type { ApiClient } from "../api/api-client.js";
 import type { CommandRegistry } from "../commands/command-registry.js";
 import type { Rect } from "../graph/layout-geometry.js";
+import type { RunStore } from "../runs/run-store.js";
 import type { AgentSession } from "../session/agent-session.js";
 import type { DocumentState, DocumentStore } from "../store/document-store.js";
 import type { SessionState, SessionStore } from "../store/session-store.js";
@@ -32,6 +33,8 @@ export interface Editor {
   session: SessionStore;
   agents: AgentSession;
   commands: CommandRegistry<Editor>;
+  /** Runs: the open run (live, replay, compare) and the agent's run list; outside the document and undo. */
+  runs: RunStore;
   canvas: { current: CanvasApi | null };
   isMac: boolean;
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ApiClient } from "../api/api-client.js";
 import type { Editor } from "../app/editor-context.js";
+import { FakeRunTransport } from "../runs/fake-run-transport.js";
+import { createRunStore } from "../runs/run-store.js";
 import { AgentSession } from "../session/agent-session.js";
 import { createDocumentStore } from "../store/document-store.js";
 import { createSessionStore } from "../store/session-store.js";
@@ -36,6 +38,7 @@ function createTestEditor(): Editor {
     session,
     agents: new AgentSession({ api, document, session, ui }),
     commands,
+    runs: createRunStore({ api, transport: new FakeRunTransport() }),
     canvas: { current: null },
     isMac: false,
   };

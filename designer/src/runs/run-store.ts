@@ -1,0 +1,572 @@
+import {
+  ResumeConflictDetails,
+  TERMINAL_RUN_STATUSES,
+  type AgentSpec,
+  type ResumeDecision,
+  type RunEvent,
+  type RunRecord,
+  type RunStatus,
+} from "@waddle/protocol";
+import { createStore, type StoreApi } from "zustand/vanilla";
+import type { ApiClient } from "../api/api-client.js";
+import { getErrorMessage, isApiError } from "../api/api-error.js";
+import { applyRunEvents, createRunView } from "./apply-run-event.js";
+import { compareRuns, type RunComparison } from "./compare-runs.js";
+import { createSpecCache, getLoadedRunView, loadRun, type LoadedRun } from "./load-run.js";
+import { createReplayIndex } from "./replay-index.js";
+import { createReplayPlayer, type ReplayPlayer, type ScheduleFrame } from "./replay-player.js";
+import type { ConnectionState, RunTransport } from "./run-transport.js";
+import type { RunView } from "./run-view.js";
+import { sortRuns, upsertRun } from "./upsert-run.js";
+
+export type RunMode = "edit" | "live" | "replay" | "compare";
+
+export interface ReplayState {
+  /** Events applied (0..length). */
+  position: number;
+  length: number;
+  playing: boolean;
+  speed: number;
+}
+
+export interface CompareSide {
+  runId: string;
+  run: RunRecord;
+  spec: AgentSpec | null;
+  view: RunView;
+}
+
+export interface CompareState {
+  leftRunId: string;
+  rightRunId: string;
+  left: CompareSide | null;
+  right: CompareSide | null;
+  comparison: RunComparison | null;
+  loading: boolean;
+}
+
+export type RunStoreErrorKind =
+  "load" | "start" | "cancel" | "resume" | "already_answered" | "stream" | "runs" | "compare";
+
+export interface RunStoreError {
+  kind: RunStoreErrorKind;
+  message: string;
+}
+
+export type ResumeResult = { ok: true } | { ok: false; kind: "already_answered" | "resume"; message: string };
+
+export interface ResumeInput {
+  decision: ResumeDecision;
+  /** The new args, for `edit`. */
+  args?: Record<string, unknown>;
+  /** A note that goes with the decision. */
+  userInput?: string;
+  toolContext?: Record<string, unknown>;
+}
+
+export interface RunStoreState {
+  /** `edit`: the document shows; `live`: a run plays as it happens; `replay`: a finished run; `compare`. */
+  mode: RunMode;
+  runId: string | null;
+  /** The open run's record, kept current by status messages and run updates. */
+  run: RunRecord | null;
+  /** The open run as folded from its events (at the replay position in replay mode). */
+  view: RunView | null;
+  /** The spec of the version that ran (null until loaded, or when that version is gone). */
+  spec: AgentSpec | null;
+  /** The run's status: the server's when it knows more than the events so far, else the view's. */
+  status: RunStatus | null;
+  loading: boolean;
+  /** The agent whose runs `runs` lists, live. */
+  agentId: string | null;
+  runs: RunRecord[];
+  runsLoaded: boolean;
+  /** Statuses the run list shows (null: all). */
+  statusFilter: RunStatus[] | null;
+  replay: ReplayState;
+  compare: CompareState | null;
+  selectedCallId: string | null;
+  connection: ConnectionState;
+  error: RunStoreError | null;
+  /** Opens a run: live from where it is, or a finished one as a replay at its end. */
+  openRun(runId: string): Promise<void>;
+  closeRun(): void;
+  /** Starts a run of the agent's saved version and opens it; resolves its id (null when refused). */
+  startRun(input: {
+    agentId: string;
+    query: string;
+    agentVersion?: number;
+    toolContext?: Record<string, unknown>;
+  }): Promise<string | null>;
+  cancelRun(): Promise<void>;
+  /** Answers the open run's pause; a pause someone else answered first is `already_answered`. */
+  resume(input: ResumeInput): Promise<ResumeResult>;
+  /** Lists the agent's runs and keeps the list live (null: none). */
+  watchAgent(agentId: string | null): Promise<void>;
+  setStatusFilter(statuses: RunStatus[] | null): Promise<void>;
+  refreshRuns(): Promise<void>;
+  seek(position: number): void;
+  play(): void;
+  pause(): void;
+  step(delta: number): void;
+  setSpeed(speed: number): void;
+  openCompare(leftRunId: string, rightRunId: string): Promise<void>;
+  closeCompare(): void;
+  selectCall(callId: string | null): void;
+  clearError(): void;
+  /** Stops every subscription and timer (the transport itself is the caller's). */
+  dispose(): void;
+}
+
+export type RunStore = StoreApi<RunStoreState>;
+
+export interface RunStoreOptions {
+  api: Pick<
+    ApiClient,
+    "getRun" | "getRunEvents" | "getVersion" | "startRun" | "cancelRun" | "resumeRun" | "listRuns"
+  >;
+  transport: RunTransport;
+  /** When queued live events are applied (once per frame); requestAnimationFrame by default. */
+  scheduleFrame?: ScheduleFrame;
+  now?: () => number;
+  /** Events between replay checkpoints. */
+  replayEvery?: number;
+  /** Runs the list loads. */
+  runsLimit?: number;
+}
+
+/** The open run's plumbing, replaced on every open: async work of an older one finds itself stale. */
+interface Session {
+  runId: string;
+  spec: AgentSpec | null;
+  /** Every event so far, in order (for the replay once the run ends). */
+  events: RunEvent[];
+  pending: RunEvent[];
+  frameScheduled: boolean;
+  /** The server's latest word on the status, and the seq it had then. */
+  record: { status: RunStatus; lastSeq: number } | null;
+  unsubscribe: (() => void) | null;
+  player: ReplayPlayer | null;
+}
+
+const defaultScheduleFrame: ScheduleFrame = (callback) => {
+  if (typeof globalThis.requestAnimationFrame === "function")
+    globalThis.requestAnimationFrame(() => callback());
+  else setTimeout(callback, 16);
+};
+
+const INITIAL_REPLAY: ReplayState = { position: 0, length: 0, playing: false, speed: 1 };
+
+/**
+ * The run store: the open run (live or replay), the agent's run list, comparisons. Apart from the
+ * document store and its undo: run events never pass the document's dispatch. Live events are queued and
+ * applied once per animation frame in one `applyRunEvents` batch.
+ */
+export function createRunStore(options: RunStoreOptions): RunStore {
+  const { api, transport } = options;
+  const scheduleFrame = options.scheduleFrame ?? defaultScheduleFrame;
+  const now = options.now ?? (() => performance.now());
+  const getSpec = createSpecCache(api);
+  let session: Session | null = null;
+  let watched: {
+    agentId: string;
+    unwatch: () => void;
+    buffered: RunRecord[] | null;
+    generation: number;
+  } | null = null;
+  let compareGeneration = 0;
+  let modeBeforeCompare: RunMode = "edit";
+
+  const store = createStore<RunStoreState>()((set, get) => {
+    const isCurrent = (candidate: Session) => session === candidate;
+    const context = (current: Session) => (current.spec === null ? {} : { spec: current.spec });
+    const getShownStatus = (current: Session, view: RunView): RunStatus =>
+      current.record !== null && current.record.lastSeq >= view.lastSeq ? current.record.status : view.status;
+
+    const endSession = () => {
+      session?.unsubscribe?.();
+      session?.player?.dispose();
+      session = null;
+    };
+
+    /** Switches to replay at the end: for a run that has ended (opened so, or just now). */
+    const startReplay = (current: Session, run: RunRecord | null) => {
+      current.unsubscribe?.();
+      current.unsubscribe = null;
+      const index = createReplayIndex(current.events, {
+        runId: current.runId,
+        ...(options.replayEvery === undefined ? {} : { every: options.replayEvery }),
+        ...context(current),
+      });
+      const speed = get().replay.speed;
+      current.player = createReplayPlayer({
+        index,
+        position: index.length,
+        speed,
+        scheduleFrame,
+        now,
+        onChange: ({ position, playing }) => {
+          if (!isCurrent(current)) return;
+          set({ view: index.getViewAt(position), replay: { ...get().replay, position, playing } });
+        },
+      });
+      const view = index.getViewAt(index.length);
+      set({
+        mode: get().mode === "compare" ? "compare" : "replay",
+        run,
+        view,
+        status: run?.status ?? view.status,
+        loading: false,
+        replay: { position: index.length, length: index.length, playing: false, speed },
+      });
+      if (get().mode === "compare") modeBeforeCompare = "replay";
+    };
+
+    const flush = (current: Session) => {
+      current.frameScheduled = false;
+      if (!isCurrent(current) || current.pending.length === 0) return;
+      const batch = current.pending;
+      current.pending = [];
+      let lastSeq = current.events.at(-1)?.seq ?? 0;
+      for (const event of batch) {
+        if (event.seq <= lastSeq) continue;
+        current.events.push(event);
+        lastSeq = event.seq;
+      }
+      const view = applyRunEvents(get().view ?? createRunView(current.runId), batch, context(current));
+      if (current.player === null && TERMINAL_RUN_STATUSES.has(view.status)) {
+        const run = get().run;
+        return startReplay(current, run === null ? null : { ...run, status: view.status });
+      }
+      set({ view, status: getShownStatus(current, view) });
+    };
+
+    const enqueue = (current: Session, events: readonly RunEvent[]) => {
+      if (!isCurrent(current) || events.length === 0) return;
+      current.pending.push(...events);
+      if (current.frameScheduled) return;
+      current.frameScheduled = true;
+      scheduleFrame(() => flush(current));
+    };
+
+    /** The server's word on the open run's status (a status message, a run update, a fetched record). */
+    const noteStatus = (current: Session, status: RunStatus, lastSeq: number) => {
+      if (!isCurrent(current)) return;
+      current.record = { status, lastSeq };
+      const { view, run } = get();
+      set({
+        run: run === null ? null : { ...run, status },
+        ...(view ? { status: getShownStatus(current, view) } : {}),
+      });
+      // Ended with no event to come (cancelled while queued): nothing more will arrive.
+      const seen = current.events.at(-1)?.seq ?? 0;
+      if (
+        TERMINAL_RUN_STATUSES.has(status) &&
+        lastSeq <= seen &&
+        current.player === null &&
+        current.pending.length === 0
+      )
+        startReplay(current, get().run);
+    };
+
+    const subscribeLive = (current: Session, afterSeq: number) => {
+      current.unsubscribe = transport.subscribe(current.runId, afterSeq, {
+        onEvents: (events) => enqueue(current, events),
+        onStatus: (message) => noteStatus(current, message.status, message.lastSeq),
+        onError: (error) => {
+          if (isCurrent(current)) set({ error: { kind: "stream", message: error.message } });
+        },
+      });
+    };
+
+    const onRunUpdated = (run: RunRecord) => {
+      if (watched === null || run.agentId !== watched.agentId) return;
+      watched.buffered?.push(run);
+      set({ runs: upsertRun(get().runs, run, get().statusFilter) });
+      if (session !== null && session.runId === run.id) noteStatus(session, run.status, run.lastSeq ?? 0);
+    };
+
+    const loadRuns = async () => {
+      const current = watched;
+      if (current === null) return;
+      const generation = ++current.generation;
+      current.buffered = [];
+      const { statusFilter } = get();
+      try {
+        const list = await api.listRuns({
+          agentId: current.agentId,
+          ...(statusFilter ? { status: statusFilter } : {}),
+          limit: options.runsLimit ?? 100,
+        });
+        if (watched !== current || current.generation !== generation) return;
+        let runs = sortRuns(list);
+        for (const run of current.buffered) runs = upsertRun(runs, run, statusFilter);
+        set({ runs, runsLoaded: true });
+      } catch (error) {
+        if (watched === current && current.generation === generation)
+          set({ runsLoaded: true, error: { kind: "runs", message: getErrorMessage(error) } });
+      } finally {
+        if (current.generation === generation) current.buffered = null;
+      }
+    };
+
+    const refreshOpenRun = async (runId: string, known?: RunRecord) => {
+      const current = session;
+      if (current === null || current.runId !== runId) return;
+      try {
+        const run = known ?? (await api.getRun(runId));
+        if (!isCurrent(current)) return;
+        set({ run });
+        noteStatus(current, run.status, run.lastSeq ?? 0);
+        if (current.player === null)
+          enqueue(current, await api.getRunEvents(runId, current.events.at(-1)?.seq ?? 0));
+      } catch {
+        // the live stream catches up anyway
+      }
+    };
+
+    return {
+      mode: "edit",
+      runId: null,
+      run: null,
+      view: null,
+      spec: null,
+      status: null,
+      loading: false,
+      agentId: null,
+      runs: [],
+      runsLoaded: false,
+      statusFilter: null,
+      replay: INITIAL_REPLAY,
+      compare: null,
+      selectedCallId: null,
+      connection: "connecting",
+      error: null,
+
+      async openRun(runId) {
+        endSession();
+        const current: Session = {
+          runId,
+          spec: null,
+          events: [],
+          pending: [],
+          frameScheduled: false,
+          record: null,
+          unsubscribe: null,
+          player: null,
+        };
+        session = current;
+        set({
+          mode: get().mode === "compare" ? "compare" : "live",
+          runId,
+          run: null,
+          view: createRunView(runId),
+          spec: null,
+          status: null,
+          loading: true,
+          selectedCallId: null,
+          error: null,
+          replay: { ...INITIAL_REPLAY, speed: get().replay.speed },
+        });
+        let loaded: LoadedRun;
+        try {
+          loaded = await loadRun({ api, getSpec, runId });
+        } catch (error) {
+          if (isCurrent(current))
+            set({ loading: false, error: { kind: "load", message: getErrorMessage(error) } });
+          return;
+        }
+        if (!isCurrent(current)) return;
+        const { run, spec, events } = loaded;
+        current.spec = spec;
+        current.events = events;
+        current.record = { status: run.status, lastSeq: run.lastSeq ?? 0 };
+        if (watched?.agentId === run.agentId) set({ runs: upsertRun(get().runs, run, get().statusFilter) });
+        if (TERMINAL_RUN_STATUSES.has(run.status)) {
+          set({ spec });
+          return startReplay(current, run);
+        }
+        const view = applyRunEvents(createRunView(runId), events, context(current));
+        set({ run, spec, view, status: getShownStatus(current, view), loading: false });
+        subscribeLive(current, view.lastSeq);
+      },
+
+      closeRun() {
+        endSession();
+        set({
+          mode: "edit",
+          runId: null,
+          run: null,
+          view: null,
+          spec: null,
+          status: null,
+          loading: false,
+          selectedCallId: null,
+          compare: null,
+          replay: { ...INITIAL_REPLAY, speed: get().replay.speed },
+        });
+      },
+
+      async startRun(input) {
+        try {
+          const { runId } = await api.startRun({
+            agentId: input.agentId,
+            query: input.query,
+            ...(input.agentVersion === undefined ? {} : { agentVersion: input.agentVersion }),
+            ...(input.toolContext === undefined ? {} : { toolContext: input.toolContext }),
+          });
+          await get().openRun(runId);
+          return runId;
+        } catch (error) {
+          set({ error: { kind: "start", message: getErrorMessage(error) } });
+          return null;
+        }
+      },
+
+      async cancelRun() {
+        const runId = get().runId;
+        if (runId === null) return;
+        try {
+          const answer = await api.cancelRun(runId);
+          if (session?.runId === runId) noteStatus(session, answer.status, session.events.at(-1)?.seq ?? 0);
+        } catch (error) {
+          set({ error: { kind: "cancel", message: getErrorMessage(error) } });
+        }
+      },
+
+      async resume(input) {
+        const { runId, view, run } = get();
+        const resumeToken = view?.pause?.resumeToken ?? run?.pause?.resumeToken;
+        if (runId === null || resumeToken === undefined) {
+          const message = "This run is not waiting for a decision.";
+          set({ error: { kind: "resume", message } });
+          return { ok: false, kind: "resume", message };
+        }
+        try {
+          await api.resumeRun(runId, {
+            resumeToken,
+            decision: input.decision,
+            ...(input.args === undefined ? {} : { args: input.args }),
+            ...(input.userInput ? { userInput: input.userInput } : {}),
+            ...(input.toolContext === undefined ? {} : { toolContext: input.toolContext }),
+          });
+          set({ error: null });
+          return { ok: true };
+        } catch (error) {
+          const conflict =
+            isApiError(error) && error.status === 409 ? ResumeConflictDetails.safeParse(error.details) : null;
+          if (conflict?.success) {
+            const message = getConflictMessage(conflict.data);
+            set({ error: { kind: "already_answered", message } });
+            await refreshOpenRun(runId, conflict.data.run);
+            return { ok: false, kind: "already_answered", message };
+          }
+          const message = getErrorMessage(error);
+          set({ error: { kind: "resume", message } });
+          if (isApiError(error) && error.status === 409) await refreshOpenRun(runId);
+          return { ok: false, kind: "resume", message };
+        }
+      },
+
+      async watchAgent(agentId) {
+        if (watched?.agentId === agentId) return;
+        watched?.unwatch();
+        watched = null;
+        set({ agentId, runs: [], runsLoaded: false });
+        if (agentId === null) return;
+        watched = { agentId, unwatch: () => undefined, buffered: null, generation: 0 };
+        watched.unwatch = transport.watchAgent(agentId, onRunUpdated);
+        await loadRuns();
+      },
+
+      async setStatusFilter(statusFilter) {
+        set({ statusFilter, runs: [], runsLoaded: false });
+        await loadRuns();
+      },
+
+      refreshRuns: loadRuns,
+
+      seek(position) {
+        session?.player?.seek(position);
+      },
+      play() {
+        session?.player?.play();
+      },
+      pause() {
+        session?.player?.pause();
+      },
+      step(delta) {
+        const player = session?.player;
+        if (!player) return;
+        player.pause();
+        player.seek(player.position + delta);
+      },
+      setSpeed(speed) {
+        session?.player?.setSpeed(speed);
+        set({ replay: { ...get().replay, speed } });
+      },
+
+      async openCompare(leftRunId, rightRunId) {
+        const generation = ++compareGeneration;
+        if (get().mode !== "compare") modeBeforeCompare = get().mode;
+        session?.player?.pause();
+        set({
+          mode: "compare",
+          compare: { leftRunId, rightRunId, left: null, right: null, comparison: null, loading: true },
+        });
+        try {
+          const [left, right] = await Promise.all(
+            [leftRunId, rightRunId].map(async (runId): Promise<CompareSide> => {
+              const loaded = await loadRun({ api, getSpec, runId });
+              return { runId, run: loaded.run, spec: loaded.spec, view: getLoadedRunView(loaded) };
+            }),
+          );
+          if (generation !== compareGeneration || !left || !right) return;
+          const comparison = compareRuns(left.view, right.view);
+          set({ compare: { leftRunId, rightRunId, left, right, comparison, loading: false } });
+        } catch (error) {
+          if (generation !== compareGeneration) return;
+          const compare = get().compare;
+          set({
+            compare: compare === null ? null : { ...compare, loading: false },
+            error: { kind: "compare", message: getErrorMessage(error) },
+          });
+        }
+      },
+
+      closeCompare() {
+        compareGeneration += 1;
+        const back = session === null ? "edit" : session.player === null ? "live" : "replay";
+        set({ mode: modeBeforeCompare === "edit" ? "edit" : back, compare: null });
+      },
+
+      selectCall(selectedCallId) {
+        set({ selectedCallId });
+      },
+      clearError() {
+        set({ error: null });
+      },
+      dispose() {
+        endSession();
+        watched?.unwatch();
+        watched = null;
+        stopConnection();
+      },
+    };
+  });
+  const stopConnection = transport.onConnection((connection) => store.setState({ connection }));
+  return store;
+}
+
+/** What to tell a person whose decision came second (or too late). */
+export function getConflictMessage(details: ResumeConflictDetails): string {
+  const now = `The run is now ${details.status}.`;
+  switch (details.reason) {
+    case "already_answered":
+      return `This pause was already answered by someone else. ${now}`;
+    case "not_paused":
+      return `The run is no longer waiting for a decision. ${now}`;
+    case "stale_token":
+      return `This pause was already answered; the run has moved on. ${now}`;
+  }
+}

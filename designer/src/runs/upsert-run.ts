@@ -1,0 +1,31 @@
+import type { RunRecord, RunStatus } from "@waddle/protocol";
+
+/** When a run was made, for newest-first order (a run not yet started sorts by its creation). */
+// A run that tells no time yet is the newest.
+const getRunTime = (run: RunRecord): string => run.createdAt ?? run.startedAt ?? "\uffff";
+
+/**
+ * The agent's run list with `run` put in (replacing the one of its id) or taken out when it no longer
+ * passes the status filter; newest first. Pure: returns a new array, or the same one when nothing changed.
+ */
+export function upsertRun(
+  runs: readonly RunRecord[],
+  run: RunRecord,
+  statusFilter: readonly RunStatus[] | null = null,
+): RunRecord[] {
+  const index = runs.findIndex((candidate) => candidate.id === run.id);
+  const passes = statusFilter === null || statusFilter.includes(run.status);
+  if (!passes)
+    return index === -1 ? (runs as RunRecord[]) : runs.filter((candidate) => candidate.id !== run.id);
+  const next = index === -1 ? [run, ...runs] : runs.map((candidate, at) => (at === index ? run : candidate));
+  return sortRuns(next);
+}
+
+/** Newest first; runs with the same time keep their order. */
+export function sortRuns(runs: readonly RunRecord[]): RunRecord[] {
+  return [...runs].sort((left, right) => {
+    const a = getRunTime(left);
+    const b = getRunTime(right);
+    return a === b ? 0 : a < b ? 1 : -1;
+  });
+}
