@@ -5,7 +5,8 @@ import type { FlowNode } from "../graph/flow-types.js";
 import { getBoundsOfRects, getNodeRects } from "../graph/get-node-rects.js";
 import { getReadableViewport } from "../graph/get-readable-viewport.js";
 
-const FIT_OPTIONS = { padding: 0.2, maxZoom: 1.1 };
+// the edge-kind legend floats over the canvas's top 60 px: the first row of a tall agent starts below it
+const FIT_OPTIONS = { padding: 0.2, maxZoom: 1.1, insetTop: 64 };
 
 const selectWidth = (state: ReactFlowState): number => (state.panZoom ? state.width : 0);
 const selectHeight = (state: ReactFlowState): number => (state.panZoom ? state.height : 0);

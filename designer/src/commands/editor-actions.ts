@@ -5,7 +5,7 @@ import { createUniqueName } from "../graph/create-unique-name.js";
 import { getDropGroup } from "../graph/get-drag-stop-change.js";
 import { getNewGroupPosition } from "../graph/get-new-group-position.js";
 import { getNewToolPosition, getToolRect, isRectInside } from "../graph/get-new-tool-position.js";
-import { getGroupKey, TOOL_NODE_SIZE } from "../graph/layout-geometry.js";
+import { getGroupKey, TOOL_NODE_SIZE, type Rect } from "../graph/layout-geometry.js";
 import type { XYPosition } from "../store/spec-change.js";
 
 /**
@@ -43,7 +43,7 @@ export function addGroupToCanvas(editor: Editor, center?: XYPosition): void {
   const spec = document.getState().spec;
   const canvas = editor.canvas.current;
   const point = center ?? canvas?.getCenter() ?? { x: 0, y: 0 };
-  const view = canvas?.getViewRect();
+  const view = getUncoveredView(canvas?.getViewRect());
   const id = createUniqueName({ base: "group", taken: spec.groups.map((group) => group.id), separator: "-" });
   const name = createUniqueName({
     base: "Parallel group",
@@ -63,6 +63,13 @@ export function addGroupToCanvas(editor: Editor, center?: XYPosition): void {
     editor.ui.getState().set({ rightTab: "inspector" });
     if (canvas && view && !isRectInside(frame, view)) canvas.showRect(frame);
   }
+}
+
+/** The view less its top tenth, where the edge-kind legend floats over the canvas (a title there is hidden). */
+function getUncoveredView(view: Rect | undefined): Rect | undefined {
+  if (view === undefined) return undefined;
+  const top = view.height / 10;
+  return { x: view.x, y: view.y + top, width: view.width, height: view.height - top };
 }
 
 /** Draws an edge of the current kind (or the one given); explains in a toast when it is not allowed. */

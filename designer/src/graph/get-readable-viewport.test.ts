@@ -51,4 +51,14 @@ describe("getReadableViewport", () => {
     expect(getReadableViewport(bounds, { ...CANVAS, minZoom: 0.1 }).zoom).toBeCloseTo(788 / (4_000 * 1.2));
     expect(getReadableViewport({ ...bounds, width: 10 }, { ...CANVAS, maxZoom: 2 }).zoom).toBe(2);
   });
+
+  it("keeps content clear of an overlay along the top (the canvas legend)", () => {
+    const tall = getReadableViewport(
+      { x: 0, y: 0, width: 3_000, height: 3_000 },
+      { ...CANVAS, insetTop: 64 },
+    );
+    expect(tall.y).toBe(64 + 32);
+    const row = getReadableViewport({ x: 0, y: 0, width: 1_440, height: 92 }, { ...CANVAS, insetTop: 64 });
+    expect(row.y + 46 * row.zoom).toBeCloseTo(64 + (848 - 64) / 2); // centred in what is left
+  });
 });

@@ -21,6 +21,8 @@ export interface ReadableViewportOptions {
   padding?: number;
   /** Room in screen pixels between the canvas's edge and content that does not fit. */
   margin?: number;
+  /** Screen pixels at the canvas's top that an overlay covers: content that does not fit starts below. */
+  insetTop?: number;
   minZoom?: number;
   maxZoom?: number;
 }
@@ -31,19 +33,22 @@ export interface ReadableViewportOptions {
  * left-to-right flow begins), and the user pans for the rest instead of reading 6 px names.
  */
 export function getReadableViewport(bounds: Rect, options: ReadableViewportOptions): Viewport {
-  const { width, height, padding = 0.2, margin = 32 } = options;
+  const { width, height, padding = 0.2, margin = 32, insetTop = 0 } = options;
   const minZoom = options.minZoom ?? MIN_READABLE_ZOOM;
   const maxZoom = Math.max(options.maxZoom ?? 1.1, minZoom);
   const contentWidth = Math.max(bounds.width, 1);
   const contentHeight = Math.max(bounds.height, 1);
   const padded = Math.min(width / (contentWidth * (1 + padding)), height / (contentHeight * (1 + padding)));
   // padding that would push the zoom under the floor is given up first: the margin is room enough
-  const tight = Math.min((width - 2 * margin) / contentWidth, (height - 2 * margin) / contentHeight);
+  const tight = Math.min(
+    (width - 2 * margin) / contentWidth,
+    (height - 2 * margin - insetTop) / contentHeight,
+  );
   const fit = padded >= minZoom ? padded : tight;
   const zoom = Math.min(Math.max(fit, minZoom), maxZoom);
   return {
     x: getAxisOffset({ start: bounds.x, size: contentWidth, screen: width, zoom, margin }),
-    y: getAxisOffset({ start: bounds.y, size: contentHeight, screen: height, zoom, margin }),
+    y: getAxisOffset({ start: bounds.y, size: contentHeight, screen: height, zoom, margin, insetTop }),
     zoom,
   };
 }
@@ -55,8 +60,10 @@ function getAxisOffset(options: {
   screen: number;
   zoom: number;
   margin: number;
+  insetTop?: number;
 }): number {
-  const { start, size, screen, zoom, margin } = options;
-  const offset = size * zoom <= screen ? (screen - size * zoom) / 2 : margin;
+  const { start, size, screen, zoom, margin, insetTop = 0 } = options;
+  const offset =
+    size * zoom <= screen - insetTop ? insetTop + (screen - insetTop - size * zoom) / 2 : insetTop + margin;
   return offset - start * zoom;
 }
