@@ -1,4 +1,4 @@
-import type { RunEvent } from "@waddle/protocol";
+import type { RunEvent, RunStatus } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../api/api-error.js";
 import { FakeRunApi, makeRunRecord } from "../testing/fake-run-api.js";
@@ -36,7 +36,7 @@ function setup() {
 function addFixture(
   context: ReturnType<typeof setup>,
   name: RunFixtureName,
-  options: { stored?: number; status?: Parameters<typeof makeRunRecord>[0]["status"] } = {},
+  options: { stored?: number; status?: RunStatus } = {},
 ) {
   const { spec, events } = getRunFixture(name);
   const runId = events[0]!.runId;
