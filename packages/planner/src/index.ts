@@ -36,7 +36,7 @@ export { isPlannerError, PLANNER_ERROR_CODES, PlannerError } from "./errors/plan
 export type { PlannerErrorCode, PlannerErrorJson, PlannerErrorOptions } from "./errors/planner-error.js";
 export { ReactPlanner } from "./loop/react-planner.js";
 export type { FromSpecOptions, LlmClientFactory } from "./loop/react-planner.js";
-export type { CandidateLlm, ReactPlannerInit } from "./loop/planner-config.js";
+export type { CandidateLlm, ReactPlannerInit } from "./run/planner-config.js";
 export { PAUSE_KINDS, SAVED_RUN_FORMAT } from "./pause/paused-state.js";
 export type { PauseKind, PauseRecord, SavedRun } from "./pause/paused-state.js";
 export { TASK_RESULTS_NODE } from "./tasks/task-results.js";
@@ -160,10 +160,10 @@ export { createResumeToken, RESUME_TOKEN_BYTES } from "./pause/resume-token.js";
 export { TaskManager } from "./tasks/task-manager.js";
 export { TASK_ERROR_CODES, TaskError } from "./errors/task-error.js";
 export type { TaskErrorCode } from "./errors/task-error.js";
-export type { TaskAction } from "./tasks/task-spawn.js";
 export type {
   PendingMerge,
   SpawnedTask,
+  TaskAction,
   TaskErrorInfo,
   TaskExecute,
   TaskGroupSnapshot,

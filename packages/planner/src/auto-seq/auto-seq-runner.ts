@@ -1,30 +1,9 @@
 import type { RunEventData } from "@waddle/protocol";
 import { detectTransition, type AutoSeqStep } from "./auto-seq.js";
-import { AutoSeqCache } from "./auto-seq-cache.js";
 import { getAutoSeqEventData } from "./auto-seq-events.js";
 import { canAutoExecute } from "./auto-seq-gate.js";
-import type { Catalog, CatalogTool } from "../catalog/catalog.js";
-import type { PlannerRun } from "../loop/planner-run.js";
+import type { RunContext } from "../run/run-context.js";
 import type { TrajectoryStep } from "../run/run-state.js";
-
-/** What detection needs from the planner, built once when `autoSeq.enabled`. */
-export interface AutoSeqSetup {
-  /** The catalog's tools that take part (`autoSeq`), in catalog order: the run's visibility scope. */
-  tools: readonly CatalogTool[];
-  /** Output type names (out-schema `title`) for fingerprints. */
-  payloadTypes: ReadonlyMap<string, string>;
-  /** Shared by the planner's runs: it only memoizes facts about schemas. */
-  cache: AutoSeqCache;
-}
-
-export function createAutoSeqSetup(catalog: Catalog): AutoSeqSetup {
-  const payloadTypes = new Map<string, string>();
-  for (const tool of catalog.tools) {
-    const title = tool.outSchema["title"];
-    if (typeof title === "string" && title.length > 0) payloadTypes.set(tool.name, title);
-  }
-  return { tools: catalog.tools.filter((tool) => tool.autoSeq), payloadTypes, cache: new AutoSeqCache() };
-}
 
 /**
  * Seed 003 in the loop, once per iteration while `autoSeq.enabled`: detects whether exactly one tool takes
@@ -32,7 +11,7 @@ export function createAutoSeqSetup(catalog: Catalog): AutoSeqSetup {
  * `autoSeq.execute` AND the tool's `autoSeqExecute` allow it and no gate objects (disallowed, approval) —
  * queues the action, which then goes through the same checks, gates and events as an LLM action.
  */
-export function runAutoSeqDetection(run: PlannerRun): void {
+export function runAutoSeqDetection(run: RunContext): void {
   const { config, state } = run;
   const setup = config.autoSeq;
   if (setup === undefined) return;
@@ -81,7 +60,7 @@ export function runAutoSeqDetection(run: PlannerRun): void {
 }
 
 /** After an auto-seq action ran: `auto_seq_executed`, and one LLM call saved. */
-export function recordAutoSeqExecuted(run: PlannerRun, toolName: string): void {
+export function recordAutoSeqExecuted(run: RunContext, toolName: string): void {
   run.state.autoSeqSavedCalls += 1;
   const previous = findLastActionStep(run.state.steps.slice(0, -1), run.config.writeTodosTool?.name);
   run.events.emit("auto_seq_executed", {

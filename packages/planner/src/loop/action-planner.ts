@@ -5,7 +5,7 @@ import { createFallbackPayload } from "../run/final-payload.js";
 import { compactHistory } from "../trajectory/history-compactor.js";
 import { interpretReply } from "../actions/interpret-reply.js";
 import type { LlmMessage } from "../llm/llm-client.js";
-import type { PlannerRun } from "./planner-run.js";
+import type { RunContext } from "../run/run-context.js";
 import { getRejectionText, parseRejection } from "../actions/rejections.js";
 import {
   createCallInput,
@@ -48,7 +48,7 @@ const ECHO_CHARS = 2_000;
  * unparseable or invalid replies (`repairAttempts`), arg-fill for missing fields only, one correction per
  * soft hint. Ends the run when the deadline, cost ceiling, token budget or `maxConsecutiveArgFailures` say so.
  */
-export async function planWithLlm(run: PlannerRun): Promise<Decision> {
+export async function planWithLlm(run: RunContext): Promise<Decision> {
   const tokenBudget = run.config.options.tokenBudget;
   if (tokenBudget !== undefined && run.messages.estimatedTokens > tokenBudget) {
     await compactHistory(run, tokenBudget);
@@ -119,7 +119,7 @@ export async function planWithLlm(run: PlannerRun): Promise<Decision> {
 
 /** A stream cut off mid-reply: reported as a repair, then re-asked with the partial reply echoed. */
 function afterInterrupted(
-  run: PlannerRun,
+  run: RunContext,
   input: { attempt: Attempt; interrupted: { partial: string; rejection: Rejection }; actionSeq: number },
 ): Decision | undefined {
   const { attempt, interrupted } = input;
@@ -140,7 +140,7 @@ function afterInterrupted(
 
 /** Reports a rejection and decides: re-ask (undefined), give up on this iteration, or end the run. */
 function afterRejection(
-  run: PlannerRun,
+  run: RunContext,
   input: { attempt: Attempt; rejection: Rejection; action: PlannerAction | undefined; actionSeq: number },
 ): Decision | undefined {
   const { attempt, rejection, action } = input;
@@ -164,7 +164,7 @@ function afterRejection(
 }
 
 function exhausted(
-  run: PlannerRun,
+  run: RunContext,
   input: { rejection: Rejection; action: PlannerAction | undefined; actionSeq: number },
 ): Decision {
   const { rejection, action } = input;
@@ -199,7 +199,7 @@ function exhausted(
 }
 
 /** `maxConsecutiveArgFailures` reached: finish with `requires_followup` instead of looping (seed 004). */
-function forcedFinish(run: PlannerRun, rejection: Rejection): Decision {
+function forcedFinish(run: RunContext, rejection: Rejection): Decision {
   const limit = run.config.options.maxConsecutiveArgFailures;
   const message =
     `I could not produce a valid action after ${limit} consecutive attempts` +
@@ -209,7 +209,7 @@ function forcedFinish(run: PlannerRun, rejection: Rejection): Decision {
   return { kind: "outcome", outcome: run.finish("no_path", payload) };
 }
 
-function reportRejection(run: PlannerRun, rejection: Rejection, attemptNumber: number): void {
+function reportRejection(run: RunContext, rejection: Rejection, attemptNumber: number): void {
   if (rejection.constraint !== undefined) {
     const data = { ...rejection.constraint, message: getRejectionText(rejection) };
     run.events.emit("constraint_violation", data);
@@ -229,7 +229,7 @@ function reportRejection(run: PlannerRun, rejection: Rejection, attemptNumber: n
 }
 
 /** The token budget: the prompt must fit (the summarizer of issue 4 compacts before this check). */
-function checkPromptBudget(run: PlannerRun): PlannerOutcome | undefined {
+function checkPromptBudget(run: RunContext): PlannerOutcome | undefined {
   const budget = run.config.options.tokenBudget;
   if (budget === undefined || run.messages.estimatedTokens <= budget) return undefined;
   return run.finishByConstraint(
@@ -238,12 +238,12 @@ function checkPromptBudget(run: PlannerRun): PlannerOutcome | undefined {
   );
 }
 
-function overCost(run: PlannerRun): boolean {
+function overCost(run: RunContext): boolean {
   const max = run.config.hints.maxCostUsd;
   return max !== undefined && run.state.usage.costUsd >= max;
 }
 
-function costMessage(run: PlannerRun): string {
+function costMessage(run: RunContext): string {
   return `The cost ceiling of $${run.config.hints.maxCostUsd ?? 0} has been reached ($${run.state.usage.costUsd.toFixed(4)} spent).`;
 }
 
@@ -251,7 +251,7 @@ function costMessage(run: PlannerRun): string {
  * `[Reflect]` (seed 002): one short sentence from the model's native reasoning, else from a legacy
  * `thought`. The raw reasoning itself only goes out on the thinking channel of `llm_stream_chunk`.
  */
-function emitReflection(run: PlannerRun, text: string | undefined): void {
+function emitReflection(run: RunContext, text: string | undefined): void {
   if (text === undefined || text.trim().length === 0) return;
   if (!run.events.enabled) return run.events.skip();
   run.events.emit("reasoning", {

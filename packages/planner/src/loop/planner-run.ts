@@ -1,11 +1,4 @@
-import type {
-  ActionSource,
-  FinalPayload,
-  FinishReason,
-  PlannerAction,
-  RunEventData,
-  RunMetadata,
-} from "@waddle/protocol";
+import type { ActionSource, FinalPayload, FinishReason, PlannerAction, RunMetadata } from "@waddle/protocol";
 import type { CheckContext } from "../actions/action-checker.js";
 import { Cancellation } from "../util/cancellation.js";
 import { planWithLlm, type Decision } from "./action-planner.js";
@@ -15,7 +8,7 @@ import { getFailedJoins } from "../run/failed-joins.js";
 import { createFallbackPayload } from "../run/final-payload.js";
 import type { LlmCaller } from "../llm/llm-caller.js";
 import type { PauseRecord } from "../pause/paused-state.js";
-import type { PlannerConfig } from "./planner-config.js";
+import type { PlannerConfig } from "../run/planner-config.js";
 import { isPlannerError, PlannerError } from "../errors/planner-error.js";
 import type { PlannerView } from "../run/planner-view.js";
 import { pauseForConflicts, pauseRun } from "../pause/run-pause.js";
@@ -23,7 +16,10 @@ import { RunEventEmitter } from "../run/run-event-emitter.js";
 import { routeRun } from "./run-routing.js";
 import type { RunState, TrajectoryStep } from "../run/run-state.js";
 import { createInitialState, createRunLlmCaller, getPlannerView, getRunStartedData } from "./run-setup.js";
+import type { ConstraintName, RunContext } from "../run/run-context.js";
+import { getForkConfig } from "../tasks/fork-config.js";
 import { RunTasks } from "../tasks/run-tasks.js";
+import type { ForkedRun } from "../tasks/task-jobs.js";
 import type { PlannerFinish, PlannerOutcome, PlannerPause, RunOptions } from "../run/run-types.js";
 import { collectSecretStrings, scrubSecrets } from "../secrets/secret-scrubber.js";
 import { decideQueued, dispatchAction } from "./step-runner.js";
@@ -33,8 +29,6 @@ import { createUserMessage, TrajectoryMessages } from "../trajectory/trajectory-
 import { TrajectoryRecorder, type StepRecord } from "../trajectory/trajectory-recorder.js";
 import { applyNonPlannerIteration } from "../todos/write-todos.js";
 
-type Constraint = RunEventData<"constraint_violation">["constraint"];
-
 /** A new run starts from a query; a resumed one from its saved state. */
 export type RunStart = { query: string } | { state: RunState };
 
@@ -43,7 +37,7 @@ export type RunStart = { query: string } | { state: RunState };
  * many queries at once. The loop: limits, task results, auto-seq detection, next action (queued or from
  * the LLM), dispatch, repeat. See docs/loop-features.md for where each feature hooks in.
  */
-export class PlannerRun {
+export class PlannerRun implements RunContext {
   readonly config: PlannerConfig;
   readonly state: RunState;
   readonly events: RunEventEmitter;
@@ -263,7 +257,13 @@ export class PlannerRun {
 
   /** The run's background tasks, created on the first spawn. */
   getTasks(): RunTasks {
-    return (this.tasks ??= new RunTasks(this));
+    return (this.tasks ??= new RunTasks(this, (query, options) => this.fork(query, options)));
+  }
+
+  /** A `task.subagent` job: a forked run of the same planner (see `getForkConfig`). */
+  private async fork(query: string, options: RunOptions): Promise<ForkedRun> {
+    const child = new PlannerRun(getForkConfig(this.config), { query }, options);
+    return { outcome: await child.execute(), state: child.state };
   }
 
   /** Uses the routed candidate model for the planning calls that follow. */
@@ -289,7 +289,7 @@ export class PlannerRun {
     return { kind: "finish", reason, payload: safePayload, metadata };
   }
 
-  finishByConstraint(constraint: Constraint, message: string): PlannerFinish {
+  finishByConstraint(constraint: ConstraintName, message: string): PlannerFinish {
     this.events.emit("constraint_violation", { constraint, message, enforced: "finished" });
     return this.finish("budget_exhausted", createFallbackPayload({ message, steps: this.state.steps }));
   }

@@ -4,7 +4,7 @@ import { TimeoutError } from "../util/cancellation.js";
 import { isLlmError } from "../errors/llm-error.js";
 import type { LlmCallInput, LlmCallOutput, LlmPurpose } from "../llm/llm-caller.js";
 import type { LlmMessage } from "../llm/llm-client.js";
-import type { PlannerRun } from "./planner-run.js";
+import type { RunContext } from "../run/run-context.js";
 import { resolveReasoningEffort } from "../llm/reasoning-router.js";
 import { interruptedRejection } from "../actions/rejections.js";
 import type { PlannerOutcome } from "../run/run-types.js";
@@ -25,7 +25,7 @@ export type CallResult =
   | { interrupted: { partial: string; rejection: Rejection }; actionSeq: number };
 
 /** The planning call's input: the messages (plus a repair exchange), the planner view, the options. */
-export function createCallInput(run: PlannerRun, attempt: Attempt): LlmCallInput {
+export function createCallInput(run: RunContext, attempt: Attempt): LlmCallInput {
   const input: LlmCallInput = {
     messages:
       attempt.exchange.length === 0 ? run.messages.messages : run.messages.withExchange(attempt.exchange),
@@ -49,7 +49,7 @@ export function toCallResult(output: LlmCallOutput): CallResult {
 }
 
 /** A deadline that passed during the call ends the run; a cut-off stream is repaired; the rest throws. */
-export function fromCallError(run: PlannerRun, error: unknown): CallResult {
+export function fromCallError(run: RunContext, error: unknown): CallResult {
   if (error instanceof TimeoutError && !run.cancellation.aborted) {
     const message = `The deadline of ${run.config.options.deadlineS ?? 0} s passed during an LLM call.`;
     return { outcome: run.finishByConstraint("deadline", message) };
@@ -61,7 +61,7 @@ export function fromCallError(run: PlannerRun, error: unknown): CallResult {
 }
 
 /** The effort for planning calls (the router's under `auto`), and the routed model when it is a name. */
-function addReasoningOptions(run: PlannerRun, input: LlmCallInput): void {
+function addReasoningOptions(run: RunContext, input: LlmCallInput): void {
   const effort = resolveReasoningEffort(run.config.reasoningEffort, run.state.route?.effort);
   if (effort !== undefined) input.reasoningEffort = effort;
   if (run.routedModel !== undefined) input.model = run.routedModel;

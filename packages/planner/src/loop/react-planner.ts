@@ -1,12 +1,8 @@
 import { AgentSpec, type AgentSpecInput, type LlmConfig, type LlmPrice } from "@waddle/protocol";
 import { buildCatalog } from "../catalog/catalog.js";
 import type { LlmClient } from "../llm/llm-client.js";
-import {
-  createPlannerConfig,
-  type CandidateLlm,
-  type PlannerConfig,
-  type ReactPlannerInit,
-} from "./planner-config.js";
+import type { CandidateLlm, PlannerConfig, ReactPlannerInit } from "../run/planner-config.js";
+import { createPlannerConfig } from "./create-planner-config.js";
 import { PlannerRun } from "./planner-run.js";
 import type { PriceTable } from "../llm/price-table.js";
 import { resumeRun } from "../pause/resume-run.js";
@@ -111,7 +107,12 @@ export class ReactPlanner {
    * Works on a new planner built from the same spec and store (e.g. after a restart).
    */
   resume(token: string, options: ResumeOptions): Promise<PlannerFinish | PlannerPause> {
-    return resumeRun({ config: this.config, token, options });
+    return resumeRun({
+      config: this.config,
+      token,
+      options,
+      restore: (state, runOptions) => new PlannerRun(this.config, { state }, runOptions),
+    });
   }
 }
 

@@ -1,8 +1,8 @@
 import type { RunEventData } from "@waddle/protocol";
 import type { LlmClient } from "../llm/llm-client.js";
 import { LlmCaller } from "../llm/llm-caller.js";
-import type { PlannerConfig } from "./planner-config.js";
-import type { PlannerRun } from "./planner-run.js";
+import type { PlannerConfig } from "../run/planner-config.js";
+import type { RunContext } from "../run/run-context.js";
 import type { PlannerView } from "../run/planner-view.js";
 import { createRunState, type RunState } from "../run/run-state.js";
 import type { RunOptions } from "../run/run-types.js";
@@ -31,7 +31,7 @@ export function createInitialState(input: {
 }
 
 /** The run's caller of planning calls on `llm` (the main client, or a routed candidate's). */
-export function createRunLlmCaller(run: PlannerRun, llm: LlmClient): LlmCaller {
+export function createRunLlmCaller(run: RunContext, llm: LlmClient): LlmCaller {
   const { config, state } = run;
   return new LlmCaller({
     llm,
@@ -46,7 +46,7 @@ export function createRunLlmCaller(run: PlannerRun, llm: LlmClient): LlmCaller {
   });
 }
 
-export function getRunStartedData(run: PlannerRun): RunEventData<"run_started"> {
+export function getRunStartedData(run: RunContext): RunEventData<"run_started"> {
   const { config } = run;
   const { llm } = config;
   const data: RunEventData<"run_started"> = {
@@ -60,7 +60,7 @@ export function getRunStartedData(run: PlannerRun): RunEventData<"run_started"> 
 }
 
 /** The structured view for in-process models; shares the trajectory array instead of copying it. */
-export function getPlannerView(run: PlannerRun, lastError?: { code: string; message: string }): PlannerView {
+export function getPlannerView(run: RunContext, lastError?: { code: string; message: string }): PlannerView {
   const { config, state } = run;
   const view: PlannerView = {
     query: state.query,

@@ -2,7 +2,7 @@ import type { Decision } from "./action-planner.js";
 import { checkAction, type CheckedAction } from "../actions/action-checker.js";
 import { createFinalPayload, getLastResultDigest } from "../run/final-payload.js";
 import { executeParallel, type JoinRecord } from "../tools/parallel-executor.js";
-import type { PlannerRun } from "./planner-run.js";
+import type { RunContext } from "../run/run-context.js";
 import type { QueuedAction } from "../run/run-state.js";
 import type { PlannerOutcome } from "../run/run-types.js";
 import { runTask } from "../tasks/task-step.js";
@@ -14,7 +14,7 @@ type ActionDecision = Extract<Decision, { kind: "action" }>;
  * A queued action (auto-seq, resume) goes through the same checks as an LLM action (hard hints, schemas)
  * and the same events; one that fails them is dropped and the LLM is asked instead.
  */
-export function decideQueued(run: PlannerRun, queued: QueuedAction): Decision | undefined {
+export function decideQueued(run: RunContext, queued: QueuedAction): Decision | undefined {
   const result = checkAction(queued.action, run.checkContext(true));
   if (!result.ok) {
     const { rejection } = result;
@@ -47,7 +47,7 @@ export function decideQueued(run: PlannerRun, queued: QueuedAction): Decision | 
  * runner, and an async frame per step for that is measurable.
  */
 export function dispatchAction(
-  run: PlannerRun,
+  run: RunContext,
   decision: ActionDecision,
 ): PlannerOutcome | undefined | Promise<PlannerOutcome | undefined> {
   const { checked } = decision;
@@ -64,7 +64,7 @@ export function dispatchAction(
 }
 
 function finishWithAnswer(
-  run: PlannerRun,
+  run: RunContext,
   checked: Extract<CheckedAction, { kind: "final" }>,
 ): PlannerOutcome {
   const written = checked.args.answer ?? checked.args.raw_answer;
@@ -83,7 +83,7 @@ function finishWithAnswer(
 }
 
 async function runParallel(
-  run: PlannerRun,
+  run: RunContext,
   decision: ActionDecision,
   checked: Extract<CheckedAction, { kind: "parallel" }>,
 ): Promise<PlannerOutcome | undefined> {

@@ -4,7 +4,7 @@ import type { CheckedAction } from "../actions/action-checker.js";
 import { recordAutoSeqExecuted } from "../auto-seq/auto-seq-runner.js";
 import type { CatalogTool } from "../catalog/catalog.js";
 import { redactText } from "../util/create-preview.js";
-import type { PlannerRun } from "./planner-run.js";
+import type { RunContext } from "../run/run-context.js";
 import type { EventAt } from "../run/run-event-emitter.js";
 import { createActSummary, createObsSummary } from "../trajectory/reflection.js";
 import type { PlannerOutcome } from "../run/run-types.js";
@@ -32,7 +32,7 @@ interface StartedTool {
  * promise, so that the loop awaits only tools that really wait.
  */
 export function runTool(
-  run: PlannerRun,
+  run: RunContext,
   decision: ActionDecision,
   checked: ToolCheck,
 ): PlannerOutcome | undefined | Promise<PlannerOutcome | undefined> {
@@ -94,7 +94,7 @@ export function runTool(
 }
 
 async function awaitTool(
-  run: PlannerRun,
+  run: RunContext,
   started: StartedTool,
   pending: Promise<ToolCallResult>,
 ): Promise<PlannerOutcome | undefined> {
@@ -108,7 +108,7 @@ async function awaitTool(
 }
 
 /** A tool that called `ctx.pause()` pauses the run; anything else thrown is a bug and fails it. */
-function pauseOrThrow(run: PlannerRun, started: StartedTool, error: unknown): Promise<PlannerOutcome> {
+function pauseOrThrow(run: RunContext, started: StartedTool, error: unknown): Promise<PlannerOutcome> {
   if (!isToolPauseSignal(error)) throw error;
   const { tool, args } = started;
   return run.pause({
@@ -121,7 +121,7 @@ function pauseOrThrow(run: PlannerRun, started: StartedTool, error: unknown): Pr
 
 /** Records the step and its `[Obs]`; a cancelled call finishes the run. */
 function finishTool(
-  run: PlannerRun,
+  run: RunContext,
   started: StartedTool,
   result: ToolCallResult,
 ): PlannerOutcome | undefined {
@@ -151,7 +151,7 @@ function finishTool(
 
 /** Hop budget, cost ceiling and deadline, checked before any tool runs. */
 export function checkToolBudgets(
-  run: PlannerRun,
+  run: RunContext,
   costUsd: number,
   calls: number,
 ): PlannerOutcome | undefined {
@@ -176,7 +176,7 @@ export function checkToolBudgets(
 
 /** `[Act]` before a tool, `[Obs]` after it (seed 002); the summary is only built when someone listens. */
 export function emitReasoning(
-  run: PlannerRun,
+  run: RunContext,
   input: { phase: "act" | "obs"; summary: string | undefined; at: EventAt },
 ): void {
   if (input.summary === undefined) return run.events.skip();

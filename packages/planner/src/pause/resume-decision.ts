@@ -3,7 +3,7 @@ import { checkAction } from "../actions/action-checker.js";
 import { createFallbackPayload } from "../run/final-payload.js";
 import type { PauseRecord } from "./paused-state.js";
 import { PlannerError } from "../errors/planner-error.js";
-import type { PlannerRun } from "../loop/planner-run.js";
+import type { RunContext } from "../run/run-context.js";
 import { getRejectionText } from "../actions/rejections.js";
 import { createFailure } from "../run/run-state.js";
 import type { PlannerOutcome, ResumeOptions } from "../run/run-types.js";
@@ -19,7 +19,7 @@ const EDITABLE = new Set<PauseRecord["kind"]>(["tool_approval", "tool_pause", "t
  * Throws `invalid_resume` with what to send instead.
  */
 export function checkResumeDecision(
-  run: PlannerRun,
+  run: RunContext,
   paused: PauseRecord,
   options: ResumeOptions,
 ): PlannerAction | undefined {
@@ -58,7 +58,7 @@ export function checkResumeDecision(
  * becomes a failure observation the LLM re-plans from; held task results are merged or discarded.
  */
 export function applyResumeDecision(input: {
-  run: PlannerRun;
+  run: RunContext;
   paused: PauseRecord;
   options: ResumeOptions;
   edited: PlannerAction | undefined;
@@ -104,7 +104,7 @@ export function applyResumeDecision(input: {
 }
 
 function recordRejection(
-  run: PlannerRun,
+  run: RunContext,
   action: PlannerAction,
   kind: PauseRecord["kind"],
   userInput: string | undefined,
@@ -125,7 +125,7 @@ function recordRejection(
   run.recordStep({ action, source: "resume", failure });
 }
 
-function recordUserInput(run: PlannerRun, userInput: string): void {
+function recordUserInput(run: RunContext, userInput: string): void {
   run.recordStep({
     action: { next_node: "user_input", args: {} },
     source: "resume",

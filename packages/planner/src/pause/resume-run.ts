@@ -1,9 +1,15 @@
-import type { PlannerConfig } from "../loop/planner-config.js";
+import type { PlannerConfig } from "../run/planner-config.js";
+import type { RunContext } from "../run/run-context.js";
+import type { RunState } from "../run/run-state.js";
+import type { PlannerOutcome, ResumeOptions, RunOptions } from "../run/run-types.js";
 import { parseSavedRun } from "./paused-state.js";
-import { PlannerRun } from "../loop/planner-run.js";
 import { claimResumeToken, getUnknownTokenError, releaseResumeToken } from "./resume-claims.js";
 import { applyResumeDecision, checkResumeDecision } from "./resume-decision.js";
-import type { PlannerOutcome, ResumeOptions } from "../run/run-types.js";
+
+/** A run rebuilt from its saved state, ready to continue its loop after `prelude`. */
+export interface RestoredRun extends RunContext {
+  continue(prelude: () => PlannerOutcome | undefined): Promise<PlannerOutcome>;
+}
 
 /**
  * `ReactPlanner.resume`: claims the token (single-use, even for overlapping resumes), loads and checks
@@ -15,6 +21,8 @@ export async function resumeRun(input: {
   config: PlannerConfig;
   token: string;
   options: ResumeOptions;
+  /** Rebuilds the run from its saved state (the planner's `PlannerRun`). */
+  restore: (state: RunState, options: RunOptions) => RestoredRun;
 }): Promise<PlannerOutcome> {
   const { config, token, options } = input;
   claimResumeToken(token);
@@ -24,15 +32,11 @@ export async function resumeRun(input: {
     const stored = await config.stateStore.load(token);
     if (stored === undefined) throw getUnknownTokenError(token);
     const saved = parseSavedRun(stored, token);
-    const run = new PlannerRun(
-      config,
-      { state: saved.state },
-      {
-        ...(options.toolContext === undefined ? {} : { toolContext: options.toolContext }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
-      },
-    );
+    const run = input.restore(saved.state, {
+      ...(options.toolContext === undefined ? {} : { toolContext: options.toolContext }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+    });
     let edited;
     try {
       edited = checkResumeDecision(run, saved.paused, options);

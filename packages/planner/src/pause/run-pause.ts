@@ -1,6 +1,6 @@
 import type { RunEventData } from "@waddle/protocol";
 import { createSavedRun, type PauseRecord } from "./paused-state.js";
-import type { PlannerRun } from "../loop/planner-run.js";
+import type { RunContext } from "../run/run-context.js";
 import type { PlannerPause } from "../run/run-types.js";
 import { scrubSecrets } from "../secrets/secret-scrubber.js";
 
@@ -11,7 +11,7 @@ type Constraint = RunEventData<"constraint_violation">["constraint"];
  * cancelled and listed as `cancelledTasks`), `pause` is emitted, and the state is saved as plain JSON
  * under a fresh single-use resume token. The caller returns the `PlannerPause`.
  */
-export async function pauseRun(run: PlannerRun, record: PauseRecord): Promise<PlannerPause> {
+export async function pauseRun(run: RunContext, record: PauseRecord): Promise<PlannerPause> {
   const stopped = run.tasks?.close({ keepResults: true }) ?? [];
   const payload = stopped.length === 0 ? record.payload : { ...record.payload, cancelledTasks: stopped };
   const safePayload = scrubSecrets(payload, run.secrets);
@@ -26,7 +26,7 @@ export async function pauseRun(run: PlannerRun, record: PauseRecord): Promise<Pl
 }
 
 /** Hints that make progress impossible pause the run before its first LLM call. */
-export function pauseForConflicts(run: PlannerRun): Promise<PlannerPause> {
+export function pauseForConflicts(run: RunContext): Promise<PlannerPause> {
   const conflicts = run.config.hintConflicts;
   for (const conflict of conflicts) {
     const constraint: Constraint =

@@ -1,6 +1,6 @@
 import type { PlannerOptions } from "@waddle/protocol";
-import { createAutoSeqSetup } from "../auto-seq/auto-seq-runner.js";
-import type { PlannerConfig } from "../loop/planner-config.js";
+import { createAutoSeqSetup } from "../auto-seq/auto-seq-setup.js";
+import type { PlannerConfig } from "../run/planner-config.js";
 import type { SerializedPlannerState, StateStore } from "../pause/state-store.js";
 import { buildSystemPrompt } from "../prompt/system-prompt.js";
 

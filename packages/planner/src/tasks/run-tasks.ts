@@ -1,18 +1,18 @@
 import type { RunEventData, RunEventType } from "@waddle/protocol";
 import { createPreview } from "../util/create-preview.js";
-import type { PlannerRun } from "../loop/planner-run.js";
+import type { RunContext } from "../run/run-context.js";
 import { scrubSecrets } from "../secrets/secret-scrubber.js";
-import { executeTaskJob } from "./task-jobs.js";
+import { executeTaskJob, type StartForkedRun } from "./task-jobs.js";
 import { TaskManager } from "./task-manager.js";
 import { recordMerge } from "./task-results.js";
-import type { TaskAction } from "./task-spawn.js";
-import type { SpawnedTask, TaskManagerEvent } from "./task-types.js";
-
-/** A task the run stopped because it finished or paused first. */
-export interface StoppedTask {
-  taskId: string;
-  name: string;
-}
+import type {
+  BackgroundTasks,
+  SpawnedTask,
+  StoppedTask,
+  TaskAction,
+  TaskGroupSnapshot,
+  TaskManagerEvent,
+} from "./task-types.js";
 
 const TERMINAL = new Set(["completed", "failed", "cancelled", "timed_out"]);
 
@@ -22,16 +22,20 @@ const TERMINAL = new Set(["completed", "failed", "cancelled", "timed_out"]);
  * trajectory at the start of each iteration. Created on the first spawn; closed when the run finishes,
  * fails or pauses (unfinished tasks are cancelled, see docs/background-tasks.md).
  */
-export class RunTasks {
+export class RunTasks implements BackgroundTasks {
   readonly manager: TaskManager;
   private closed = false;
   private readonly onAbort: () => void;
 
-  constructor(private readonly run: PlannerRun) {
+  /** `startFork` runs a `task.subagent` job as a forked run of the same planner. */
+  constructor(
+    private readonly run: RunContext,
+    startFork: StartForkedRun,
+  ) {
     const { config, state } = run;
     const settings = config.options.tasks;
     this.manager = new TaskManager({
-      execute: (job, signal) => executeTaskJob({ run, job, signal, isOpen: () => !this.closed }),
+      execute: (job, signal) => executeTaskJob({ run, startFork, job, signal, isOpen: () => !this.closed }),
       onEvent: (event) => this.forward(event),
       now: config.clock,
       // Ids continue across resumes, so that one run's stream never reuses a task id.
@@ -67,6 +71,10 @@ export class RunTasks {
     );
     if (spawned.groupId !== undefined) await this.manager.waitForGroup(spawned.groupId, { timeoutMs });
     else await this.manager.waitForTask(spawned.taskId, { timeoutMs });
+  }
+
+  getGroup(groupId: string): TaskGroupSnapshot | undefined {
+    return this.manager.getGroup(groupId);
   }
 
   /**

@@ -1,16 +1,26 @@
 import { Cancellation } from "../util/cancellation.js";
 import { buildContextCapsule } from "./context-capsule.js";
-import { getForkConfig } from "./fork-config.js";
 import { PlannerError } from "../errors/planner-error.js";
-import { PlannerRun } from "../loop/planner-run.js";
+import type { RunContext } from "../run/run-context.js";
 import { RunEventEmitter } from "../run/run-event-emitter.js";
-import { createRunState } from "../run/run-state.js";
+import { createRunState, type RunState } from "../run/run-state.js";
+import type { PlannerOutcome, RunOptions } from "../run/run-types.js";
 import type { TaskJob } from "./task-types.js";
 import { executeToolCall } from "../tools/tool-executor.js";
 import { isToolPauseSignal } from "../tools/tool-pause-signal.js";
 
+/** A forked run's outcome, and its state for the capsule (steps, todos). */
+export interface ForkedRun {
+  outcome: PlannerOutcome;
+  state: RunState;
+}
+
+/** Starts a forked run of the parent's planner (`task.subagent`) and waits for its outcome. */
+export type StartForkedRun = (query: string, options: RunOptions) => Promise<ForkedRun>;
+
 export interface TaskJobInput {
-  run: PlannerRun;
+  run: RunContext;
+  startFork: StartForkedRun;
   job: TaskJob;
   /** Aborted when the task is cancelled, times out, or the run is cancelled. */
   signal: AbortSignal;
@@ -31,19 +41,14 @@ export function executeTaskJob(input: TaskJobInput): Promise<unknown> {
 async function runSubagent(input: TaskJobInput): Promise<unknown> {
   const { run, job, signal } = input;
   const query = job.query ?? "";
-  const child = new PlannerRun(
-    getForkConfig(run.config),
-    { query },
-    {
-      runId: `${run.state.runId}/${job.taskId}`,
-      toolContext: run.toolContext,
-      signal,
-      onEvent: (event) => {
-        if (event.type === "llm_call" && input.isOpen()) run.llmCaller.recordSubagentCall(event.data);
-      },
+  const { outcome, state } = await input.startFork(query, {
+    runId: `${run.state.runId}/${job.taskId}`,
+    toolContext: run.toolContext,
+    signal,
+    onEvent: (event) => {
+      if (event.type === "llm_call" && input.isOpen()) run.llmCaller.recordSubagentCall(event.data);
     },
-  );
-  const outcome = await child.execute();
+  });
   if (outcome.kind === "pause") {
     throw new PlannerError(
       "subagent_paused",
@@ -52,11 +57,11 @@ async function runSubagent(input: TaskJobInput): Promise<unknown> {
     );
   }
   if (outcome.reason === "cancelled") throw new PlannerError("cancelled", "The subagent was cancelled.");
-  const todos = child.state.todos;
+  const todos = state.todos;
   return buildContextCapsule({
     goal: query,
     answer: outcome.payload,
-    steps: child.state.steps,
+    steps: state.steps,
     ...(todos !== undefined && todos.revision > 0 ? { todos } : {}),
   });
 }

@@ -14,11 +14,11 @@ import {
   createTaskRecord,
   getTaskSpawnedEventData,
   parseTaskAction,
-  type TaskAction,
 } from "./task-spawn.js";
 import type {
   PendingMerge,
   SpawnedTask,
+  TaskAction,
   TaskErrorInfo,
   TaskGroupSnapshot,
   TaskManagerEvent,

@@ -1,4 +1,4 @@
-import type { PlannerRun } from "../loop/planner-run.js";
+import type { RunContext } from "../run/run-context.js";
 import type { PlannerPause } from "../run/run-types.js";
 import type { PendingMerge, TaskGroupSnapshot } from "./task-types.js";
 import { getHistoryMessages } from "../trajectory/trajectory-messages.js";
@@ -11,7 +11,7 @@ export const TASK_RESULTS_NODE = "task_results";
  * supersedes the earlier results of the same task or group name (they are stubbed, and the prompt is
  * rebuilt); APPEND adds; a discarded HUMAN_GATED merge leaves a note that a person discarded it.
  */
-export function recordMerge(run: PlannerRun, merge: PendingMerge, decision: "apply" | "discard"): void {
+export function recordMerge(run: RunContext, merge: PendingMerge, decision: "apply" | "discard"): void {
   const { state } = run;
   let superseded = false;
   if (decision === "apply" && merge.strategy === "REPLACE") {
@@ -49,7 +49,7 @@ export function recordMerge(run: PlannerRun, merge: PendingMerge, decision: "app
  * At the start of an iteration: results that arrived go into the trajectory, and a HUMAN_GATED result
  * pauses the run (`approval_required`) until a person approves or rejects it as one batch.
  */
-export async function drainTaskResults(run: PlannerRun): Promise<PlannerPause | undefined> {
+export async function drainTaskResults(run: RunContext): Promise<PlannerPause | undefined> {
   run.tasks?.collect();
   const held = run.state.heldMerges?.[0];
   if (held === undefined) return undefined;
@@ -75,7 +75,7 @@ export async function drainTaskResults(run: PlannerRun): Promise<PlannerPause | 
 }
 
 /** A person decided on the held merge the run paused for. */
-export function settleHeldMerge(run: PlannerRun, merge: PendingMerge, decision: "apply" | "discard"): void {
+export function settleHeldMerge(run: RunContext, merge: PendingMerge, decision: "apply" | "discard"): void {
   const held = run.state.heldMerges ?? [];
   const remaining = held.filter((item) => item.mergeId !== merge.mergeId);
   if (remaining.length > 0) run.state.heldMerges = remaining;
@@ -84,7 +84,7 @@ export function settleHeldMerge(run: PlannerRun, merge: PendingMerge, decision: 
 }
 
 /** A `group_report: "none"` group after a retained wait: its status and results, as the poll's answer. */
-export function recordGroupPoll(run: PlannerRun, group: TaskGroupSnapshot): void {
+export function recordGroupPoll(run: RunContext, group: TaskGroupSnapshot): void {
   run.recordStep({
     action: { next_node: TASK_RESULTS_NODE, args: { name: group.name, groupId: group.groupId } },
     source: "system",

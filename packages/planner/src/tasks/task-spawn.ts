@@ -2,15 +2,9 @@ import { type MergeStrategy, type RunEventData, TaskSubagentArgs, TaskToolArgs }
 import { TaskError } from "../errors/task-error.js";
 import type { GroupRecord } from "./task-groups.js";
 import type { TaskRecord } from "./task-snapshots.js";
-import type { TaskJob } from "./task-types.js";
+import type { TaskAction, TaskJob } from "./task-types.js";
 
 export type TaskActionArgs = TaskSubagentArgs | TaskToolArgs;
-
-/** A `task.subagent` / `task.tool` action as the planner hands it over. */
-export interface TaskAction {
-  next_node: "task.subagent" | "task.tool";
-  args: Record<string, unknown>;
-}
 
 /** Validates a task action's args (they come from the LLM); throws `invalid_task_args` with a fix. */
 export function parseTaskAction(action: TaskAction): TaskActionArgs {

@@ -2,7 +2,7 @@ import { TaskToolArgs, type PlannerAction, type ToolFailure } from "@waddle/prot
 import type { Decision } from "../loop/action-planner.js";
 import type { OpcodeResult, TaskOpcode } from "./opcode-handlers.js";
 import { isPlannerError } from "../errors/planner-error.js";
-import type { PlannerRun } from "../loop/planner-run.js";
+import type { RunContext } from "../run/run-context.js";
 import { formatIssues } from "../util/format-issues.js";
 import { createFailure } from "../run/run-state.js";
 import type { PlannerOutcome } from "../run/run-types.js";
@@ -18,7 +18,7 @@ type ActionDecision = Extract<Decision, { kind: "action" }>;
  * `retain_turn` the foreground waits for the task or its group before the next step.
  */
 export async function runTask(
-  run: PlannerRun,
+  run: RunContext,
   decision: ActionDecision,
 ): Promise<PlannerOutcome | undefined> {
   const opcode = decision.action.next_node as TaskOpcode;
@@ -66,7 +66,7 @@ export async function runTask(
   if (!spawned.retainTurn) return undefined;
   await run.getTasks().waitFor(spawned);
   if (spawned.groupId !== undefined) {
-    const group = run.getTasks().manager.getGroup(spawned.groupId);
+    const group = run.getTasks().getGroup(spawned.groupId);
     // group_report "none" merges nothing by itself: the retained wait is the poll, so its result goes in.
     if (group?.report === "none") recordGroupPoll(run, group);
   }
@@ -75,7 +75,7 @@ export async function runTask(
 
 /** `task.tool`: the tool must be one the foreground could call without a person. */
 function prepareToolTask(
-  run: PlannerRun,
+  run: RunContext,
   action: PlannerAction,
 ): { action: PlannerAction } | { failure: ToolFailure } {
   const parsed = TaskToolArgs.safeParse(action.args);
@@ -110,7 +110,7 @@ function prepareToolTask(
 
 /** Custom handlers (`opcodeHandlers`), or the "not enabled" answer while `tasks.enabled` is false. */
 async function runOpcodeHandler(
-  run: PlannerRun,
+  run: RunContext,
   decision: ActionDecision,
   opcode: TaskOpcode,
 ): Promise<PlannerOutcome | undefined> {

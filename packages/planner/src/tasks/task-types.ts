@@ -119,3 +119,32 @@ export interface WaitResult<T> {
   status: "completed" | "timeout" | "cancelled";
   snapshot: T;
 }
+
+/** A `task.subagent` / `task.tool` action as the planner hands it over. */
+export interface TaskAction {
+  next_node: "task.subagent" | "task.tool";
+  args: Record<string, unknown>;
+}
+
+/** A task the run stopped because it finished or paused first. */
+export interface StoppedTask {
+  taskId: string;
+  name: string;
+}
+
+/**
+ * A run's background tasks as its steps use them (`RunTasks` is the one implementation): spawn, wait,
+ * read a group, fold arrived results into the trajectory, and stop them when the run yields.
+ */
+export interface BackgroundTasks {
+  readonly isOpen: boolean;
+  /** Spawns the task of a `task.subagent` / `task.tool` action (throws `TaskError` when it may not). */
+  spawn(action: TaskAction): SpawnedTask;
+  /** `retain_turn`: the foreground waits for the task or its (now sealed) group, within the deadline. */
+  waitFor(spawned: SpawnedTask): Promise<void>;
+  getGroup(groupId: string): TaskGroupSnapshot | undefined;
+  /** Takes the results that arrived (see `RunTasks.collect`). */
+  collect(): void;
+  /** The run yields: unfinished tasks are cancelled; returns the tasks it stopped. */
+  close(options: { keepResults: boolean }): StoppedTask[];
+}

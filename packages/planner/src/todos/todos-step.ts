@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { CatalogTool } from "../catalog/catalog.js";
 import { compactJsonSchema } from "../catalog/compact-json-schema.js";
 import { redactText } from "../util/create-preview.js";
-import type { PlannerRun } from "../loop/planner-run.js";
+import type { RunContext } from "../run/run-context.js";
 import { PlannerError } from "../errors/planner-error.js";
 import { createPlanSummary } from "../trajectory/reflection.js";
 import type { ActionSource } from "@waddle/protocol";
@@ -69,7 +69,7 @@ export function createWriteTodosTool(): CatalogTool {
  * `planner_overuse_execute_next_step`) the model reads and acts on.
  */
 export function runWriteTodos(
-  run: PlannerRun,
+  run: RunContext,
   input: { action: PlannerAction; source: ActionSource; reply?: string | undefined },
 ): void {
   const { state } = run;

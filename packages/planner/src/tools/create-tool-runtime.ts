@@ -1,5 +1,5 @@
 import type { Cancellation } from "../util/cancellation.js";
-import type { PlannerConfig } from "../loop/planner-config.js";
+import type { PlannerConfig } from "../run/planner-config.js";
 import type { RunEventEmitter } from "../run/run-event-emitter.js";
 import type { RunState } from "../run/run-state.js";
 import type { ToolRunContext } from "../catalog/tool.js";

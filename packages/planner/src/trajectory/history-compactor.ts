@@ -1,5 +1,5 @@
 import type { LlmMessage } from "../llm/llm-client.js";
-import type { PlannerRun } from "../loop/planner-run.js";
+import type { RunContext } from "../run/run-context.js";
 import { scrubSecrets } from "../secrets/secret-scrubber.js";
 import { estimateTokens } from "../util/token-estimate.js";
 import { summarizeTrajectory } from "./trajectory-summarizer.js";
@@ -25,7 +25,7 @@ export function getRepairReserve(budget: number): number {
  * so a resumed run rebuilds the same prompt. Emits `summary_compacted`. Leaves the prompt as it is when
  * even the system prompt and the query do not fit; the budget check then ends the run.
  */
-export async function compactHistory(run: PlannerRun, budget: number): Promise<void> {
+export async function compactHistory(run: RunContext, budget: number): Promise<void> {
   const { state, messages, config } = run;
   const steps = state.steps;
   if (steps.length === 0) return;
