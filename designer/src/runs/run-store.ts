@@ -2,138 +2,36 @@ import {
   ResumeConflictDetails,
   TERMINAL_RUN_STATUSES,
   type AgentSpec,
-  type ResumeDecision,
   type RunEvent,
   type RunRecord,
   type RunStatus,
 } from "@waddle/protocol";
-import { createStore, type StoreApi } from "zustand/vanilla";
-import type { ApiClient } from "../api/api-client.js";
+import { createStore } from "zustand/vanilla";
 import { getErrorMessage, isApiError } from "../api/api-error.js";
 import { applyRunEvents, createRunView } from "./apply-run-event.js";
-import { compareRuns, type RunComparison } from "./compare-runs.js";
-import { createSpecCache, getLoadedRunView, loadRun, type LoadedRun } from "./load-run.js";
+import { createCompareActions } from "./compare-actions.js";
+import { getConflictMessage } from "./get-conflict-message.js";
+import { createSpecCache, loadRun, type LoadedRun } from "./load-run.js";
 import { createReplayIndex } from "./replay-index.js";
 import { createReplayPlayer, type ReplayPlayer, type ScheduleFrame } from "./replay-player.js";
-import type { ConnectionState, RunTransport } from "./run-transport.js";
+import { createRunListActions } from "./run-list-actions.js";
+import type { ReplayState, RunStore, RunStoreOptions, RunStoreState } from "./run-store-state.js";
 import type { RunView } from "./run-view.js";
-import { sortRuns, upsertRun } from "./upsert-run.js";
+import { upsertRun } from "./upsert-run.js";
 
-export type RunMode = "edit" | "live" | "replay" | "compare";
-
-export interface ReplayState {
-  /** Events applied (0..length). */
-  position: number;
-  length: number;
-  playing: boolean;
-  speed: number;
-}
-
-export interface CompareSide {
-  runId: string;
-  run: RunRecord;
-  spec: AgentSpec | null;
-  view: RunView;
-}
-
-export interface CompareState {
-  leftRunId: string;
-  rightRunId: string;
-  left: CompareSide | null;
-  right: CompareSide | null;
-  comparison: RunComparison | null;
-  loading: boolean;
-}
-
-export type RunStoreErrorKind =
-  "load" | "start" | "cancel" | "resume" | "already_answered" | "stream" | "runs" | "compare";
-
-export interface RunStoreError {
-  kind: RunStoreErrorKind;
-  message: string;
-}
-
-export type ResumeResult = { ok: true } | { ok: false; kind: "already_answered" | "resume"; message: string };
-
-export interface ResumeInput {
-  decision: ResumeDecision;
-  /** The new args, for `edit`. */
-  args?: Record<string, unknown>;
-  /** A note that goes with the decision. */
-  userInput?: string;
-  toolContext?: Record<string, unknown>;
-}
-
-export interface RunStoreState {
-  /** `edit`: the document shows; `live`: a run plays as it happens; `replay`: a finished run; `compare`. */
-  mode: RunMode;
-  runId: string | null;
-  /** The open run's record, kept current by status messages and run updates. */
-  run: RunRecord | null;
-  /** The open run as folded from its events (at the replay position in replay mode). */
-  view: RunView | null;
-  /** The spec of the version that ran (null until loaded, or when that version is gone). */
-  spec: AgentSpec | null;
-  /** The run's status: the server's when it knows more than the events so far, else the view's. */
-  status: RunStatus | null;
-  loading: boolean;
-  /** The agent whose runs `runs` lists, live. */
-  agentId: string | null;
-  runs: RunRecord[];
-  runsLoaded: boolean;
-  /** Statuses the run list shows (null: all). */
-  statusFilter: RunStatus[] | null;
-  replay: ReplayState;
-  compare: CompareState | null;
-  selectedCallId: string | null;
-  connection: ConnectionState;
-  error: RunStoreError | null;
-  /** Opens a run: live from where it is, or a finished one as a replay at its end. */
-  openRun(runId: string): Promise<void>;
-  closeRun(): void;
-  /** Starts a run of the agent's saved version and opens it; resolves its id (null when refused). */
-  startRun(input: {
-    agentId: string;
-    query: string;
-    agentVersion?: number;
-    toolContext?: Record<string, unknown>;
-  }): Promise<string | null>;
-  cancelRun(): Promise<void>;
-  /** Answers the open run's pause; a pause someone else answered first is `already_answered`. */
-  resume(input: ResumeInput): Promise<ResumeResult>;
-  /** Lists the agent's runs and keeps the list live (null: none). */
-  watchAgent(agentId: string | null): Promise<void>;
-  setStatusFilter(statuses: RunStatus[] | null): Promise<void>;
-  refreshRuns(): Promise<void>;
-  seek(position: number): void;
-  play(): void;
-  pause(): void;
-  step(delta: number): void;
-  setSpeed(speed: number): void;
-  openCompare(leftRunId: string, rightRunId: string): Promise<void>;
-  closeCompare(): void;
-  selectCall(callId: string | null): void;
-  clearError(): void;
-  /** Stops every subscription and timer (the transport itself is the caller's). */
-  dispose(): void;
-}
-
-export type RunStore = StoreApi<RunStoreState>;
-
-export interface RunStoreOptions {
-  api: Pick<
-    ApiClient,
-    "getRun" | "getRunEvents" | "getVersion" | "startRun" | "cancelRun" | "resumeRun" | "listRuns"
-  >;
-  transport: RunTransport;
-  /** When queued live events are applied (once per frame); requestAnimationFrame by default. */
-  scheduleFrame?: ScheduleFrame;
-  now?: () => number;
-  /** Events between replay checkpoints. */
-  replayEvery?: number;
-  /** Runs the list loads. */
-  runsLimit?: number;
-}
+export type {
+  CompareSide,
+  CompareState,
+  ReplayState,
+  ResumeInput,
+  ResumeResult,
+  RunMode,
+  RunStore,
+  RunStoreError,
+  RunStoreErrorKind,
+  RunStoreOptions,
+  RunStoreState,
+} from "./run-store-state.js";
 
 /** The open run's plumbing, replaced on every open: async work of an older one finds itself stale. */
 interface Session {
@@ -168,14 +66,6 @@ export function createRunStore(options: RunStoreOptions): RunStore {
   const now = options.now ?? (() => performance.now());
   const getSpec = createSpecCache(api);
   let session: Session | null = null;
-  let watched: {
-    agentId: string;
-    unwatch: () => void;
-    buffered: RunRecord[] | null;
-    generation: number;
-  } | null = null;
-  let compareGeneration = 0;
-  let modeBeforeCompare: RunMode = "edit";
 
   const store = createStore<RunStoreState>()((set, get) => {
     const isCurrent = (candidate: Session) => session === candidate;
@@ -212,6 +102,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       });
       const view = index.getViewAt(index.length);
       set({
+        // a comparison on top stays; closing it comes back to this replay
         mode: get().mode === "compare" ? "compare" : "replay",
         run,
         view,
@@ -219,7 +110,6 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         loading: false,
         replay: { position: index.length, length: index.length, playing: false, speed },
       });
-      if (get().mode === "compare") modeBeforeCompare = "replay";
     };
 
     const flush = (current: Session) => {
@@ -279,37 +169,6 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       });
     };
 
-    const onRunUpdated = (run: RunRecord) => {
-      if (watched === null || run.agentId !== watched.agentId) return;
-      watched.buffered?.push(run);
-      set({ runs: upsertRun(get().runs, run, get().statusFilter) });
-      if (session !== null && session.runId === run.id) noteStatus(session, run.status, run.lastSeq ?? 0);
-    };
-
-    const loadRuns = async () => {
-      const current = watched;
-      if (current === null) return;
-      const generation = ++current.generation;
-      current.buffered = [];
-      const { statusFilter } = get();
-      try {
-        const list = await api.listRuns({
-          agentId: current.agentId,
-          ...(statusFilter ? { status: statusFilter } : {}),
-          limit: options.runsLimit ?? 100,
-        });
-        if (watched !== current || current.generation !== generation) return;
-        let runs = sortRuns(list);
-        for (const run of current.buffered) runs = upsertRun(runs, run, statusFilter);
-        set({ runs, runsLoaded: true });
-      } catch (error) {
-        if (watched === current && current.generation === generation)
-          set({ runsLoaded: true, error: { kind: "runs", message: getErrorMessage(error) } });
-      } finally {
-        if (current.generation === generation) current.buffered = null;
-      }
-    };
-
     const refreshOpenRun = async (runId: string, known?: RunRecord) => {
       const current = session;
       if (current === null || current.runId !== runId) return;
@@ -324,6 +183,25 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         // the live stream catches up anyway
       }
     };
+
+    const list = createRunListActions({
+      api,
+      transport,
+      get,
+      set,
+      ...(options.runsLimit === undefined ? {} : { runsLimit: options.runsLimit }),
+      onRun: (run) => {
+        if (session !== null && session.runId === run.id) noteStatus(session, run.status, run.lastSeq ?? 0);
+      },
+    });
+    const compare = createCompareActions({
+      api,
+      getSpec,
+      get,
+      set,
+      getReturnMode: () => (session === null ? "edit" : session.player === null ? "live" : "replay"),
+      onOpen: () => session?.player?.pause(),
+    });
 
     return {
       mode: "edit",
@@ -381,7 +259,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         current.spec = spec;
         current.events = events;
         current.record = { status: run.status, lastSeq: run.lastSeq ?? 0 };
-        if (watched?.agentId === run.agentId) set({ runs: upsertRun(get().runs, run, get().statusFilter) });
+        if (get().agentId === run.agentId) set({ runs: upsertRun(get().runs, run, get().statusFilter) });
         if (TERMINAL_RUN_STATUSES.has(run.status)) {
           set({ spec });
           return startReplay(current, run);
@@ -468,23 +346,9 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         }
       },
 
-      async watchAgent(agentId) {
-        if (watched?.agentId === agentId) return;
-        watched?.unwatch();
-        watched = null;
-        set({ agentId, runs: [], runsLoaded: false });
-        if (agentId === null) return;
-        watched = { agentId, unwatch: () => undefined, buffered: null, generation: 0 };
-        watched.unwatch = transport.watchAgent(agentId, onRunUpdated);
-        await loadRuns();
-      },
-
-      async setStatusFilter(statusFilter) {
-        set({ statusFilter, runs: [], runsLoaded: false });
-        await loadRuns();
-      },
-
-      refreshRuns: loadRuns,
+      watchAgent: list.watchAgent,
+      setStatusFilter: list.setStatusFilter,
+      refreshRuns: list.refreshRuns,
 
       seek(position) {
         session?.player?.seek(position);
@@ -506,39 +370,8 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         set({ replay: { ...get().replay, speed } });
       },
 
-      async openCompare(leftRunId, rightRunId) {
-        const generation = ++compareGeneration;
-        if (get().mode !== "compare") modeBeforeCompare = get().mode;
-        session?.player?.pause();
-        set({
-          mode: "compare",
-          compare: { leftRunId, rightRunId, left: null, right: null, comparison: null, loading: true },
-        });
-        try {
-          const [left, right] = await Promise.all(
-            [leftRunId, rightRunId].map(async (runId): Promise<CompareSide> => {
-              const loaded = await loadRun({ api, getSpec, runId });
-              return { runId, run: loaded.run, spec: loaded.spec, view: getLoadedRunView(loaded) };
-            }),
-          );
-          if (generation !== compareGeneration || !left || !right) return;
-          const comparison = compareRuns(left.view, right.view);
-          set({ compare: { leftRunId, rightRunId, left, right, comparison, loading: false } });
-        } catch (error) {
-          if (generation !== compareGeneration) return;
-          const compare = get().compare;
-          set({
-            compare: compare === null ? null : { ...compare, loading: false },
-            error: { kind: "compare", message: getErrorMessage(error) },
-          });
-        }
-      },
-
-      closeCompare() {
-        compareGeneration += 1;
-        const back = session === null ? "edit" : session.player === null ? "live" : "replay";
-        set({ mode: modeBeforeCompare === "edit" ? "edit" : back, compare: null });
-      },
+      openCompare: compare.openCompare,
+      closeCompare: compare.closeCompare,
 
       selectCall(selectedCallId) {
         set({ selectedCallId });
@@ -548,25 +381,11 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       },
       dispose() {
         endSession();
-        watched?.unwatch();
-        watched = null;
+        list.dispose();
         stopConnection();
       },
     };
   });
   const stopConnection = transport.onConnection((connection) => store.setState({ connection }));
   return store;
-}
-
-/** What to tell a person whose decision came second (or too late). */
-export function getConflictMessage(details: ResumeConflictDetails): string {
-  const now = `The run is now ${details.status}.`;
-  switch (details.reason) {
-    case "already_answered":
-      return `This pause was already answered by someone else. ${now}`;
-    case "not_paused":
-      return `The run is no longer waiting for a decision. ${now}`;
-    case "stale_token":
-      return `This pause was already answered; the run has moved on. ${now}`;
-  }
 }

@@ -1,0 +1,123 @@
+import type { AgentSpec, ResumeDecision, RunRecord, RunStatus } from "@waddle/protocol";
+import type { StoreApi } from "zustand/vanilla";
+import type { ApiClient } from "../api/api-client.js";
+import type { RunComparison } from "./compare-runs.js";
+import type { ScheduleFrame } from "./replay-player.js";
+import type { ConnectionState, RunTransport } from "./run-transport.js";
+import type { RunView } from "./run-view.js";
+
+export type RunMode = "edit" | "live" | "replay" | "compare";
+
+export interface ReplayState {
+  /** Events applied (0..length). */
+  position: number;
+  length: number;
+  playing: boolean;
+  speed: number;
+}
+
+export interface CompareSide {
+  runId: string;
+  run: RunRecord;
+  spec: AgentSpec | null;
+  view: RunView;
+}
+
+export interface CompareState {
+  leftRunId: string;
+  rightRunId: string;
+  left: CompareSide | null;
+  right: CompareSide | null;
+  comparison: RunComparison | null;
+  loading: boolean;
+}
+
+export type RunStoreErrorKind =
+  "load" | "start" | "cancel" | "resume" | "already_answered" | "stream" | "runs" | "compare";
+
+export interface RunStoreError {
+  kind: RunStoreErrorKind;
+  message: string;
+}
+
+export type ResumeResult = { ok: true } | { ok: false; kind: "already_answered" | "resume"; message: string };
+
+export interface ResumeInput {
+  decision: ResumeDecision;
+  /** The new args, for `edit`. */
+  args?: Record<string, unknown>;
+  /** A note that goes with the decision. */
+  userInput?: string;
+  toolContext?: Record<string, unknown>;
+}
+
+export interface RunStoreState {
+  /** `edit`: the document shows; `live`: a run plays as it happens; `replay`: a finished run; `compare`. */
+  mode: RunMode;
+  runId: string | null;
+  /** The open run's record, kept current by status messages and run updates. */
+  run: RunRecord | null;
+  /** The open run as folded from its events (at the replay position in replay mode). */
+  view: RunView | null;
+  /** The spec of the version that ran (null until loaded, or when that version is gone). */
+  spec: AgentSpec | null;
+  /** The run's status: the server's when it knows more than the events so far, else the view's. */
+  status: RunStatus | null;
+  loading: boolean;
+  /** The agent whose runs `runs` lists, live. */
+  agentId: string | null;
+  runs: RunRecord[];
+  runsLoaded: boolean;
+  /** Statuses the run list shows (null: all). */
+  statusFilter: RunStatus[] | null;
+  replay: ReplayState;
+  compare: CompareState | null;
+  selectedCallId: string | null;
+  connection: ConnectionState;
+  error: RunStoreError | null;
+  /** Opens a run: live from where it is, or a finished one as a replay at its end. */
+  openRun(runId: string): Promise<void>;
+  closeRun(): void;
+  /** Starts a run of the agent's saved version and opens it; resolves its id (null when refused). */
+  startRun(input: {
+    agentId: string;
+    query: string;
+    agentVersion?: number;
+    toolContext?: Record<string, unknown>;
+  }): Promise<string | null>;
+  cancelRun(): Promise<void>;
+  /** Answers the open run's pause; a pause someone else answered first is `already_answered`. */
+  resume(input: ResumeInput): Promise<ResumeResult>;
+  /** Lists the agent's runs and keeps the list live (null: none). */
+  watchAgent(agentId: string | null): Promise<void>;
+  setStatusFilter(statuses: RunStatus[] | null): Promise<void>;
+  refreshRuns(): Promise<void>;
+  seek(position: number): void;
+  play(): void;
+  pause(): void;
+  step(delta: number): void;
+  setSpeed(speed: number): void;
+  openCompare(leftRunId: string, rightRunId: string): Promise<void>;
+  closeCompare(): void;
+  selectCall(callId: string | null): void;
+  clearError(): void;
+  /** Stops every subscription and timer (the transport itself is the caller's). */
+  dispose(): void;
+}
+
+export type RunStore = StoreApi<RunStoreState>;
+
+export interface RunStoreOptions {
+  api: Pick<
+    ApiClient,
+    "getRun" | "getRunEvents" | "getVersion" | "startRun" | "cancelRun" | "resumeRun" | "listRuns"
+  >;
+  transport: RunTransport;
+  /** When queued live events are applied (once per frame); requestAnimationFrame by default. */
+  scheduleFrame?: ScheduleFrame;
+  now?: () => number;
+  /** Events between replay checkpoints. */
+  replayEvery?: number;
+  /** Runs the list loads. */
+  runsLimit?: number;
+}
