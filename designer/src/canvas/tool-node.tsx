@@ -13,6 +13,7 @@ export const KIND_ICONS: Record<ToolImplKind, IconName> = {
   http: "globe",
   llm: "sparkles",
   agent: "robot",
+  mcp: "plug",
 };
 
 /** A tool on the canvas: name, kind, side effect, approval lock, auto-seq and hint marks, issue badge. */
