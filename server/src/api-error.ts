@@ -6,6 +6,7 @@ const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   validation_failed: 400,
   invalid_spec: 422,
   llm_endpoint_not_allowed: 422,
+  mcp_server_not_configured: 422,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,

@@ -15,7 +15,10 @@ interface ImplEditorProps {
   onChange: (impl: Impl, key: string) => void;
 }
 
-function getDefaultImpl(kind: ToolImplKind, options: { moduleRef: string; agentId: string }): Impl {
+function getDefaultImpl(
+  kind: ToolImplKind,
+  options: { moduleRef: string; agentId: string; mcpServer: string; mcpTool: string },
+): Impl {
   switch (kind) {
     case "module":
       return { kind, ref: options.moduleRef };
@@ -27,6 +30,8 @@ function getDefaultImpl(kind: ToolImplKind, options: { moduleRef: string; agentI
       return { kind, prompt: "Answer in JSON: {{args.query}}" };
     case "agent":
       return { kind, agentId: options.agentId };
+    case "mcp":
+      return { kind, server: options.mcpServer, tool: options.mcpTool };
   }
 }
 
@@ -57,6 +62,8 @@ export function ImplEditor({ impl, onChange }: ImplEditorProps): ReactElement {
             getDefaultImpl(kind, {
               moduleRef: tools[0]?.name ?? "my_tool",
               agentId: otherAgents[0]?.id ?? "another-agent",
+              mcpServer: "my-server",
+              mcpTool: "my_tool",
             }),
             "kind",
           )

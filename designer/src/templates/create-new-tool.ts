@@ -11,6 +11,7 @@ export const TOOL_KIND_INFO: Record<ToolImplKind, { label: string; blurb: string
   http: { label: "HTTP", blurb: "Calls a URL on an allow-listed host." },
   llm: { label: "LLM", blurb: "Asks a model; the JSON answer is checked against the out schema." },
   agent: { label: "Subagent", blurb: "Runs another saved agent." },
+  mcp: { label: "MCP", blurb: "A tool of an MCP server the Waddle server lists (WADDLE_MCP_SERVERS)." },
 };
 
 const QUERY_ARGS = {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EnvName, SIDE_EFFECTS, Slug, ToolName } from "./names.js";
+import { EnvName, McpServerName, McpToolName, SIDE_EFFECTS, Slug, ToolName } from "./names.js";
 import { PlanningHints } from "./planning-hints.js";
 
 /** A JSON Schema document (an object); `validateAgentSpec` checks that args/out schemas describe objects. */
@@ -153,7 +153,24 @@ export const AgentImpl = z.strictObject({
   maxIters: z.int().positive().max(1000).optional(),
 });
 
-export const ToolImpl = z.discriminatedUnion("kind", [ModuleImpl, HttpImpl, MockImpl, LlmImpl, AgentImpl]);
+/**
+ * A tool of an MCP server the operator listed in `WADDLE_MCP_SERVERS`, by the server's name: a spec can
+ * never name a command or a URL of its own. Empty args/out schemas are filled from the server's listing.
+ */
+export const McpImpl = z.strictObject({
+  kind: z.literal("mcp"),
+  server: McpServerName,
+  tool: McpToolName,
+});
+
+export const ToolImpl = z.discriminatedUnion("kind", [
+  ModuleImpl,
+  HttpImpl,
+  MockImpl,
+  LlmImpl,
+  AgentImpl,
+  McpImpl,
+]);
 export type ToolImpl = z.infer<typeof ToolImpl>;
 export type ToolImplKind = ToolImpl["kind"];
 

@@ -13,6 +13,8 @@ export const API_ERROR_CODES = [
   "invalid_spec",
   /** A spec names an LLM endpoint or key variable the server does not allow. */
   "llm_endpoint_not_allowed",
+  /** A spec names an MCP server that `WADDLE_MCP_SERVERS` does not list. */
+  "mcp_server_not_configured",
   "unauthorized",
   "forbidden",
   "not_found",
@@ -62,6 +64,31 @@ export const ToolInfo = z.object({
 export type ToolInfo = z.infer<typeof ToolInfo>;
 export const ToolsResponse = z.object({ tools: z.array(ToolInfo) });
 export type ToolsResponse = z.infer<typeof ToolsResponse>;
+
+/** A tool an MCP server lists, with the JSON Schemas an `mcp` tool takes from it. */
+export const McpToolInfo = z.object({
+  name: z.string(),
+  desc: z.string(),
+  argsSchema: JsonSchema,
+  /** Only when the server declares one; results are then its `structuredContent`. */
+  outSchema: JsonSchema.optional(),
+});
+export type McpToolInfo = z.infer<typeof McpToolInfo>;
+
+/**
+ * An MCP server the operator listed (`WADDLE_MCP_SERVERS`): `idle` until first used (or after it exited),
+ * `connected` with its tools, `error` with what went wrong.
+ */
+export const McpServerInfo = z.object({
+  name: z.string(),
+  transport: z.enum(["stdio", "http"]),
+  status: z.enum(["connected", "error", "idle"]),
+  error: z.string().optional(),
+  tools: z.array(McpToolInfo),
+});
+export type McpServerInfo = z.infer<typeof McpServerInfo>;
+export const McpServersResponse = z.object({ servers: z.array(McpServerInfo) });
+export type McpServersResponse = z.infer<typeof McpServersResponse>;
 
 export const AgentSummary = z.object({
   id: Slug,

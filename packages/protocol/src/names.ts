@@ -27,6 +27,10 @@ export const READ_ONLY_SIDE_EFFECTS: ReadonlySet<SideEffect> = new Set(["pure", 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 export const ENV_NAME_PATTERN = /^[A-Z_][A-Z0-9_]{0,127}$/;
+/** A name in the operator's `mcpServers` list (`WADDLE_MCP_SERVERS`). */
+export const MCP_SERVER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** A tool name as MCP servers list them (the MCP spec's 1–128 characters of letters, digits, `_ - .`). */
+export const MCP_TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /** Lower-case identifier: agent ids, edge ids, group ids. */
 export const Slug = z
@@ -45,6 +49,19 @@ export const ToolName = z
 export const EnvName = z
   .string()
   .regex(ENV_NAME_PATTERN, "must be an environment variable name such as OPENAI_API_KEY");
+
+/** The name of an MCP server the operator listed; a spec names it, never a command or URL. */
+export const McpServerName = z
+  .string()
+  .regex(
+    MCP_SERVER_NAME_PATTERN,
+    "must be the name of a server in WADDLE_MCP_SERVERS: letters, digits, '_', '-' or '.' (max 64)",
+  );
+
+/** The name of a tool an MCP server lists. */
+export const McpToolName = z
+  .string()
+  .regex(MCP_TOOL_NAME_PATTERN, "must be a tool name the MCP server lists: letters, digits, '_', '-' or '.'");
 
 export function isOpcode(name: string): name is Opcode {
   return (OPCODES as readonly string[]).includes(name);
