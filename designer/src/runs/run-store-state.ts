@@ -2,6 +2,7 @@ import type { AgentSpec, ResumeDecision, RunRecord, RunStatus } from "@waddle/pr
 import type { StoreApi } from "zustand/vanilla";
 import type { ApiClient } from "../api/api-client.js";
 import type { RunComparison } from "./compare-runs.js";
+import type { ReplayIndex } from "./replay-index.js";
 import type { ScheduleFrame } from "./replay-player.js";
 import type { ConnectionState, RunTransport } from "./run-transport.js";
 import type { RunView } from "./run-view.js";
@@ -14,6 +15,8 @@ export interface ReplayState {
   length: number;
   playing: boolean;
   speed: number;
+  /** The replay's index (whole-run timeline, seq → position, event times), while a replay is open. */
+  index?: ReplayIndex;
 }
 
 export interface CompareSide {

@@ -108,7 +108,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         view,
         status: run?.status ?? view.status,
         loading: false,
-        replay: { position: index.length, length: index.length, playing: false, speed },
+        replay: { position: index.length, length: index.length, playing: false, speed, index },
       });
     };
 
