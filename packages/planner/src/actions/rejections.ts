@@ -1,6 +1,7 @@
 import type { Catalog } from "../catalog/catalog.js";
 import type { CheckResult, Rejection } from "./action-check-types.js";
 import type { LlmError } from "../errors/llm-error.js";
+import { parseJson } from "../util/parse-json.js";
 
 export function unknownTool(node: string, catalog: Catalog, where?: string): Rejection {
   return {
@@ -87,13 +88,9 @@ export function parseRejection(
 
 /** The human part of a rejection's machine message. */
 export function getRejectionText(rejection: Pick<Rejection, "message">): string {
-  try {
-    const parsed = JSON.parse(rejection.message) as {
-      error?: { message?: string };
-      constraint?: { message?: string };
-    };
-    return parsed.error?.message ?? parsed.constraint?.message ?? rejection.message;
-  } catch {
-    return rejection.message;
-  }
+  const parsed = parseJson(rejection.message);
+  if (!parsed.ok) return rejection.message;
+  // The planner wrote these messages itself (see `repairMessage`, `correctionMessage`).
+  const machine = parsed.value as { error?: { message?: string }; constraint?: { message?: string } } | null;
+  return machine?.error?.message ?? machine?.constraint?.message ?? rejection.message;
 }

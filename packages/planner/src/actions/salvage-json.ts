@@ -1,3 +1,5 @@
+import { parseJson } from "../util/parse-json.js";
+
 /** How a JSON value was recovered from an LLM reply; reported in repair telemetry and tests. */
 export type SalvagePath =
   "direct" | "double_encoded" | "fenced" | "embedded" | "python_literal" | "truncated";
@@ -17,10 +19,10 @@ const FENCE = /```[ \t]*([A-Za-z0-9_-]*)[^\n]*\n([\s\S]*?)(?:```|$)/g;
 export function salvageJsonValues(text: string): SalvagedValue[] {
   const trimmed = text.trim();
   const out: SalvagedValue[] = [];
-  const direct = tryParse(trimmed);
+  const direct = parseJson(trimmed);
   if (direct.ok) {
     if (typeof direct.value === "string") {
-      const inner = tryParse(direct.value.trim());
+      const inner = parseJson(direct.value.trim());
       if (inner.ok) return [{ value: inner.value, path: "double_encoded" }];
     }
     return [{ value: direct.value, path: "direct" }];
@@ -48,23 +50,13 @@ export function salvageJsonValues(text: string): SalvagedValue[] {
   return out;
 }
 
-type ParseResult = { ok: true; value: unknown } | { ok: false };
-
-function tryParse(text: string): ParseResult {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
-}
-
 /** JSON first, then the Python-literal rewrite (which also drops trailing commas). */
 function parseLoose(text: string): { value: unknown; python: boolean } | undefined {
-  const strict = tryParse(text);
+  const strict = parseJson(text);
   if (strict.ok) return { value: strict.value, python: false };
   const rewritten = rewritePythonLiteral(text);
   if (rewritten === undefined) return undefined;
-  const loose = tryParse(rewritten);
+  const loose = parseJson(rewritten);
   return loose.ok ? { value: loose.value, python: true } : undefined;
 }
 

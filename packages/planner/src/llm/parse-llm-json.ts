@@ -1,3 +1,4 @@
+import { parseJson } from "../util/parse-json.js";
 /**
  * Parses the JSON object an LLM was asked for: the whole reply, or the first `{…}` block when the model
  * wrapped it in prose or a Markdown fence. Returns `undefined` when there is no JSON object; the caller
@@ -5,18 +6,11 @@
  */
 export function parseLlmJson(text: string): unknown {
   const trimmed = text.trim();
-  const direct = tryParse(trimmed);
-  if (direct !== undefined) return direct;
+  const direct = parseJson(trimmed);
+  if (direct.ok) return direct.value;
   const start = trimmed.indexOf("{");
   const end = trimmed.lastIndexOf("}");
   if (start === -1 || end <= start) return undefined;
-  return tryParse(trimmed.slice(start, end + 1));
-}
-
-function tryParse(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+  const block = parseJson(trimmed.slice(start, end + 1));
+  return block.ok ? block.value : undefined;
 }

@@ -8,6 +8,7 @@ import {
   writeHttpError,
   type CompletionContext,
 } from "./openai-fixture-writer.js";
+import { parseJson } from "../util/parse-json.js";
 
 /** One request the fixture received. */
 export interface FixtureRequest {
@@ -232,9 +233,6 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   }
   const text = Buffer.concat(parts).toString("utf8");
   if (text === "") return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
+  const parsed = parseJson(text);
+  return parsed.ok ? parsed.value : text;
 }

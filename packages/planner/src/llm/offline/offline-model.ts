@@ -7,6 +7,7 @@ import { planOfflineAction } from "./offline-plan.js";
 import { getRunProgress } from "./offline-progress.js";
 import { summarizeOffline } from "./offline-summary.js";
 import { OfflineView } from "./offline-view.js";
+import { parseJson } from "../../util/parse-json.js";
 
 export interface OfflineModelOptions {
   /** Characters per streamed content delta (default 24). */
@@ -140,16 +141,9 @@ export class OfflineModel implements LlmClient {
 function findLastAction(messages: readonly LlmMessage[]): PlannerAction | undefined {
   const reply = [...messages].reverse().find((message) => message.role === "assistant");
   if (reply === undefined) return undefined;
-  const parsed = PlannerAction.safeParse(parseJson(reply.content));
+  const json = parseJson(reply.content);
+  const parsed = PlannerAction.safeParse(json.ok ? json.value : undefined);
   if (parsed.success) return parsed.data;
   const name = /"next_node"\s*:\s*"([^"]+)"/.exec(reply.content)?.[1];
   return name === undefined ? undefined : { next_node: name, args: {} };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }

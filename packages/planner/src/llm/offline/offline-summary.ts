@@ -3,6 +3,7 @@ import type { LlmMessage } from "../llm-client.js";
 import type { OfflineView } from "./offline-view.js";
 import { describeObservation } from "./offline-answer.js";
 import { getRunProgress } from "./offline-progress.js";
+import { parseJson } from "../../util/parse-json.js";
 
 /** The summarizer's reply shape: `{goals, facts, pending, last_output_digest}`. */
 export interface OfflineSummary {
@@ -57,20 +58,13 @@ const Draft = z.looseObject({
 function findDraft(messages: readonly LlmMessage[]): OfflineSummary | undefined {
   for (const message of messages) {
     if (message.role !== "user" || !message.content.trimStart().startsWith("{")) continue;
-    const raw = parseJson(message.content);
+    const json = parseJson(message.content);
+    const raw = json.ok ? json.value : undefined;
     if (typeof raw !== "object" || raw === null || !("goals" in raw)) continue;
     const parsed = Draft.safeParse(raw);
     if (parsed.success) return parsed.data;
   }
   return undefined;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 function fromView(view: OfflineView): OfflineSummary {
