@@ -50,7 +50,8 @@ export { normalizeAction, normalizeActionDetailed } from "./actions/normalize-ac
 export type { ActionFormat, NormalizeActionOptions, NormalizedAction } from "./actions/normalize-action.js";
 export type { SalvagePath } from "./actions/salvage-json.js";
 export { AnswerStreamExtractor } from "./llm/answer-stream-extractor.js";
-export { createPreview, REDACTED } from "./util/create-preview.js";
+export { createPreview } from "./util/create-preview.js";
+export { REDACTED } from "./secrets/redact-text.js";
 export type { PreviewOptions } from "./util/create-preview.js";
 export { abortableSleep } from "./util/abortable-sleep.js";
 export type { Sleep } from "./util/abortable-sleep.js";

@@ -1,7 +1,7 @@
 import { AnswerStreamExtractor } from "./answer-stream-extractor.js";
 import type { LlmChunk, LlmResult } from "./llm-client.js";
 import type { RunEventEmitter } from "../run/run-event-emitter.js";
-import { StreamRedactor } from "../secrets/stream-redactor.js";
+import { createTextRedactor, StreamRedactor } from "../secrets/stream-redactor.js";
 
 type Channel = "answer" | "thinking";
 
@@ -28,10 +28,11 @@ export class LlmStreamSession {
   ) {
     this.streamAnswer = options.streamAnswer;
     // Redactors only when there is something to hide: most runs pass text straight through.
+    const redactor = options.secrets.size === 0 ? undefined : createTextRedactor(options.secrets);
     this.redactors =
-      options.secrets.size === 0
+      redactor === undefined
         ? undefined
-        : { answer: new StreamRedactor(options.secrets), thinking: new StreamRedactor(options.secrets) };
+        : { answer: new StreamRedactor(redactor), thinking: new StreamRedactor(redactor) };
   }
 
   /** Passed to the client as `onChunk`. */

@@ -1,6 +1,7 @@
 import type { ActionSource, PauseReason, PlannerAction, ToolFailure } from "@waddle/protocol";
 import { checkAction, type CheckedAction, type Rejection } from "../actions/action-checker.js";
-import { redactText, truncateText } from "../util/create-preview.js";
+import { redactText } from "../secrets/redact-text.js";
+import { truncateText } from "../util/create-preview.js";
 import { createFallbackPayload } from "../run/final-payload.js";
 import { compactHistory } from "../trajectory/history-compactor.js";
 import { interpretReply } from "../actions/interpret-reply.js";

@@ -3,7 +3,7 @@ import type { Decision } from "./action-planner.js";
 import type { CheckedAction } from "../actions/action-checker.js";
 import { recordAutoSeqExecuted } from "../auto-seq/auto-seq-runner.js";
 import type { CatalogTool } from "../catalog/catalog.js";
-import { redactText } from "../util/create-preview.js";
+import { redactText } from "../secrets/redact-text.js";
 import type { RunContext } from "../run/run-context.js";
 import type { EventAt } from "../run/run-event-emitter.js";
 import { createActSummary, createObsSummary } from "../trajectory/reflection.js";

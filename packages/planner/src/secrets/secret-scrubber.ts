@@ -1,4 +1,4 @@
-import { redactText } from "../util/create-preview.js";
+import { redactText } from "../secrets/redact-text.js";
 
 const MAX_DEPTH = 6;
 

@@ -2,7 +2,7 @@ import type { PlannerAction } from "@waddle/protocol";
 import { z } from "zod";
 import type { CatalogTool } from "../catalog/catalog.js";
 import { compactJsonSchema } from "../catalog/compact-json-schema.js";
-import { redactText } from "../util/create-preview.js";
+import { redactText } from "../secrets/redact-text.js";
 import type { RunContext } from "../run/run-context.js";
 import { PlannerError } from "../errors/planner-error.js";
 import { createPlanSummary } from "../trajectory/reflection.js";

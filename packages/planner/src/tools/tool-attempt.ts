@@ -1,6 +1,6 @@
 import { LazyAbortSignal, TimeoutError } from "../util/cancellation.js";
 import type { CatalogTool } from "../catalog/catalog.js";
-import { redactText } from "../util/create-preview.js";
+import { redactText } from "../secrets/redact-text.js";
 import type { ToolResumeInput, ToolRunContext } from "../catalog/tool.js";
 import type { ToolCall, ToolRuntime } from "./tool-runtime.js";
 import { isToolPauseSignal, ToolPauseSignal } from "./tool-pause-signal.js";

@@ -1,5 +1,5 @@
 import type { ActionSource, PlannerAction, ToolFailure } from "@waddle/protocol";
-import { redactText } from "../util/create-preview.js";
+import { redactText } from "../secrets/redact-text.js";
 import type { PlannerViewBranch, PlannerViewStep } from "../run/planner-view.js";
 import type { RunState, TrajectoryStep } from "../run/run-state.js";
 import { scrubSecrets } from "../secrets/secret-scrubber.js";

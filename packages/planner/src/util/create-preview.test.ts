@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createPreview, REDACTED, redactText, truncateText, walkPreview } from "./create-preview.js";
+import { REDACTED, redactText } from "../secrets/redact-text.js";
+import { createPreview, truncateText, walkPreview } from "./create-preview.js";
 
 describe("createPreview", () => {
   it("returns small JSON values structurally equal", () => {

@@ -1,3 +1,5 @@
+import { redactText } from "../secrets/redact-text.js";
+
 export interface PreviewOptions {
   /** Rough upper bound on the JSON size of the preview, in characters. */
   maxChars: number;
@@ -10,7 +12,6 @@ export interface PreviewOptions {
   maxDepth?: number;
 }
 
-export const REDACTED = "[redacted]";
 const MIN_STRING_KEEP = 16;
 
 interface Walk {
@@ -157,21 +158,6 @@ function previewString(text: string, walk: Walk): string {
   const allowed = Math.max(walk.budget, MIN_STRING_KEEP);
   const out = truncateText(text, allowed);
   walk.budget -= out.length + 2;
-  return out;
-}
-
-/** Secrets this short are only hidden when a whole string equals them (substrings would hit too often). */
-const MIN_SECRET_SUBSTRING = 6;
-
-/** Replaces secrets in a string: the whole string when equal, occurrences when long enough to be safe. */
-export function redactText(text: string, secrets: ReadonlySet<string>): string {
-  // Most runs have no secrets: skip the set iterator, which this would allocate several times a step.
-  if (secrets.size === 0) return text;
-  if (secrets.has(text)) return REDACTED;
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length >= MIN_SECRET_SUBSTRING && out.includes(secret)) out = out.split(secret).join(REDACTED);
-  }
   return out;
 }
 

@@ -3,6 +3,7 @@ import { LlmError } from "../../errors/llm-error.js";
 import { parseRetryAfterMs } from "./llm-retry.js";
 import type { ChatReply } from "./openai-reply.js";
 import { findParamRefusal, type ParamRefusal } from "./param-drop-memory.js";
+import { REDACTED } from "../../secrets/redact-text.js";
 
 /** What the client knew about one attempt when it failed. */
 export interface AttemptFailureContext {
@@ -144,6 +145,6 @@ function errorText(error: unknown): string {
 /** Removes the key, and anything shaped like an OpenAI-style key that an endpoint echoes back. */
 export function redactSecret(text: string, secret: string): string {
   let result = text;
-  if (secret.length >= 4) result = result.split(secret).join("[redacted]");
-  return result.replace(/\bsk-[A-Za-z0-9_*.-]{3,}/g, "sk-[redacted]");
+  if (secret.length >= 4) result = result.split(secret).join(REDACTED);
+  return result.replace(/\bsk-[A-Za-z0-9_*.-]{3,}/g, `sk-${REDACTED}`);
 }
