@@ -14,6 +14,8 @@ describe("getReplayKeyAction", () => {
     expect(getReplayKeyAction({ key: "ArrowLeft", targetTag: "textarea" })).toBeNull();
     expect(getReplayKeyAction({ key: " ", targetTag: "DIV", targetEditable: true })).toBeNull();
     expect(getReplayKeyAction({ key: "ArrowRight", ctrlKey: true })).toBeNull();
+    expect(getReplayKeyAction({ key: " ", targetTag: "BUTTON" })).toBeNull();
+    expect(getReplayKeyAction({ key: "ArrowRight", targetTag: "BUTTON" })).toBe("forward");
     expect(getReplayKeyAction({ key: "a" })).toBeNull();
   });
 });

@@ -13,6 +13,7 @@ export interface ReplayKeyInput {
 }
 
 const TYPING_TAGS = new Set(["INPUT", "TEXTAREA", "SELECT"]);
+const CLICKABLE_TAGS = new Set(["BUTTON", "A", "SUMMARY"]);
 
 /**
  * The replay action for a key press, or null to leave the key alone: never while typing or in a form
@@ -25,8 +26,8 @@ export function getReplayKeyAction(input: ReplayKeyInput): ReplayKeyAction | nul
   switch (input.key) {
     case " ":
     case "Spacebar":
-      // a focused button would also click on space: the caller prevents the default
-      return "toggle";
+      // a focused button or link answers space itself (opening a run, say): playing too would be two acts
+      return input.targetTag && CLICKABLE_TAGS.has(input.targetTag.toUpperCase()) ? null : "toggle";
     case "ArrowLeft":
       return "back";
     case "ArrowRight":
