@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import * as internal from "./internal.js";
+import * as planner from "./index.js";
+
+describe("the public surface", () => {
+  it("exports what code built on the planner needs, and nothing more (values; types are checked by tsc)", () => {
+    expect(Object.keys(planner).sort()).toMatchInlineSnapshot(`
+      [
+        "CATALOG_ERROR_CODES",
+        "Catalog",
+        "CatalogError",
+        "DEFAULT_API_KEY_ENV",
+        "DEFAULT_LLM_TIMEOUT_MS",
+        "DEFAULT_OPCODE_HANDLERS",
+        "DEFAULT_OPENAI_BASE_URL",
+        "DEFAULT_PRICE_TABLE",
+        "InMemoryStateStore",
+        "LLM_ERROR_CODES",
+        "LlmError",
+        "OfflineModel",
+        "OpenAiClient",
+        "PLANNER_ERROR_CODES",
+        "PlannerError",
+        "REDACTED",
+        "RETRYABLE_LLM_ERROR_CODES",
+        "ReactPlanner",
+        "StreamRedactor",
+        "ToolDefinitionError",
+        "ToolPauseSignal",
+        "buildCatalog",
+        "createLlmClient",
+        "createMockToolRunner",
+        "createTextRedactor",
+        "defaultApprovalGate",
+        "defineTool",
+        "getPartialSecretLength",
+        "isLlmError",
+        "isPlannerError",
+        "redactText",
+      ]
+    `);
+  });
+
+  it("keeps the engine's pieces behind ./internal, apart from the root", () => {
+    const root = new Set(Object.keys(planner));
+    expect(Object.keys(internal).filter((name) => root.has(name))).toEqual([]);
+  });
+});
