@@ -5,6 +5,7 @@ import "./styles/controls.css";
 import "./styles/canvas.css";
 import "./styles/panels.css";
 import "./styles/dialogs.css";
+import "./styles/runs.css";
 import "./styles/runs-history.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";

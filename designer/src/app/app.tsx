@@ -8,6 +8,8 @@ import { LeftSidebar } from "../components/left-sidebar.js";
 import { RightSidebar } from "../components/right-sidebar.js";
 import { Toasts } from "../components/toasts.js";
 import { DialogHost } from "../dialogs/dialog-host.js";
+import { RunPanel } from "../runs/ui/run-panel.js";
+import { useRunPanelShown } from "../runs/ui/run-panel-store.js";
 import { createEditor } from "./create-editor.js";
 import { EditorContext, type Editor } from "./editor-context.js";
 import { useAgentRoute } from "./use-agent-route.js";
@@ -19,6 +21,7 @@ function Shell({ editor }: { editor: Editor }): ReactElement {
   useKeyboardShortcuts(editor);
   useAgentRoute(editor);
   useUnsavedGuard(editor);
+  const runPanelShown = useRunPanelShown();
   return (
     <div className="app">
       <AppHeader />
@@ -27,7 +30,7 @@ function Shell({ editor }: { editor: Editor }): ReactElement {
         <main className="canvas-area" aria-label="Canvas">
           <FlowCanvas colorMode={theme} />
         </main>
-        <RightSidebar />
+        {runPanelShown ? <RunPanel /> : <RightSidebar />}
       </div>
       <ContextMenu />
       <DialogHost />

@@ -4,6 +4,7 @@ import { createCommandRegistry } from "../commands/command-registry.js";
 import { createEditorCommands } from "../commands/editor-commands.js";
 import { getErrorMessage } from "../api/api-error.js";
 import { createRunStore } from "../runs/run-store.js";
+import { getRunLockedCommands } from "../runs/ui/get-run-locked-commands.js";
 import { createSocketRunTransport } from "../runs/socket-run-transport.js";
 import { AgentSession } from "../session/agent-session.js";
 import { createDocumentStore } from "../store/document-store.js";
@@ -40,7 +41,11 @@ export function createEditor(): Editor {
   const runs = createRunStore({ api, transport });
   const agents = new AgentSession({ api, document, session, ui });
   const commands = createCommandRegistry<Editor>({
-    commands: createEditorCommands(),
+    // design edits are off while a run is shown: the canvas then shows the version that ran
+    commands: getRunLockedCommands({
+      commands: createEditorCommands(),
+      isRunShown: (editor) => editor.runs.getState().mode !== "edit",
+    }),
     transact: (editor, label, perform) => editor.document.getState().transact(label, perform),
     onError: (error) => ui.getState().notify("error", getErrorMessage(error)),
   });

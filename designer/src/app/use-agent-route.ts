@@ -1,33 +1,62 @@
 import { useEffect } from "react";
+import { getRunPanelStore } from "../runs/ui/run-panel-store.js";
+import { getAgentRouteHash, parseAgentRoute } from "../runs/ui/run-route.js";
 import type { Editor } from "./editor-context.js";
 
-const ROUTE = /^#\/agents\/([a-z0-9][a-z0-9_-]{0,63})$/;
-
-/** The agent id in `#/agents/<id>`, if any. */
+/** The agent id in `#/agents/<id>` (or `#/agents/<id>/runs/<runId>`), if any. */
 export function getRouteAgentId(hash: string): string | null {
-  return ROUTE.exec(hash)?.[1] ?? null;
+  return parseAgentRoute(hash)?.agentId ?? null;
 }
 
 /**
- * Keeps the open agent in the URL (`#/agents/<id>`), so that a reload or a shared link opens it, and
- * opens the agent the URL names on start and on back/forward.
+ * Keeps the open agent and the open run in the URL (`#/agents/<id>`, `#/agents/<id>/runs/<runId>`), so
+ * that a reload or a shared link opens them, and opens what the URL names on start and on back/forward
+ * (back from a run goes back to editing its agent). The open agent's runs are watched live.
  */
 export function useAgentRoute(editor: Editor): void {
   useEffect(() => {
-    const openFromHash = () => {
-      const id = getRouteAgentId(window.location.hash);
-      if (id && id !== editor.document.getState().agentId) void editor.agents.openAgent(id);
+    const openFromHash = async () => {
+      const route = parseAgentRoute(window.location.hash);
+      if (!route) return;
+      if (route.agentId !== editor.document.getState().agentId) {
+        if (!(await editor.agents.openAgent(route.agentId))) return;
+      }
+      const runs = editor.runs.getState();
+      if (route.runId === null) {
+        if (runs.mode !== "edit") runs.closeRun();
+      } else if (runs.runId !== route.runId || runs.mode === "edit") {
+        getRunPanelStore(editor).getState().set({ open: true, tab: "run" });
+        await runs.openRun(route.runId);
+      }
+    };
+    const syncHash = () => {
+      const runs = editor.runs.getState();
+      const runId = runs.mode !== "edit" ? runs.runId : null;
+      const agentId = runId
+        ? (runs.run?.agentId ?? editor.document.getState().agentId)
+        : editor.document.getState().agentId;
+      const hash = getAgentRouteHash({ agentId, runId });
+      if (window.location.hash !== hash) window.history.pushState(null, "", hash || window.location.pathname);
     };
     void editor.agents.connect().then(openFromHash);
-    const unsubscribe = editor.document.subscribe((state, previous) => {
+    const unsubscribeDocument = editor.document.subscribe((state, previous) => {
       if (state.agentId === previous.agentId) return;
-      const hash = state.agentId ? `#/agents/${state.agentId}` : "";
-      if (window.location.hash !== hash) window.history.pushState(null, "", hash || window.location.pathname);
+      void editor.runs.getState().watchAgent(state.agentId);
+      // another agent opened: a run of the previous one no longer belongs on the canvas
+      const runs = editor.runs.getState();
+      if (runs.mode !== "edit" && runs.run !== null && runs.run.agentId !== state.agentId) runs.closeRun();
+      syncHash();
     });
-    window.addEventListener("popstate", openFromHash);
+    const unsubscribeRuns = editor.runs.subscribe((state, previous) => {
+      if (state.runId !== previous.runId || (state.mode === "edit") !== (previous.mode === "edit"))
+        syncHash();
+    });
+    const onPopState = () => void openFromHash();
+    window.addEventListener("popstate", onPopState);
     return () => {
-      unsubscribe();
-      window.removeEventListener("popstate", openFromHash);
+      unsubscribeDocument();
+      unsubscribeRuns();
+      window.removeEventListener("popstate", onPopState);
     };
   }, [editor]);
 }

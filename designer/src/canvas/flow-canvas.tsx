@@ -36,9 +36,12 @@ import { ToolNode } from "./tool-node.js";
 import { useCanvasApi } from "./use-canvas-api.js";
 import { useFitWhenReady } from "./use-fit-when-ready.js";
 import { useFlowState } from "./use-flow-state.js";
+import { RunArcEdge, RunArcMarker } from "../runs/ui/run-arc-edge.js";
+import { RunCanvasBar } from "../runs/ui/run-canvas-bar.js";
+import { useIsRunShown } from "../runs/ui/use-run-canvas.js";
 
 const nodeTypes: NodeTypes = { tool: ToolNode, group: GroupNode };
-const edgeTypes: EdgeTypes = { spec: SpecEdge, suggested: SuggestedEdge, join: JoinEdge };
+const edgeTypes: EdgeTypes = { spec: SpecEdge, suggested: SuggestedEdge, join: JoinEdge, runArc: RunArcEdge };
 const SNAP_GRID: [number, number] = [16, 16];
 const SIDE_EFFECT_COLORS: Record<string, string> = {
   pure: "#0d9488",
@@ -62,6 +65,8 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
   const edgeKind = useUi((state) => state.edgeKind);
   const toolCount = useDocument((state) => state.spec.tools.length);
   const { nodes, edges, onNodesChange, onEdgesChange, onNodeDragStart, onNodeDragStop } = useFlowState();
+  // a shown run is read-only: no drag, connect, drop or context menu until "Back to editing"
+  const runShown = useIsRunShown();
 
   const requestFit = useFitWhenReady(nodes);
   useCanvasApi(wrapper, requestFit);
@@ -143,8 +148,16 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
   );
 
   return (
-    <div className="canvas" ref={wrapper} data-testid="canvas" onDragOver={onDragOver} onDrop={onDrop}>
+    <div
+      className={`canvas${runShown ? " is-run-shown" : ""}`}
+      ref={wrapper}
+      data-testid="canvas"
+      data-run-shown={runShown}
+      onDragOver={runShown ? undefined : onDragOver}
+      onDrop={runShown ? undefined : onDrop}
+    >
       <EdgeMarkers />
+      <RunArcMarker />
       <ReactFlow<FlowNode, FlowEdge>
         nodes={nodes}
         edges={edges}
@@ -156,9 +169,11 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
         onNodeDragStop={onNodeDragStop}
         onConnect={onConnect}
         isValidConnection={isValidConnection}
-        onNodeContextMenu={onNodeContextMenu}
-        onEdgeContextMenu={onEdgeContextMenu}
-        onPaneContextMenu={onPaneContextMenu}
+        nodesDraggable={!runShown}
+        nodesConnectable={!runShown}
+        onNodeContextMenu={runShown ? undefined : onNodeContextMenu}
+        onEdgeContextMenu={runShown ? undefined : onEdgeContextMenu}
+        onPaneContextMenu={runShown ? undefined : onPaneContextMenu}
         onPaneClick={onPaneClick}
         connectionLineType={ConnectionLineType.Bezier}
         connectionLineStyle={connectionLineStyle}
@@ -184,7 +199,8 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
         <Controls showInteractive={false} />
         <CanvasLegend />
       </ReactFlow>
-      {toolCount === 0 ? <CanvasEmptyState /> : null}
+      {toolCount === 0 && !runShown ? <CanvasEmptyState /> : null}
+      <RunCanvasBar />
     </div>
   );
 }

@@ -6,6 +6,8 @@ import { IssueBadge } from "../components/issue-badge.js";
 import type { GroupFlowNode } from "../graph/flow-types.js";
 import { getResizeStopChange } from "../graph/get-drag-stop-change.js";
 import { TOOL_NODE_SIZE } from "../graph/layout-geometry.js";
+import { GroupRunProgress } from "../runs/ui/group-run-progress.js";
+import { useIsRunShown } from "../runs/ui/use-run-canvas.js";
 
 /** A parallel group as a frame: drag tools in and out; resize when selected. */
 export const GroupNode = memo(function GroupNode({
@@ -15,6 +17,7 @@ export const GroupNode = memo(function GroupNode({
 }: NodeProps<GroupFlowNode>): ReactElement {
   const { group, issues } = data;
   const editor = useEditor();
+  const runShown = useIsRunShown();
   const onResizeEnd = useCallback<OnResizeEnd>(
     (_event, params) =>
       editor.document
@@ -28,7 +31,7 @@ export const GroupNode = memo(function GroupNode({
       data-testid={`group-node-${group.id}`}
     >
       <NodeResizer
-        isVisible={selected ?? false}
+        isVisible={(selected ?? false) && !runShown}
         minWidth={TOOL_NODE_SIZE.width + 48}
         minHeight={TOOL_NODE_SIZE.height + 72}
         onResizeEnd={onResizeEnd}
@@ -44,6 +47,7 @@ export const GroupNode = memo(function GroupNode({
           parallel · {group.members.length}
           {group.maxParallel ? ` · max ${group.maxParallel}` : ""}
         </span>
+        <GroupRunProgress group={group} />
         {issues ? <IssueBadge issues={issues} testId={`issue-badge-group-${group.id}`} /> : null}
       </div>
       {group.members.length === 0 ? (

@@ -1,6 +1,7 @@
 import { BaseEdge, EdgeLabelRenderer, type EdgeProps } from "@xyflow/react";
 import { memo, type ReactElement } from "react";
 import type { JoinFlowEdge } from "../graph/flow-types.js";
+import { SpecEdgeRun } from "../runs/ui/spec-edge-run.js";
 import { useRoutedPath } from "./use-edge-route.js";
 
 /** From a group frame to its join tool: the branches' results flow in here. */
@@ -15,6 +16,7 @@ export const JoinEdge = memo(function JoinEdge(props: EdgeProps<JoinFlowEdge>): 
         markerEnd="url(#waddle-arrow-join)"
         interactionWidth={0}
       />
+      <SpecEdgeRun edgeId={props.id} path={path} />
       <EdgeLabelRenderer>
         <div
           className="edge-label edge-label-join"

@@ -2,6 +2,7 @@ import { BaseEdge, EdgeLabelRenderer, type EdgeProps } from "@xyflow/react";
 import { memo, type ReactElement } from "react";
 import { IssueBadge } from "../components/issue-badge.js";
 import type { SpecFlowEdge } from "../graph/flow-types.js";
+import { SpecEdgeRun } from "../runs/ui/spec-edge-run.js";
 import { useRoutedPath } from "./use-edge-route.js";
 
 /** An edge of the spec: auto-seq solid and accented, order dashed and grey; an issue badge at its middle. */
@@ -19,6 +20,7 @@ export const SpecEdge = memo(function SpecEdge(props: EdgeProps<SpecFlowEdge>): 
         markerEnd={`url(#waddle-arrow-${kind})`}
         interactionWidth={18}
       />
+      <SpecEdgeRun edgeId={props.id} path={path} />
       <EdgeLabelRenderer>
         {/* the kind shows in the line style (see the legend); the label appears when it has something to add */}
         <div

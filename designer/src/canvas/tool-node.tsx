@@ -5,6 +5,8 @@ import { Icon, type IconName } from "../components/icon.js";
 import { IssueBadge } from "../components/issue-badge.js";
 import { SideEffectBadge } from "../components/side-effect-badge.js";
 import type { ToolFlowNode } from "../graph/flow-types.js";
+import { ToolNodeRun } from "../runs/ui/tool-node-run.js";
+import { useToolRunView } from "../runs/ui/use-run-canvas.js";
 import { TOOL_KIND_INFO } from "../templates/create-new-tool.js";
 
 export const KIND_ICONS: Record<ToolImplKind, IconName> = {
@@ -20,10 +22,13 @@ export const KIND_ICONS: Record<ToolImplKind, IconName> = {
 export const ToolNode = memo(function ToolNode({ data, selected }: NodeProps<ToolFlowNode>): ReactElement {
   const { tool, issues, preferred, disallowed, sequentialOnly, joinOf } = data;
   const state = issues ? (issues.errors > 0 ? " has-errors" : " has-warnings") : "";
+  // its own slice of the run store: only this node re-renders when its run state changes
+  const run = useToolRunView(tool.name);
   return (
     <div
       className={`tool-node se-${tool.sideEffects}${selected ? " is-selected" : ""}${disallowed ? " is-disallowed" : ""}${state}`}
       data-testid={`tool-node-${tool.name}`}
+      data-run-state={run?.state}
     >
       <Handle type="target" position={Position.Left} className="handle" title="Drop an edge here" />
       <div className="tool-node-head">
@@ -83,6 +88,7 @@ export const ToolNode = memo(function ToolNode({ data, selected }: NodeProps<Too
           </span>
         ) : null}
       </div>
+      {run ? <ToolNodeRun name={tool.name} run={run} /> : null}
       <Handle
         type="source"
         position={Position.Right}

@@ -13,6 +13,8 @@ import { getDragStopChange, type DraggedNode } from "../graph/get-drag-stop-chan
 import { getVisibleSuggestions } from "../graph/get-validation.js";
 import { reconcileEdges, reconcileNodes } from "../graph/reconcile-nodes.js";
 import { specToFlow } from "../graph/spec-to-flow.js";
+import { useRunArcEdges } from "../runs/ui/use-run-arc-edges.js";
+import { useRunStore } from "../runs/use-run-store.js";
 import type { Selection } from "../store/selection.js";
 import type { XYPosition } from "../store/spec-change.js";
 
@@ -32,7 +34,8 @@ function applySelectChanges(
  * The canvas's nodes and edges, derived from the document with `specToFlow`. Nodes live in local state
  * (React Flow writes measured sizes and live drag positions there) and are reconciled with every new
  * derivation; edits go back to the document only as change objects (drag stop, arrow-key move, resize
- * end).
+ * end). While a run is shown the canvas draws the spec of the version that ran (not the document), adds
+ * the run's temporary arcs, and a click selects the tool's latest call instead of editing anything.
  */
 export function useFlowState() {
   const editor = useEditor();
@@ -41,6 +44,13 @@ export function useFlowState() {
   const showSuggestions = useUi((state) => state.showSuggestions);
   const { index } = useValidation();
   const { getInternalNode } = useReactFlow();
+  const runSpec = useRunStore((state) => (state.mode === "edit" ? null : state.spec));
+  const runSelectedTool = useRunStore((state) =>
+    state.mode === "edit" || state.selectedCallId === null
+      ? null
+      : (state.view?.calls[state.selectedCallId]?.tool ?? null),
+  );
+  const runArcs = useRunArcEdges(runSpec);
 
   // suggestions compare every pair of tools: computed on a deferred spec, so edits never wait for them
   const deferredSpec = useDeferredValue(spec);
@@ -49,15 +59,18 @@ export function useFlowState() {
     [showSuggestions, deferredSpec, selection],
   );
   const derived = useMemo(
-    () => specToFlow(spec, { issues: index, selection, suggestions }),
-    [spec, index, selection, suggestions],
+    () =>
+      runSpec
+        ? specToFlow(runSpec, { selection: { nodes: runSelectedTool ? [runSelectedTool] : [], edges: [] } })
+        : specToFlow(spec, { issues: index, selection, suggestions }),
+    [runSpec, runSelectedTool, spec, index, selection, suggestions],
   );
   // unchanged edges keep their objects, so React Flow re-renders only the edges that changed
   const previousEdges = useRef<FlowEdge[]>([]);
-  const edges = useMemo(
-    () => (previousEdges.current = reconcileEdges(previousEdges.current, derived.edges)),
-    [derived.edges],
-  );
+  const edges = useMemo(() => {
+    const reconciled = (previousEdges.current = reconcileEdges(previousEdges.current, derived.edges));
+    return runArcs.length > 0 ? [...reconciled, ...runArcs] : reconciled;
+  }, [derived.edges, runArcs]);
   const [nodes, setNodes] = useState<FlowNode[]>(derived.nodes);
   useEffect(() => setNodes((previous) => reconcileNodes(previous, derived.nodes)), [derived.nodes]);
 
@@ -80,6 +93,15 @@ export function useFlowState() {
 
   const onNodesChange = useCallback(
     (changes: NodeChange<FlowNode>[]) => {
+      const runs = editor.runs.getState();
+      if (runs.mode !== "edit") {
+        // a shown run is read-only: keep React Flow's measurements, and a click picks the tool's latest call
+        const measured = changes.filter((change) => change.type === "dimensions");
+        if (measured.length > 0) setNodes((previous) => applyNodeChanges(measured, previous));
+        const picked = changes.find((change) => change.type === "select" && change.selected);
+        if (picked?.type === "select") runs.selectCall(runs.view?.nodes[picked.id]?.lastCallId ?? null);
+        return;
+      }
       setNodes((previous) => applyNodeChanges(changes, previous));
       if (!isDragging.current) {
         const moves = changes.flatMap((change) =>
@@ -101,6 +123,7 @@ export function useFlowState() {
 
   const onEdgesChange = useCallback(
     (changes: EdgeChange<FlowEdge>[]) => {
+      if (editor.runs.getState().mode !== "edit") return;
       const selects = changes.flatMap((change) => (change.type === "select" ? [change] : []));
       if (selects.length === 0) return;
       const current = editor.document.getState().selection;

@@ -1,6 +1,7 @@
 import type { ReactElement } from "react";
 import { useDocument, useEditor, useSession, useUi } from "../app/editor-context.js";
 import { useValidation } from "../app/use-validation.js";
+import { RunControl } from "../runs/ui/run-control.js";
 import { getIsDirty } from "../store/document-store.js";
 import { CommandButton } from "./command-button.js";
 import { Icon } from "./icon.js";
@@ -97,6 +98,7 @@ export function AppHeader(): ReactElement {
         <span className="toolbar-gap" />
         <IssuesChip />
         <CommandButton command="save" icon="save" showLabel variant="primary" testId="save-button" />
+        <RunControl />
         <span className="toolbar-gap" />
         <button
           type="button"

@@ -1,5 +1,6 @@
 import type { EdgeKind, ParallelGroup, ToolSpec } from "@waddle/protocol";
 import type { Edge, Node } from "@xyflow/react";
+import type { TransitionProvenance } from "../runs/run-view.js";
 import type { IssueSummary } from "./get-issue-index.js";
 
 /** What a tool node shows besides the tool itself. */
@@ -30,7 +31,15 @@ export type JoinEdgeData = { groupName: string };
 export type SpecFlowEdge = Edge<SpecEdgeData, "spec">;
 export type SuggestedFlowEdge = Edge<SuggestedEdgeData, "suggested">;
 export type JoinFlowEdge = Edge<JoinEdgeData, "join">;
-export type FlowEdge = SpecFlowEdge | SuggestedFlowEdge | JoinFlowEdge;
+/** A transition a shown run took along no drawn edge: a temporary arc, on the canvas only during the run. */
+export type RunArcEdgeData = {
+  provenance: TransitionProvenance;
+  seq: number;
+  latest: boolean;
+  count: number;
+};
+export type RunArcFlowEdge = Edge<RunArcEdgeData, "runArc">;
+export type FlowEdge = SpecFlowEdge | SuggestedFlowEdge | JoinFlowEdge | RunArcFlowEdge;
 
 /** Ids of derived (non-document) edges start with these. */
 export const SUGGESTED_EDGE_PREFIX = "suggested:";

@@ -1,5 +1,6 @@
-import type { ResumeDecision, ToolSpec } from "@waddle/protocol";
+import type { ToolSpec } from "@waddle/protocol";
 import { useId, useMemo, useState, type ReactElement } from "react";
+import type { ResumeInput } from "../run-store.js";
 import type { RunView } from "../run-view.js";
 import {
   getArgsFormFields,
@@ -12,13 +13,6 @@ import {
 import { ArgsForm } from "./args-form.js";
 
 export type PendingRunPause = NonNullable<RunView["pause"]>;
-
-/** A decision as sent to `POST /api/runs/:id/resume` (the token is the store's business). */
-export interface ResumeInput {
-  decision: ResumeDecision;
-  args?: Record<string, unknown>;
-  userInput?: string;
-}
 
 const REASONS: Record<string, string> = {
   approval_required: "needs approval",
@@ -145,9 +139,9 @@ export function ApprovalCard(props: {
       aria-label={`Paused: ${toolName ?? "the run"} ${REASONS[pause.reason] ?? pause.reason}`}
     >
       <div className="approval-head">
-        <span className="approval-icon" aria-hidden>
-          ⏸
-        </span>
+        <svg className="approval-icon" width={14} height={14} viewBox="0 0 24 24" aria-hidden>
+          <path d="M7 5h3v14H7zM14 5h3v14h-3z" fill="currentColor" />
+        </svg>
         <strong>{toolName ?? "The run"}</strong> {REASONS[pause.reason] ?? pause.reason.replaceAll("_", " ")}
       </div>
       {tool?.safetyNotes ? <p className="approval-safety">{tool.safetyNotes}</p> : null}

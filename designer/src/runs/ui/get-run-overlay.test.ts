@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ParallelView, TransitionView } from "../run-view.js";
-import {
-  getEdgeRunKey,
-  getEdgeRunKeys,
-  getGroupProgress,
-  getRunArcs,
-  parseEdgeRunKey,
-} from "./get-run-overlay.js";
+import { getGroupProgress, getRunArcs } from "./get-run-overlay.js";
 
 const move = (seq: number, step: number, from: string | null, to: string, edgeId: string | null = null) =>
   ({ seq, step, from, to, provenance: "llm", edgeId }) satisfies TransitionView;
@@ -42,27 +36,6 @@ describe("getRunArcs", () => {
       "run-arc:b->c",
       "run-arc:c->d",
     ]);
-  });
-});
-
-describe("getEdgeRunKey", () => {
-  it("says how often and how recently a drawn edge was taken", () => {
-    const transitions = [move(2, 0, "a", "b", "e1"), move(6, 1, "b", "c", "e2"), move(9, 2, "a", "b", "e1")];
-    expect(parseEdgeRunKey(getEdgeRunKey(transitions, "e1"))).toEqual({
-      provenance: "llm",
-      lastSeq: 9,
-      count: 2,
-      active: true,
-    });
-    expect(parseEdgeRunKey(getEdgeRunKey(transitions, "e2"))?.active).toBe(false);
-    expect(getEdgeRunKey(transitions, "e3")).toBe("");
-    const keys = getEdgeRunKeys(transitions);
-    expect([...keys]).toEqual([
-      ["e1", getEdgeRunKey(transitions, "e1")],
-      ["e2", getEdgeRunKey(transitions, "e2")],
-    ]);
-    expect(getEdgeRunKeys(transitions)).toBe(keys);
-    expect(parseEdgeRunKey("")).toBeNull();
   });
 });
 

@@ -2,7 +2,7 @@ import type { ParallelView, TransitionProvenance, TransitionView } from "../run-
 
 /**
  * What a run adds over the drawn graph, as plain data: temporary arcs for transitions that follow no
- * drawn edge, the state of each drawn edge a transition took, and a parallel group's branch progress.
+ * drawn edge, and a parallel group's branch progress.
  */
 
 export const RUN_ARC_EDGE_PREFIX = "run-arc:";
@@ -55,64 +55,6 @@ export function getRunArcs(options: {
     });
   }
   return [...byPair.values()].slice(-limit);
-}
-
-/**
- * One drawn edge's run state as a short stable string (`provenance|lastSeq|count|active`), or "" when no
- * transition took it: a per-edge selector can return it and re-render the edge only when it changes.
- */
-export function getEdgeRunKey(transitions: readonly TransitionView[], edgeId: string): string {
-  let count = 0;
-  let last: TransitionView | null = null;
-  for (const transition of transitions) {
-    if (transition.edgeId !== edgeId) continue;
-    count += 1;
-    last = transition;
-  }
-  if (!last) return "";
-  const active = last.step === getLatestStep(transitions);
-  return `${last.provenance}|${last.seq}|${count}|${active ? 1 : 0}`;
-}
-
-const edgeKeyCache = new WeakMap<readonly TransitionView[], ReadonlyMap<string, string>>();
-
-/**
- * `getEdgeRunKey` for every edge at once, cached per transitions array (the fold makes a new array only
- * when a transition arrives): each edge's selector is then a map lookup, not a scan.
- */
-export function getEdgeRunKeys(transitions: readonly TransitionView[]): ReadonlyMap<string, string> {
-  const cached = edgeKeyCache.get(transitions);
-  if (cached) return cached;
-  const latestStep = getLatestStep(transitions);
-  const stats = new Map<string, { last: TransitionView; count: number }>();
-  for (const transition of transitions) {
-    if (transition.edgeId === null) continue;
-    const previous = stats.get(transition.edgeId);
-    stats.set(transition.edgeId, { last: transition, count: (previous?.count ?? 0) + 1 });
-  }
-  const keys = new Map<string, string>();
-  for (const [edgeId, { last, count }] of stats)
-    keys.set(edgeId, `${last.provenance}|${last.seq}|${count}|${last.step === latestStep ? 1 : 0}`);
-  edgeKeyCache.set(transitions, keys);
-  return keys;
-}
-
-export interface EdgeRunState {
-  provenance: TransitionProvenance;
-  lastSeq: number;
-  count: number;
-  active: boolean;
-}
-
-export function parseEdgeRunKey(key: string): EdgeRunState | null {
-  if (key === "") return null;
-  const [provenance, lastSeq, count, active] = key.split("|");
-  return {
-    provenance: provenance as TransitionProvenance,
-    lastSeq: Number(lastSeq),
-    count: Number(count),
-    active: active === "1",
-  };
 }
 
 export interface GroupProgress {

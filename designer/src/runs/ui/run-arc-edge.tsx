@@ -1,15 +1,8 @@
-import { BaseEdge, EdgeLabelRenderer, type Edge, type EdgeProps } from "@xyflow/react";
+import { BaseEdge, EdgeLabelRenderer, type EdgeProps } from "@xyflow/react";
 import { memo, type ReactElement } from "react";
+import type { RunArcFlowEdge } from "../../graph/flow-types.js";
 import type { TransitionProvenance } from "../run-view.js";
 import { getArcPath } from "./get-arc-path.js";
-
-export type RunArcEdgeData = {
-  provenance: TransitionProvenance;
-  seq: number;
-  latest: boolean;
-  count: number;
-};
-export type RunArcFlowEdge = Edge<RunArcEdgeData, "runArc">;
 
 const PROVENANCE_LABELS: Record<TransitionProvenance, string> = {
   llm: "chosen by the LLM",
@@ -49,3 +42,24 @@ export const RunArcEdge = memo(function RunArcEdge(props: EdgeProps<RunArcFlowEd
     </>
   );
 });
+
+/** The arcs' arrowhead (the canvas's own markers are per edge kind). */
+export function RunArcMarker(): ReactElement {
+  return (
+    <svg className="edge-markers" aria-hidden>
+      <defs>
+        <marker
+          id="waddle-arrow-run"
+          viewBox="0 0 10 10"
+          refX="9"
+          refY="5"
+          markerWidth="7"
+          markerHeight="7"
+          orient="auto-start-reverse"
+        >
+          <path d="M0 0 L10 5 L0 10 z" className="arrow-run" />
+        </marker>
+      </defs>
+    </svg>
+  );
+}

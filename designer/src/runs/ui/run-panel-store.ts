@@ -1,6 +1,7 @@
 import { useStore } from "zustand";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { useEditor, type Editor } from "../../app/editor-context.js";
+import { useRunStore } from "../use-run-store.js";
 
 export type RunPanelTab = "run" | "history" | "compare";
 
@@ -50,4 +51,11 @@ export function getRunPanelStore(editor: Editor): RunPanelStore {
 
 export function useRunPanel<T>(selector: (state: RunPanelState) => T): T {
   return useStore(getRunPanelStore(useEditor()), selector);
+}
+
+/** The run panel takes the right column while it is open or a run is shown (the inspector is then hidden). */
+export function useRunPanelShown(): boolean {
+  const open = useRunPanel((state) => state.open);
+  const runShown = useRunStore((state) => state.mode !== "edit");
+  return open || runShown;
 }

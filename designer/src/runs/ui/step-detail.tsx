@@ -1,4 +1,4 @@
-import type { ReactElement } from "react";
+import { useEffect, useRef, type ReactElement } from "react";
 import type { CallView, TimelineEntry } from "../run-view.js";
 import { formatDuration } from "./format-run-metrics.js";
 
@@ -19,9 +19,16 @@ export function StepDetail(props: {
   onClose: () => void;
 }): ReactElement | null {
   const { call, entry } = props;
+  const section = useRef<HTMLElement>(null);
+  const shown = call?.callId ?? entry?.seq ?? null;
+  // a node clicked on the canvas shows its step here: bring it into view in the panel
+  useEffect(() => {
+    if (shown !== null) section.current?.scrollIntoView?.({ block: "nearest" });
+  }, [shown]);
   if (!call && !entry) return null;
   return (
     <section
+      ref={section}
       className="step-detail"
       data-testid="step-detail"
       aria-label="Step detail"

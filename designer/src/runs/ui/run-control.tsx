@@ -1,0 +1,44 @@
+import { TERMINAL_RUN_STATUSES } from "@waddle/protocol";
+import type { ReactElement } from "react";
+import { useEditor } from "../../app/editor-context.js";
+import { useRunStore } from "../use-run-store.js";
+import { openRunPanel } from "./run-actions.js";
+import { getRunPanelStore, useRunPanel } from "./run-panel-store.js";
+
+/** The toolbar's Run control (`run-button`): opens the run panel; shows when a run is live or paused. */
+export function RunControl(): ReactElement {
+  const editor = useEditor();
+  const open = useRunPanel((state) => state.open);
+  const status = useRunStore((state) =>
+    state.mode === "live" ? (state.status ?? state.view?.status ?? null) : null,
+  );
+  const shown = useRunStore((state) => state.mode !== "edit");
+  const live = status !== null && !TERMINAL_RUN_STATUSES.has(status);
+  const tone = status === "paused" ? " is-paused" : live ? " is-live" : "";
+  return (
+    <button
+      type="button"
+      className={`btn run-control${tone}`}
+      data-testid="run-button"
+      aria-pressed={open}
+      aria-label={live ? `Run panel (run ${status})` : "Run the agent"}
+      title={
+        live ? `A run is ${status}: open the run panel` : "Run the saved agent and watch it on the canvas"
+      }
+      onClick={() => {
+        // while a run is shown the panel stays: it is how the run is watched and left
+        if (open && !shown) getRunPanelStore(editor).getState().set({ open: false });
+        else openRunPanel(editor);
+      }}
+    >
+      <svg className="icon" width={16} height={16} viewBox="0 0 24 24" aria-hidden>
+        {live ? (
+          <circle cx="12" cy="12" r="5" fill="currentColor" />
+        ) : (
+          <path d="M7 4.5v15l12-7.5z" fill="currentColor" />
+        )}
+      </svg>
+      {status === "paused" ? "Paused" : live ? "Running" : "Run"}
+    </button>
+  );
+}
