@@ -69,7 +69,7 @@ export function CompareTable(props: {
         role="status"
       >
         {diverges === null
-          ? `Same path: both runs took the same ${comparison.rows.length} step${comparison.rows.length === 1 ? "" : "s"}.`
+          ? "Same path: both runs did the same thing at every step."
           : diverges === 0
             ? "The runs part at the first step."
             : `Same path for ${diverges} step${diverges === 1 ? "" : "s"}; they part at step ${diverges + 1}.`}
@@ -145,7 +145,7 @@ function CompareCell({ step }: { step: CompareStep | undefined }): ReactElement 
     );
   const action = step.action ?? (step.tools.length > 0 ? step.tools.join(", ") : "—");
   const extraTools = step.action !== null && step.tools.length > 1 ? step.tools.join(", ") : null;
-  const result = step.failures > 0 ? "failed" : step.tools.length > 0 ? "succeeded" : null;
+  const result = getStepResult(step);
   return (
     <span className="compare-cell" role="cell">
       <span className="compare-cell-main">
@@ -154,13 +154,13 @@ function CompareCell({ step }: { step: CompareStep | undefined }): ReactElement 
         </span>
         {result ? (
           <span className={`compare-status is-${result}`}>
-            {step.failures > 0 ? `${step.failures} failed` : "ok"}
+            {result === "failed" ? `${step.failures} failed` : result === "skipped" ? "not run" : "ok"}
           </span>
         ) : null}
       </span>
       <span className="compare-cell-meta">
         {[
-          step.source,
+          step.source && step.source !== "llm" ? step.source.replaceAll("_", "-") : null,
           `${step.llmCalls} LLM`,
           `${formatCount(step.tokens)} tok`,
           step.costUsd > 0 ? formatCost(step.costUsd) : null,
@@ -171,4 +171,13 @@ function CompareCell({ step }: { step: CompareStep | undefined }): ReactElement 
       </span>
     </span>
   );
+}
+
+/** A step's outcome: its tool calls failed or succeeded, or the tool it chose never ran (rejected, say). */
+function getStepResult(step: CompareStep): "failed" | "succeeded" | "skipped" | null {
+  if (step.failures > 0) return "failed";
+  if (step.tools.length > 0) return "succeeded";
+  if (step.action !== null && step.action !== "final_response" && step.action !== "parallel")
+    return "skipped";
+  return null;
 }

@@ -14,6 +14,8 @@ export interface ReplayBarProps {
   elapsedMs: number;
   totalMs: number;
   markers?: readonly ReplayMarker[];
+  /** What the run was doing at the position (the last timeline entry's title). */
+  latest?: string | undefined;
   onSeek(position: number): void;
   onTogglePlay(): void;
   onStep(delta: number): void;
@@ -124,6 +126,9 @@ export function ReplayBar(props: ReplayBarProps): ReactElement {
           {formatClock(props.elapsedMs)} / {formatClock(props.totalMs)}
         </span>
       </output>
+      <span className="replay-latest" data-testid="replay-latest">
+        {props.latest ?? (shown === 0 ? "Before the first event" : "")}
+      </span>
       <select
         className="input replay-speed"
         data-testid="replay-speed"

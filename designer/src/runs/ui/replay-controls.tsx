@@ -16,6 +16,9 @@ export function ReplayControls(): ReactElement | null {
   const mode = useRunStore((state) => state.mode);
   const replay = useRunStore((state) => state.replay);
   const lastTs = useRunStore((state) => state.view?.lastTs ?? null);
+  const latest = useRunStore((state) =>
+    state.replay.position > 0 ? state.view?.timeline.at(-1)?.title : undefined,
+  );
   const index = replay.index;
   const markers = useMemo(() => (index ? getMarkers(index) : []), [index]);
   useReplayKeys(editor, mode === "replay");
@@ -34,6 +37,7 @@ export function ReplayControls(): ReactElement | null {
       elapsedMs={elapsedMs}
       totalMs={totalMs}
       markers={markers}
+      latest={latest}
       onSeek={(position) => runs().seek(position)}
       onTogglePlay={() => (runs().replay.playing ? runs().pause() : runs().play())}
       onStep={(delta) => runs().step(delta)}

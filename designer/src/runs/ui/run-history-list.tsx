@@ -25,35 +25,41 @@ export function RunHistoryList(props: RunHistoryListProps): ReactElement {
   const { rows, filter, picks } = props;
   return (
     <section className="run-history" data-testid="run-history" aria-label="Run history">
-      <div className="run-history-bar">
-        <div className="run-history-filters" role="group" aria-label="Filter runs by status">
-          {HISTORY_FILTERS.map((item) => (
-            <button
-              key={item.value}
-              type="button"
-              className={`run-filter-chip${item.value === filter ? " is-active" : ""}`}
-              aria-pressed={item.value === filter}
-              data-testid={`run-history-filter-${item.value}`}
-              onClick={() => props.onFilter(item.value)}
-            >
-              {item.label}
-              <span className="run-filter-count">{props.counts[item.value]}</span>
-            </button>
-          ))}
-        </div>
-        <button
-          type="button"
-          className="btn btn-small"
-          data-testid="run-compare-button"
-          disabled={picks.length !== 2}
-          title={
-            picks.length === 2 ? "Compare the two ticked runs side by side" : "Tick two runs to compare them"
-          }
-          onClick={props.onCompare}
-        >
-          Compare{picks.length > 0 ? ` (${picks.length}/2)` : ""}
-        </button>
+      <div className="run-history-filters" role="group" aria-label="Filter runs by status">
+        {HISTORY_FILTERS.map((item) => (
+          <button
+            key={item.value}
+            type="button"
+            className={`run-filter-chip${item.value === filter ? " is-active" : ""}`}
+            aria-pressed={item.value === filter}
+            data-testid={`run-history-filter-${item.value}`}
+            onClick={() => props.onFilter(item.value)}
+          >
+            {item.label}
+            <span className="run-filter-count">{props.counts[item.value]}</span>
+          </button>
+        ))}
       </div>
+      {props.total > 1 ? (
+        <div className="run-history-compare">
+          <span className="run-history-compare-hint" role="status">
+            {picks.length === 2
+              ? "Two runs ticked."
+              : picks.length === 1
+                ? "Tick one more run to compare."
+                : "Tick two runs to compare them."}
+          </span>
+          <button
+            type="button"
+            className="btn btn-small"
+            data-testid="run-compare-button"
+            disabled={picks.length !== 2}
+            onClick={props.onCompare}
+          >
+            Compare
+          </button>
+        </div>
+      ) : null}
       {props.error ? (
         <p className="empty-note is-error" role="alert">
           {props.error}

@@ -51,7 +51,10 @@ export function RunHistory(): ReactElement {
       openRunId={openRunId}
       onOpen={(runId) => {
         getRunPanelStore(editor).getState().set({ open: true, tab: "run" });
-        void editor.runs.getState().openRun(runId);
+        const runs = editor.runs.getState();
+        // a comparison stays on top of an opened run: a row clicked asks for that run itself
+        if (runs.mode === "compare") runs.closeCompare();
+        void runs.openRun(runId);
       }}
       picks={livePicks}
       onTogglePick={(runId) => setPicks((current) => toggleComparePick(current, runId))}
