@@ -1,5 +1,5 @@
-import type { ActionSource, PauseReason, PlannerAction, ToolFailure } from "@waddle/protocol";
-import { checkAction, type CheckedAction, type Rejection } from "../actions/action-checker.js";
+import type { PlannerAction } from "@waddle/protocol";
+import { checkAction, type Rejection } from "../actions/action-checker.js";
 import { redactText } from "../secrets/redact-text.js";
 import { truncateText } from "../util/create-preview.js";
 import { createFallbackPayload } from "../run/final-payload.js";
@@ -18,28 +18,7 @@ import {
 import { createReflectSummary } from "../trajectory/reflection.js";
 import { createFailure } from "../run/run-state.js";
 import type { PlannerOutcome } from "../run/run-types.js";
-import type { ToolResumeInput } from "../catalog/tool.js";
-
-/** What the loop does next. */
-export type Decision =
-  | {
-      kind: "action";
-      action: PlannerAction;
-      checked: CheckedAction;
-      source: ActionSource;
-      actionSeq: number;
-      /** A resumed call that a person already approved. */
-      approved?: boolean;
-      /** A tool that paused itself runs again with this answer. */
-      resumeInput?: ToolResumeInput;
-      /** The LLM's reply when it was exactly this action: the history echoes it instead of re-serializing. */
-      reply?: string;
-    }
-  /** Repairs ran out: the refused action is recorded as a failed step so that the LLM sees why. */
-  | { kind: "refused"; action: PlannerAction; source: ActionSource; failure: ToolFailure }
-  | { kind: "outcome"; outcome: PlannerOutcome }
-  /** The run must wait for a person (hints conflict, approval): the loop saves state and pauses. */
-  | { kind: "pause"; reason: PauseReason; payload: Record<string, unknown>; action?: PlannerAction };
+import type { Decision } from "../run/decision.js";
 
 /** Bad replies are echoed back this short in repair exchanges. */
 const ECHO_CHARS = 2_000;
@@ -199,7 +178,7 @@ function exhausted(
   return { kind: "refused", action: refused, source: "llm", failure };
 }
 
-/** `maxConsecutiveArgFailures` reached: finish with `requires_followup` instead of looping (seed 004). */
+/** `maxConsecutiveArgFailures` reached: finish with `requires_followup` instead of looping (docs/repair-and-arg-fill.md). */
 function forcedFinish(run: RunContext, rejection: Rejection): Decision {
   const limit = run.config.options.maxConsecutiveArgFailures;
   const message =
@@ -229,7 +208,7 @@ function reportRejection(run: RunContext, rejection: Rejection, attemptNumber: n
   }
 }
 
-/** The token budget: the prompt must fit (the summarizer of issue 4 compacts before this check). */
+/** The token budget: the prompt must fit (`compactHistory` compacts before this check, docs/summarization.md). */
 function checkPromptBudget(run: RunContext): PlannerOutcome | undefined {
   const budget = run.config.options.tokenBudget;
   if (budget === undefined || run.messages.estimatedTokens <= budget) return undefined;
@@ -249,7 +228,7 @@ function costMessage(run: RunContext): string {
 }
 
 /**
- * `[Reflect]` (seed 002): one short sentence from the model's native reasoning, else from a legacy
+ * `[Reflect]` (docs/native-reasoning.md): one short sentence from the model's native reasoning, else from a legacy
  * `thought`. The raw reasoning itself only goes out on the thinking channel of `llm_stream_chunk`.
  */
 function emitReflection(run: RunContext, text: string | undefined): void {

@@ -1,7 +1,8 @@
 import type { ActionSource, FinalPayload, FinishReason, PlannerAction, RunMetadata } from "@waddle/protocol";
 import type { CheckContext } from "../actions/action-checker.js";
 import { Cancellation } from "../util/cancellation.js";
-import { planWithLlm, type Decision } from "./action-planner.js";
+import { planWithLlm } from "./action-planner.js";
+import type { Decision } from "../run/decision.js";
 import { runAutoSeqDetection } from "../auto-seq/auto-seq-runner.js";
 import { createToolRuntime } from "../tools/create-tool-runtime.js";
 import { getFailedJoins } from "../run/failed-joins.js";

@@ -1,4 +1,4 @@
-import type { Decision } from "./action-planner.js";
+import type { ActionDecision, Decision } from "../run/decision.js";
 import { checkAction, type CheckedAction } from "../actions/action-checker.js";
 import { createFinalPayload, getLastResultDigest } from "../run/final-payload.js";
 import { executeParallel, type JoinRecord } from "../tools/parallel-executor.js";
@@ -7,8 +7,6 @@ import type { QueuedAction } from "../run/run-state.js";
 import type { PlannerOutcome } from "../run/run-types.js";
 import { runTask } from "../tasks/task-step.js";
 import { checkToolBudgets, emitReasoning, runTool } from "./tool-step.js";
-
-type ActionDecision = Extract<Decision, { kind: "action" }>;
 
 /**
  * A queued action (auto-seq, resume) goes through the same checks as an LLM action (hard hints, schemas)
@@ -70,7 +68,7 @@ function finishWithAnswer(
   const written = checked.args.answer ?? checked.args.raw_answer;
   if (written !== undefined && written.trim().length > 0)
     return run.finish("answer_complete", createFinalPayload(checked.args));
-  // Seed 000, open question 1: no answer even after the repair asked for one; keep what the run found.
+  // docs/empty-final-answer.md: no answer even after the repair asked for one; keep what the run found.
   const digest = getLastResultDigest(run.state.steps);
   const fallback =
     digest === undefined

@@ -1,5 +1,5 @@
 import type { ActionSource, PlannerAction } from "@waddle/protocol";
-import type { Decision } from "./action-planner.js";
+import type { ActionDecision } from "../run/decision.js";
 import type { CheckedAction } from "../actions/action-checker.js";
 import { recordAutoSeqExecuted } from "../auto-seq/auto-seq-runner.js";
 import type { CatalogTool } from "../catalog/catalog.js";
@@ -13,7 +13,6 @@ import { executeToolCall } from "../tools/tool-executor.js";
 import type { ToolCall, ToolCallResult } from "../tools/tool-runtime.js";
 import { isToolPauseSignal } from "../tools/tool-pause-signal.js";
 
-type ActionDecision = Extract<Decision, { kind: "action" }>;
 type ToolCheck = Extract<CheckedAction, { kind: "tool" }>;
 
 /** A started tool call: what the step records once its result is in. */
@@ -174,7 +173,7 @@ export function checkToolBudgets(
   return undefined;
 }
 
-/** `[Act]` before a tool, `[Obs]` after it (seed 002); the summary is only built when someone listens. */
+/** `[Act]` before a tool, `[Obs]` after it (docs/native-reasoning.md); the summary is only built when someone listens. */
 export function emitReasoning(
   run: RunContext,
   input: { phase: "act" | "obs"; summary: string | undefined; at: EventAt },

@@ -1,5 +1,5 @@
 import { TaskToolArgs, type PlannerAction, type ToolFailure } from "@waddle/protocol";
-import type { Decision } from "../loop/action-planner.js";
+import type { ActionDecision } from "../run/decision.js";
 import type { OpcodeResult, TaskOpcode } from "./opcode-handlers.js";
 import { isPlannerError } from "../errors/planner-error.js";
 import type { RunContext } from "../run/run-context.js";
@@ -8,8 +8,6 @@ import { createFailure } from "../run/run-state.js";
 import type { PlannerOutcome } from "../run/run-types.js";
 import { TaskError } from "../errors/task-error.js";
 import { recordGroupPoll } from "./task-results.js";
-
-type ActionDecision = Extract<Decision, { kind: "action" }>;
 
 /**
  * A `task.subagent` / `task.tool` action. With `tasks.enabled` (and no custom opcode handler) it spawns a
