@@ -126,7 +126,7 @@ function checkBranch(input: {
   return { tool, args: parsed.data as Record<string, unknown> };
 }
 
-/** The LLM's join, else the group's; an unusable join is skipped later, never fatal (seed 000, OQ 3). */
+/** The LLM's join, else the group's; an unusable join is skipped later, never fatal (docs/parallel-joins.md). */
 function resolveJoin(
   join: ParallelArgs["join"],
   group: ReturnType<typeof findGroupFor>,

@@ -9,7 +9,7 @@ export type AutoSeqDetectionEvent =
   | { type: "auto_seq_skipped"; data: RunEventData<"auto_seq_skipped"> };
 
 /**
- * Builds the detection event for a result (seed 003's payloads: `candidates` for ambiguous, the
+ * Builds the detection event for a result (docs/auto-seq.md: `candidates` for ambiguous, the
  * fingerprint fields whenever there was a last step). `prevStepNextNode` is the last step's `next_node`,
  * or null before the first step.
  */

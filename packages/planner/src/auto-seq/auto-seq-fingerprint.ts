@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 
-/** Privacy-safe description of a payload's shape: never its values (seed 003). */
+/** Privacy-safe description of a payload's shape: never its values (docs/auto-seq.md). */
 export interface AutoSeqFingerprint {
   /** sha256 of the type name and the sorted key set, first 16 hex digits. */
   payload_fingerprint: string;

@@ -9,7 +9,7 @@ export interface CanAutoExecuteOptions {
 }
 
 /**
- * Seed 003's dual gate for running a `unique` detection without an LLM call: planner `autoSeq.execute`
+ * The dual gate (docs/auto-seq.md) for running a `unique` detection without an LLM call: planner `autoSeq.execute`
  * AND tool `autoSeqExecute`, and never for a disallowed tool or one that a person must approve.
  */
 export function canAutoExecute(options: CanAutoExecuteOptions): boolean {

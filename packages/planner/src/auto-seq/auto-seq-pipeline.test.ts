@@ -5,7 +5,7 @@ import { z } from "zod";
 import { type AutoSeqStep, type AutoSeqTool, detectTransition } from "./auto-seq.js";
 import { AutoSeqCache } from "./auto-seq-cache.js";
 
-// Seed 003's five-tool pipeline, as the example agent declares it.
+// The five-tool document pipeline of docs/auto-seq.md, as the example agent declares it.
 const specUrl = new URL("../../../../apps/examples/agents/document-pipeline.json", import.meta.url);
 const spec = AgentSpec.parse(JSON.parse(readFileSync(specUrl, "utf8")));
 const tools: AutoSeqTool[] = spec.tools.map((tool) => ({
@@ -30,7 +30,7 @@ const outputs: Record<string, unknown> = {
   extract_metadata: { query, roadmap, stage: "metadata_extracted", sources, metadata: { documents: 3 } },
 };
 
-describe("seed 003's document pipeline", () => {
+describe("the document pipeline example", () => {
   it("gives `unique` at each link, along the auto_seq edges", () => {
     const cache = new AutoSeqCache();
     const steps: AutoSeqStep[] = [];

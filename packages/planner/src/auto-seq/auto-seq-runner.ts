@@ -6,7 +6,7 @@ import type { RunContext } from "../run/run-context.js";
 import type { TrajectoryStep } from "../run/run-state.js";
 
 /**
- * Seed 003 in the loop, once per iteration while `autoSeq.enabled`: detects whether exactly one tool takes
+ * Auto-seq in the loop (docs/auto-seq.md), once per iteration while `autoSeq.enabled`: detects whether exactly one tool takes
  * the last structured observation, emits the one detection event, and — when the planner's
  * `autoSeq.execute` AND the tool's `autoSeqExecute` allow it and no gate objects (disallowed, approval) —
  * queues the action, which then goes through the same checks, gates and events as an LLM action.

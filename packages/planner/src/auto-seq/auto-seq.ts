@@ -9,7 +9,7 @@ import {
   isPlainObject,
 } from "./auto-seq-fingerprint.js";
 
-/** Why detection did not run (seed 003, plus the two preconditions of Waddle's loop). */
+/** Why detection did not run (docs/auto-seq.md, with the two preconditions of Waddle's loop). */
 export const AUTO_SEQ_SKIP_REASONS = [
   "no_steps",
   "pending_actions_present",
@@ -32,7 +32,7 @@ export interface AutoSeqStep {
 export interface AutoSeqTool {
   name: string;
   sideEffects: SideEffect;
-  /** `autoSeq` on the tool (seed 003's `extra.auto_seq`): the tool takes part in detection. */
+  /** `autoSeq` on the tool (`extra.auto_seq` in PenguiFlow specs): the tool takes part in detection. */
   autoSeq: boolean;
   /** The tool's args schema: the payload must validate against it. */
   args: z.ZodType;
@@ -75,7 +75,7 @@ export interface TransitionDetection {
 }
 
 /**
- * Seed 003's deterministic transition detector: after a tool step, finds the tools that can take the last
+ * The deterministic transition detector (docs/auto-seq.md): after a tool step, finds the tools that can take the last
  * structured observation as their args. Exactly one eligible tool gives `unique` and a ready action; the
  * caller still runs it through constraints, approval gates and validation like an LLM action.
  */

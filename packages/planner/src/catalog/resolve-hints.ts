@@ -38,7 +38,7 @@ export interface ResolveHintsInput {
   groups?: readonly ParallelGroup[];
 }
 
-/** Merges hints, `order` edges and parallel groups (seed 001 phase B + the spec's visual additions). */
+/** Merges hints, `order` edges and parallel groups (docs/hints-enforcement.md; edges and groups are the spec's visual additions). */
 export function resolveHints(input: ResolveHintsInput): ResolvedHints {
   const hints = PlanningHints.parse(input.hints ?? {});
   const orderSources = new Map<string, string[]>();

@@ -40,7 +40,7 @@ const RouterReply = z.object({
 });
 
 /**
- * Seed 000's reasoning router: asks an LLM, with a short JSON-only prompt, how much reasoning a query
+ * The reasoning router (docs/reasoning-effort.md): asks an LLM, with a short JSON-only prompt, how much reasoning a query
  * needs and, when candidates are given, which model should run it. An unusable reply is retried once;
  * after that (or when the call fails) the answer is `medium` on the main model.
  */

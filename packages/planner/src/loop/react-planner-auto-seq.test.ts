@@ -57,7 +57,7 @@ function idSpec(tools: ToolSpecInput[], planner: Record<string, unknown> = {}): 
   };
 }
 
-describe("auto-seq in the loop: seed 003's document pipeline", () => {
+describe("auto-seq in the loop: the document pipeline example", () => {
   it("finishes with 2 LLM calls instead of 6, saving 4", async () => {
     const { planner, client } = createScriptedPlanner(pipeline, [
       call("triage_query", { text: query }),

@@ -26,7 +26,7 @@ function lastObservation(content: string | undefined): Record<string, unknown> {
   return JSON.parse(content ?? "{}") as Record<string, unknown>;
 }
 
-describe("write_todos in the loop (seed 002)", () => {
+describe("write_todos in the loop (docs/write-todos.md)", () => {
   it("is a built-in tool only when todos are enabled", () => {
     const on = createScriptedPlanner(withTodos, []).planner;
     const off = createScriptedPlanner(triage, []).planner;
@@ -65,7 +65,7 @@ describe("write_todos in the loop (seed 002)", () => {
     expect(result.metadata.steps).toBe(3);
   });
 
-  it("returns the seed's limits as a tool error and the loop goes on", async () => {
+  it("returns the limits as a tool error and the loop goes on", async () => {
     const tooMany = Array.from({ length: 9 }, (_, index) => ({
       id: `t${index}`,
       content: "x",

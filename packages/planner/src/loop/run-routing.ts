@@ -3,7 +3,7 @@ import { routeReasoning } from "../llm/reasoning-router.js";
 import { scrubSecrets } from "../secrets/secret-scrubber.js";
 
 /**
- * `reasoningEffort: "auto"` (seed 000, open question 4): before the first planning call, the router
+ * `reasoningEffort: "auto"` (docs/reasoning-effort.md): before the first planning call, the router
  * (`routerLlm`, else the main LLM) picks the effort and, among the candidate models, the model. The
  * choice is kept in the run state, so a resumed run keeps it without asking again.
  */

@@ -2,7 +2,7 @@ import type { Catalog } from "../catalog/catalog.js";
 import type { ResolvedHints } from "../catalog/resolve-hints.js";
 
 /**
- * The hints as a few short lines for the system prompt (seed 001, phase B: "respect …", "preferred order
+ * The hints as a few short lines for the system prompt (docs/hints-enforcement.md: "respect …", "preferred order
  * …", "allowed parallel groups …; do not exceed max_parallel", "disallowed tools … (never call)").
  * Empty when there is nothing to say.
  */

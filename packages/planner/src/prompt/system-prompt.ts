@@ -17,7 +17,7 @@ const UNIFIED_FORMAT = `Reply with exactly one JSON object: {"next_node": "<tool
 const TASK_FORMAT = `- Start a background task: {"next_node": "task.subagent", "args": {"name": "...", "query": "..."}} (a helper agent works on the query with your tools and returns a short report) or {"next_node": "task.tool", "args": {"name": "...", "tool": "<tool>", "tool_args": {...}}} (one tool call). Optional args: "merge_strategy" (APPEND, REPLACE or HUMAN_GATED: a person approves the results first), "group" (a name: tasks with the same name in this turn form one group), "group_id", "group_sealed", "group_report" (all, any or none), "group_merge_strategy", "retain_turn".
 - Results of background tasks arrive as {"task_results": ...} messages. Tasks still running when you answer are cancelled: when your answer needs their results, set "retain_turn": true on the last task of the group (it seals the group and waits for it before your next step).`;
 
-/** Seed 000, open question 2: without a configured confirmation, the model asks the user itself. */
+/** Without a configured confirmation the model asks the user itself (docs/task-opcodes.md). */
 const TASK_CONFIRMATION = `- Before starting a background task, make sure the user wants it: unless their request already asks for background work and says whether to wait for it, answer with final_response asking them to confirm the task and whether you should keep the turn until it is done (retain_turn) or let them continue meanwhile.`;
 
 const LEGACY_FORMAT = `Reply with exactly one JSON object: {"thought": "<one short sentence>", "next_node": "<tool name>" or null, "args": {...} or null, "plan": [...] or null, "join": {...} or null}.
@@ -69,7 +69,7 @@ function renderBudgets(options: PlannerOptions): string[] {
   return lines;
 }
 
-/** `TOOLS (JSON):` then one numbered entry per tool, as seed 001 shows. */
+/** `TOOLS (JSON):` then one numbered entry per tool (docs/messages-and-prompt.md). */
 export function renderTools(catalog: Catalog): string {
   if (catalog.size === 0) return "Tools: none. Answer with final_response.";
   const entries = catalog.tools.map((tool, index) => renderTool(tool, index + 1));

@@ -52,7 +52,7 @@ export interface ReactPlannerInit {
   sleep?: Sleep;
   /** Prices by model, over the built-in table, for calls whose client reports no cost. */
   priceTable?: PriceTable;
-  /** `low`/`medium`/`high` go to the client as is; `auto` is the router's (issue 4). */
+  /** `low`/`medium`/`high` go to the client as is; `auto` is the router's (docs/reasoning-effort.md). */
   reasoningEffort?: ReasoningEffort;
   /** Response format asked of the client. Default `json_object`. */
   responseFormat?: ResponseFormat;

@@ -1,5 +1,5 @@
 import type { ActionSource, PlannerAction, ToolFailure } from "@waddle/protocol";
-import type { PlannerViewBranch, PlannerViewStep } from "./planner-view.js";
+import type { PlannerViewStep } from "./planner-view.js";
 import type { ConcreteReasoningEffort } from "../llm/reasoning-router.js";
 import type { TrajectorySummary } from "../trajectory/rule-based-compressor.js";
 import type { PendingMerge } from "../tasks/task-types.js";
@@ -21,10 +21,6 @@ export interface TrajectoryStep extends PlannerViewStep {
    * message, with no action of its own before it.
    */
   note?: true;
-}
-
-export interface ParallelBranchRecord extends PlannerViewBranch {
-  durationMs: number;
 }
 
 /** An action that did not come from the LLM (auto-seq, a resumed pause): validated like any other. */
@@ -127,7 +123,7 @@ export function createRunState(input: {
   return state;
 }
 
-/** Failure observation for a step (seed 001, phase C). */
+/** Failure observation for a step: what the LLM reads as `{"failure": …}` (docs/messages-and-prompt.md). */
 export function createFailure(input: {
   node: string;
   args: unknown;

@@ -39,7 +39,7 @@ export const CAPSULE_LIMITS = {
 } as const;
 
 /**
- * What a subagent hands back instead of its transcript (seed 002): the goal, key findings from its answer
+ * What a subagent hands back instead of its transcript (docs/background-tasks.md): the goal, key findings from its answer
  * (or, without one, from its latest results), artifacts (payload artifacts, sources, tool results),
  * next actions (open todos, unrecovered failures) and the plan snapshot. Bounded by `CAPSULE_LIMITS`.
  */

@@ -15,7 +15,7 @@ const DISCARDING_STORE: StateStore = {
 
 /**
  * The configuration of a forked planner (`task.subagent`): the parent's tools, hints, models and limits,
- * with auto-seq inherited unless `tasks.autoSeq` overrides it (seed 003), and no background tasks of its
+ * with auto-seq inherited unless `tasks.autoSeq` overrides it (docs/background-tasks.md), and no background tasks of its
  * own (a subagent does not spawn subagents). Built once per planner.
  */
 export function getForkConfig(parent: PlannerConfig): PlannerConfig {

@@ -20,8 +20,8 @@ export type OpcodeHandlers = Readonly<Record<TaskOpcode, OpcodeHandler>>;
 export const TASKS_DISABLED_MESSAGE = "background tasks are not enabled for this agent";
 
 /**
- * Until background tasks are wired (issue 4), and whenever `tasks.enabled` is false, task opcodes become
- * a structured error observation so that the LLM plans without them.
+ * Whenever `tasks.enabled` is false, task opcodes become a structured error observation so that the LLM
+ * plans without them (docs/task-opcodes.md).
  */
 export const tasksDisabledHandler: OpcodeHandler = (context) =>
   Promise.resolve({

@@ -35,7 +35,7 @@ async function finish(...names: string[]): Promise<void> {
 }
 const reports = () => events.filter((event) => event.type === "task_group_report");
 
-/** Seed 000's first example: three research tasks, sealed on the last one. */
+/** Three research tasks in one group, sealed on the last one. */
 function spawnQ4(extra: Record<string, unknown> = {}): string[] {
   return [
     manager.spawn(task("sales", { group: "q4_analysis", ...extra })),
@@ -177,7 +177,7 @@ describe("task groups: reporting and merging", () => {
 });
 
 describe("task groups: retain_turn", () => {
-  it("waits for the group (seed 000's second example)", async () => {
+  it("waits for a sealed group it joined", async () => {
     const spawned = manager.spawn(
       task("deep", { group: "investigation", group_sealed: true, retain_turn: true, group_report: "all" }),
     );

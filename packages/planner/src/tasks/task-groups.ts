@@ -29,7 +29,7 @@ export interface GroupRecord {
 }
 
 /**
- * Finds the group a task joins (seed 000): `group_id` joins that existing group; `group` alone joins the
+ * Finds the group a task joins (docs/task-groups.md): `group_id` joins that existing group; `group` alone joins the
  * OPEN group of that name created in the current turn, or creates one. Returns undefined for an
  * ungrouped task. Throws for an unknown or sealed group.
  */

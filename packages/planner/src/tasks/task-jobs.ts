@@ -35,7 +35,7 @@ export function executeTaskJob(input: TaskJobInput): Promise<unknown> {
 
 /**
  * A forked planner runs the query with the parent's tools and toolContext and hands back a
- * ContextCapsule, never its transcript (seed 002). Its LLM calls count in the parent's usage and appear
+ * ContextCapsule, never its transcript (docs/background-tasks.md). Its LLM calls count in the parent's usage and appear
  * in the parent's stream as `llm_call {purpose: "subagent"}`; its other events stay its own.
  */
 async function runSubagent(input: TaskJobInput): Promise<unknown> {

@@ -42,7 +42,7 @@ type Terminal = "completed" | "failed" | "cancelled" | "timed_out";
 
 const TERMINAL: ReadonlySet<string> = new Set<Terminal>(["completed", "failed", "cancelled", "timed_out"]);
 /**
- * Background tasks of one run (seed 000): spawns `task.subagent` / `task.tool` jobs through `execute`,
+ * Background tasks of one run (docs/background-tasks.md, docs/task-groups.md): spawns `task.subagent` / `task.tool` jobs through `execute`,
  * queues past `maxConcurrent`, times them out, groups and reports them, and holds their results as
  * pending merges for the planner to fold into the trajectory. In memory; clock, ids and timers injected.
  */
@@ -99,7 +99,7 @@ export class TaskManager {
     };
   }
 
-  /** Ends the foreground turn: seals every open group (seed 000's auto-seal when the foreground yields). */
+  /** Ends the foreground turn: seals every open group (the auto-seal when the foreground yields). */
   sealOpenGroups(): string[] {
     const sealed: string[] = [];
     for (const group of this.groups.values()) {

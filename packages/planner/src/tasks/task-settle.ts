@@ -3,7 +3,7 @@ import type { GroupRecord } from "./task-groups.js";
 import type { TaskResultEntry, TaskSnapshot } from "./task-types.js";
 
 /**
- * Reports and merges a group after one of its tasks finished or it was sealed (seed 000):
+ * Reports and merges a group after one of its tasks finished or it was sealed (docs/task-groups.md):
  * `any` reports each finished task; `all` reports once, when the sealed group is done; `none` never
  * reports (callers poll). Merges follow the group's strategy, except that HUMAN_GATED results are held
  * until the group is done and then offered as one batch. A cancelled run reports and merges nothing.

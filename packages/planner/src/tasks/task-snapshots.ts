@@ -25,7 +25,7 @@ const defaultTimers: TaskTimers = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-/** The manager's settings with seed 000's defaults (as in the protocol's `TasksOptions`). */
+/** The manager's settings, defaults as in the protocol's `TasksOptions` (docs/task-groups.md). */
 export function resolveTaskSettings(options: TaskManagerOptions): TaskSettings {
   return {
     execute: options.execute,

@@ -31,9 +31,9 @@ const ACK_JSON_SCHEMA = {
 };
 
 /**
- * The built-in `write_todos` tool (seed 002), in the catalog when `todos.enabled`: the prompt shows its
+ * The built-in `write_todos` tool (docs/write-todos.md), in the catalog when `todos.enabled`: the prompt shows its
  * schema like any tool's, but the loop handles it itself (`runWriteTodos`). Its args schema accepts any
- * object here so that invalid args come back as the seed's tool error (`invalid_write_todos_args`) rather
+ * object here so that invalid args come back as a tool error (`invalid_write_todos_args`) rather
  * than as a repair; `applyWriteTodos` validates them.
  */
 export function createWriteTodosTool(): CatalogTool {

@@ -28,7 +28,7 @@ function expectCode(run: () => unknown, code: string): WriteTodosError {
   throw new Error(`expected ${code}`);
 }
 
-describe("WriteTodosArgs limits (seed 002)", () => {
+describe("WriteTodosArgs limits (docs/write-todos.md)", () => {
   const valid = { todos: [todo("a")] };
 
   it("accepts 1 to 8 todos", () => {

@@ -3,7 +3,7 @@ import { PlannerError } from "../errors/planner-error.js";
 
 export const WRITE_TODOS_TOOL_NAME = "write_todos";
 
-/** At most this many consecutive iterations may only update the plan (seed 002's guardrail). */
+/** At most this many consecutive iterations may only update the plan (the overuse guard, docs/write-todos.md). */
 export const MAX_CONSECUTIVE_PLANNER_ONLY = 2;
 
 export const TodoStatus = z.enum(["pending", "in_progress", "completed"]);
@@ -16,7 +16,7 @@ export const TodoItem = z.object({
 });
 export type TodoItem = z.infer<typeof TodoItem>;
 
-/** Args of `write_todos`: the whole checklist each time (replace semantics), with seed 002's limits. */
+/** Args of `write_todos`: the whole checklist each time (replace semantics), with the limits of docs/write-todos.md. */
 export const WriteTodosArgs = z
   .object({
     todos: z.array(TodoItem).min(1).max(8),

@@ -18,7 +18,7 @@ export interface JoinInjectionResult {
   implicit: boolean;
 }
 
-/** Join arg names that implicit injection fills, by source (seed 004: deprecated but still honoured). */
+/** Join arg names that implicit injection fills, by source (deprecated but still honoured, docs/parallel-joins.md). */
 const IMPLICIT_FIELDS: ReadonlyArray<readonly [string, InjectSource]> = [
   ["results", "$results"],
   ["branches", "$branches"],

@@ -34,7 +34,7 @@ export interface ParallelOutcome {
 }
 
 /**
- * Runs the branches of a `parallel` action concurrently under `limit`, then the join per seed 004: skipped
+ * Runs the branches of a `parallel` action concurrently under `limit`, then the join (docs/parallel-joins.md): skipped
  * with `branch_failures` when any branch failed, recorded (not fatal) when its args fail validation or it
  * throws. Branch results are kept in plan order whatever order they finish in.
  */

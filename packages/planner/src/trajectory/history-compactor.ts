@@ -18,7 +18,7 @@ export function getRepairReserve(budget: number): number {
 }
 
 /**
- * Summarization in the message builder (seed 001, phase B): when the prompt is over `tokenBudget`, the
+ * Summarization in the message builder (docs/summarization.md): when the prompt is over `tokenBudget`, the
  * steps before the latest few are replaced by one summary message — the rule-based compressor first, the
  * summarizer LLM (`summarizerLlm`, else the main one) when that would lose real detail — sized so that the
  * prompt fits the budget less a repair reserve. The summary is kept in the run state (`state.summary`),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { type CompactLimits, clipText, compactValue, getValueDigest } from "../util/compact-value.js";
 import { estimateJsonTokens } from "../util/token-estimate.js";
 
-/** The compact state that replaces a long trajectory in the prompt (seed 001, phase B). */
+/** The compact state that replaces a long trajectory in the prompt (docs/summarization.md). */
 export const TrajectorySummary = z.object({
   goals: z.array(z.string().max(2_000)).max(10),
   facts: z.record(z.string(), z.unknown()),

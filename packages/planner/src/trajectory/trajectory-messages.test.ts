@@ -44,7 +44,7 @@ describe("TrajectoryMessages", () => {
 });
 
 describe("stepResultMessage", () => {
-  it("wraps failures and observations as seed 001 shows", () => {
+  it("wraps failures and observations as docs/messages-and-prompt.md says", () => {
     const failure = { node: "search", args: {}, error_code: "timeout", message: "slow" };
     expect(stepResultMessage(step({ failure }))).toBe(JSON.stringify({ failure }));
     expect(stepResultMessage(step({}))).toBe('{"observation":null}');

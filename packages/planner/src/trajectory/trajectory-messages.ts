@@ -5,7 +5,7 @@ import type { TrajectorySummary } from "./rule-based-compressor.js";
 /**
  * The messages of a run, built incrementally: the system prompt, the query, then one assistant/user pair
  * per step (the action as canonical JSON, then its observation or failure). Each step is serialized once,
- * when it is appended. The summarizer (issue 4) compacts through `replaceHistory`.
+ * when it is appended. Summarization (docs/summarization.md) compacts through `replaceHistory`.
  */
 export class TrajectoryMessages {
   private list: LlmMessage[];
@@ -115,7 +115,7 @@ export function createSummaryMessage(summary: TrajectorySummary, coveredSteps: n
   };
 }
 
-/** What the LLM reads after a step: `{"observation": …}` or `{"failure": {…}}` (seed 001, phase C). */
+/** What the LLM reads after a step: `{"observation": …}` or `{"failure": {…}}` (docs/messages-and-prompt.md). */
 export function stepResultMessage(step: TrajectoryStep): string {
   if (step.note === true) return JSON.stringify(step.observation ?? null);
   if (step.failure !== undefined) return JSON.stringify({ failure: step.failure });

@@ -13,7 +13,7 @@ import { CHARS_PER_TOKEN, estimateJsonTokens, estimateTokens } from "../util/tok
 export interface SummarizeTrajectoryOptions extends CompressTrajectoryOptions {
   /** The summarizer LLM (`summarizerLlm`, else the main one); without it only the rule-based path runs. */
   llm?: LlmClient;
-  /** Repairs of an unusable summarizer reply; clamped to 1–2 (seed 001's addendum). */
+  /** Repairs of an unusable summarizer reply; clamped to 1–2 (docs/summarization.md). */
   repairAttempts?: number;
   signal?: AbortSignal;
   /** Called after each summarizer call, e.g. to emit `llm_call` and count usage. */
