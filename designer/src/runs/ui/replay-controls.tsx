@@ -4,6 +4,7 @@ import type { ReplayIndex } from "../replay-index.js";
 import { useRunStore } from "../use-run-store.js";
 import { getNextSpeed } from "./replay-clock.js";
 import { ReplayBar } from "./replay-bar.js";
+import { getReplayEndView } from "./replay-end-view.js";
 import { getReplayKeyAction } from "./replay-key-action.js";
 import { getReplayMarkers } from "./replay-markers.js";
 
@@ -51,7 +52,7 @@ export const RunReplay = ReplayControls;
 
 function getMarkers(index: ReplayIndex) {
   return getReplayMarkers({
-    timeline: index.getViewAt(index.length).timeline,
+    timeline: getReplayEndView(index).timeline,
     length: index.length,
     getPosition: (seq) => index.getPositionOfSeq(seq),
   });
@@ -86,7 +87,8 @@ function useReplayKeys(editor: Editor, active: boolean): void {
       else if (action === "end") runs.seek(length);
       else runs.setSpeed(getNextSpeed(speed, action === "faster" ? 1 : -1));
     };
-    window.addEventListener("keydown", onKeyDown);
-    return () => window.removeEventListener("keydown", onKeyDown);
+    // capture: React Flow takes space (pan while held) on the document and prevents its default first
+    window.addEventListener("keydown", onKeyDown, { capture: true });
+    return () => window.removeEventListener("keydown", onKeyDown, { capture: true });
   }, [editor, active]);
 }

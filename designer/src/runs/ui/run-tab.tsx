@@ -7,6 +7,7 @@ import { ApprovalCard } from "./approval-card.js";
 import { BudgetBars } from "./budget-bars.js";
 import { getBudgetBars, getElapsedMs } from "./get-budget-bars.js";
 import { RunReplay } from "./replay-controls.js";
+import { getReplayEndView } from "./replay-end-view.js";
 import { decideOnPause } from "./run-actions.js";
 import { RunAnswer } from "./run-answer.js";
 import { RunComposer } from "./run-composer.js";
@@ -94,9 +95,15 @@ function ShownRun(): ReactElement | null {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selectedCallId]);
 
+  const replayIndex = useRunStore((state) => (state.mode === "replay" ? state.replay.index : undefined));
+  const endView = replayIndex ? getReplayEndView(replayIndex) : null;
   const onSelect = useCallback(
     (entry: TimelineEntry) => {
       setSelectedSeq(entry.seq);
+      // in a replay, a click jumps to just after that entry's event
+      const index =
+        editor.runs.getState().mode === "replay" ? editor.runs.getState().replay.index : undefined;
+      if (index) editor.runs.getState().seek(index.getPositionOfSeq(entry.seq));
       const runs = editor.runs.getState();
       const callId = entry.callId ?? (entry.tool ? (runs.view?.nodes[entry.tool]?.lastCallId ?? null) : null);
       runs.selectCall(callId);
@@ -158,8 +165,9 @@ function ShownRun(): ReactElement | null {
           Timeline <span className="run-muted">{view.timeline.length} entries · ↑↓ to move</span>
         </div>
         <RunTimeline
-          timeline={view.timeline}
-          steps={view.steps}
+          timeline={endView?.timeline ?? view.timeline}
+          steps={endView?.steps ?? view.steps}
+          futureAfterSeq={endView ? view.lastSeq : undefined}
           selectedSeq={selectedSeq}
           onSelect={onSelect}
           follow={live}

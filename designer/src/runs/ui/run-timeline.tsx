@@ -12,15 +12,19 @@ interface RunTimelineProps {
   onSelect: (entry: TimelineEntry) => void;
   /** Follow new entries while the reader is at the end (a live run). */
   follow: boolean;
+  /** In a replay: entries after this seq are yet to come at the position (dimmed; a click jumps there). */
+  futureAfterSeq?: number | undefined;
 }
 
 const TimelineRowView = memo(function TimelineRowView({
   row,
   selected,
+  future,
   onSelect,
 }: {
   row: TimelineRow;
   selected: boolean;
+  future?: boolean;
   onSelect: (entry: TimelineEntry) => void;
 }): ReactElement {
   if (row.type === "step") {
@@ -37,7 +41,7 @@ const TimelineRowView = memo(function TimelineRowView({
       id={`run-timeline-${entry.seq}`}
       role="option"
       aria-selected={selected}
-      className={`timeline-entry kind-${entry.kind} tone-${entry.tone ?? "neutral"}${selected ? " is-selected" : ""}`}
+      className={`timeline-entry kind-${entry.kind} tone-${entry.tone ?? "neutral"}${selected ? " is-selected" : ""}${future ? " is-future" : ""}`}
       style={{ height: ROW_HEIGHT }}
       data-testid="run-timeline-entry"
       data-kind={entry.kind}
@@ -64,6 +68,7 @@ export function RunTimeline({
   selectedSeq,
   onSelect,
   follow,
+  futureAfterSeq,
 }: RunTimelineProps): ReactElement {
   const rows = useMemo(() => getTimelineRows(timeline, steps), [timeline, steps]);
   const selectedIndex = useMemo(
@@ -81,11 +86,12 @@ export function RunTimeline({
           key={row.key}
           row={row}
           selected={row.type === "entry" && row.entry.seq === selectedSeq}
+          future={row.type === "entry" && futureAfterSeq !== undefined && row.entry.seq > futureAfterSeq}
           onSelect={onSelect}
         />
       );
     },
-    [rows, selectedSeq, onSelect],
+    [rows, selectedSeq, onSelect, futureAfterSeq],
   );
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLDivElement>) => {
