@@ -34,6 +34,11 @@ export const BENCHMARKS: readonly BenchEntry[] = [
     title: "5. Scale: 100 concurrent runs on one server process",
     load: async () => (await import("./scale/scale-bench.js")).runScaleBench,
   },
+  {
+    name: "designer",
+    title: "6. Designer in Chromium: a 300-tool agent, a live burst of events, a 10,000-event replay",
+    load: async () => (await import("./designer/designer-bench.js")).runDesignerBench,
+  },
 ];
 
 export const BENCHMARK_NAMES: readonly string[] = BENCHMARKS.map((entry) => entry.name);

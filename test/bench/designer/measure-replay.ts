@@ -1,0 +1,147 @@
+import type { Browser, Page } from "@playwright/test";
+import type { RunEvent } from "@waddle/protocol";
+import type { WaddleStore } from "@waddle/server";
+import { VIEWPORT } from "./launch-chromium.js";
+import { getFinishedResult, makeReplayEvents } from "./make-replay-events.js";
+import { getProbeScript } from "./page-probe.js";
+import { planReplayJumps } from "./plan-replay-jumps.js";
+
+export interface StoredReplay {
+  runId: string;
+  events: RunEvent[];
+}
+
+/**
+ * Writes a finished run of `events` events into the server's store, as the run recorder would have: the
+ * run, its events in one transaction, then its outcome.
+ */
+export async function storeReplayRun(
+  store: WaddleStore,
+  input: {
+    agentId: string;
+    agentVersion: number;
+    tools: readonly string[];
+    groups: readonly { id: string; members: readonly string[] }[];
+    events: number;
+  },
+): Promise<StoredReplay> {
+  const runId = `run_replay_${input.events}`;
+  const startTs = Date.now() - 3_600_000;
+  const events = makeReplayEvents({ runId, ...input, startTs });
+  await store.createRun({
+    id: runId,
+    agentId: input.agentId,
+    agentVersion: input.agentVersion,
+    query: "Walk the whole chain",
+    status: "running",
+  });
+  await store.appendEvents(events.map((event) => ({ event })));
+  const finished = getFinishedResult(events);
+  await store.updateRun(runId, {
+    status: "finished",
+    result: { kind: "finish", ...finished },
+    usage: finished.metadata.usage,
+    startedAt: new Date(events[0]!.ts).toISOString(),
+    finishedAt: new Date(events.at(-1)!.ts).toISOString(),
+  });
+  return { runId, events };
+}
+
+export interface ReplayOpenSample {
+  /** The route changed → the scrubber and the canvas show the run's end (the task that painted it ended). */
+  openMs: number;
+  longestTaskMs: number;
+  jumps: { position: number; tool: string; shownMs: number; paintedMs: number }[];
+}
+
+/** The tool nodes on screen now (rendered, measured, inside the canvas). */
+function getShownTools(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const canvas = document.querySelector(".react-flow")?.getBoundingClientRect();
+    if (!canvas) return [];
+    return [...document.querySelectorAll<HTMLElement>(".react-flow__node-tool")]
+      .filter((node) => {
+        const box = node.getBoundingClientRect();
+        return (
+          node.style.visibility !== "hidden" &&
+          box.top >= canvas.top &&
+          box.bottom <= canvas.bottom &&
+          box.left >= canvas.left &&
+          box.right <= canvas.right
+        );
+      })
+      .map((node) => node.dataset.id ?? "");
+  });
+}
+
+/**
+ * Opens the agent in a fresh context, waits until it is quiet, then switches the route to the run (as
+ * a click in the run history does) and times the replay's opening; then jumps the scrubber to far
+ * positions, each timed from the input event until the canvas shows the node that runs there.
+ */
+export async function measureReplay(
+  browser: Browser,
+  input: { url: string; agentId: string; replay: StoredReplay; jumps: boolean },
+): Promise<ReplayOpenSample> {
+  const { url, agentId, replay } = input;
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  try {
+    await context.addInitScript({ content: getProbeScript() });
+    const page = await context.newPage();
+    await page.goto(`${url}/#/agents/${agentId}`, { waitUntil: "commit" });
+    await page.waitForFunction(() => window.__waddleBench.toolsVisibleAt !== null, undefined, {
+      timeout: 30_000,
+    });
+    await page.waitForTimeout(1_000);
+    const opened = await page.evaluate(
+      async ({ hash, length }) => {
+        const start = performance.now();
+        window.location.hash = hash;
+        const reached = await window.__waddleBench.waitFor(
+          [
+            `input[data-testid="replay-scrubber"][max="${length}"]`,
+            `[data-testid^="tool-node-"][data-run-state="succeeded"]`,
+          ],
+          30_000,
+        );
+        const tasks = window.__waddleBench.longTasks.filter(
+          (task) => task.start >= start && task.start <= reached.painted,
+        );
+        return {
+          openMs: reached.painted - start,
+          longestTaskMs: Math.max(0, ...tasks.map((task) => task.duration)),
+        };
+      },
+      { hash: `#/agents/${agentId}/runs/${replay.runId}`, length: replay.events.length },
+    );
+    const jumps: ReplayOpenSample["jumps"] = [];
+    if (input.jumps) {
+      await page.waitForTimeout(500);
+      const plan = planReplayJumps({ events: replay.events, tools: await getShownTools(page) });
+      for (const jump of plan) {
+        const timed = await page.evaluate(
+          async ({ position, selector }) => {
+            const scrubber = document.querySelector<HTMLInputElement>('input[data-testid="replay-scrubber"]');
+            const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set;
+            if (!scrubber || !setValue) throw new Error("no replay scrubber");
+            const start = performance.now();
+            // what a drag does: the value changes and React's onChange sees an input event
+            setValue.call(scrubber, String(position));
+            scrubber.dispatchEvent(new Event("input", { bubbles: true }));
+            const reached = await window.__waddleBench.waitFor([selector], 10_000);
+            return { shownMs: reached.at - start, paintedMs: reached.painted - start };
+          },
+          {
+            position: jump.position,
+            selector: `[data-testid="tool-node-${jump.tool}"][data-run-state="running"]`,
+          },
+        );
+        jumps.push({ ...jump, ...timed });
+        await page.waitForTimeout(150);
+      }
+    }
+    return { ...opened, jumps };
+  } finally {
+    await context.close();
+  }
+}
