@@ -35,7 +35,7 @@ export function CompareTable(props: {
         />
       </div>
       <table className="compare-totals" data-testid="compare-totals">
-        <caption className="compare-visually-hidden">Totals of A and B, and B minus A</caption>
+        <caption className="runs-visually-hidden">Totals of A and B, and B minus A</caption>
         <thead>
           <tr>
             <th scope="col">Totals</th>

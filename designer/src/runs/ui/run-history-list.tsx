@@ -119,10 +119,10 @@ function RunHistoryItem(props: {
         type="button"
         className="run-history-open"
         aria-current={props.open ? "true" : undefined}
-        aria-label={`${action} run ${row.id}, ${row.status}${start ? `, started ${start}` : ""}`}
         title={`${action} this run on the canvas`}
         onClick={() => props.onOpen(row.id)}
       >
+        <span className="runs-visually-hidden">{action} run: </span>
         <span className="run-history-head">
           <span className={`run-history-status is-${row.status}`} data-testid="run-history-status">
             {row.status}
