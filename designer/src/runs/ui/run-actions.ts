@@ -17,7 +17,8 @@ export function openRunPanel(editor: Editor): void {
 /** Starts a run of the saved agent with the panel's query; `save` saves unsaved changes first. */
 export async function startRunFromPanel(editor: Editor, options: { save: boolean }): Promise<boolean> {
   const panel = getRunPanelStore(editor);
-  const query = panel.getState().query.trim();
+  const { query: typed, queryAgentId } = panel.getState();
+  const query = queryAgentId === editor.document.getState().agentId ? typed.trim() : "";
   if (!query) {
     panel
       .getState()

@@ -24,8 +24,8 @@ function useOfferedQueries(): string[] {
 export function RunComposer(): ReactElement {
   const editor = useEditor();
   const queryId = useId();
-  const query = useRunPanel((state) => state.query);
   const agentId = useDocument((state) => state.agentId);
+  const query = useRunPanel((state) => (state.queryAgentId === agentId ? state.query : ""));
   const version = useDocument((state) => state.baseVersion);
   const dirty = useDocument(getIsDirty);
   const llm = useDocument((state) => state.spec.llm);
@@ -37,7 +37,8 @@ export function RunComposer(): ReactElement {
   const offered = useOfferedQueries();
   const live = status !== null && !TERMINAL_RUN_STATUSES.has(status);
   const label = getModelLabel({ llm, serverOffline });
-  const setQuery = (next: string) => getRunPanelStore(editor).getState().set({ query: next });
+  const setQuery = (next: string) =>
+    getRunPanelStore(editor).getState().set({ query: next, queryAgentId: agentId });
   const start = (save: boolean) => void startRunFromPanel(editor, { save });
   const canStart = agentId !== null && query.trim() !== "" && !saving;
 
@@ -68,6 +69,8 @@ export function RunComposer(): ReactElement {
           value={query}
           placeholder="Ask the agent something… (Ctrl+Enter runs)"
           data-testid="run-query"
+          // the Run control opens the panel to type a query
+          autoFocus
           onChange={(event) => setQuery(event.target.value)}
           onKeyDown={(event) => {
             if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {

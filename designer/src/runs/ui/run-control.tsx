@@ -3,16 +3,15 @@ import type { ReactElement } from "react";
 import { useEditor } from "../../app/editor-context.js";
 import { useRunStore } from "../use-run-store.js";
 import { openRunPanel } from "./run-actions.js";
-import { getRunPanelStore, useRunPanel } from "./run-panel-store.js";
+import { useRunPanel } from "./run-panel-store.js";
 
-/** The toolbar's Run control (`run-button`): opens the run panel; shows when a run is live or paused. */
+/** The toolbar's Run control (`run-button`): opens the run panel (the panel closes itself); shows a live or paused run. */
 export function RunControl(): ReactElement {
   const editor = useEditor();
   const open = useRunPanel((state) => state.open);
   const status = useRunStore((state) =>
     state.mode === "live" ? (state.status ?? state.view?.status ?? null) : null,
   );
-  const shown = useRunStore((state) => state.mode !== "edit");
   const live = status !== null && !TERMINAL_RUN_STATUSES.has(status);
   const tone = status === "paused" ? " is-paused" : live ? " is-live" : "";
   return (
@@ -20,16 +19,12 @@ export function RunControl(): ReactElement {
       type="button"
       className={`btn run-control${tone}`}
       data-testid="run-button"
-      aria-pressed={open}
+      aria-expanded={open}
       aria-label={live ? `Run panel (run ${status})` : "Run the agent"}
       title={
         live ? `A run is ${status}: open the run panel` : "Run the saved agent and watch it on the canvas"
       }
-      onClick={() => {
-        // while a run is shown the panel stays: it is how the run is watched and left
-        if (open && !shown) getRunPanelStore(editor).getState().set({ open: false });
-        else openRunPanel(editor);
-      }}
+      onClick={() => openRunPanel(editor)}
     >
       <svg className="icon" width={16} height={16} viewBox="0 0 24 24" aria-hidden>
         {live ? (

@@ -18,6 +18,8 @@ export interface RunPanelState {
   open: boolean;
   tab: RunPanelTab;
   query: string;
+  /** The agent the query was typed for: another agent starts with an empty box. */
+  queryAgentId: string | null;
   /** The resume token of the pause whose args are being edited (the edit form is open). */
   editingToken: string | null;
   notice: RunPanelNotice | null;
@@ -31,6 +33,7 @@ export function createRunPanelStore(): RunPanelStore {
     open: false,
     tab: "run",
     query: "",
+    queryAgentId: null,
     editingToken: null,
     notice: null,
     set: (patch) => set(patch),
