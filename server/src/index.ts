@@ -54,7 +54,7 @@ export type {
   PlannerFactory,
   RunnablePlanner,
 } from "./runs/planner-factory.js";
-export type { RunService } from "./runs/run-service.js";
+export type { RunService, StartRunOptions } from "./runs/run-service.js";
 export { createImplResolver } from "./tools/create-impl-resolver.js";
 export type { ImplResolverOptions } from "./tools/create-impl-resolver.js";
 export { HostAllowList } from "./tools/host-allow-list.js";

@@ -15,6 +15,8 @@ import type { RunRecorder } from "./run-recorder.js";
 export async function runJob(options: {
   run: RunRecord;
   resume: ResumeRequest | undefined;
+  /** The planner's `contextMeta` of a new run (a resumed run has it in its saved state). */
+  contextMeta?: Record<string, unknown>;
   recorder: RunRecorder;
   signal: AbortSignal;
   toolContext: Readonly<Record<string, unknown>>;
@@ -51,7 +53,11 @@ export async function runJob(options: {
           ...(resume.args ? { args: resume.args } : {}),
           ...(resume.userInput !== undefined ? { userInput: resume.userInput } : {}),
         })
-      : await planner.run(run.query, { ...common, runId: run.id });
+      : await planner.run(run.query, {
+          ...common,
+          runId: run.id,
+          ...(options.contextMeta ? { contextMeta: options.contextMeta } : {}),
+        });
   } catch (error) {
     if (!resume || !isPlannerError(error) || error.code !== "invalid_resume") throw error;
     // Refused before the token was spent (e.g. edited args that fail the tool's schema): the pause stands

@@ -17,12 +17,13 @@ import { runJob } from "./run-job.js";
 import { cancelledEvent, markRunCrashed, toFailure } from "./run-outcome-events.js";
 import { RunLocks } from "./run-locks.js";
 import { RunRecorder } from "./run-recorder.js";
-import type { RunService } from "./run-service.js";
+import type { RunService, StartRunOptions } from "./run-service.js";
 import { getToolContextKeys, RunToolContexts } from "./run-tool-contexts.js";
 
 interface Job {
   runId: string;
   resume?: ResumeRequest;
+  contextMeta?: Record<string, unknown>;
 }
 
 interface ActiveRun {
@@ -97,7 +98,7 @@ export class RunManager implements RunService {
     return interrupted;
   }
 
-  async startRun(request: StartRunRequest): Promise<{ runId: string }> {
+  async startRun(request: StartRunRequest, options: StartRunOptions = {}): Promise<{ runId: string }> {
     this.assertOpen();
     const { store } = this.options;
     const agent =
@@ -122,7 +123,7 @@ export class RunManager implements RunService {
     });
     this.toolContexts.set(runId, request.toolContext);
     this.options.hub.publishStatus({ runId, status: "queued", lastSeq: 0 });
-    this.enqueue({ runId });
+    this.enqueue({ runId, ...(options.contextMeta ? { contextMeta: options.contextMeta } : {}) });
     return { runId };
   }
 
@@ -295,6 +296,7 @@ export class RunManager implements RunService {
       await runJob({
         run,
         resume: job.resume,
+        ...(job.contextMeta ? { contextMeta: job.contextMeta } : {}),
         recorder,
         signal: entry.controller.signal,
         toolContext: this.toolContexts.get(run.id) ?? {},
