@@ -1,9 +1,24 @@
-import { defaultServerConditions } from "vite";
+import { defaultServerConditions, type Plugin } from "vite";
 import { defineConfig } from "vitest/config";
+
+/**
+ * Dependencies transformed by Vite (see `server.deps.inline`) ship source maps without their sources: not
+ * worth a warning per file on every run. (Vitest replaces `customLogger`, so this wraps the resolved one.)
+ */
+const quietMissingSources: Plugin = {
+  name: "quiet-missing-sources",
+  configResolved(config) {
+    const warnOnce = config.logger.warnOnce.bind(config.logger);
+    config.logger.warnOnce = (message, options) => {
+      if (!message.endsWith("points to missing source files")) warnOnce(message, options);
+    };
+  },
+};
 
 // Workspace packages resolve to their TypeScript sources (the "source" export condition), so that tests
 // never need a build.
 export default defineConfig({
+  plugins: [quietMissingSources],
   resolve: { conditions: ["source", ...defaultServerConditions] },
   ssr: { resolve: { conditions: ["source", ...defaultServerConditions] } },
   test: {
@@ -16,6 +31,9 @@ export default defineConfig({
       "test/**/*.test.ts",
     ],
     exclude: ["**/node_modules/**", "**/dist/**", "test/e2e/**"],
+    // eventsource-parser (under the MCP SDK's client) publishes a "source" condition pointing at its .ts
+    // files, which Node cannot load: Vite transforms the SDK and it instead of leaving them to Node.
+    server: { deps: { inline: ["@modelcontextprotocol/sdk", "eventsource-parser"] } },
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },
