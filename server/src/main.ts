@@ -22,6 +22,7 @@ async function main(): Promise<void> {
     llmAllow: config.llmAllow,
     llmKeyEnvs: config.llmKeyEnvs,
     ...(config.prices ? { prices: config.prices } : {}),
+    ...(config.mcpServers ? { mcpServers: config.mcpServers } : {}),
     maxConcurrentRuns: config.maxConcurrentRuns,
     env: process.env,
     ...(config.token ? { token: config.token } : {}),
@@ -44,6 +45,10 @@ async function main(): Promise<void> {
   }
   if (config.prices)
     process.stdout.write(`  prices: ${Object.keys(config.prices).length} model(s) from WADDLE_PRICES\n`);
+  if (config.mcpServers) {
+    const names = config.mcpServers.map((server) => `${server.name} (${server.transport})`).join(", ");
+    process.stdout.write(`  MCP servers, started on first use: ${names}\n`);
+  }
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -5,6 +5,11 @@ import type { PriceTable } from "@waddle/planner";
 import { z } from "zod";
 import { ConfigError } from "./config-error.js";
 import { parseLlmAllow, parseLlmKeyEnvs } from "./llm/llm-endpoint-policy.js";
+import {
+  assertMcpSecretsPresent,
+  readMcpServersConfig,
+  type McpServerConfig,
+} from "./mcp-client/mcp-servers-config.js";
 import { safeJsonParse } from "./safe-json.js";
 
 /** The settings that decide what runs may do, read alike by the server and the CLI's in-process runs. */
@@ -21,6 +26,8 @@ export interface RunSettings {
   llmKeyEnvs: string[];
   /** Model prices that extend the built-in table (`WADDLE_PRICES`). */
   prices?: PriceTable;
+  /** The MCP servers mcp tools may use (`WADDLE_MCP_SERVERS`); none when unset. */
+  mcpServers?: McpServerConfig[];
 }
 
 const SECRET_PREFIX = "WADDLE_SECRET_";
@@ -58,7 +65,8 @@ export function readPriceTable(value: string | undefined, cwd: string): PriceTab
 
 /**
  * Reads `WADDLE_TOOLS_DIR`, `WADDLE_HTTP_ALLOW`, `WADDLE_SECRET_<NAME>`, `WADDLE_LLM_ALLOW`,
- * `WADDLE_LLM_KEY_ENVS` and `WADDLE_PRICES`; throws `ConfigError` naming the variable to fix.
+ * `WADDLE_LLM_KEY_ENVS`, `WADDLE_PRICES` and `WADDLE_MCP_SERVERS`; throws `ConfigError` naming the variable
+ * to fix.
  */
 export function readRunSettings(env: NodeJS.ProcessEnv, cwd = process.cwd()): RunSettings {
   const secrets: Record<string, string> = {};
@@ -68,6 +76,8 @@ export function readRunSettings(env: NodeJS.ProcessEnv, cwd = process.cwd()): Ru
   }
   const toolsDir = env.WADDLE_TOOLS_DIR?.trim();
   const prices = readPriceTable(env.WADDLE_PRICES, cwd);
+  const mcpServers = readMcpServersConfig(env.WADDLE_MCP_SERVERS, cwd);
+  assertMcpSecretsPresent(mcpServers, secrets);
   return {
     ...(toolsDir ? { toolsDir: path.resolve(cwd, toolsDir) } : {}),
     httpAllow: (env.WADDLE_HTTP_ALLOW ?? "")
@@ -78,5 +88,6 @@ export function readRunSettings(env: NodeJS.ProcessEnv, cwd = process.cwd()): Ru
     llmAllow: parseLlmAllow(env.WADDLE_LLM_ALLOW),
     llmKeyEnvs: parseLlmKeyEnvs(env.WADDLE_LLM_KEY_ENVS),
     ...(prices ? { prices } : {}),
+    ...(mcpServers.length > 0 ? { mcpServers } : {}),
   };
 }

@@ -2,14 +2,19 @@ import { existsSync } from "node:fs";
 import type { PriceTable } from "@waddle/planner";
 import { LlmEndpointPolicy } from "./llm/llm-endpoint-policy.js";
 import { createLogger, type Logger, type LogLevel } from "./logger.js";
+import { McpClientManager } from "./mcp-client/mcp-client-manager.js";
+import type { McpServerConfig } from "./mcp-client/mcp-servers-config.js";
 import type { RunSettings } from "./run-settings.js";
 import { HostAllowList } from "./tools/host-allow-list.js";
+import type { HostLookup } from "./tools/resolve-allowed-address.js";
 import { loadToolModules, type ModuleImporter } from "./tools/load-tool-modules.js";
 import { SecretRedactor } from "./tools/secret-redactor.js";
 import { ToolRegistry } from "./tools/tool-registry.js";
 
 /** Environment variables whose values are treated as secrets: keys, tokens, passwords. */
 const SECRET_ENV_NAME = /(?:KEY|TOKEN|SECRET|PASSWORD)$/;
+/** Names of MCP env variables and headers whose literal values are treated as secrets too. */
+const SECRET_CONFIG_NAME = /KEY|TOKEN|SECRET|PASSWORD|AUTH|COOKIE|CREDENTIAL/i;
 /** Shorter values (flags, ports) would redact ordinary text. */
 const MIN_ENV_SECRET_LENGTH = 8;
 
@@ -25,6 +30,10 @@ export interface RunSetupOptions {
   /** Defaults to a logger at `logLevel` that redacts the secrets. */
   logger?: Logger;
   logLevel?: LogLevel | "silent";
+  /** How Streamable HTTP MCP servers' host names are resolved; the system resolver by default. */
+  lookup?: HostLookup;
+  /** Reported to MCP servers as the client's version. */
+  version?: string;
 }
 
 /** What every run needs besides the store; spread it into `createDefaultPlannerFactory`. */
@@ -37,6 +46,8 @@ export interface RunSetup {
   llmPolicy: LlmEndpointPolicy;
   allowList: HostAllowList;
   priceTable?: PriceTable;
+  /** The MCP servers of `WADDLE_MCP_SERVERS`, connected on first use; close it when done. */
+  mcp: McpClientManager;
 }
 
 /** Values that must never leave the process: `WADDLE_SECRET_*`, the token, and keys found in the environment. */
@@ -44,7 +55,23 @@ export function collectSecretValues(options: Pick<RunSetupOptions, "env" | "sett
   const fromEnv = Object.entries(options.env).flatMap(([name, value]) =>
     value && SECRET_ENV_NAME.test(name) && value.length >= MIN_ENV_SECRET_LENGTH ? [value] : [],
   );
-  return [...Object.values(options.settings.secrets), ...(options.token ? [options.token] : []), ...fromEnv];
+  return [
+    ...Object.values(options.settings.secrets),
+    ...(options.token ? [options.token] : []),
+    ...fromEnv,
+    ...getMcpLiteralSecrets(options.settings.mcpServers ?? []),
+  ];
+}
+
+/** Literal values an MCP server's config gives to secret-looking env variables or headers. */
+function getMcpLiteralSecrets(servers: readonly McpServerConfig[]): string[] {
+  return servers.flatMap((server) =>
+    Object.entries(server.transport === "stdio" ? server.env : server.headers).flatMap(([name, value]) =>
+      typeof value === "string" && value.length >= MIN_ENV_SECRET_LENGTH && SECRET_CONFIG_NAME.test(name)
+        ? [value]
+        : [],
+    ),
+  );
 }
 
 async function createRegistry(options: RunSetupOptions, logger: Logger): Promise<ToolRegistry> {
@@ -70,10 +97,33 @@ async function createRegistry(options: RunSetupOptions, logger: Logger): Promise
   return registry;
 }
 
+function createMcpClients(
+  options: RunSetupOptions & { allowList: HostAllowList; redactor: SecretRedactor; logger: Logger },
+): McpClientManager {
+  const servers = options.settings.mcpServers ?? [];
+  for (const server of servers) {
+    if (server.transport === "http" && !options.allowList.isAllowed(new URL(server.url))) {
+      options.logger.warn("MCP server not on WADDLE_HTTP_ALLOW: its calls are refused", {
+        server: server.name,
+        host: new URL(server.url).host,
+      });
+    }
+  }
+  return new McpClientManager({
+    servers,
+    secrets: options.settings.secrets,
+    allowList: options.allowList,
+    redactor: options.redactor,
+    logger: options.logger,
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+    ...(options.version ? { clientVersion: options.version } : {}),
+  });
+}
+
 /**
  * Everything runs need besides the store, built the same way for the server and for the CLI's in-process
- * runs: the secret redactor, the module tool registry, the LLM endpoint policy, the http allow-list and the
- * price table. Throws `ConfigError` for settings it cannot use.
+ * runs: the secret redactor, the module tool registry, the LLM endpoint policy, the http allow-list, the
+ * price table and the MCP servers (none started yet). Throws `ConfigError` for settings it cannot use.
  */
 export async function createRunSetup(options: RunSetupOptions): Promise<RunSetup> {
   const { settings } = options;
@@ -84,6 +134,7 @@ export async function createRunSetup(options: RunSetupOptions): Promise<RunSetup
     allow: settings.llmAllow,
     keyEnvs: settings.llmKeyEnvs,
   });
+  const allowList = new HostAllowList(settings.httpAllow);
   return {
     env: options.env,
     registry: await createRegistry(options, logger),
@@ -91,7 +142,8 @@ export async function createRunSetup(options: RunSetupOptions): Promise<RunSetup
     redactor,
     logger,
     llmPolicy,
-    allowList: new HostAllowList(settings.httpAllow),
+    allowList,
     ...(settings.prices ? { priceTable: settings.prices } : {}),
+    mcp: createMcpClients({ ...options, allowList, redactor, logger }),
   };
 }

@@ -8,6 +8,7 @@ import { loadExampleAgents } from "./agents/load-example-agents.js";
 import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
 import { createApp } from "./http/create-app.js";
 import type { Logger, LogLevel } from "./logger.js";
+import type { McpServerConfig } from "./mcp-client/mcp-servers-config.js";
 import { createRunSetup } from "./run-setup.js";
 import { createDefaultPlannerFactory } from "./runs/default-planner-factory.js";
 import type { PlannerFactory } from "./runs/planner-factory.js";
@@ -47,6 +48,8 @@ export interface WaddleServerOptions {
   llmKeyEnvs?: readonly string[];
   /** Model prices that extend the built-in table (`WADDLE_PRICES`). */
   prices?: PriceTable;
+  /** The MCP servers mcp tools may use (`WADDLE_MCP_SERVERS`); started or called on first use only. */
+  mcpServers?: readonly McpServerConfig[];
   maxConcurrentRuns?: number;
   /** Where LLM keys are read (OPENAI_API_KEY, an agent's `apiKeyEnv`); defaults to process.env. */
   env?: NodeJS.ProcessEnv;
@@ -104,8 +107,10 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       llmAllow: [...(options.llmAllow ?? [])],
       llmKeyEnvs: [...(options.llmKeyEnvs ?? [])],
       ...(options.prices ? { prices: options.prices } : {}),
+      ...(options.mcpServers ? { mcpServers: [...options.mcpServers] } : {}),
     },
     ...(options.token ? { token: options.token } : {}),
+    version: SERVER_VERSION,
     exampleToolsDir:
       options.exampleToolsDir === undefined
         ? path.join(ROOT, "apps/examples/tools")
@@ -114,7 +119,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
   });
-  const { logger, redactor, registry } = setup;
+  const { logger, redactor, registry, mcp } = setup;
   const dataDir = options.dataDir ?? path.join(ROOT, "data");
   // Before the database is opened: a second server would mark this one's running runs interrupted.
   const unlock = options.store ? () => undefined : lockDataDir(dataDir);
@@ -144,8 +149,11 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       redactor,
       logger,
       maxConcurrentRuns: options.maxConcurrentRuns ?? 4,
-      // A spec whose LLM endpoint or key variable the server does not allow is refused (422) up front.
-      checkSpec: (spec) => setup.llmPolicy.assertSpec(spec),
+      // A spec whose LLM endpoint, key variable or MCP server the server does not allow is refused (422).
+      checkSpec: (spec) => {
+        setup.llmPolicy.assertSpec(spec);
+        mcp.assertSpec(spec);
+      },
     });
     const interrupted = await runs.recoverRuns();
     if (interrupted.length > 0) logger.warn("runs interrupted by the last shutdown", { runs: interrupted });
@@ -153,6 +161,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       store,
       registry,
       runs,
+      hub,
       logger,
       version: SERVER_VERSION,
       offline,
@@ -162,6 +171,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
         ? {}
         : { designerDir: options.designerDir ?? path.join(ROOT, "designer/dist") }),
       ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+      mcp,
     });
     const httpServer = createServer(app);
     const io = createSocketGateway({
@@ -189,6 +199,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
           io.close(() => resolve());
           httpServer.closeAllConnections();
         });
+        await mcp.close();
         await store.close();
         unlock();
       })());
@@ -206,6 +217,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       close,
     };
   } catch (error) {
+    await mcp.close();
     await store.close();
     unlock();
     throw error;

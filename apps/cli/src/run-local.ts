@@ -27,8 +27,9 @@ export interface RunLocalOptions {
 /**
  * Runs an agent in this process with the server's own run manager over an in-memory store (the example
  * agents are there too, for agent tools), printing events as they are recorded. Tools, secrets, the LLM
- * endpoint policy, the http allow-list and prices come from the environment exactly as the server reads
- * them (`readRunSettings`, `createRunSetup`): an agent file is data, and may not send a key elsewhere.
+ * endpoint policy, the http allow-list, prices and MCP servers come from the environment exactly as the
+ * server reads them (`readRunSettings`, `createRunSetup`): an agent file is data, and may not send a key
+ * elsewhere.
  */
 export async function runLocal(options: RunLocalOptions): Promise<number> {
   const { io, spec } = options;
@@ -55,7 +56,10 @@ export async function runLocal(options: RunLocalOptions): Promise<number> {
     logger,
     maxConcurrentRuns: 1,
     createPlanner: createDefaultPlannerFactory({ ...setup, store }),
-    checkSpec: (checked) => setup.llmPolicy.assertSpec(checked),
+    checkSpec: (checked) => {
+      setup.llmPolicy.assertSpec(checked);
+      setup.mcp.assertSpec(checked);
+    },
   });
   const printer = new EventPrinter({
     write: (text) => io.stdout.write(text),
@@ -108,6 +112,7 @@ export async function runLocal(options: RunLocalOptions): Promise<number> {
   } finally {
     printer.finish();
     await manager.close(1_000);
+    await setup.mcp.close();
     await store.close();
   }
 }

@@ -163,6 +163,15 @@ export const McpImpl = z.strictObject({
   tool: McpToolName,
 });
 
+/**
+ * The out schema of an MCP tool whose server declares none: its result is the text of its content
+ * (`{"text": "…"}`); a tool with an output schema answers with its structured content instead.
+ */
+export const MCP_TEXT_RESULT_SCHEMA = {
+  type: "object",
+  properties: { text: { type: "string", description: "The text the MCP tool answered with" } },
+} as const;
+
 export const ToolImpl = z.discriminatedUnion("kind", [
   ModuleImpl,
   HttpImpl,

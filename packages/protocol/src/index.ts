@@ -12,6 +12,7 @@ export {
   LlmConfig,
   LlmImpl,
   LlmPrice,
+  MCP_TEXT_RESULT_SCHEMA,
   McpImpl,
   MockImpl,
   ModuleImpl,

@@ -1,6 +1,6 @@
 import type { AgentSpec } from "@waddle/protocol";
 
-const KINDS_NEEDING_RESOLVER = new Set(["http", "llm", "agent"]);
+const KINDS_NEEDING_RESOLVER = new Set(["http", "llm", "agent", "mcp"]);
 /** Characters that end a line in TypeScript (LF, CR, U+2028, U+2029) and other control characters. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this removes
 const LINE_BREAKS_AND_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
@@ -28,7 +28,7 @@ function toSpecExpression(spec: AgentSpec): string {
 /**
  * TypeScript that builds the same planner with `@waddle/planner`: the spec inlined as JSON and parsed by
  * `@waddle/protocol`, the LLM client from the spec's own `llm` settings, and options for the module
- * tools and the server-side tool kinds (http, llm, agent) that the caller supplies. Spec text reaches the
+ * tools and the server-side tool kinds (http, llm, agent, mcp) that the caller supplies. Spec text reaches the
  * code only as JSON, and comments only through `toCommentText`.
  */
 export function exportAgentTypeScript(spec: AgentSpec): string {
@@ -56,7 +56,7 @@ export function exportAgentTypeScript(spec: AgentSpec): string {
     `  moduleTools?: ReadonlyMap<string, ToolDefinition>;`,
     resolved.length > 0
       ? `  /** Runs the tools the planner does not run itself: ${resolved.join(", ")}. */`
-      : `  /** Runs http, llm and agent tools (this agent has none). */`,
+      : `  /** Runs http, llm, agent and mcp tools (this agent has none). */`,
     `  resolveImpl?: ImplResolver;`,
     `  /** Where paused runs wait (in memory by default). */`,
     `  stateStore?: StateStore;`,

@@ -1,6 +1,7 @@
 import express, { type Express } from "express";
 import { ApiError } from "../api-error.js";
 import type { Logger } from "../logger.js";
+import type { McpClientManager } from "../mcp-client/mcp-client-manager.js";
 import type { RunService } from "../runs/run-service.js";
 import { protoSafeReviver } from "../safe-json.js";
 import type { WaddleStore } from "../store/waddle-store.js";
@@ -9,6 +10,7 @@ import { createAgentsRoutes } from "./agents-routes.js";
 import { createDesignerRoutes } from "./designer-static.js";
 import { createErrorHandler } from "./error-handler.js";
 import { createHostGuard } from "./host-guard.js";
+import { createMcpServersRoutes } from "./mcp-servers-routes.js";
 import { createMetaRoutes } from "./meta-routes.js";
 import { createRunsRoutes } from "./runs-routes.js";
 import {
@@ -31,6 +33,8 @@ export interface CreateAppOptions {
   designerDir?: string;
   /** Largest accepted JSON body, e.g. "1mb". */
   bodyLimit?: string;
+  /** The MCP servers of `WADDLE_MCP_SERVERS`, for `GET /api/mcp/servers`. */
+  mcp?: McpClientManager;
 }
 
 /** The Express app: Host check, security headers, CORS, auth, JSON bodies, the REST routes, the designer. */
@@ -57,6 +61,7 @@ export function createApp(options: CreateAppOptions): Express {
   );
   api.use("/agents", createAgentsRoutes({ store: options.store }));
   api.use("/runs", createRunsRoutes({ store: options.store, runs: options.runs }));
+  api.use("/mcp", createMcpServersRoutes(options.mcp ? { mcp: options.mcp } : {}));
   api.use((request) => {
     throw new ApiError(
       "not_found",

@@ -9,6 +9,7 @@ import {
 import { BoundedErrorLlm } from "../llm/bounded-error-llm.js";
 import { DEFAULT_LLM_KEY_ENV, type LlmEndpointPolicy } from "../llm/llm-endpoint-policy.js";
 import type { Logger } from "../logger.js";
+import type { McpClientManager } from "../mcp-client/mcp-client-manager.js";
 import { PausedStateStore } from "../store/paused-state-store.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { RunSubagent } from "../tools/agent-tool.js";
@@ -39,6 +40,8 @@ export interface DefaultPlannerFactoryOptions {
   /** How http tools resolve host names; the system resolver by default (tests inject one). */
   lookup?: HostLookup;
   maxAgentDepth?: number;
+  /** The MCP servers of `WADDLE_MCP_SERVERS`; without it a spec with mcp tools is refused. */
+  mcp?: McpClientManager;
 }
 
 /**
@@ -90,8 +93,9 @@ function createCandidateLlms(
 
 /**
  * Builds each run's `ReactPlanner` from its spec: LLM clients from the spec (every endpoint checked against
- * the server's policy first), the registered module tools, the server's tool kinds (http, llm, agent), the
- * server's price table, and paused states in the store.
+ * the server's policy first), the registered module tools, the server's tool kinds (http, llm, agent, mcp,
+ * whose empty schemas are filled from the MCP servers' listings), the server's price table, and paused
+ * states in the store.
  */
 export function createDefaultPlannerFactory(options: DefaultPlannerFactoryOptions): PlannerFactory {
   const maxDepth = options.maxAgentDepth ?? MAX_AGENT_DEPTH;
@@ -107,9 +111,9 @@ export function createDefaultPlannerFactory(options: DefaultPlannerFactoryOption
     });
 
   const create: PlannerFactory = async (request: CreatePlannerOptions) => {
-    const { spec } = request;
     // Every endpoint of the spec at once, so that a refused one fails the run before anything is sent.
-    options.llmPolicy.assertSpec(spec);
+    options.llmPolicy.assertSpec(request.spec);
+    const spec = await fillMcpSchemas(request.spec, options.mcp);
     const llm = llmFor(spec.llm, "llm");
     const planner = ReactPlanner.fromSpec(spec, {
       llm,
@@ -125,6 +129,7 @@ export function createDefaultPlannerFactory(options: DefaultPlannerFactoryOption
         agentLlm: spec.llm,
         runSubagent: createSubagentRunner({ request, create, store: options.store, maxDepth }),
         ...(options.lookup ? { lookup: options.lookup } : {}),
+        ...(options.mcp ? { mcp: options.mcp } : {}),
       }),
       stateStore: new PausedStateStore(options.store, request.runId),
       agentId: spec.id,
@@ -134,6 +139,19 @@ export function createDefaultPlannerFactory(options: DefaultPlannerFactoryOption
     return { planner, offline: llm.offline === true };
   };
   return create;
+}
+
+/** Refuses mcp tools of unlisted servers, and fills the empty schemas of the others from their listings. */
+async function fillMcpSchemas(spec: AgentSpec, mcp: McpClientManager | undefined): Promise<AgentSpec> {
+  if (!spec.tools.some((tool) => tool.impl.kind === "mcp")) return spec;
+  if (mcp === undefined) {
+    throw new ToolExecutionError(
+      "mcp_server_not_configured",
+      "This agent has mcp tools, but no MCP servers are configured here (WADDLE_MCP_SERVERS).",
+    );
+  }
+  mcp.assertSpec(spec);
+  return mcp.fillSchemas(spec);
 }
 
 /** Runs another saved agent to its end for an agent tool, refusing cycles and nesting past `maxDepth`. */

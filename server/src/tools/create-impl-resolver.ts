@@ -1,5 +1,7 @@
 import type { LlmConfig, ToolSpec } from "@waddle/protocol";
 import type { ImplResolver, LlmClient } from "@waddle/planner";
+import type { McpClientManager } from "../mcp-client/mcp-client-manager.js";
+import { createMcpToolRunner } from "../mcp-client/mcp-tool.js";
 import { createAgentToolRunner, type RunSubagent } from "./agent-tool.js";
 import type { HostAllowList } from "./host-allow-list.js";
 import { createHttpToolRunner } from "./http-tool.js";
@@ -17,10 +19,12 @@ export interface ImplResolverOptions {
   runSubagent: RunSubagent;
   /** How http tools resolve host names; the system resolver by default. */
   lookup?: HostLookup;
+  /** The MCP servers of `WADDLE_MCP_SERVERS`; without it every mcp tool fails as not configured. */
+  mcp?: McpClientManager;
 }
 
 /**
- * Supplies the runners of the tool kinds the server runs: `http`, `llm` and `agent` (the planner runs
+ * Supplies the runners of the tool kinds the server runs: `http`, `llm`, `agent` and `mcp` (the planner runs
  * `mock` itself and `module` tools from the registry it is given).
  */
 export function createImplResolver(options: ImplResolverOptions): ImplResolver {
@@ -45,6 +49,12 @@ export function createImplResolver(options: ImplResolverOptions): ImplResolver {
         });
       case "agent":
         return createAgentToolRunner({ tool: { ...tool, impl }, runSubagent: options.runSubagent });
+      case "mcp":
+        return createMcpToolRunner({
+          tool: { ...tool, impl },
+          connection: options.mcp?.get(impl.server),
+          redactor: options.redactor,
+        });
       default:
         return undefined;
     }

@@ -17,7 +17,14 @@ export type ToolExecutionErrorCode =
   | "agent_depth_exceeded"
   | "agent_cycle"
   | "subagent_paused"
-  | "subagent_failed";
+  | "subagent_failed"
+  | "mcp_server_not_configured"
+  | "mcp_unknown_tool"
+  | "mcp_unavailable"
+  | "mcp_connection_closed"
+  | "mcp_timeout"
+  | "mcp_tool_error"
+  | "mcp_error";
 
 /**
  * A tool call that failed in a way the planner turns into a `failure` observation. `retryable: false` marks

@@ -1,0 +1,254 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { JsonSchema, McpServerInfo, McpToolInfo } from "@waddle/protocol";
+import type { Logger } from "../logger.js";
+import type { HostAllowList } from "../tools/host-allow-list.js";
+import type { HostLookup } from "../tools/resolve-allowed-address.js";
+import type { SecretRedactor } from "../tools/secret-redactor.js";
+import { ToolExecutionError } from "../tools/tool-execution-error.js";
+import { createPinnedFetch } from "./create-pinned-fetch.js";
+import { resolveMcpConfigValues, type McpServerConfig } from "./mcp-servers-config.js";
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const STDERR_TAIL_CHARS = 2_000;
+const MAX_TOOL_PAGES = 50;
+
+export interface McpConnectionOptions {
+  config: McpServerConfig;
+  /** Values of `WADDLE_SECRET_<NAME>` by name, for `{"secret": "NAME"}` env and header values. */
+  secrets: Readonly<Record<string, string>>;
+  allowList: HostAllowList;
+  lookup: HostLookup;
+  redactor: SecretRedactor;
+  logger: Logger;
+  clientVersion: string;
+  /** How long starting, the MCP handshake and the tool listing may take together. */
+  connectTimeoutMs?: number;
+}
+
+/**
+ * One MCP server the operator listed, connected on first use: a stdio server is started as a child
+ * process, a Streamable HTTP one reached through the http allow-list. Its tools are listed once per
+ * connection. A server that exits or drops its session is connected (started) again by the next call.
+ */
+export class McpConnection {
+  readonly name: string;
+  readonly #options: McpConnectionOptions;
+  #client: Client | undefined;
+  #connecting: Promise<Client> | undefined;
+  #tools: McpToolInfo[] = [];
+  #status: McpServerInfo["status"] = "idle";
+  #error: string | undefined;
+  #stderrTail = "";
+  #closed = false;
+  #callsInFlight = 0;
+
+  constructor(options: McpConnectionOptions) {
+    this.#options = options;
+    this.name = options.config.name;
+  }
+
+  get transport(): McpServerInfo["transport"] {
+    return this.#options.config.transport;
+  }
+
+  /** The server as `GET /api/mcp/servers` shows it: the tools of its last listing. */
+  getInfo(): McpServerInfo {
+    return {
+      name: this.name,
+      transport: this.transport,
+      status: this.#status,
+      ...(this.#error === undefined ? {} : { error: this.#error }),
+      tools: this.#tools,
+    };
+  }
+
+  /** Connects unless connected (starting a stdio server) and answers with the listed tools. */
+  async listTools(): Promise<McpToolInfo[]> {
+    await this.#connect();
+    return this.#tools;
+  }
+
+  /**
+   * Calls a tool. Aborting `signal` sends MCP's `notifications/cancelled` for the request. A connection
+   * that fails under the call is dropped, so that the next call connects again; a Streamable HTTP session
+   * the server no longer knows (404) is replaced by a new one at once, as the MCP spec asks.
+   */
+  async callTool(options: {
+    tool: string;
+    args: Record<string, unknown>;
+    signal: AbortSignal;
+    timeoutMs: number;
+  }): Promise<CallToolResult> {
+    for (let attempt = 1; ; attempt += 1) {
+      const client = await this.#connect();
+      options.signal.throwIfAborted();
+      this.#callsInFlight += 1;
+      try {
+        const result = await client.callTool({ name: options.tool, arguments: options.args }, undefined, {
+          signal: options.signal,
+          timeout: options.timeoutMs,
+        });
+        return result as CallToolResult;
+      } catch (error) {
+        if (!isConnectionFailure(error) || options.signal.aborted) throw error;
+        this.#drop(client, describeError(error));
+        if (attempt > 1 || !(error instanceof StreamableHTTPError && error.code === 404)) throw error;
+      } finally {
+        this.#callsInFlight -= 1;
+      }
+    }
+  }
+
+  /** Closes the client; a stdio server's process is ended (stdin closed, then SIGTERM, then SIGKILL). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const client = this.#client ?? (await this.#connecting?.catch(() => undefined));
+    this.#client = undefined;
+    this.#status = "idle";
+    await client?.close().catch(() => undefined);
+  }
+
+  #connect(): Promise<Client> {
+    if (this.#closed) {
+      return Promise.reject(
+        new ToolExecutionError("mcp_unavailable", `MCP server "${this.name}" is shutting down.`, false),
+      );
+    }
+    if (this.#client) return Promise.resolve(this.#client);
+    this.#connecting ??= this.#open().finally(() => (this.#connecting = undefined));
+    return this.#connecting;
+  }
+
+  async #open(): Promise<Client> {
+    const client = new Client({ name: "waddle", version: this.#options.clientVersion });
+    client.onclose = () => this.#onClosed(client);
+    // A Streamable HTTP server that dies mid-call ends the call's response stream: without this the call
+    // would wait for its timeout. (A dropped idle GET stream is left to the SDK, which reconnects it.)
+    client.onerror = (error) => {
+      if (this.#callsInFlight > 0 && error.message.startsWith("SSE stream disconnected")) {
+        this.#drop(client, error.message);
+      }
+    };
+    const timeout = this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    this.#stderrTail = "";
+    try {
+      await client.connect(this.#createTransport(), { timeout });
+      const tools = await listAllTools(client, timeout);
+      if (this.#closed) throw new Error("the server is shutting down");
+      this.#client = client;
+      this.#tools = tools.map(toToolInfo);
+      this.#status = "connected";
+      this.#error = undefined;
+      this.#options.logger.info("MCP server connected", { server: this.name, tools: tools.length });
+      return client;
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      const message = this.#options.redactor.redactText(
+        `MCP server "${this.name}" is unavailable: ${describeError(error)}${this.#getStderrNote()}`,
+      );
+      this.#status = "error";
+      this.#error = message;
+      this.#options.logger.warn("MCP server unavailable", { server: this.name, error: message });
+      if (error instanceof ToolExecutionError) {
+        throw new ToolExecutionError(error.code, message, error.retryable, { server: this.name });
+      }
+      throw new ToolExecutionError("mcp_unavailable", message, true, { server: this.name });
+    }
+  }
+
+  #createTransport(): Transport {
+    const { config, secrets } = this.#options;
+    if (config.transport === "http") {
+      const headers = resolveMcpConfigValues(config.headers, { secrets, server: this.name });
+      return new StreamableHTTPClientTransport(new URL(config.url), {
+        requestInit: { headers },
+        fetch: createPinnedFetch({ allowList: this.#options.allowList, lookup: this.#options.lookup }),
+      });
+    }
+    const transport = new StdioClientTransport({
+      command: config.command,
+      args: config.args,
+      // Added to the SDK's small default environment (PATH, HOME, …): Waddle's own keys never reach it.
+      env: resolveMcpConfigValues(config.env, { secrets, server: this.name }),
+      stderr: "pipe",
+      ...(config.cwd ? { cwd: config.cwd } : {}),
+    });
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      this.#stderrTail = (this.#stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
+    });
+    return transport;
+  }
+
+  #getStderrNote(): string {
+    const tail = this.#stderrTail.trim().split("\n").slice(-5).join(" | ").slice(-500);
+    return tail ? ` (stderr: ${tail})` : "";
+  }
+
+  #onClosed(client: Client): void {
+    if (this.#client !== client) return;
+    this.#client = undefined;
+    if (this.#closed) return;
+    this.#status = "error";
+    this.#error = this.#options.redactor.redactText(
+      `MCP server "${this.name}" closed the connection${this.#getStderrNote()}; it is connected again on the next call.`,
+    );
+    this.#options.logger.warn("MCP server connection closed", { server: this.name });
+  }
+
+  #drop(client: Client, reason: string): void {
+    if (this.#client !== client) return;
+    this.#client = undefined;
+    this.#status = "error";
+    this.#error = this.#options.redactor.redactText(
+      `MCP server "${this.name}" failed: ${reason}; it is connected again on the next call.`,
+    );
+    void client.close().catch(() => undefined);
+  }
+}
+
+async function listAllTools(client: Client, timeout: number): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_TOOL_PAGES; page += 1) {
+    const listed = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout });
+    tools.push(...listed.tools);
+    cursor = listed.nextCursor;
+    if (cursor === undefined) break;
+  }
+  return tools;
+}
+
+function toToolInfo(tool: Tool): McpToolInfo {
+  return {
+    name: tool.name,
+    desc: tool.description ?? tool.title ?? tool.annotations?.title ?? "",
+    argsSchema: withoutDialect(tool.inputSchema),
+    ...(tool.outputSchema ? { outSchema: withoutDialect(tool.outputSchema) } : {}),
+  };
+}
+
+/** A listed schema without its `$schema` dialect line, which a spec does not need. */
+function withoutDialect(schema: Record<string, unknown>): JsonSchema {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}
+
+/** True for failures of the connection itself (closed, session gone, unreachable), not of one request. */
+function isConnectionFailure(error: unknown): boolean {
+  if (error instanceof ToolExecutionError) return false;
+  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
+  return true;
+}
+
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+  return `${error.message}${cause}`;
+}
