@@ -1,0 +1,93 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { RunEvent } from "@waddle/protocol";
+import { isApiError } from "../../api-error.js";
+import type { Logger } from "../../logger.js";
+import { runAgent, type AgentRunner } from "../run-agent.js";
+import { getRunOutcome } from "../run-outcome.js";
+import { AgentToolArguments, getAgentTool, getAgentToolResult } from "./agent-tools.js";
+import { getProgressMessage } from "./get-progress-message.js";
+
+export interface McpAgentsServerOptions {
+  runner: AgentRunner;
+  logger: Logger;
+  version: string;
+  /** The server's address as this session's client reached it, for resume instructions. */
+  serverUrl: string;
+  tokenRequired: boolean;
+  /** Aborts when the HTTP request carrying this call went away (see McpSessions.trackCalls). */
+  getCallSignal?: (call: { sessionId?: string; requestId: string | number }) => AbortSignal | undefined;
+}
+
+/**
+ * An MCP server whose tools are the saved agents, read again on every `tools/list` (so agents saved later
+ * appear). A call runs the agent as any other run, reports each step as progress when the client sent a
+ * `progressToken`, and answers with the answer, or the pause and how to resume it. A client that cancels
+ * the call (`notifications/cancelled`) cancels the run.
+ */
+export function createMcpAgentsServer(options: McpAgentsServerOptions): McpServer {
+  const { runner } = options;
+  const mcp = new McpServer(
+    { name: "waddle", title: "Waddle agents", version: options.version },
+    {
+      instructions:
+        "Each tool is a saved Waddle agent: call it with {query}. A run that pauses for a person answers " +
+        "with the pause and how to resume it; every run is listed in GET /api/runs and shown on the canvas.",
+    },
+  );
+  // The low-level handlers: McpServer's own registry is fixed at registration, the agents are not.
+  mcp.server.registerCapabilities({ tools: {} });
+  mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: (await runner.store.listAgents()).map(getAgentTool),
+  }));
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const agentId = request.params.name;
+    if (!(await runner.store.getAgent(agentId))) {
+      throw new McpError(ErrorCode.InvalidParams, `No agent "${agentId}": tools/list names the agents.`);
+    }
+    const parsed = AgentToolArguments.safeParse(request.params.arguments ?? {});
+    if (!parsed.success) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Call "${agentId}" with {"query": "<what to ask>"}: ${parsed.error.issues[0]?.message ?? "bad arguments"}.`,
+      );
+    }
+    const progressToken = extra._meta?.progressToken;
+    let progress = 0;
+    const onEvent = (event: RunEvent): void => {
+      if (progressToken === undefined) return;
+      const message = getProgressMessage(event);
+      if (message === undefined) return;
+      progress += 1;
+      extra
+        .sendNotification({ method: "notifications/progress", params: { progressToken, progress, message } })
+        .catch(() => undefined); // a client that went away: the call's signal says so
+    };
+    const disconnected = options.getCallSignal?.({
+      ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }),
+      requestId: extra.requestId,
+    });
+    const signal = disconnected ? AbortSignal.any([extra.signal, disconnected]) : extra.signal;
+    try {
+      const run = await runAgent(runner, { agentId, query: parsed.data.query, signal, onEvent });
+      const outcome = getRunOutcome(run, {
+        serverUrl: options.serverUrl,
+        tokenRequired: options.tokenRequired,
+      });
+      return getAgentToolResult(outcome);
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      if (error.code === "not_found") throw new McpError(ErrorCode.InvalidParams, error.message);
+      // A run refused up front (an LLM endpoint the server does not allow, a server shutting down).
+      options.logger.info("mcp agent call refused", { agentId, code: error.code });
+      return { content: [{ type: "text", text: `${error.code}: ${error.message}` }], isError: true };
+    }
+  });
+  return mcp;
+}
