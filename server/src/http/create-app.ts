@@ -1,7 +1,10 @@
 import express, { type Express } from "express";
 import { ApiError } from "../api-error.js";
+import { createMcpRoutes } from "../ecosystem/mcp-server/mcp-routes.js";
+import { createOpenAiRoutes } from "../ecosystem/openai-compat/openai-routes.js";
 import type { Logger } from "../logger.js";
 import type { McpClientManager } from "../mcp-client/mcp-client-manager.js";
+import type { RunEventHub } from "../runs/run-event-hub.js";
 import type { RunService } from "../runs/run-service.js";
 import { protoSafeReviver } from "../safe-json.js";
 import type { WaddleStore } from "../store/waddle-store.js";
@@ -25,6 +28,8 @@ export interface CreateAppOptions {
   store: WaddleStore;
   registry: ToolRegistry;
   runs: RunService;
+  /** Runs' live events, for the endpoints that answer once a run has ended or paused (`/mcp`, `/v1`). */
+  hub: RunEventHub;
   logger: Logger;
   version: string;
   offline: boolean;
@@ -69,6 +74,16 @@ export function createApp(options: CreateAppOptions): Express {
     );
   });
   app.use("/api", api);
+  // The saved agents as MCP tools and as OpenAI-compatible models (server/src/ecosystem).
+  const ecosystem = {
+    runner: { runs: options.runs, hub: options.hub, store: options.store },
+    logger: options.logger,
+    ...(options.token ? { token: options.token } : {}),
+    ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+  };
+  app.use("/mcp", ...createMcpRoutes({ ...ecosystem, version: options.version }));
+  app.use("/v1", ...createOpenAiRoutes(ecosystem));
   app.use(createDesignerRoutes(options.designerDir));
   app.use(createErrorHandler(options.logger));
   return app;

@@ -1,0 +1,115 @@
+import { Slug, type AgentSummary } from "@waddle/protocol";
+import express, { Router, type ErrorRequestHandler } from "express";
+import { z } from "zod";
+import { ApiError } from "../../api-error.js";
+import { checkToken, getBearerToken } from "../../http/check-token.js";
+import { createOriginGuard, requireJsonBody } from "../../http/security.js";
+import { parseRequest } from "../../http/validate-request.js";
+import type { Logger } from "../../logger.js";
+import { protoSafeReviver } from "../../safe-json.js";
+import type { AgentRunner } from "../run-agent.js";
+import { ChatCompletionRequest } from "./chat-completion-request.js";
+import { getChatQuery } from "./get-chat-query.js";
+import { createOpenAiErrorHandler } from "./openai-error.js";
+import { respondChatCompletion } from "./respond-chat-completion.js";
+
+export interface OpenAiRoutesOptions {
+  runner: AgentRunner;
+  logger: Logger;
+  token?: string;
+  corsOrigin?: string;
+  bodyLimit?: string;
+}
+
+const ModelParam = z.strictObject({ model: z.string() });
+
+/** An agent as an OpenAI model: its id, and when its latest version was saved. */
+function getModel(agent: Pick<AgentSummary, "id" | "updatedAt">): Record<string, unknown> {
+  const saved = Date.parse(agent.updatedAt);
+  return {
+    id: agent.id,
+    object: "model",
+    created: Number.isFinite(saved) ? Math.floor(saved / 1000) : 0,
+    owned_by: "waddle",
+  };
+}
+
+function modelNotFound(model: string): ApiError {
+  const shown = JSON.stringify(model.slice(0, 100));
+  return new ApiError("not_found", `The model ${shown} does not exist: GET /v1/models lists the agents.`, {
+    param: "model",
+    openAiCode: "model_not_found",
+  });
+}
+
+/**
+ * `/v1`: the saved agents as OpenAI-compatible models. `GET /v1/models[/:model]` lists them, `POST
+ * /v1/chat/completions` runs one on the chat's last user message, recorded as any other run. Errors in
+ * OpenAI's shape; Bearer `WADDLE_TOKEN` when set. Mount both handlers on the path: the error handler also
+ * answers the app's Host guard for it.
+ */
+export function createOpenAiRoutes(options: OpenAiRoutesOptions): [Router, ErrorRequestHandler] {
+  const { runner } = options;
+  const router = Router();
+  router.use(createOriginGuard(options.corsOrigin));
+  router.use((request, _response, next) => {
+    const token = options.token;
+    const presented = getBearerToken(request.headers.authorization);
+    if (!token || checkToken(token, presented)) return next();
+    next(
+      new ApiError(
+        "unauthorized",
+        presented === undefined
+          ? "This server needs a token: use WADDLE_TOKEN as the API key (Authorization: Bearer <token>)."
+          : "Incorrect API key provided: use this server's WADDLE_TOKEN.",
+      ),
+    );
+  });
+  router.use(requireJsonBody);
+  router.use(express.json({ limit: options.bodyLimit ?? "1mb", reviver: protoSafeReviver, strict: false }));
+
+  router.get("/models", async (_request, response) => {
+    const agents = await runner.store.listAgents();
+    response.json({ object: "list", data: agents.map(getModel) });
+  });
+
+  router.get("/models/:model", async (request, response) => {
+    const { model } = parseRequest(ModelParam, request.params, "params");
+    const agent = Slug.safeParse(model).success ? await runner.store.getAgent(model) : undefined;
+    if (!agent) throw modelNotFound(model);
+    response.json(getModel(agent));
+  });
+
+  router.post("/chat/completions", async (request, response) => {
+    const body = parseRequest(ChatCompletionRequest, request.body, "body");
+    if (!Slug.safeParse(body.model).success || !(await runner.store.getAgent(body.model))) {
+      throw modelNotFound(body.model);
+    }
+    const chat = getChatQuery(body.messages);
+    const controller = new AbortController();
+    response.once("close", () => {
+      if (!response.writableFinished) controller.abort(new Error("the client went away"));
+    });
+    await respondChatCompletion({
+      runner,
+      response,
+      agentId: body.model,
+      chat,
+      stream: body.stream === true,
+      includeUsage: body.stream_options?.include_usage === true,
+      outcomeOptions: {
+        serverUrl: `${request.protocol}://${request.get("host")}`,
+        tokenRequired: options.token !== undefined,
+      },
+      signal: controller.signal,
+    });
+  });
+
+  router.use((request) => {
+    throw new ApiError(
+      "not_found",
+      `No route ${request.method} /v1${request.path}: Waddle serves /v1/models and /v1/chat/completions.`,
+    );
+  });
+  return [router, createOpenAiErrorHandler(options.logger)];
+}

@@ -1,0 +1,98 @@
+import type { Response } from "express";
+import type { RunEvent } from "@waddle/protocol";
+import { ApiError } from "../../api-error.js";
+import { runAgent, type AgentRunner } from "../run-agent.js";
+import {
+  getFailureText,
+  getRunOutcome,
+  type AgentRunOutcome,
+  type RunOutcomeOptions,
+} from "../run-outcome.js";
+import type { ChatQuery } from "./get-chat-query.js";
+import { ChatDeltaTracker } from "./chat-delta-tracker.js";
+import {
+  createChatCompletion,
+  createChatCompletionChunk,
+  createUsageChunk,
+  getFinishReason,
+  getWaddleExtension,
+  type ChatCompletionHead,
+} from "./create-chat-completion.js";
+import { getOpenAiErrorBody, sendOpenAiError } from "./openai-error.js";
+import { SseWriter } from "./sse-writer.js";
+
+export interface RespondChatCompletionOptions {
+  runner: AgentRunner;
+  response: Response;
+  agentId: string;
+  chat: ChatQuery;
+  stream: boolean;
+  includeUsage: boolean;
+  outcomeOptions: RunOutcomeOptions;
+  /** Aborts when the client went away: the run is cancelled. */
+  signal: AbortSignal;
+}
+
+/**
+ * Runs the agent on the chat's query and answers as the Chat Completions API does: whole, or streamed as
+ * `chat.completion.chunk` events while the run goes. A client that goes away cancels the run; a run that
+ * fails is an error (`x-should-retry: false`: a retry would run the agent again).
+ */
+export async function respondChatCompletion(options: RespondChatCompletionOptions): Promise<void> {
+  const { response, agentId } = options;
+  const head: ChatCompletionHead = { id: "", created: Math.floor(Date.now() / 1000), model: agentId };
+  const tracker = new ChatDeltaTracker();
+  const sse = options.stream ? new SseWriter(response) : undefined;
+  const chunk = (delta: Parameters<typeof createChatCompletionChunk>[0]["delta"]) =>
+    sse?.send(createChatCompletionChunk({ head, delta, includeUsage: options.includeUsage }));
+  const run = await runAgent(options.runner, {
+    agentId,
+    query: options.chat.query,
+    ...(options.chat.contextMeta ? { contextMeta: options.chat.contextMeta } : {}),
+    signal: options.signal,
+    onStarted: (runId) => {
+      head.id = `chatcmpl-${runId}`;
+      response.setHeader("x-waddle-run-id", runId);
+      sse?.open();
+      chunk({ role: "assistant", content: "" });
+    },
+    onEvent: (event: RunEvent) => {
+      const delta = tracker.onEvent(event);
+      if (delta) chunk(delta);
+    },
+  });
+  if (options.signal.aborted) return; // nobody is listening; the run was cancelled
+  const outcome = getRunOutcome(run, options.outcomeOptions);
+  if (outcome.kind === "failure") return sendFailure(options, outcome, sse);
+  if (!sse) {
+    const content = outcome.kind === "answer" ? outcome.answer : outcome.text;
+    response.json(createChatCompletion({ head, outcome, content, reasoning: tracker.reasoning, run }));
+    return;
+  }
+  const tail = outcome.kind === "answer" ? tracker.finish(outcome.answer) : tracker.addText(outcome.text);
+  if (tail) chunk(tail);
+  sse.send(
+    createChatCompletionChunk({
+      head,
+      delta: {},
+      finishReason: getFinishReason(outcome),
+      includeUsage: options.includeUsage,
+      extra: { waddle: getWaddleExtension(outcome) },
+    }),
+  );
+  if (options.includeUsage) sse.send(createUsageChunk(head, run));
+  sse.done();
+}
+
+function sendFailure(
+  options: RespondChatCompletionOptions,
+  outcome: Extract<AgentRunOutcome, { kind: "failure" }>,
+  sse: SseWriter | undefined,
+): void {
+  const error = new ApiError("internal", getFailureText(outcome), { openAiCode: outcome.error.code });
+  const waddle = getWaddleExtension(outcome);
+  if (!sse) return sendOpenAiError(options.response, error, { waddle });
+  // Mid-stream, OpenAI sends the error as an event: clients raise it.
+  sse.send({ ...getOpenAiErrorBody(error), waddle });
+  sse.end();
+}
