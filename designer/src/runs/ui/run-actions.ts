@@ -9,9 +9,9 @@ import { getRunPanelStore } from "./run-panel-store.js";
  * the work and keeps its errors; these add the page's side (saving the document, the panel's state).
  */
 
-/** Opens the run panel on its Run tab. */
+/** Opens the run panel on its Run tab, with the cursor in the query box. */
 export function openRunPanel(editor: Editor): void {
-  getRunPanelStore(editor).getState().set({ open: true, tab: "run" });
+  getRunPanelStore(editor).getState().set({ open: true, tab: "run", focusQuery: true });
 }
 
 /** Starts a run of the saved agent with the panel's query; `save` saves unsaved changes first. */

@@ -1,6 +1,12 @@
 import type { ReactElement } from "react";
 import type { RunView } from "../run-view.js";
 
+function getEmptyText(status: RunView["status"]): string {
+  if (status === "running" || status === "queued") return "Waiting for the answer…";
+  if (status === "paused") return "No answer yet: the run waits for a decision.";
+  return "No answer.";
+}
+
 /** The answer as it streams in; a caret while it is still being written. */
 export function RunAnswer({
   view,
@@ -24,9 +30,10 @@ export function RunAnswer({
         data-done={view.answerDone}
         aria-live="polite"
         aria-busy={streaming}
+        // the placeholder is drawn by CSS, so the element's text is only ever the answer
+        data-placeholder={getEmptyText(view.status)}
       >
-        {answer ||
-          (view.status === "running" || view.status === "queued" ? "Waiting for the answer…" : "No answer.")}
+        {answer}
       </div>
     </div>
   );

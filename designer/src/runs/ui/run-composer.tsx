@@ -1,5 +1,5 @@
 import { TERMINAL_RUN_STATUSES } from "@waddle/protocol";
-import { useId, useMemo, type ReactElement } from "react";
+import { useEffect, useId, useMemo, useRef, type ReactElement } from "react";
 import { useDocument, useEditor, useSession } from "../../app/editor-context.js";
 import { getIsDirty } from "../../store/document-store.js";
 import { useRunStore } from "../use-run-store.js";
@@ -35,6 +35,14 @@ export function RunComposer(): ReactElement {
     state.mode === "live" ? (state.status ?? state.view?.status ?? null) : null,
   );
   const offered = useOfferedQueries();
+  const queryBox = useRef<HTMLTextAreaElement>(null);
+  const focusQuery = useRunPanel((state) => state.focusQuery);
+  // the Run control opens the panel to type a query (a route or a history pick does not)
+  useEffect(() => {
+    if (!focusQuery) return;
+    queryBox.current?.focus();
+    getRunPanelStore(editor).getState().set({ focusQuery: false });
+  }, [focusQuery, editor]);
   const live = status !== null && !TERMINAL_RUN_STATUSES.has(status);
   const label = getModelLabel({ llm, serverOffline });
   const setQuery = (next: string) =>
@@ -69,8 +77,7 @@ export function RunComposer(): ReactElement {
           value={query}
           placeholder="Ask the agent something… (Ctrl+Enter runs)"
           data-testid="run-query"
-          // the Run control opens the panel to type a query
-          autoFocus
+          ref={queryBox}
           onChange={(event) => setQuery(event.target.value)}
           onKeyDown={(event) => {
             if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {

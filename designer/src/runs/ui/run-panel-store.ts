@@ -23,6 +23,8 @@ export interface RunPanelState {
   /** The resume token of the pause whose args are being edited (the edit form is open). */
   editingToken: string | null;
   notice: RunPanelNotice | null;
+  /** Set by the Run control: the query box takes the focus once, then clears it. */
+  focusQuery: boolean;
   set(patch: Partial<Omit<RunPanelState, "set">>): void;
 }
 
@@ -36,6 +38,7 @@ export function createRunPanelStore(): RunPanelStore {
     queryAgentId: null,
     editingToken: null,
     notice: null,
+    focusQuery: false,
     set: (patch) => set(patch),
   }));
 }

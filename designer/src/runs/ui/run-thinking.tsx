@@ -1,6 +1,9 @@
 import { useState, type ReactElement } from "react";
 
-/** The model's thinking channel (reasoning deltas), collapsed until asked for. */
+/**
+ * The model's thinking channel (reasoning deltas), collapsed until asked for. The text is always in the
+ * element (the closed `details` hides it), so it can be read and searched without opening it.
+ */
 export function RunThinking({ thinking }: { thinking: string }): ReactElement {
   const [open, setOpen] = useState(false);
   return (
@@ -17,7 +20,9 @@ export function RunThinking({ thinking }: { thinking: string }): ReactElement {
           {thinking ? ` · ${thinking.length.toLocaleString("en")} characters` : " · none streamed"}
         </span>
       </summary>
-      {open ? <pre className="run-thinking-text">{thinking || "The model streamed no thinking."}</pre> : null}
+      <pre className="run-thinking-text" data-testid="run-thinking-text">
+        {thinking}
+      </pre>
     </details>
   );
 }
