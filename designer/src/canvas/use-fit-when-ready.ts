@@ -4,6 +4,7 @@ import { useDocument, useEditor } from "../app/editor-context.js";
 import type { FlowNode } from "../graph/flow-types.js";
 import { getBoundsOfRects, getNodeRects } from "../graph/get-node-rects.js";
 import { getReadableViewport } from "../graph/get-readable-viewport.js";
+import { useRunStore } from "../runs/use-run-store.js";
 
 // the edge-kind legend floats over the canvas's top 60 px: the first row of a tall agent starts below it
 const FIT_OPTIONS = { padding: 0.2, maxZoom: 1.1, insetTop: 64 };
@@ -29,13 +30,20 @@ export function useFitWhenReady(nodes: readonly FlowNode[]): () => void {
     afterNodes: null,
     opening: true,
   });
+  // the run shown (if any): opening one refits, since the run panel narrows the canvas and the run may
+  // play on another version's layout
+  const shownRunId = useRunStore((state) => (state.mode === "edit" || !state.spec ? null : state.runId));
   useEffect(() => {
     pending.current = { afterNodes: null, opening: true };
   }, [loadCount]);
   useEffect(() => {
+    if (pending.current === null) pending.current = { afterNodes: null, opening: false };
+  }, [shownRunId]);
+  useEffect(() => {
     const request = pending.current;
     if (!request || width <= 0 || height <= 0 || nodes === request.afterNodes) return;
-    const spec = editor.document.getState().spec;
+    const runs = editor.runs.getState();
+    const spec = runs.mode !== "edit" && runs.spec ? runs.spec : editor.document.getState().spec;
     const ids = new Set(nodes.map((node) => node.id));
     if (!spec.tools.every((tool) => ids.has(tool.name))) return;
     pending.current = null;

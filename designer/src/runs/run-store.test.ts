@@ -211,7 +211,7 @@ describe("createRunStore: approvals", () => {
     expect(result).toEqual({
       ok: false,
       kind: "already_answered",
-      message: "This pause was already answered by someone else. The run is now running.",
+      message: "This pause was already answered by someone else.",
     });
     expect(context.store.getState().error?.kind).toBe("already_answered");
     expect(context.store.getState().run?.status).toBe("running");
@@ -238,6 +238,8 @@ describe("createRunStore: replay", () => {
     expect(context.transport.subscribeCalls).toEqual([]);
     state.seek(28);
     expect(context.store.getState().view?.status).toBe("paused");
+    // the shown status is the replayed one inside the run, the server's at its end
+    expect(context.store.getState().status).toBe("paused");
     expect(context.store.getState().replay.position).toBe(28);
     state.step(1);
     expect(context.store.getState().view?.lastSeq).toBe(29);
@@ -245,6 +247,7 @@ describe("createRunStore: replay", () => {
     expect(context.store.getState().replay.position).toBe(24);
     state.seek(events.length + 100);
     expect(context.store.getState().replay.position).toBe(events.length);
+    expect(context.store.getState().status).toBe("finished");
   });
 
   it("plays on animation frames at the chosen speed, and stops at the end", async () => {

@@ -97,7 +97,10 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         now,
         onChange: ({ position, playing }) => {
           if (!isCurrent(current)) return;
-          set({ view: index.getViewAt(position), replay: { ...get().replay, position, playing } });
+          const view = index.getViewAt(position);
+          // inside the run the status is the replayed one; at its end, the server's final word
+          const status = position === index.length ? (get().run?.status ?? view.status) : view.status;
+          set({ view, status, replay: { ...get().replay, position, playing } });
         },
       });
       const view = index.getViewAt(index.length);

@@ -27,6 +27,7 @@ function RunNotices(): ReactElement | null {
   const editor = useEditor();
   const notice = useRunPanel((state) => state.notice);
   const error = useRunStore((state) => state.error);
+  const status = useRunStore((state) => state.status);
   return (
     <>
       {notice ? (
@@ -56,6 +57,7 @@ function RunNotices(): ReactElement | null {
           <span>
             {error.kind === "already_answered" ? <strong>Already answered. </strong> : null}
             {error.message}
+            {error.kind === "already_answered" && status ? ` The run is now ${status}.` : null}
           </span>
           <button
             type="button"
