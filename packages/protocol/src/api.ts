@@ -72,6 +72,8 @@ export const McpToolInfo = z.object({
   argsSchema: JsonSchema,
   /** Only when the server declares one; results are then its `structuredContent`. */
   outSchema: JsonSchema.optional(),
+  /** The server marks the tool as not changing anything (MCP's `readOnlyHint`). */
+  readOnly: z.boolean().optional(),
 });
 export type McpToolInfo = z.infer<typeof McpToolInfo>;
 

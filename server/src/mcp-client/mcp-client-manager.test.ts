@@ -135,6 +135,7 @@ describe.each(transports)("an MCP server over %s", (transport, getConfig, getAll
     expect([...byName.keys()].sort()).toEqual(["add", "crash", "echo", "fail", "slow", "stats"]);
     expect(byName.get("echo")).toMatchObject({
       desc: "Echoes the text back.",
+      readOnly: true,
       argsSchema: { type: "object", properties: { text: { type: "string", default: "hello" } } },
     });
     expect(byName.get("echo")?.outSchema).toBeUndefined();

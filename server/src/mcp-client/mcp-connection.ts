@@ -231,6 +231,7 @@ function toToolInfo(tool: Tool): McpToolInfo {
     desc: tool.description ?? tool.title ?? tool.annotations?.title ?? "",
     argsSchema: withoutDialect(tool.inputSchema),
     ...(tool.outputSchema ? { outSchema: withoutDialect(tool.outputSchema) } : {}),
+    ...(tool.annotations?.readOnlyHint === true ? { readOnly: true } : {}),
   };
 }
 

@@ -32,6 +32,7 @@ export function createMcpFixtureServer(options: { onCrash: () => void }): McpSer
     {
       description: "Echoes the text back.",
       inputSchema: { text: z.string().default("hello").describe("What to echo") },
+      annotations: { readOnlyHint: true },
     },
     async ({ text: value }) => {
       observed.calls.push("echo");
