@@ -8,6 +8,7 @@ import {
   ErrorBody,
   HealthResponse,
   ImportResponse,
+  McpServersResponse,
   RunEventsResponse,
   RunRecord,
   RunsListResponse,
@@ -20,6 +21,7 @@ import {
   type AgentSummary,
   type AgentVersionSummary,
   type ExportFormat,
+  type McpServerInfo,
   type ResumeRequest,
   type RunEvent,
   type StartRunRequest,
@@ -67,6 +69,11 @@ export class ApiClient {
 
   async listTools(): Promise<ToolInfo[]> {
     return (await this.json("GET", "/api/tools", ToolsResponse)).tools;
+  }
+
+  /** The server's MCP servers (`WADDLE_MCP_SERVERS`) with their status and tools; it connects them first. */
+  async listMcpServers(): Promise<McpServerInfo[]> {
+    return (await this.json("GET", "/api/mcp/servers", McpServersResponse)).servers;
   }
 
   async listAgents(): Promise<AgentSummary[]> {

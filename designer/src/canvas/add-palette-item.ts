@@ -1,7 +1,7 @@
 import type { Editor } from "../app/editor-context.js";
 import { addGroupToCanvas, addToolToCanvas } from "../commands/editor-actions.js";
 import type { XYPosition } from "../store/spec-change.js";
-import { createModuleTool, createNewTool } from "../templates/create-new-tool.js";
+import { createMcpTool, createModuleTool, createNewTool } from "../templates/create-new-tool.js";
 import type { PaletteItem } from "./palette-drop.js";
 
 /** Adds what a palette entry stands for, centred at a flow point (or the middle of the view). */
@@ -16,6 +16,14 @@ export function addPaletteItem(editor: Editor, options: { item: PaletteItem; cen
     const info = editor.session.getState().tools.find((tool) => tool.name === item.name);
     if (!info) return;
     addToolToCanvas(editor, { tool: createModuleTool({ info, taken }), ...(center ? { center } : {}) });
+    return;
+  }
+  if (item.type === "mcp-tool") {
+    const server = editor.session.getState().mcpServers?.find((candidate) => candidate.name === item.server);
+    const info = server?.tools.find((tool) => tool.name === item.tool);
+    if (!info) return;
+    const tool = createMcpTool({ server: item.server, info, taken });
+    addToolToCanvas(editor, { tool, ...(center ? { center } : {}) });
     return;
   }
   const agentIds = editor.session

@@ -6,6 +6,7 @@ export const PALETTE_MIME = "application/x-waddle-palette";
 export const PaletteItem = z.discriminatedUnion("type", [
   z.object({ type: z.literal("new-tool"), kind: z.enum(["mock", "http", "llm", "agent"]) }),
   z.object({ type: z.literal("module-tool"), name: z.string() }),
+  z.object({ type: z.literal("mcp-tool"), server: z.string(), tool: z.string() }),
   z.object({ type: z.literal("group") }),
 ]);
 export type PaletteItem = z.infer<typeof PaletteItem>;

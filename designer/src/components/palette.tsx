@@ -1,3 +1,4 @@
+import type { McpServerInfo } from "@waddle/protocol";
 import { useMemo, useState, type DragEvent, type ReactElement, type ReactNode } from "react";
 import { useEditor, useSession } from "../app/editor-context.js";
 import { addPaletteItem } from "../canvas/add-palette-item.js";
@@ -44,9 +45,78 @@ function PaletteEntry(props: {
   );
 }
 
-/** New declared tools, a parallel group frame, and the server's registered module tools. */
+const MCP_STATUS_TEXT: Record<McpServerInfo["status"], string> = {
+  connected: "Connected",
+  error: "Not available",
+  idle: "Not started yet",
+};
+
+/** The server's MCP servers, each with a status dot and its tools; drop one to call it from the agent. */
+function McpPaletteSection(props: { servers: McpServerInfo[]; needle: string }): ReactElement {
+  const editor = useEditor();
+  const [refreshing, setRefreshing] = useState(false);
+  const refresh = () => {
+    setRefreshing(true);
+    void editor.agents.refreshMcpServers().finally(() => setRefreshing(false));
+  };
+  return (
+    <>
+      <h3 className="sidebar-heading palette-heading">
+        MCP servers
+        <button
+          type="button"
+          className="icon-btn palette-refresh"
+          onClick={refresh}
+          disabled={refreshing}
+          title="Connect again and reload the MCP servers' tools"
+          aria-label="Reload MCP servers"
+          data-testid="palette-mcp-refresh"
+        >
+          <Icon name="history" size={12} />
+        </button>
+      </h3>
+      {props.servers.map((server) => {
+        const tools = server.tools.filter((tool) =>
+          `${server.name} ${tool.name} ${tool.desc}`.toLowerCase().includes(props.needle),
+        );
+        return (
+          <div
+            key={server.name}
+            className="palette-mcp-server"
+            data-testid={`palette-mcp-server-${server.name}`}
+            data-status={server.status}
+          >
+            <div className="palette-mcp-head" title={server.error ?? MCP_STATUS_TEXT[server.status]}>
+              <span className={`status-dot mcp-${server.status}`} />
+              <span className="palette-mcp-name">{server.name}</span>
+              <span className="palette-mcp-meta">
+                {server.transport} · {MCP_STATUS_TEXT[server.status].toLowerCase()}
+              </span>
+            </div>
+            {server.error ? <p className="empty-note palette-mcp-error">{server.error}</p> : null}
+            <div className="palette-list">
+              {tools.map((tool) => (
+                <PaletteEntry
+                  key={tool.name}
+                  item={{ type: "mcp-tool", server: server.name, tool: tool.name }}
+                  icon="plug"
+                  title={tool.name}
+                  blurb={tool.desc || "No description"}
+                  testId={`palette-mcp-${server.name}-${tool.name}`}
+                />
+              ))}
+            </div>
+          </div>
+        );
+      })}
+    </>
+  );
+}
+
+/** New declared tools, a parallel group frame, the server's registered module tools and its MCP servers. */
 export function Palette(): ReactElement {
   const tools = useSession((state) => state.tools);
+  const mcpServers = useSession((state) => state.mcpServers);
   const [query, setQuery] = useState("");
   const visibleTools = useMemo(() => {
     const needle = query.trim().toLowerCase();
@@ -79,7 +149,7 @@ export function Palette(): ReactElement {
         testId="palette-group"
       />
       <h3 className="sidebar-heading">Registered tools</h3>
-      {tools.length > 6 ? (
+      {tools.length + (mcpServers ?? []).reduce((sum, server) => sum + server.tools.length, 0) > 6 ? (
         <div className="search">
           <Icon name="search" size={14} />
           <input
@@ -112,6 +182,9 @@ export function Palette(): ReactElement {
           ))}
         </div>
       )}
+      {mcpServers && mcpServers.length > 0 ? (
+        <McpPaletteSection servers={mcpServers} needle={query.trim().toLowerCase()} />
+      ) : null}
     </div>
   );
 }

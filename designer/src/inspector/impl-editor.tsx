@@ -4,6 +4,7 @@ import { useDocument, useSession } from "../app/editor-context.js";
 import { JsonField, NumberField, SelectField, TextField, ToggleField } from "../components/fields.js";
 import { TOOL_KIND_INFO } from "../templates/create-new-tool.js";
 import { HttpImplEditor } from "./http-impl-editor.js";
+import { McpImplEditor } from "./mcp-impl-editor.js";
 import { LlmConfigEditor } from "./llm-config-editor.js";
 
 type Impl = ToolImpl;
@@ -38,6 +39,7 @@ function getDefaultImpl(
 /** How the tool runs: its kind and that kind's settings. */
 export function ImplEditor({ impl, onChange }: ImplEditorProps): ReactElement {
   const tools = useSession((state) => state.tools);
+  const mcpServers = useSession((state) => state.mcpServers);
   const agents = useSession((state) => state.agents);
   const ownId = useDocument((state) => state.spec.id);
   const otherAgents = agents.filter((agent) => agent.id !== ownId);
@@ -62,8 +64,8 @@ export function ImplEditor({ impl, onChange }: ImplEditorProps): ReactElement {
             getDefaultImpl(kind, {
               moduleRef: tools[0]?.name ?? "my_tool",
               agentId: otherAgents[0]?.id ?? "another-agent",
-              mcpServer: "my-server",
-              mcpTool: "my_tool",
+              mcpServer: mcpServers?.[0]?.name ?? "my-server",
+              mcpTool: mcpServers?.[0]?.tools[0]?.name ?? "my_tool",
             }),
             "kind",
           )
@@ -94,6 +96,9 @@ export function ImplEditor({ impl, onChange }: ImplEditorProps): ReactElement {
             />
           ) : null}
         </>
+      ) : null}
+      {impl.kind === "mcp" ? (
+        <McpImplEditor impl={impl} servers={mcpServers} onChange={(patch, key) => set(impl, patch, key)} />
       ) : null}
       {impl.kind === "http" ? (
         <HttpImplEditor impl={impl} onChange={(patch, key) => set(impl, patch, key)} />

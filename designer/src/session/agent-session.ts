@@ -35,10 +35,18 @@ export class AgentSession {
     try {
       const [health, tools] = await Promise.all([api.health(), api.listTools()]);
       session.getState().set({ health, tools, offlineReason: null });
+      // Not awaited: the server starts its MCP servers to list them, which must not hold up the agents.
+      void this.refreshMcpServers();
       await this.refreshAgents();
     } catch (error) {
       session.getState().set({ offlineReason: getErrorMessage(error), agentsLoaded: true });
     }
+  }
+
+  /** Loads the MCP servers and their tools; a server that cannot list them (an older one) shows none. */
+  async refreshMcpServers(): Promise<void> {
+    const mcpServers = await this.options.api.listMcpServers().catch(() => []);
+    this.options.session.getState().set({ mcpServers });
   }
 
   async refreshAgents(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { AgentSummary, HealthResponse, ToolInfo } from "@waddle/protocol";
+import type { AgentSummary, HealthResponse, McpServerInfo, ToolInfo } from "@waddle/protocol";
 import { createStore, type StoreApi } from "zustand/vanilla";
 
 /** What the designer knows about the server: agents, registered tools, health, a save in flight. */
@@ -6,6 +6,8 @@ export interface SessionState {
   agents: AgentSummary[];
   agentsLoaded: boolean;
   tools: ToolInfo[];
+  /** The server's MCP servers and their tools; null until loaded (starting them can take a while). */
+  mcpServers: McpServerInfo[] | null;
   health: HealthResponse | null;
   /** Why the server cannot be reached, when it cannot. */
   offlineReason: string | null;
@@ -20,6 +22,7 @@ export function createSessionStore(): SessionStore {
     agents: [],
     agentsLoaded: false,
     tools: [],
+    mcpServers: null,
     health: null,
     offlineReason: null,
     busy: null,

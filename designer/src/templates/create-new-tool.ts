@@ -1,4 +1,11 @@
-import { ToolSpec, type ToolImplKind, type ToolInfo } from "@waddle/protocol";
+import {
+  MCP_TEXT_RESULT_SCHEMA,
+  TOOL_NAME_PATTERN,
+  ToolSpec,
+  type McpToolInfo,
+  type ToolImplKind,
+  type ToolInfo,
+} from "@waddle/protocol";
 import { createUniqueName } from "../graph/create-unique-name.js";
 
 /** The kinds a tool can be created as from the palette (module tools come from the server). */
@@ -93,4 +100,33 @@ export function createModuleTool(options: { info: ToolInfo; taken: Iterable<stri
     extra: info.extra,
     impl: { kind: "module", ref: info.name },
   });
+}
+
+/**
+ * A tool that calls a tool of one of the server's MCP servers, with the schemas its server lists (a text
+ * result `{text}` when it declares no output schema). Its name is the MCP tool's, made a valid tool name.
+ */
+export function createMcpTool(options: {
+  server: string;
+  info: McpToolInfo;
+  taken: Iterable<string>;
+}): ToolSpec {
+  const { info } = options;
+  const base = getToolNameBase(info.name);
+  return ToolSpec.parse({
+    name: createUniqueName({ base, taken: options.taken }),
+    desc: info.desc,
+    // Unless its server marks it read-only, "external" until someone who knows says otherwise.
+    sideEffects: info.readOnly ? "read" : "external",
+    argsSchema: info.argsSchema,
+    outSchema: info.outSchema ?? MCP_TEXT_RESULT_SCHEMA,
+    impl: { kind: "mcp", server: options.server, tool: info.name },
+  });
+}
+
+/** An MCP tool name (letters, digits, `_`, `-`, `.`) as a tool name the model can write. */
+function getToolNameBase(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 56);
+  const base = /^[A-Za-z_]/.test(cleaned) ? cleaned : `mcp_${cleaned}`.slice(0, 56);
+  return TOOL_NAME_PATTERN.test(base) ? base : "mcp_tool";
 }

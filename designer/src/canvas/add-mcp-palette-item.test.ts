@@ -1,0 +1,134 @@
+import { validateAgentSpec, type McpServerInfo } from "@waddle/protocol";
+import { describe, expect, it } from "vitest";
+import { ApiClient } from "../api/api-client.js";
+import type { Editor } from "../app/editor-context.js";
+import { FakeRunTransport } from "../runs/fake-run-transport.js";
+import { createRunStore } from "../runs/run-store.js";
+import { AgentSession } from "../session/agent-session.js";
+import { createDocumentStore } from "../store/document-store.js";
+import { createSessionStore } from "../store/session-store.js";
+import { createUiStore } from "../store/ui-store.js";
+import { createMcpTool } from "../templates/create-new-tool.js";
+import { makeSpec } from "../testing/make-spec.js";
+import { createCommandRegistry } from "../commands/command-registry.js";
+import { createEditorCommands } from "../commands/editor-commands.js";
+import { addPaletteItem } from "./add-palette-item.js";
+import { readPaletteItem } from "./palette-drop.js";
+
+const SERVERS: McpServerInfo[] = [
+  {
+    name: "docs.search",
+    transport: "http",
+    status: "connected",
+    tools: [
+      {
+        name: "find-pages",
+        desc: "Finds pages about a topic.",
+        argsSchema: { type: "object", properties: { topic: { type: "string" } }, required: ["topic"] },
+        readOnly: true,
+      },
+      {
+        name: "count",
+        desc: "Counts pages.",
+        argsSchema: { type: "object", properties: {} },
+        outSchema: { type: "object", properties: { count: { type: "number" } }, required: ["count"] },
+      },
+    ],
+  },
+  { name: "broken", transport: "stdio", status: "error", error: "spawn nope ENOENT", tools: [] },
+];
+
+/** A real editor whose API answers GET /api/mcp/servers with `SERVERS` (and 503 to anything else). */
+function createTestEditor(): Editor {
+  const document = createDocumentStore({ spec: makeSpec() });
+  const ui = createUiStore();
+  const session = createSessionStore();
+  const api = new ApiClient({
+    getToken: () => null,
+    fetch: (async (input: RequestInfo | URL) =>
+      String(input).endsWith("/api/mcp/servers")
+        ? Response.json({ servers: SERVERS })
+        : new Response(null, { status: 503 })) as typeof fetch,
+  });
+  const commands = createCommandRegistry<Editor>({
+    commands: createEditorCommands(),
+    transact: (editor, label, perform) => editor.document.getState().transact(label, perform),
+  });
+  return {
+    api,
+    document,
+    ui,
+    session,
+    agents: new AgentSession({ api, document, session, ui }),
+    commands,
+    runs: createRunStore({ api, transport: new FakeRunTransport() }),
+    canvas: { current: null },
+    isMac: false,
+  };
+}
+
+describe("an MCP tool from the palette", () => {
+  it("drops as an mcp tool with the schemas its server lists", async () => {
+    const editor = createTestEditor();
+    expect(editor.session.getState().mcpServers).toBeNull();
+    await editor.agents.refreshMcpServers();
+    expect(editor.session.getState().mcpServers).toEqual(SERVERS);
+    const item = readPaletteItem(JSON.stringify({ type: "mcp-tool", server: "docs.search", tool: "count" }));
+    expect(item).toEqual({ type: "mcp-tool", server: "docs.search", tool: "count" });
+    addPaletteItem(editor, { item: item!, center: { x: 100, y: 100 } });
+    const spec = editor.document.getState().spec;
+    expect(spec.tools.at(-1)).toMatchObject({
+      name: "count",
+      desc: "Counts pages.",
+      sideEffects: "external",
+      outSchema: SERVERS[0]!.tools[1]!.outSchema,
+      impl: { kind: "mcp", server: "docs.search", tool: "count" },
+    });
+    expect(validateAgentSpec(spec).ok).toBe(true);
+  });
+
+  it("does nothing for a tool the server no longer lists", async () => {
+    const editor = createTestEditor();
+    await editor.agents.refreshMcpServers();
+    const before = editor.document.getState().spec.tools.length;
+    addPaletteItem(editor, { item: { type: "mcp-tool", server: "docs.search", tool: "gone" } });
+    addPaletteItem(editor, { item: { type: "mcp-tool", server: "elsewhere", tool: "count" } });
+    expect(editor.document.getState().spec.tools).toHaveLength(before);
+  });
+
+  it("shows no MCP servers when the server cannot list them", async () => {
+    const editor = createTestEditor();
+    editor.api = new ApiClient({
+      getToken: () => null,
+      fetch: (async () => new Response(null, { status: 404 })) as typeof fetch,
+    });
+    const agents = new AgentSession({ ...editor, api: editor.api });
+    await agents.refreshMcpServers();
+    expect(editor.session.getState().mcpServers).toEqual([]);
+  });
+});
+
+describe("createMcpTool", () => {
+  const [findPages] = SERVERS[0]!.tools;
+
+  it("makes a valid tool name of the MCP name, a read-only tool reads, a text result without an out schema", () => {
+    const tool = createMcpTool({ server: "docs.search", info: findPages!, taken: ["find_pages"] });
+    expect(tool).toMatchObject({
+      name: "find_pages_2",
+      sideEffects: "read",
+      argsSchema: findPages!.argsSchema,
+      outSchema: { type: "object", properties: { text: { type: "string" } } },
+      impl: { kind: "mcp", server: "docs.search", tool: "find-pages" },
+    });
+  });
+
+  it.each([
+    ["2fa.check", "mcp_2fa_check"],
+    ["...", "___"],
+    ["a".repeat(128), "a".repeat(56)],
+  ])("names %s as %s", (name, expected) => {
+    const tool = createMcpTool({ server: "s", info: { ...findPages!, name }, taken: [] });
+    expect(tool.name).toBe(expected);
+    expect(tool.impl).toMatchObject({ tool: name });
+  });
+});
