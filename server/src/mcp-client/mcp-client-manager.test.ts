@@ -268,6 +268,26 @@ describe("servers outside the rules", () => {
     await manager.close();
   });
 
+  it("closes a server that is still starting without waiting for its handshake", async () => {
+    const manager = createManager([
+      {
+        name: "mute",
+        transport: "stdio",
+        command: process.execPath,
+        args: ["-e", "setInterval(() => {}, 1000)"],
+        env: {},
+      },
+    ]);
+    const listing = manager.listServers();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    await manager.close();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect((await listing)[0]?.status).toBe("idle");
+    const error = await failureOf(createRunner(manager, { server: "mute", tool: "echo" })());
+    expect(error.message).toContain("shutting down");
+  });
+
   it("ends a stdio server's process on close", async () => {
     const manager = createManager([getMcpFixtureStdioConfig("fixture")]);
     const { pid } = (await createRunner(manager, { server: "fixture", tool: "stats" })()) as unknown as Stats;

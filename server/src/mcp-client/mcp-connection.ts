@@ -42,6 +42,8 @@ export class McpConnection {
   readonly #options: McpConnectionOptions;
   #client: Client | undefined;
   #connecting: Promise<Client> | undefined;
+  /** The client of `#connecting`, until its handshake and listing are done. */
+  #opening: Client | undefined;
   #tools: McpToolInfo[] = [];
   #status: McpServerInfo["status"] = "idle";
   #error: string | undefined;
@@ -109,10 +111,12 @@ export class McpConnection {
   /** Closes the client; a stdio server's process is ended (stdin closed, then SIGTERM, then SIGKILL). */
   async close(): Promise<void> {
     this.#closed = true;
-    const client = this.#client ?? (await this.#connecting?.catch(() => undefined));
+    // A connection still starting is closed too, so that shutdown never waits for a slow handshake.
+    const clients = [this.#client, this.#opening];
     this.#client = undefined;
     this.#status = "idle";
-    await client?.close().catch(() => undefined);
+    await Promise.all(clients.map((client) => client?.close().catch(() => undefined)));
+    await this.#connecting?.catch(() => undefined);
   }
 
   #connect(): Promise<Client> {
@@ -138,6 +142,7 @@ export class McpConnection {
     };
     const timeout = this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     this.#stderrTail = "";
+    this.#opening = client;
     try {
       await client.connect(this.#createTransport(), { timeout });
       const tools = await listAllTools(client, timeout);
@@ -150,6 +155,8 @@ export class McpConnection {
       return client;
     } catch (error) {
       await client.close().catch(() => undefined);
+      if (this.#closed)
+        throw new ToolExecutionError("mcp_unavailable", `MCP server "${this.name}" is shutting down.`);
       const message = this.#options.redactor.redactText(
         `MCP server "${this.name}" is unavailable: ${describeError(error)}${this.#getStderrNote()}`,
       );
@@ -160,6 +167,8 @@ export class McpConnection {
         throw new ToolExecutionError(error.code, message, error.retryable, { server: this.name });
       }
       throw new ToolExecutionError("mcp_unavailable", message, true, { server: this.name });
+    } finally {
+      this.#opening = undefined;
     }
   }
 
