@@ -2,13 +2,12 @@ import { createContext, useContext } from "react";
 import { useStore } from "zustand";
 import type { ApiClient } from "../api/api-client.js";
 import type { CommandRegistry } from "../commands/command-registry.js";
-import type { Rect } from "../graph/layout-geometry.js";
 import type { RunStore } from "../runs/run-store.js";
 import type { AgentSession } from "../session/agent-session.js";
 import type { DocumentState, DocumentStore } from "../store/document-store.js";
 import type { SessionState, SessionStore } from "../store/session-store.js";
-import type { XYPosition } from "../store/spec-change.js";
 import type { UiState, UiStore } from "../store/ui-store.js";
+import type { Rect, XYPosition } from "../model/geometry.js";
 
 /** What the canvas lets commands do to the view (registered while the canvas is mounted). */
 export interface CanvasApi {

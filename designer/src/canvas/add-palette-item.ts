@@ -1,8 +1,8 @@
 import type { Editor } from "../app/editor-context.js";
 import { addGroupToCanvas, addToolToCanvas } from "../commands/editor-actions.js";
-import type { XYPosition } from "../store/spec-change.js";
 import { createMcpTool, createModuleTool, createNewTool } from "../templates/create-new-tool.js";
 import type { PaletteItem } from "./palette-drop.js";
+import type { XYPosition } from "../model/geometry.js";
 
 /** Adds what a palette entry stands for, centred at a flow point (or the middle of the view). */
 export function addPaletteItem(editor: Editor, options: { item: PaletteItem; center?: XYPosition }): void {

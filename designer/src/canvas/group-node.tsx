@@ -5,7 +5,7 @@ import { Icon } from "../components/icon.js";
 import { IssueBadge } from "../components/issue-badge.js";
 import type { GroupFlowNode } from "../graph/flow-types.js";
 import { getResizeStopChange } from "../graph/get-drag-stop-change.js";
-import { TOOL_NODE_SIZE } from "../graph/layout-geometry.js";
+import { TOOL_NODE_SIZE } from "../model/layout-geometry.js";
 import { GroupRunProgress } from "../runs/ui/group-run-progress.js";
 import { useIsRunShown } from "../runs/ui/use-run-canvas.js";
 

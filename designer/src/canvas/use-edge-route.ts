@@ -1,7 +1,8 @@
 import { useStore, type ReactFlowState } from "@xyflow/react";
 import { useMemo } from "react";
 import { getEdgeRoute, type EdgeRoute, type RouteOptions } from "../graph/get-edge-route.js";
-import { TOOL_NODE_SIZE, type Rect } from "../graph/layout-geometry.js";
+import { TOOL_NODE_SIZE } from "../model/layout-geometry.js";
+import type { Rect } from "../model/geometry.js";
 
 /** A tool node's box in flow coordinates, as React Flow has it now (mid-drag too). */
 export interface ToolBox extends Rect {

@@ -15,8 +15,8 @@ import { reconcileEdges, reconcileNodes } from "../graph/reconcile-nodes.js";
 import { specToFlow } from "../graph/spec-to-flow.js";
 import { useRunArcEdges } from "../runs/ui/use-run-arc-edges.js";
 import { useRunStore } from "../runs/use-run-store.js";
-import type { Selection } from "../store/selection.js";
-import type { XYPosition } from "../store/spec-change.js";
+import type { Selection } from "../model/selection.js";
+import type { XYPosition } from "../model/geometry.js";
 
 function applySelectChanges(
   ids: readonly string[],

@@ -5,8 +5,8 @@ import { createUniqueName } from "../graph/create-unique-name.js";
 import { getDropGroup } from "../graph/get-drag-stop-change.js";
 import { getNewGroupPosition } from "../graph/get-new-group-position.js";
 import { getNewToolPosition, getToolRect, isRectInside } from "../graph/get-new-tool-position.js";
-import { getGroupKey, TOOL_NODE_SIZE, type Rect } from "../graph/layout-geometry.js";
-import type { XYPosition } from "../store/spec-change.js";
+import { getGroupKey, TOOL_NODE_SIZE } from "../model/layout-geometry.js";
+import type { Rect, XYPosition } from "../model/geometry.js";
 
 /**
  * Adds a tool and selects it: centred on a flow point (a drop; inside the frame it lands in), else to the

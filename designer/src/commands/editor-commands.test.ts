@@ -11,7 +11,8 @@ import { makeSpec } from "../testing/make-spec.js";
 import { createCommandRegistry } from "./command-registry.js";
 import { createEditorCommands } from "./editor-commands.js";
 import { NEW_TOOL_GAP } from "../graph/get-new-tool-position.js";
-import { TOOL_NODE_SIZE, type Rect } from "../graph/layout-geometry.js";
+import { TOOL_NODE_SIZE } from "../model/layout-geometry.js";
+import type { Rect } from "../model/geometry.js";
 
 /** A real editor over real stores; the API answers nothing (these commands never call it). */
 function createTestEditor(): Editor {

@@ -1,8 +1,8 @@
 import type { Editor } from "../app/editor-context.js";
 import { getAutoLayoutChange, loadElk } from "../graph/auto-layout.js";
 import { getClipboardSlice, getPasteChange, getPasteOffset } from "../graph/clipboard-slice.js";
-import { EMPTY_SELECTION } from "../store/selection.js";
-import type { ToolHintList } from "../store/spec-change.js";
+import { EMPTY_SELECTION } from "../model/selection.js";
+import type { ToolHintList } from "../model/spec-change.js";
 import { createNewTool } from "../templates/create-new-tool.js";
 import { createAppCommands } from "./app-commands.js";
 import type { Command } from "./command-registry.js";

@@ -1,7 +1,7 @@
 import type { SpecIssue } from "@waddle/protocol";
 import type { Editor } from "../app/editor-context.js";
-import { getGroupKey } from "../graph/layout-geometry.js";
-import { EMPTY_SELECTION } from "../store/selection.js";
+import { getGroupKey } from "../model/layout-geometry.js";
+import { EMPTY_SELECTION } from "../model/selection.js";
 
 /** Selects the element an issue concerns and brings it into view (or opens the panel that holds it). */
 export function revealIssue(editor: Editor, issue: SpecIssue): void {

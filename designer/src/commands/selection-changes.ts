@@ -6,9 +6,9 @@ import {
   getGroupIdFromKey,
   getGroupOfTool,
   getGroupKey,
-} from "../graph/layout-geometry.js";
-import type { Selection } from "../store/selection.js";
-import type { SpecChange } from "../store/spec-change.js";
+} from "../model/layout-geometry.js";
+import type { Selection } from "../model/selection.js";
+import type { SpecChange } from "../model/spec-change.js";
 
 /** Selected tool names (not group frames). */
 export function getSelectedTools(spec: AgentSpec, selection: Selection): string[] {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { applySpecChange } from "../store/apply-spec-change.js";
 import { makeSpec, makeTool } from "../testing/make-spec.js";
 import { getAutoLayoutChange, getElkGraph, loadElk } from "./auto-layout.js";
-import { getAbsolutePosition, TOOL_NODE_SIZE } from "./layout-geometry.js";
+import { getAbsolutePosition, TOOL_NODE_SIZE } from "../model/layout-geometry.js";
 
 const spec = makeSpec({
   tools: ["start", "left", "right", "merge", "finish"].map((name) => makeTool(name)),

@@ -1,7 +1,7 @@
 import type { AgentSpec, Position } from "@waddle/protocol";
 import type { ElkExtendedEdge, ElkNode } from "elkjs/lib/elk-api.js";
-import type { SpecChange } from "../store/spec-change.js";
-import { getGroupKey, GROUP_PADDING, TOOL_NODE_SIZE } from "./layout-geometry.js";
+import type { SpecChange } from "../model/spec-change.js";
+import { getGroupKey, GROUP_PADDING, TOOL_NODE_SIZE } from "../model/layout-geometry.js";
 
 /** What auto-layout needs of elkjs (a real ELK instance; tests pass one too). */
 export interface ElkLayouter {

@@ -1,6 +1,6 @@
 import type { AgentSpec, Edge, ParallelGroup, Position, ToolSpec } from "@waddle/protocol";
-import type { Selection } from "../store/selection.js";
-import type { SpecChange, XYPosition } from "../store/spec-change.js";
+import type { Selection } from "../model/selection.js";
+import type { SpecChange } from "../model/spec-change.js";
 import { createUniqueName, toSlug } from "./create-unique-name.js";
 import {
   getAbsolutePosition,
@@ -8,7 +8,8 @@ import {
   getGroupKey,
   getGroupOfTool,
   getStoredPosition,
-} from "./layout-geometry.js";
+} from "../model/layout-geometry.js";
+import type { XYPosition } from "../model/geometry.js";
 
 /** Copied elements: tools, the edges among them, whole groups; positions as stored in a layout. */
 export interface ClipboardSlice {

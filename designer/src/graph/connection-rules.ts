@@ -1,5 +1,5 @@
 import type { AgentSpec, Edge, EdgeKind } from "@waddle/protocol";
-import type { SpecChange } from "../store/spec-change.js";
+import type { SpecChange } from "../model/spec-change.js";
 import { createUniqueName, toSlug } from "./create-unique-name.js";
 
 export interface ConnectionRequest {

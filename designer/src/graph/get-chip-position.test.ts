@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { getChipPosition, getPointAt, SUGGESTION_CHIP_SIZE } from "./get-chip-position.js";
 import { getEdgeRoute } from "./get-edge-route.js";
 import { doRectsIntersect } from "./get-node-rects.js";
-import { TOOL_NODE_SIZE, type Rect } from "./layout-geometry.js";
+import { TOOL_NODE_SIZE } from "../model/layout-geometry.js";
+import type { Rect } from "../model/geometry.js";
 
 function box(x: number, y: number): Rect {
   return { x, y, ...TOOL_NODE_SIZE };

@@ -1,6 +1,5 @@
-import type { XYPosition } from "../store/spec-change.js";
 import { doRectsIntersect, getInflatedRect } from "./get-node-rects.js";
-import type { Rect } from "./layout-geometry.js";
+import type { Rect, XYPosition } from "../model/geometry.js";
 
 /** The "+ auto-seq" chip's size in flow pixels (10.5 px text, padded), rounded up. */
 export const SUGGESTION_CHIP_SIZE = { width: 80, height: 22 } as const;

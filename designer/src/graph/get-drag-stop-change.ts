@@ -1,12 +1,13 @@
 import type { AgentSpec, Position } from "@waddle/protocol";
-import type { SpecChange, XYPosition } from "../store/spec-change.js";
+import type { SpecChange } from "../model/spec-change.js";
 import {
   getGroupIdFromKey,
   getGroupOfTool,
   getGroupRect,
   isPointInRect,
   TOOL_NODE_SIZE,
-} from "./layout-geometry.js";
+} from "../model/layout-geometry.js";
+import type { XYPosition } from "../model/geometry.js";
 
 /** A node as it is when a drag ends: its position in its parent and in the flow. */
 export interface DraggedNode {

@@ -7,7 +7,8 @@ import {
   getRoundedPath,
   ROUTE_CLEARANCE,
 } from "./get-edge-route.js";
-import { TOOL_NODE_SIZE, type Rect } from "./layout-geometry.js";
+import { TOOL_NODE_SIZE } from "../model/layout-geometry.js";
+import type { Rect } from "../model/geometry.js";
 
 /** A tool's box at a top-left corner, and its handles (right: source, left: target). */
 function tool(x: number, y: number) {

@@ -1,5 +1,4 @@
-import type { XYPosition } from "../store/spec-change.js";
-import type { Rect } from "./layout-geometry.js";
+import type { Rect, XYPosition } from "../model/geometry.js";
 
 /** How an edge is drawn: its SVG path, where its label sits, and a polyline along it (for placing chips). */
 export interface EdgeRoute {

@@ -4,8 +4,9 @@ import { makeLargeSpec } from "../testing/make-large-spec.js";
 import { getNewGroupPosition, NEW_GROUP_GAP } from "./get-new-group-position.js";
 import { isRectInside } from "./get-new-tool-position.js";
 import { doRectsIntersect, getInflatedRect, getNodeRects } from "./get-node-rects.js";
-import { DEFAULT_GROUP_SIZE, getGroupKey, type Rect } from "./layout-geometry.js";
+import { DEFAULT_GROUP_SIZE, getGroupKey } from "../model/layout-geometry.js";
 import type { AgentSpec } from "@waddle/protocol";
+import type { Rect } from "../model/geometry.js";
 
 function coversNothing(spec: AgentSpec, frame: Rect): boolean {
   return getNodeRects(spec).every(

@@ -1,8 +1,8 @@
 import type { AgentSpec } from "@waddle/protocol";
-import type { XYPosition } from "../store/spec-change.js";
 import { isRectInside } from "./get-new-tool-position.js";
 import { doRectsIntersect, getInflatedRect, getNodeRects } from "./get-node-rects.js";
-import { DEFAULT_GROUP_SIZE, type Rect } from "./layout-geometry.js";
+import { DEFAULT_GROUP_SIZE } from "../model/layout-geometry.js";
+import type { Rect, XYPosition } from "../model/geometry.js";
 
 /** Room kept between a new group frame and the nodes around it. */
 export const NEW_GROUP_GAP = 40;

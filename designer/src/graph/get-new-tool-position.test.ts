@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeSpec, makeTool } from "../testing/make-spec.js";
 import { getNewToolPosition, getToolRect, isRectInside, NEW_TOOL_GAP } from "./get-new-tool-position.js";
-import { getGroupKey, TOOL_NODE_SIZE } from "./layout-geometry.js";
+import { getGroupKey, TOOL_NODE_SIZE } from "../model/layout-geometry.js";
 
 const step = TOOL_NODE_SIZE.width + NEW_TOOL_GAP.x;
 

@@ -1,7 +1,7 @@
 import type { AgentSpec } from "@waddle/protocol";
-import type { XYPosition } from "../store/spec-change.js";
 import { doRectsIntersect as intersects, getNodeRects, type NodeRect } from "./get-node-rects.js";
-import { GROUP_PADDING, TOOL_NODE_SIZE, type Rect } from "./layout-geometry.js";
+import { GROUP_PADDING, TOOL_NODE_SIZE } from "../model/layout-geometry.js";
+import type { Rect, XYPosition } from "../model/geometry.js";
 
 /** Room left between a new tool and its neighbours: edges need space for their arrows. */
 export const NEW_TOOL_GAP = { x: 96, y: 48 } as const;

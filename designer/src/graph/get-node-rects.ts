@@ -1,11 +1,6 @@
 import type { AgentSpec } from "@waddle/protocol";
-import {
-  getAbsolutePosition,
-  getGroupKey,
-  getGroupRect,
-  TOOL_NODE_SIZE,
-  type Rect,
-} from "./layout-geometry.js";
+import { getAbsolutePosition, getGroupKey, getGroupRect, TOOL_NODE_SIZE } from "../model/layout-geometry.js";
+import type { Rect } from "../model/geometry.js";
 
 /** A node's box in flow coordinates: tools by name, group frames by their `group:<id>` key. */
 export interface NodeRect {

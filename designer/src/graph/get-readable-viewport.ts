@@ -1,4 +1,4 @@
-import type { Rect } from "./layout-geometry.js";
+import type { Rect } from "../model/geometry.js";
 
 /** A React Flow viewport: the flow point at the canvas's top-left corner is (-x / zoom, -y / zoom). */
 export interface Viewport {

@@ -1,5 +1,5 @@
 import { validateAgentSpec, type AgentSpec, type SpecIssue } from "@waddle/protocol";
-import type { Selection } from "../store/selection.js";
+import type { Selection } from "../model/selection.js";
 import { getIssueIndex, type IssueIndex } from "./get-issue-index.js";
 import { suggestAutoSeqEdges, type SuggestedEdge } from "./suggest-auto-seq-edges.js";
 

@@ -1,5 +1,5 @@
 import type { AgentSpec } from "@waddle/protocol";
-import type { Selection } from "../store/selection.js";
+import type { Selection } from "../model/selection.js";
 import {
   JOIN_EDGE_PREFIX,
   SUGGESTED_EDGE_PREFIX,
@@ -9,7 +9,7 @@ import {
   type ToolFlowNode,
 } from "./flow-types.js";
 import { EMPTY_ISSUE_INDEX, type IssueIndex } from "./get-issue-index.js";
-import { DEFAULT_GROUP_SIZE, getGroupKey, getStoredPosition } from "./layout-geometry.js";
+import { DEFAULT_GROUP_SIZE, getGroupKey, getStoredPosition } from "../model/layout-geometry.js";
 import type { SuggestedEdge } from "./suggest-auto-seq-edges.js";
 
 export interface SpecToFlowOptions {

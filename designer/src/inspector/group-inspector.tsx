@@ -6,7 +6,7 @@ import { JsonField, NumberField, SelectField, TextField, ToggleField } from "../
 import { Icon } from "../components/icon.js";
 import { KeyValueField } from "../components/key-value-field.js";
 import { Section } from "../components/section.js";
-import { getAbsolutePosition } from "../graph/layout-geometry.js";
+import { getAbsolutePosition } from "../model/layout-geometry.js";
 import {
   getArgsSchemaWithResults,
   getDefaultJoin,

@@ -1,6 +1,6 @@
 import type { ReactElement } from "react";
 import { useDocument } from "../app/editor-context.js";
-import { getGroupIdFromKey } from "../graph/layout-geometry.js";
+import { getGroupIdFromKey } from "../model/layout-geometry.js";
 import { AgentOverview } from "./agent-overview.js";
 import { EdgeInspector } from "./edge-inspector.js";
 import { GroupInspector } from "./group-inspector.js";

@@ -4,7 +4,7 @@ import { useDocument, useEditor } from "../app/editor-context.js";
 import { JsonField, ListField, NumberField, TextField, ToggleField } from "../components/fields.js";
 import { Icon } from "../components/icon.js";
 import { Section } from "../components/section.js";
-import type { ToolHintList } from "../store/spec-change.js";
+import type { ToolHintList } from "../model/spec-change.js";
 import { ImplEditor } from "./impl-editor.js";
 import { SchemaEditor } from "./schema-editor.js";
 import { SideEffectPicker } from "./side-effect-picker.js";

@@ -5,7 +5,7 @@ import { ListField, NumberField } from "../components/fields.js";
 import { Icon } from "../components/icon.js";
 import { Section } from "../components/section.js";
 import { getOrderingChain } from "../graph/get-ordering-chain.js";
-import type { ToolHintList } from "../store/spec-change.js";
+import type { ToolHintList } from "../model/spec-change.js";
 
 const LISTS: readonly { list: ToolHintList; label: string; title: string }[] = [
   { list: "prefer_nodes", label: "Prefer", title: "prefer_nodes: the planner is told to favour these tools" },

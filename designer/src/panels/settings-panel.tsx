@@ -4,7 +4,7 @@ import { useDocument, useEditor } from "../app/editor-context.js";
 import { NumberField, SelectField, TextField, ToggleField } from "../components/fields.js";
 import { Section } from "../components/section.js";
 import { LlmConfigEditor } from "../inspector/llm-config-editor.js";
-import type { LlmSlot } from "../store/spec-change.js";
+import type { LlmSlot } from "../model/spec-change.js";
 
 /** Planner options and LLM settings. */
 export function SettingsPanel(): ReactElement {

@@ -1,7 +1,7 @@
 import type { AgentSpec, PlanningHints } from "@waddle/protocol";
 import { addGroup, moveNodes, setMembership, updateGroup } from "./group-edits.js";
 import { mergeDefined } from "./merge-defined.js";
-import type { SpecChange, ToolHintList } from "./spec-change.js";
+import type { SpecChange, ToolHintList } from "../model/spec-change.js";
 import { addTool, removeElements, renameTool, setLayoutEntries, updateTool } from "./tool-edits.js";
 
 /**

@@ -1,8 +1,8 @@
 import type { AgentSpec } from "@waddle/protocol";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { applySpecChange } from "./apply-spec-change.js";
-import { EMPTY_SELECTION, getPrunedSelection, isSameSelection, type Selection } from "./selection.js";
-import { getChangeLabel, type SpecChange } from "./spec-change.js";
+import { EMPTY_SELECTION, getPrunedSelection, isSameSelection, type Selection } from "../model/selection.js";
+import { getChangeLabel, type SpecChange } from "../model/spec-change.js";
 
 /** One undo step: the changes it made (re-applied on redo) and the spec before them. */
 export interface HistoryEntry {

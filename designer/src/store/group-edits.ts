@@ -1,8 +1,8 @@
 import type { AgentSpec, ParallelGroup, Position } from "@waddle/protocol";
-import { getAbsolutePosition, getGroupKey, getGroupOfTool, type Rect } from "../graph/layout-geometry.js";
+import { getAbsolutePosition, getGroupKey, getGroupOfTool } from "../model/layout-geometry.js";
 import { mergeDefined } from "./merge-defined.js";
-import type { XYPosition } from "./spec-change.js";
 import { placeTool, setLayoutEntries } from "./tool-edits.js";
+import type { Rect, XYPosition } from "../model/geometry.js";
 
 /** Moves a tool into a group (or out of any, with `groupId: null`) and places it at an absolute point. */
 export function setMembership(

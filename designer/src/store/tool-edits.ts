@@ -6,9 +6,9 @@ import {
   getGroupRect,
   GROUP_PADDING,
   TOOL_NODE_SIZE,
-} from "../graph/layout-geometry.js";
+} from "../model/layout-geometry.js";
 import { mergeDefined } from "./merge-defined.js";
-import type { XYPosition } from "./spec-change.js";
+import type { XYPosition } from "../model/geometry.js";
 
 /** Sets (or with `undefined`, deletes) layout entries. */
 export function setLayoutEntries(spec: AgentSpec, entries: Record<string, Position | undefined>): AgentSpec {

@@ -1,4 +1,4 @@
-import type { Rect } from "../graph/layout-geometry.js";
+import type { Rect, XYPosition } from "./geometry.js";
 import type {
   AgentSpec,
   Edge,
@@ -9,12 +9,6 @@ import type {
   Position,
   ToolSpec,
 } from "@waddle/protocol";
-
-/** A point in flow (canvas) coordinates. */
-export interface XYPosition {
-  x: number;
-  y: number;
-}
 
 /** Hint lists that hold tool names and are toggled per tool. */
 export type ToolHintList = "prefer_nodes" | "disallow_nodes" | "sequential_only";

@@ -1,18 +1,11 @@
 import type { AgentSpec, ParallelGroup, Position } from "@waddle/protocol";
-import type { XYPosition } from "../store/spec-change.js";
+import type { Rect, XYPosition } from "./geometry.js";
 
 /** Tool nodes have a fixed width (CSS) and about this height; layout maths uses these. */
 export const TOOL_NODE_SIZE = { width: 240, height: 92 } as const;
 /** Room between a group frame's border and its members; the top leaves space for the title bar. */
 export const GROUP_PADDING = { top: 48, side: 24, bottom: 24 } as const;
 export const DEFAULT_GROUP_SIZE = { width: 320, height: 260 } as const;
-
-export interface Rect {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
 
 const GROUP_PREFIX = "group:";
 

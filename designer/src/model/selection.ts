@@ -1,5 +1,5 @@
 import type { AgentSpec } from "@waddle/protocol";
-import { getGroupKey } from "../graph/layout-geometry.js";
+import { getGroupKey } from "./layout-geometry.js";
 
 /** What is selected on the canvas: node ids (tool names, `group:<id>`) and edge ids. Not a document change. */
 export interface Selection {
