@@ -78,22 +78,43 @@ describe("an agent with mcp tools, run by the server with the offline model", ()
     expect(ofType(events, "tool_error")).toEqual([]);
   });
 
+  const single = (id: string, tool: string, extra: Record<string, unknown> = {}) =>
+    AgentSpec.parse({
+      version: 1,
+      id,
+      name: id,
+      tools: [{ name: tool, desc: tool, impl: { kind: "mcp", server: "fixture", tool }, ...extra }],
+    });
+
+  /** The requests the fixture process has seen cancelled, read through an agent that calls `stats`. */
+  async function getCancelledCount(id: string): Promise<number> {
+    const statsRun = await startAgentRun(server, single(id, "stats"), "Stats");
+    expect((await waitForRun(server, statsRun)).status).toBe("finished");
+    const [seen] = ofType(await server.store.listEvents(statsRun), "tool_end");
+    return (seen?.data.observation as { cancelled?: unknown[] }).cancelled?.length ?? -1;
+  }
+
   it("cancels a run in an MCP call: the server is told, and sees the cancel", async () => {
-    const single = (id: string, tool: string) =>
-      AgentSpec.parse({
-        version: 1,
-        id,
-        name: id,
-        tools: [{ name: tool, desc: tool, impl: { kind: "mcp", server: "fixture", tool } }],
-      });
+    const before = await getCancelledCount("mcp-stats-1");
     const runId = await startAgentRun(server, single("mcp-slow", "slow"), "Wait");
     await waitForEvent(server, runId, (event) => event.type === "tool_start");
     expect((await server.request(`/api/runs/${runId}/cancel`, { method: "POST" })).status).toBe(200);
     expect((await waitForRun(server, runId)).status).toBe("cancelled");
-    const statsRun = await startAgentRun(server, single("mcp-stats", "stats"), "Stats");
-    expect((await waitForRun(server, statsRun)).status).toBe("finished");
-    const [seen] = ofType(await server.store.listEvents(statsRun), "tool_end");
-    expect(JSON.stringify(seen?.data.observation)).toMatch(/"cancelled":\["\d+"\]/);
+    expect(await getCancelledCount("mcp-stats-2")).toBe(before + 1);
+  });
+
+  it("times a call out at the tool's timeoutMs, retries it per its policy, and cancels each attempt", async () => {
+    const before = await getCancelledCount("mcp-stats-3");
+    const spec = single("mcp-timeout", "slow", {
+      timeoutMs: 300,
+      retry: { maxAttempts: 2, backoffMs: 0, maxBackoffMs: 0 },
+    });
+    const runId = await startAgentRun(server, spec, "Wait");
+    await waitForRun(server, runId);
+    const events = await server.store.listEvents(runId);
+    expect(ofType(events, "tool_start").map((event) => event.data.attempt)).toEqual([1, 2]);
+    expect(ofType(events, "tool_error").map((event) => event.data.failure.error_code)).toEqual(["timeout"]);
+    expect(await getCancelledCount("mcp-stats-4")).toBe(before + 2);
   });
 
   it("refuses a run whose mcp tool names a server WADDLE_MCP_SERVERS does not list (422)", async () => {

@@ -11,6 +11,8 @@ import { describeError, type McpConnection } from "./mcp-connection.js";
 export const MAX_MCP_TEXT_CHARS = 1_000_000;
 /** The SDK's own request timeout when the tool sets none: the planner's timeout aborts the call first. */
 const BACKSTOP_TIMEOUT_MS = 3_600_000;
+/** Added to the tool's `timeoutMs` for the SDK, so that the planner's timeout (`timeout`) always fires first. */
+const BACKSTOP_MARGIN_MS = 1_000;
 
 export interface McpToolOptions {
   tool: ToolSpec & { impl: z.output<typeof McpImpl> };
@@ -52,7 +54,7 @@ export function createMcpToolRunner(options: McpToolOptions): ToolRunner {
         tool: toolName,
         args,
         signal: context.signal,
-        timeoutMs: tool.timeoutMs ?? BACKSTOP_TIMEOUT_MS,
+        timeoutMs: (tool.timeoutMs ?? BACKSTOP_TIMEOUT_MS) + BACKSTOP_MARGIN_MS,
       });
       return redactor.redact(toObservation(result, { server, tool: toolName }));
     } catch (error) {
