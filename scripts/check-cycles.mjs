@@ -7,9 +7,14 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-const workspaces = ["packages/protocol", "packages/planner", "server", "apps/cli", "apps/examples"];
-// TODO: add "designer" once it has no cycle. Today one remains:
-//   designer/src/graph/layout-geometry.ts <-> designer/src/store/spec-change.ts (XYPosition / Rect types)
+const workspaces = [
+  "packages/protocol",
+  "packages/planner",
+  "server",
+  "designer",
+  "apps/cli",
+  "apps/examples",
+];
 
 let failures = 0;
 for (const workspace of workspaces) {
