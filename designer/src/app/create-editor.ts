@@ -1,6 +1,6 @@
 import { ApiClient } from "../api/api-client.js";
 import { getStoredToken, setStoredToken } from "../api/token-storage.js";
-import { createCommandRegistry } from "../commands/command-registry.js";
+import { createCommandRegistry } from "../editor/command-registry.js";
 import { createEditorCommands } from "../commands/editor-commands.js";
 import { getErrorMessage } from "../api/api-error.js";
 import { createRunStore } from "../runs/run-store.js";
@@ -11,7 +11,7 @@ import { createDocumentStore } from "../store/document-store.js";
 import { createSessionStore } from "../store/session-store.js";
 import { createUiStore } from "../store/ui-store.js";
 import { createAgentFromTemplate } from "../templates/agent-templates.js";
-import type { Editor } from "./editor-context.js";
+import type { Editor } from "../editor/editor-context.js";
 
 /** Wires the stores, the API client (asking for a token on 401), the agent session and the commands. */
 export function createEditor(): Editor {

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { getRunPanelStore } from "../runs/ui/run-panel-store.js";
 import { getAgentRouteHash, parseAgentRoute } from "../runs/ui/run-route.js";
-import type { Editor } from "./editor-context.js";
+import type { Editor } from "../editor/editor-context.js";
 
 /** The agent id in `#/agents/<id>` (or `#/agents/<id>/runs/<runId>`), if any. */
 export function getRouteAgentId(hash: string): string | null {

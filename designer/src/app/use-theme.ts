@@ -1,5 +1,5 @@
 import { useEffect, useSyncExternalStore } from "react";
-import { useUi } from "./editor-context.js";
+import { useUi } from "../editor/editor-context.js";
 
 const QUERY = "(prefers-color-scheme: dark)";
 

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { getIsDirty } from "../store/document-store.js";
-import type { Editor } from "./editor-context.js";
+import type { Editor } from "../editor/editor-context.js";
 
 /** Makes the browser ask before leaving the page with unsaved work. */
 export function useUnsavedGuard(editor: Editor): void {

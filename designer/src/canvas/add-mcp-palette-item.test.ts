@@ -1,7 +1,7 @@
 import { validateAgentSpec, type McpServerInfo } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
 import { ApiClient } from "../api/api-client.js";
-import type { Editor } from "../app/editor-context.js";
+import type { Editor } from "../editor/editor-context.js";
 import { FakeRunTransport } from "../runs/fake-run-transport.js";
 import { createRunStore } from "../runs/run-store.js";
 import { AgentSession } from "../session/agent-session.js";
@@ -10,7 +10,7 @@ import { createSessionStore } from "../store/session-store.js";
 import { createUiStore } from "../store/ui-store.js";
 import { createMcpTool } from "../templates/create-new-tool.js";
 import { makeSpec } from "../testing/make-spec.js";
-import { createCommandRegistry } from "../commands/command-registry.js";
+import { createCommandRegistry } from "../editor/command-registry.js";
 import { createEditorCommands } from "../commands/editor-commands.js";
 import { addPaletteItem } from "./add-palette-item.js";
 import { readPaletteItem } from "./palette-drop.js";

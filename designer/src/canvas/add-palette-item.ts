@@ -1,4 +1,4 @@
-import type { Editor } from "../app/editor-context.js";
+import type { Editor } from "../editor/editor-context.js";
 import { addGroupToCanvas, addToolToCanvas } from "../commands/editor-actions.js";
 import { createMcpTool, createModuleTool, createNewTool } from "../templates/create-new-tool.js";
 import type { PaletteItem } from "./palette-drop.js";

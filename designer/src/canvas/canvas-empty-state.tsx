@@ -1,5 +1,5 @@
 import type { ReactElement } from "react";
-import { useEditor } from "../app/editor-context.js";
+import { useEditor } from "../editor/editor-context.js";
 import { Icon } from "../components/icon.js";
 
 /** What an empty canvas says: how to start, in three steps. */

@@ -1,7 +1,7 @@
 import type { EdgeKind } from "@waddle/protocol";
 import { Panel } from "@xyflow/react";
 import type { ReactElement } from "react";
-import { useEditor, useUi } from "../app/editor-context.js";
+import { useEditor, useUi } from "../editor/editor-context.js";
 
 const KINDS: readonly { kind: EdgeKind; label: string; blurb: string }[] = [
   {

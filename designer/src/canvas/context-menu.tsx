@@ -1,6 +1,6 @@
 import { useEffect, useRef, type ReactElement } from "react";
-import { useEditor, useUi } from "../app/editor-context.js";
-import { formatShortcut } from "../commands/shortcut.js";
+import { useEditor, useUi } from "../editor/editor-context.js";
+import { formatShortcut } from "../editor/shortcut.js";
 
 const MENU_COMMANDS: Record<"node" | "edge" | "pane", readonly (string | "-")[]> = {
   node: [

@@ -19,7 +19,7 @@ import {
   type MouseEvent as ReactMouseEvent,
   type ReactElement,
 } from "react";
-import { useDocument, useEditor, useUi } from "../app/editor-context.js";
+import { useDocument, useEditor, useUi } from "../editor/editor-context.js";
 import { connectTools } from "../commands/editor-actions.js";
 import { getConnectionProblem } from "../graph/connection-rules.js";
 import type { FlowEdge, FlowNode } from "../graph/flow-types.js";

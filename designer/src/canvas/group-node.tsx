@@ -1,6 +1,6 @@
 import { Handle, NodeResizer, Position, type NodeProps, type OnResizeEnd } from "@xyflow/react";
 import { memo, useCallback, type ReactElement } from "react";
-import { useEditor } from "../app/editor-context.js";
+import { useEditor } from "../editor/editor-context.js";
 import { Icon } from "../components/icon.js";
 import { IssueBadge } from "../components/issue-badge.js";
 import type { GroupFlowNode } from "../graph/flow-types.js";

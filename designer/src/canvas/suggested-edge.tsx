@@ -1,6 +1,6 @@
 import { BaseEdge, EdgeLabelRenderer, type EdgeProps } from "@xyflow/react";
 import { memo, useMemo, type ReactElement } from "react";
-import { useEditor } from "../app/editor-context.js";
+import { useEditor } from "../editor/editor-context.js";
 import { acceptSuggestion } from "../commands/editor-actions.js";
 import type { SuggestedFlowEdge } from "../graph/flow-types.js";
 import { getChipPosition } from "../graph/get-chip-position.js";

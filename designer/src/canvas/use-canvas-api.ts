@@ -1,6 +1,6 @@
 import { useReactFlow } from "@xyflow/react";
 import { useEffect, type RefObject } from "react";
-import { useEditor } from "../app/editor-context.js";
+import { useEditor } from "../editor/editor-context.js";
 
 /** Registers what commands may do to the view (fit, reveal, centre) while the canvas is mounted. */
 export function useCanvasApi(wrapper: RefObject<HTMLDivElement | null>, requestFit: () => void): void {

@@ -1,6 +1,6 @@
 import { useReactFlow, useStore, type ReactFlowState } from "@xyflow/react";
 import { useCallback, useEffect, useRef } from "react";
-import { useDocument, useEditor } from "../app/editor-context.js";
+import { useDocument, useEditor } from "../editor/editor-context.js";
 import type { FlowNode } from "../graph/flow-types.js";
 import { getBoundsOfRects, getNodeRects } from "../graph/get-node-rects.js";
 import { getReadableViewport } from "../graph/get-readable-viewport.js";

@@ -6,8 +6,8 @@ import {
   type OnNodeDrag,
 } from "@xyflow/react";
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
-import { useDocument, useEditor, useUi } from "../app/editor-context.js";
-import { useValidation } from "../app/use-validation.js";
+import { useDocument, useEditor, useUi } from "../editor/editor-context.js";
+import { useValidation } from "../editor/use-validation.js";
 import type { FlowEdge, FlowNode } from "../graph/flow-types.js";
 import { getDragStopChange, type DraggedNode } from "../graph/get-drag-stop-change.js";
 import { getVisibleSuggestions } from "../graph/get-validation.js";

@@ -1,6 +1,6 @@
-import type { Editor } from "../app/editor-context.js";
+import type { Editor } from "../editor/editor-context.js";
 import { getIsDirty } from "../store/document-store.js";
-import type { Command } from "./command-registry.js";
+import type { Command } from "../editor/command-registry.js";
 
 const doc = (editor: Editor) => editor.document.getState();
 

@@ -1,5 +1,5 @@
 import type { ToolSpec } from "@waddle/protocol";
-import type { Editor } from "../app/editor-context.js";
+import type { Editor } from "../editor/editor-context.js";
 import { getConnectChange, getConnectionProblem } from "../graph/connection-rules.js";
 import { createUniqueName } from "../graph/create-unique-name.js";
 import { getDropGroup } from "../graph/get-drag-stop-change.js";

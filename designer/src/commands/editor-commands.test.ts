@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiClient } from "../api/api-client.js";
-import type { Editor } from "../app/editor-context.js";
+import type { Editor } from "../editor/editor-context.js";
 import { FakeRunTransport } from "../runs/fake-run-transport.js";
 import { createRunStore } from "../runs/run-store.js";
 import { AgentSession } from "../session/agent-session.js";
@@ -8,7 +8,7 @@ import { createDocumentStore } from "../store/document-store.js";
 import { createSessionStore } from "../store/session-store.js";
 import { createUiStore } from "../store/ui-store.js";
 import { makeSpec } from "../testing/make-spec.js";
-import { createCommandRegistry } from "./command-registry.js";
+import { createCommandRegistry } from "../editor/command-registry.js";
 import { createEditorCommands } from "./editor-commands.js";
 import { NEW_TOOL_GAP } from "../graph/get-new-tool-position.js";
 import { TOOL_NODE_SIZE } from "../model/layout-geometry.js";

@@ -1,11 +1,11 @@
-import type { Editor } from "../app/editor-context.js";
+import type { Editor } from "../editor/editor-context.js";
 import { getAutoLayoutChange, loadElk } from "../graph/auto-layout.js";
 import { getClipboardSlice, getPasteChange, getPasteOffset } from "../graph/clipboard-slice.js";
 import { EMPTY_SELECTION } from "../model/selection.js";
 import type { ToolHintList } from "../model/spec-change.js";
 import { createNewTool } from "../templates/create-new-tool.js";
 import { createAppCommands } from "./app-commands.js";
-import type { Command } from "./command-registry.js";
+import type { Command } from "../editor/command-registry.js";
 import { addGroupToCanvas, addToolToCanvas } from "./editor-actions.js";
 import {
   getDeleteChange,

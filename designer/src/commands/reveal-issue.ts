@@ -1,5 +1,5 @@
 import type { SpecIssue } from "@waddle/protocol";
-import type { Editor } from "../app/editor-context.js";
+import type { Editor } from "../editor/editor-context.js";
 import { getGroupKey } from "../model/layout-geometry.js";
 import { EMPTY_SELECTION } from "../model/selection.js";
 

@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactElement } from "react";
-import { useDocument, useEditor, useSession } from "../app/editor-context.js";
+import { useDocument, useEditor, useSession } from "../editor/editor-context.js";
 import { formatRelativeTime } from "./format-time.js";
 import { Icon } from "./icon.js";
 

@@ -1,6 +1,6 @@
 import type { ReactElement } from "react";
-import { useDocument, useEditor, useSession, useUi } from "../app/editor-context.js";
-import { useValidation } from "../app/use-validation.js";
+import { useDocument, useEditor, useSession, useUi } from "../editor/editor-context.js";
+import { useValidation } from "../editor/use-validation.js";
 import { RunControl } from "../runs/ui/run-control.js";
 import { getIsDirty } from "../store/document-store.js";
 import { CommandButton } from "./command-button.js";

@@ -1,6 +1,6 @@
 import type { ReactElement, ReactNode } from "react";
-import { useDocument, useEditor, useUi } from "../app/editor-context.js";
-import { formatShortcut } from "../commands/shortcut.js";
+import { useDocument, useEditor, useUi } from "../editor/editor-context.js";
+import { formatShortcut } from "../editor/shortcut.js";
 import { Icon, type IconName } from "./icon.js";
 
 interface CommandButtonProps {

@@ -1,5 +1,5 @@
 import type { ReactElement } from "react";
-import { useEditor, useUi } from "../app/editor-context.js";
+import { useEditor, useUi } from "../editor/editor-context.js";
 import { AgentList } from "./agent-list.js";
 import { Palette } from "./palette.js";
 import { Tabs } from "./tabs.js";

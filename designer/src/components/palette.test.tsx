@@ -1,7 +1,7 @@
 import type { McpServerInfo } from "@waddle/protocol";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { EditorContext, type Editor } from "../app/editor-context.js";
+import { EditorContext, type Editor } from "../editor/editor-context.js";
 import { createSessionStore } from "../store/session-store.js";
 import { Palette } from "./palette.js";
 

@@ -1,6 +1,6 @@
 import type { McpServerInfo } from "@waddle/protocol";
 import { useMemo, useState, type DragEvent, type ReactElement, type ReactNode } from "react";
-import { useEditor, useSession } from "../app/editor-context.js";
+import { useEditor, useSession } from "../editor/editor-context.js";
 import { addPaletteItem } from "../canvas/add-palette-item.js";
 import { PALETTE_MIME, type PaletteItem } from "../canvas/palette-drop.js";
 import { KIND_ICONS } from "../canvas/tool-node.js";

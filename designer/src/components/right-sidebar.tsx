@@ -1,6 +1,6 @@
 import type { ReactElement } from "react";
-import { useEditor, useUi } from "../app/editor-context.js";
-import { useValidation } from "../app/use-validation.js";
+import { useEditor, useUi } from "../editor/editor-context.js";
+import { useValidation } from "../editor/use-validation.js";
 import { Inspector } from "../inspector/inspector.js";
 import { HintsPanel } from "../panels/hints-panel.js";
 import { IssuesPanel } from "../panels/issues-panel.js";

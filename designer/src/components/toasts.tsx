@@ -1,5 +1,5 @@
 import { useEffect, type ReactElement } from "react";
-import { useEditor, useUi } from "../app/editor-context.js";
+import { useEditor, useUi } from "../editor/editor-context.js";
 import type { Toast } from "../store/ui-store.js";
 import { Icon } from "./icon.js";
 

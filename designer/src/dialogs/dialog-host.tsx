@@ -1,5 +1,5 @@
 import type { ReactElement } from "react";
-import { useEditor, useUi } from "../app/editor-context.js";
+import { useEditor, useUi } from "../editor/editor-context.js";
 import { ExportDialog } from "./export-dialog.js";
 import { ImportDialog } from "./import-dialog.js";
 import { NewAgentDialog } from "./new-agent-dialog.js";

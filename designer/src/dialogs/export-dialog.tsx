@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactElement } from "react";
-import { useDocument, useEditor } from "../app/editor-context.js";
+import { useDocument, useEditor } from "../editor/editor-context.js";
 import { getErrorMessage } from "../api/api-error.js";
 import { Dialog } from "../components/dialog.js";
 import { Icon } from "../components/icon.js";

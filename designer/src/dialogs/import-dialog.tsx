@@ -1,6 +1,6 @@
 import type { AgentSpec, SpecIssue } from "@waddle/protocol";
 import { useState, type ReactElement } from "react";
-import { useEditor } from "../app/editor-context.js";
+import { useEditor } from "../editor/editor-context.js";
 import { getErrorMessage } from "../api/api-error.js";
 import { Dialog, DialogActions } from "../components/dialog.js";
 import { createUniqueName } from "../graph/create-unique-name.js";

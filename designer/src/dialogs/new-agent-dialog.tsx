@@ -1,6 +1,6 @@
 import { SLUG_PATTERN } from "@waddle/protocol";
 import { useState, type ReactElement } from "react";
-import { useSession } from "../app/editor-context.js";
+import { useSession } from "../editor/editor-context.js";
 import { Dialog, DialogActions } from "../components/dialog.js";
 import { createUniqueName, toSlug } from "../graph/create-unique-name.js";
 import type { NewAgentChoice } from "../store/ui-store.js";

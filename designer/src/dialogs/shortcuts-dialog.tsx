@@ -1,6 +1,6 @@
 import type { ReactElement } from "react";
-import { useEditor } from "../app/editor-context.js";
-import { formatShortcut } from "../commands/shortcut.js";
+import { useEditor } from "../editor/editor-context.js";
+import { formatShortcut } from "../editor/shortcut.js";
 import { Dialog } from "../components/dialog.js";
 
 /** Every command by section, with its keys; clicking one runs it, like the toolbar would. */

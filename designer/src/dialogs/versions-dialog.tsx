@@ -1,6 +1,6 @@
 import type { AgentRecord, AgentVersionSummary } from "@waddle/protocol";
 import { useEffect, useState, type ReactElement } from "react";
-import { useDocument, useEditor } from "../app/editor-context.js";
+import { useDocument, useEditor } from "../editor/editor-context.js";
 import { getErrorMessage } from "../api/api-error.js";
 import { Dialog } from "../components/dialog.js";
 import { formatRelativeTime } from "../components/format-time.js";

@@ -1,5 +1,5 @@
 import type { ReactElement } from "react";
-import { useDocument, useEditor } from "../app/editor-context.js";
+import { useDocument, useEditor } from "../editor/editor-context.js";
 import { TextField } from "../components/fields.js";
 import { Icon } from "../components/icon.js";
 import { Section } from "../components/section.js";

@@ -1,6 +1,6 @@
 import type { Edge } from "@waddle/protocol";
 import type { ReactElement } from "react";
-import { useDocument, useEditor } from "../app/editor-context.js";
+import { useDocument, useEditor } from "../editor/editor-context.js";
 import { Icon } from "../components/icon.js";
 import { Section } from "../components/section.js";
 import { getObjectMatch } from "../graph/suggest-auto-seq-edges.js";

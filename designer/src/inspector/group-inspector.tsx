@@ -1,7 +1,7 @@
 import { INJECT_SOURCES, type GroupJoin, type ParallelGroup, type ToolSpec } from "@waddle/protocol";
 import type { ReactElement } from "react";
-import { useDocument, useEditor } from "../app/editor-context.js";
-import { useValidation } from "../app/use-validation.js";
+import { useDocument, useEditor } from "../editor/editor-context.js";
+import { useValidation } from "../editor/use-validation.js";
 import { JsonField, NumberField, SelectField, TextField, ToggleField } from "../components/fields.js";
 import { Icon } from "../components/icon.js";
 import { KeyValueField } from "../components/key-value-field.js";

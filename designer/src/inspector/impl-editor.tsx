@@ -1,6 +1,6 @@
 import { LlmConfig, ToolImpl, type ToolImplKind } from "@waddle/protocol";
 import type { ReactElement } from "react";
-import { useDocument, useSession } from "../app/editor-context.js";
+import { useDocument, useSession } from "../editor/editor-context.js";
 import { JsonField, NumberField, SelectField, TextField, ToggleField } from "../components/fields.js";
 import { TOOL_KIND_INFO } from "../templates/create-new-tool.js";
 import { HttpImplEditor } from "./http-impl-editor.js";

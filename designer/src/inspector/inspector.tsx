@@ -1,5 +1,5 @@
 import type { ReactElement } from "react";
-import { useDocument } from "../app/editor-context.js";
+import { useDocument } from "../editor/editor-context.js";
 import { getGroupIdFromKey } from "../model/layout-geometry.js";
 import { AgentOverview } from "./agent-overview.js";
 import { EdgeInspector } from "./edge-inspector.js";

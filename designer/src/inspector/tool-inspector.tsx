@@ -1,6 +1,6 @@
 import { RetryPolicy, type JsonSchema, type ToolSpec } from "@waddle/protocol";
 import { useCallback, type ReactElement } from "react";
-import { useDocument, useEditor } from "../app/editor-context.js";
+import { useDocument, useEditor } from "../editor/editor-context.js";
 import { JsonField, ListField, NumberField, TextField, ToggleField } from "../components/fields.js";
 import { Icon } from "../components/icon.js";
 import { Section } from "../components/section.js";

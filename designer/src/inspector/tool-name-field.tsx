@@ -1,6 +1,6 @@
 import { TOOL_NAME_PATTERN } from "@waddle/protocol";
 import { useState, type ReactElement } from "react";
-import { useEditor } from "../app/editor-context.js";
+import { useEditor } from "../editor/editor-context.js";
 import { FieldFrame } from "../components/fields.js";
 
 /**

@@ -1,7 +1,7 @@
 import type { SpecIssue } from "@waddle/protocol";
 import { useMemo, type ReactElement } from "react";
-import { useEditor } from "../app/editor-context.js";
-import { useValidation } from "../app/use-validation.js";
+import { useEditor } from "../editor/editor-context.js";
+import { useValidation } from "../editor/use-validation.js";
 import { revealIssue } from "../commands/reveal-issue.js";
 import { Icon } from "../components/icon.js";
 

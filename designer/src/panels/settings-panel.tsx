@@ -1,6 +1,6 @@
 import { LlmConfig, SIDE_EFFECTS, type PlannerOptions, type TasksOptions } from "@waddle/protocol";
 import type { ReactElement } from "react";
-import { useDocument, useEditor } from "../app/editor-context.js";
+import { useDocument, useEditor } from "../editor/editor-context.js";
 import { NumberField, SelectField, TextField, ToggleField } from "../components/fields.js";
 import { Section } from "../components/section.js";
 import { LlmConfigEditor } from "../inspector/llm-config-editor.js";

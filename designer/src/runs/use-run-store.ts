@@ -1,5 +1,5 @@
 import { useStore } from "zustand";
-import { useEditor } from "../app/editor-context.js";
+import { useEditor } from "../editor/editor-context.js";
 import type { RunStoreState } from "./run-store.js";
 import type { EdgeRunView, NodeRunView } from "./run-view.js";
 

@@ -1,6 +1,6 @@
 import type { RunRecord } from "@waddle/protocol";
 import { useState, type ReactElement } from "react";
-import { useEditor } from "../../app/editor-context.js";
+import { useEditor } from "../../editor/editor-context.js";
 import type { CompareSide } from "../run-store-state.js";
 import { useRunStore } from "../use-run-store.js";
 import { CompareTable, type CompareSideLabel } from "./compare-table.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Command } from "../../commands/command-registry.js";
+import type { Command } from "../../editor/command-registry.js";
 import { getRunLockedCommands } from "./get-run-locked-commands.js";
 
 type Context = { running: boolean; hasSelection: boolean };

@@ -1,4 +1,4 @@
-import type { Command } from "../../commands/command-registry.js";
+import type { Command } from "../../editor/command-registry.js";
 
 /** Commands that change the document without being undoable edits themselves. */
 const DOCUMENT_COMMANDS: ReadonlySet<string> = new Set([

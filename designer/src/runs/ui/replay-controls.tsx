@@ -1,5 +1,5 @@
 import { useEffect, useMemo, type ReactElement } from "react";
-import { useEditor, type Editor } from "../../app/editor-context.js";
+import { useEditor, type Editor } from "../../editor/editor-context.js";
 import type { ReplayIndex } from "../replay-index.js";
 import { useRunStore } from "../use-run-store.js";
 import { getNextSpeed } from "./replay-clock.js";

@@ -1,4 +1,4 @@
-import type { Editor } from "../../app/editor-context.js";
+import type { Editor } from "../../editor/editor-context.js";
 import { getIsDirty } from "../../store/document-store.js";
 import type { ResumeInput } from "../run-store.js";
 import { getRunPanelStore } from "./run-panel-store.js";

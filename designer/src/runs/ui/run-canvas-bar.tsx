@@ -1,5 +1,5 @@
 import type { ReactElement } from "react";
-import { useEditor } from "../../app/editor-context.js";
+import { useEditor } from "../../editor/editor-context.js";
 import { useRunStore } from "../use-run-store.js";
 import { backToEditing } from "./run-actions.js";
 import { useVersionNote } from "./run-summary.js";

@@ -1,6 +1,6 @@
 import { useStore } from "zustand";
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { useEditor, type Editor } from "../../app/editor-context.js";
+import { useEditor, type Editor } from "../../editor/editor-context.js";
 import { useRunStore } from "../use-run-store.js";
 
 export type RunPanelTab = "run" | "history" | "compare";

@@ -1,5 +1,5 @@
 import type { ReactElement } from "react";
-import { useEditor } from "../../app/editor-context.js";
+import { useEditor } from "../../editor/editor-context.js";
 import { Tabs } from "../../components/tabs.js";
 import { useRunStore } from "../use-run-store.js";
 import { RunCompare } from "./compare-view.js";

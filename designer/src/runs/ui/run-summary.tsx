@@ -1,5 +1,5 @@
 import type { ReactElement } from "react";
-import { useDocument } from "../../app/editor-context.js";
+import { useDocument } from "../../editor/editor-context.js";
 import { getIsDirty } from "../../store/document-store.js";
 import type { RunView } from "../run-view.js";
 import { useRunStore } from "../use-run-store.js";

@@ -1,6 +1,6 @@
 import { TERMINAL_RUN_STATUSES } from "@waddle/protocol";
 import { useCallback, useEffect, useMemo, useState, type ReactElement } from "react";
-import { useEditor } from "../../app/editor-context.js";
+import { useEditor } from "../../editor/editor-context.js";
 import type { TimelineEntry } from "../run-view.js";
 import { useRunStore } from "../use-run-store.js";
 import { ApprovalCard } from "./approval-card.js";

@@ -1,5 +1,5 @@
 import { memo, type ReactElement } from "react";
-import { useEditor } from "../../app/editor-context.js";
+import { useEditor } from "../../editor/editor-context.js";
 import type { NodeRunView } from "../run-view.js";
 import { useRunStore } from "../use-run-store.js";
 import { decideOnPause, editPauseArgs } from "./run-actions.js";

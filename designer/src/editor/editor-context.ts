@@ -1,7 +1,7 @@
 import { createContext, useContext } from "react";
 import { useStore } from "zustand";
 import type { ApiClient } from "../api/api-client.js";
-import type { CommandRegistry } from "../commands/command-registry.js";
+import type { CommandRegistry } from "./command-registry.js";
 import type { RunStore } from "../runs/run-store.js";
 import type { AgentSession } from "../session/agent-session.js";
 import type { DocumentState, DocumentStore } from "../store/document-store.js";

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import type { Editor } from "../app/editor-context.js";
+import type { Editor } from "./editor-context.js";
 
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
