@@ -3,8 +3,8 @@ import { useDocument, useEditor, useSession, useUi } from "../editor/editor-cont
 import { useValidation } from "../editor/use-validation.js";
 import { RunControl } from "../runs/ui/run-control.js";
 import { getIsDirty } from "../store/document-store.js";
-import { CommandButton } from "./command-button.js";
-import { Icon } from "./icon.js";
+import { CommandButton } from "../components/command-button.js";
+import { Icon } from "../components/icon.js";
 
 function SaveStatus(): ReactElement {
   const dirty = useDocument(getIsDirty);

@@ -5,8 +5,8 @@ import { addPaletteItem } from "../canvas/add-palette-item.js";
 import { PALETTE_MIME, type PaletteItem } from "../canvas/palette-drop.js";
 import { KIND_ICONS } from "../canvas/tool-node.js";
 import { NEW_TOOL_KINDS, TOOL_KIND_INFO } from "../templates/create-new-tool.js";
-import { Icon, type IconName } from "./icon.js";
-import { SideEffectBadge } from "./side-effect-badge.js";
+import { Icon, type IconName } from "../components/icon.js";
+import { SideEffectBadge } from "../components/side-effect-badge.js";
 
 function PaletteEntry(props: {
   item: PaletteItem;

@@ -5,7 +5,7 @@ import { Inspector } from "../inspector/inspector.js";
 import { HintsPanel } from "../panels/hints-panel.js";
 import { IssuesPanel } from "../panels/issues-panel.js";
 import { SettingsPanel } from "../panels/settings-panel.js";
-import { Tabs } from "./tabs.js";
+import { Tabs } from "../components/tabs.js";
 
 /** Inspector, hints, settings and issues. */
 export function RightSidebar(): ReactElement {

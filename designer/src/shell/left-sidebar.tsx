@@ -2,7 +2,7 @@ import type { ReactElement } from "react";
 import { useEditor, useUi } from "../editor/editor-context.js";
 import { AgentList } from "./agent-list.js";
 import { Palette } from "./palette.js";
-import { Tabs } from "./tabs.js";
+import { Tabs } from "../components/tabs.js";
 
 /** Agents and the tool palette. */
 export function LeftSidebar(): ReactElement {

@@ -1,7 +1,7 @@
 import { useEffect, type ReactElement } from "react";
 import { useEditor, useUi } from "../editor/editor-context.js";
 import type { Toast } from "../store/ui-store.js";
-import { Icon } from "./icon.js";
+import { Icon } from "../components/icon.js";
 
 function ToastItem({ toast }: { toast: Toast }): ReactElement {
   const editor = useEditor();
