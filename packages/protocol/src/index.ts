@@ -73,6 +73,9 @@ export {
 } from "./api.js";
 export { checkSpecReferences } from "./check-spec-references.js";
 export type { SourceIndices } from "./check-spec-references.js";
+export { getFieldBounds, getNumberBounds } from "./get-field-bounds.js";
+export type { NumberBounds } from "./get-field-bounds.js";
+export { getFieldDefaults } from "./get-field-defaults.js";
 export { AGENT_SPEC_SCHEMA_ID, agentSpecJsonSchema } from "./json-schema.js";
 export { formatJsonPath, parseJsonPath } from "./json-path.js";
 export {
