@@ -3,7 +3,7 @@ import { fixtureReply, startOpenAiFixtureServer, type OpenAiFixtureServer } from
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getMcpFixtureStdioConfig } from "../testing/mcp-fixture-server.js";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
-import { waitForEvent, waitForRun } from "../testing/wait-for-run.js";
+import { waitForRun } from "../testing/wait-for-run.js";
 
 /** Two mcp tools with empty schemas (filled from the server's listing) and one the agent gives in full. */
 function createMcpAgent(id: string, llm?: Record<string, unknown>): AgentSpec {
@@ -86,27 +86,34 @@ describe("an agent with mcp tools, run by the server with the offline model", ()
       tools: [{ name: tool, desc: tool, impl: { kind: "mcp", server: "fixture", tool }, ...extra }],
     });
 
-  /** The requests the fixture process has seen cancelled, read through an agent that calls `stats`. */
-  async function getCancelledCount(id: string): Promise<number> {
-    const statsRun = await startAgentRun(server, single(id, "stats"), "Stats");
+  let statsRuns = 0;
+  /** What the fixture process has seen (calls, cancelled requests), read through an agent that calls `stats`. */
+  async function getStats(): Promise<{ calls: string[]; cancelled: string[] }> {
+    statsRuns += 1;
+    const statsRun = await startAgentRun(server, single(`mcp-stats-${statsRuns}`, "stats"), "Stats");
     expect((await waitForRun(server, statsRun)).status).toBe("finished");
     const [seen] = ofType(await server.store.listEvents(statsRun), "tool_end");
-    return (seen?.data.observation as { cancelled?: unknown[] }).cancelled?.length ?? -1;
+    return seen?.data.observation as { calls: string[]; cancelled: string[] };
   }
 
   it("cancels a run in an MCP call: the server is told, and sees the cancel", async () => {
-    const before = await getCancelledCount("mcp-stats-1");
+    const before = await getStats();
     const runId = await startAgentRun(server, single("mcp-slow", "slow"), "Wait");
-    await waitForEvent(server, runId, (event) => event.type === "tool_start");
+    // cancel once the call has reached the server (before that, nothing is sent to cancel)
+    for (let tries = 0; tries < 50; tries += 1) {
+      const { calls } = await getStats();
+      if (calls.length > before.calls.length) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     expect((await server.request(`/api/runs/${runId}/cancel`, { method: "POST" })).status).toBe(200);
     expect((await waitForRun(server, runId)).status).toBe("cancelled");
-    expect(await getCancelledCount("mcp-stats-2")).toBe(before + 1);
+    expect((await getStats()).cancelled).toHaveLength(before.cancelled.length + 1);
   });
 
   it("times a call out at the tool's timeoutMs, retries it per its policy, and cancels each attempt", async () => {
-    const before = await getCancelledCount("mcp-stats-3");
+    const before = await getStats();
     const spec = single("mcp-timeout", "slow", {
-      timeoutMs: 300,
+      timeoutMs: 1_000,
       retry: { maxAttempts: 2, backoffMs: 0, maxBackoffMs: 0 },
     });
     const runId = await startAgentRun(server, spec, "Wait");
@@ -114,7 +121,7 @@ describe("an agent with mcp tools, run by the server with the offline model", ()
     const events = await server.store.listEvents(runId);
     expect(ofType(events, "tool_start").map((event) => event.data.attempt)).toEqual([1, 2]);
     expect(ofType(events, "tool_error").map((event) => event.data.failure.error_code)).toEqual(["timeout"]);
-    expect(await getCancelledCount("mcp-stats-4")).toBe(before + 2);
+    expect((await getStats()).cancelled).toHaveLength(before.cancelled.length + 2);
   });
 
   it("refuses a run whose mcp tool names a server WADDLE_MCP_SERVERS does not list (422)", async () => {
