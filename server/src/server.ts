@@ -14,7 +14,7 @@ import { createDefaultPlannerFactory } from "./runs/default-planner-factory.js";
 import type { PlannerFactory } from "./runs/planner-factory.js";
 import { RunEventHub } from "./runs/run-event-hub.js";
 import { RunManager } from "./runs/run-manager.js";
-import { createSocketGateway, type WaddleIo } from "./runs/socket-gateway.js";
+import { createSocketGateway, type WaddleIo } from "./http/socket-gateway.js";
 import { lockDataDir } from "./store/data-dir-lock.js";
 import { SqliteStore } from "./store/sqlite-store.js";
 import type { WaddleStore } from "./store/waddle-store.js";

@@ -7,7 +7,7 @@ type Auth = (callback: (auth: { token?: string }) => void) => void;
 /**
  * The server side of the socket contract, in memory, for the socket transport's tests: `subscribe`
  * replays stored events after `afterSeq`, joins the run's room, sends `run_status`, then acks (as
- * server/src/runs/socket-gateway.ts does); `watch_agent` adds the agent's runs. Tests can also send raw
+ * server/src/http/socket-gateway.ts does); `watch_agent` adds the agent's runs. Tests can also send raw
  * messages (duplicates, gaps, malformed ones) and cut the connection.
  */
 export class FakeSocketServer {

@@ -8,14 +8,14 @@ import {
   type SubscribeAck,
 } from "@waddle/protocol";
 import { Server, type Socket } from "socket.io";
-import { checkToken } from "../http/check-token.js";
-import { guardSocketHosts } from "../http/host-guard.js";
-import { isAllowedOrigin } from "../http/security.js";
-import { RunId } from "../http/validate-request.js";
+import { checkToken } from "./check-token.js";
+import { guardSocketHosts } from "./host-guard.js";
+import { isAllowedOrigin } from "./security.js";
+import { RunId } from "./validate-request.js";
 import type { Logger } from "../logger.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import { createAgentWatchers } from "./agent-watchers.js";
-import type { RunEventHub } from "./run-event-hub.js";
+import type { RunEventHub } from "../runs/run-event-hub.js";
 
 type WaddleSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 export type WaddleIo = Server<ClientToServerEvents, ServerToClientEvents>;

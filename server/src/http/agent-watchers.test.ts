@@ -3,7 +3,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
 import { waitForRun } from "../testing/wait-for-run.js";
-import type { PlannerFactory } from "./planner-factory.js";
+import type { PlannerFactory } from "../runs/planner-factory.js";
 
 interface Watcher {
   socket: Socket;

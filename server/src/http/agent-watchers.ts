@@ -8,7 +8,7 @@ import {
 import type { Server, Socket } from "socket.io";
 import type { Logger } from "../logger.js";
 import type { WaddleStore } from "../store/waddle-store.js";
-import type { RunEventHub } from "./run-event-hub.js";
+import type { RunEventHub } from "../runs/run-event-hub.js";
 
 type WatchSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 

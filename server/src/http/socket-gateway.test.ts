@@ -9,7 +9,7 @@ import { SqliteStore } from "../store/sqlite-store.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
 import { SecretRedactor } from "../tools/secret-redactor.js";
-import { RunRecorder } from "./run-recorder.js";
+import { RunRecorder } from "../runs/run-recorder.js";
 
 let server: TestServer;
 const noRuns = async () => {
