@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { ConfigError } from "./config-error.js";
+import { ConfigError } from "./shared/config-error.js";
 import { readRunSettings, type RunSettings } from "./run-settings.js";
 
 /** Everything the server reads from its environment, validated once at start. */
@@ -13,14 +13,27 @@ export interface ServerConfig extends RunSettings {
   maxConcurrentRuns: number;
   /** Where the built designer lives (`designer/dist`). */
   designerDir?: string;
+  /** `WADDLE_DATABASE_URL`: PostgreSQL instead of SQLite. */
+  databaseUrl?: string;
+  /** `WADDLE_REDIS_URL`: queue mode (needs `databaseUrl`). */
+  redisUrl?: string;
+  /** `WADDLE_ROLE`: what this instance does in queue mode. */
+  role: ServerRole;
+  /** `WADDLE_RUN_LEASE_MS`: how long a worker's claim on a run lasts unless renewed. */
+  runLeaseMs: number;
 }
 
-export { ConfigError } from "./config-error.js";
+/** `all` serves the API and runs runs; `api` only serves; `worker` only runs (queue mode). */
+export type ServerRole = "all" | "api" | "worker";
+
+export { ConfigError } from "./shared/config-error.js";
 
 export const LOOPBACK_HOST = "127.0.0.1";
 
 const Port = z.coerce.number().int().min(0).max(65_535);
 const Positive = z.coerce.number().int().min(1).max(1_000);
+const LeaseMs = z.coerce.number().int().min(300).max(600_000);
+const Role = z.enum(["all", "api", "worker"]);
 
 function readNumber(
   env: NodeJS.ProcessEnv,
@@ -65,6 +78,44 @@ export function readServerConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): S
     ...(token ? { token } : {}),
     ...(corsOrigin ? { corsOrigin } : {}),
     maxConcurrentRuns: readNumber(env, "WADDLE_MAX_CONCURRENT_RUNS", Positive, 4),
+    ...readScaleOut(env),
+  };
+}
+
+/**
+ * `WADDLE_DATABASE_URL`, `WADDLE_REDIS_URL`, `WADDLE_ROLE` and `WADDLE_RUN_LEASE_MS`: queue mode needs
+ * both URLs, and an `api` or `worker` instance needs queue mode (another instance must do the other half).
+ */
+function readScaleOut(
+  env: NodeJS.ProcessEnv,
+): Pick<ServerConfig, "databaseUrl" | "redisUrl" | "role" | "runLeaseMs"> {
+  const databaseUrl = env.WADDLE_DATABASE_URL?.trim() || undefined;
+  const redisUrl = env.WADDLE_REDIS_URL?.trim() || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError("WADDLE_DATABASE_URL must be a postgres://user:password@host:port/database URL.");
+  }
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError("WADDLE_REDIS_URL must be a redis://host:port (or rediss://) URL.");
+  }
+  if (redisUrl !== undefined && databaseUrl === undefined) {
+    throw new ConfigError(
+      "WADDLE_REDIS_URL (queue mode) needs WADDLE_DATABASE_URL too: PostgreSQL holds runs and events for every instance.",
+    );
+  }
+  const rawRole = env.WADDLE_ROLE?.trim() || "all";
+  const role = Role.safeParse(rawRole);
+  if (!role.success)
+    throw new ConfigError(`WADDLE_ROLE must be all, api or worker, not ${JSON.stringify(rawRole)}.`);
+  if (role.data !== "all" && redisUrl === undefined) {
+    throw new ConfigError(
+      `WADDLE_ROLE=${role.data} needs queue mode (WADDLE_DATABASE_URL and WADDLE_REDIS_URL): alone it would never run or never serve runs.`,
+    );
+  }
+  return {
+    ...(databaseUrl ? { databaseUrl } : {}),
+    ...(redisUrl ? { redisUrl } : {}),
+    role: role.data,
+    runLeaseMs: readNumber(env, "WADDLE_RUN_LEASE_MS", LeaseMs, 10_000),
   };
 }
 

@@ -17,6 +17,7 @@ async function main(): Promise<void> {
     port: config.port,
     host: config.host,
     dataDir: config.dataDir,
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
     httpAllow: config.httpAllow,
     secrets: config.secrets,
     llmAllow: config.llmAllow,
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
   process.stdout.write(`Waddle listening on ${server.url}\n`);
   process.stdout.write(`  LLM: ${model}\n`);
   process.stdout.write(
-    `  data: ${config.dataDir} · tools: ${server.registry.list().length} module tools · auth: ${config.token ? "token required" : "none (127.0.0.1 only)"}\n`,
+    `  data: ${config.databaseUrl ? "PostgreSQL (WADDLE_DATABASE_URL)" : config.dataDir} · tools: ${server.registry.list().length} module tools · auth: ${config.token ? "token required" : "none (127.0.0.1 only)"}\n`,
   );
   if (config.httpAllow.length > 0)
     process.stdout.write(`  http tools may reach: ${config.httpAllow.join(", ")}\n`);

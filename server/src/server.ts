@@ -7,7 +7,7 @@ import type { PriceTable } from "@waddle/planner";
 import { loadExampleAgents } from "./agents/load-example-agents.js";
 import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
 import { createApp } from "./http/create-app.js";
-import type { Logger, LogLevel } from "./logger.js";
+import type { Logger, LogLevel } from "./shared/logger.js";
 import type { McpServerConfig } from "./mcp-client/mcp-servers-config.js";
 import { createRunSetup } from "./run-setup.js";
 import { createDefaultPlannerFactory } from "./runs/default-planner-factory.js";
@@ -16,6 +16,7 @@ import { RunEventHub } from "./runs/run-event-hub.js";
 import { RunManager } from "./runs/run-manager.js";
 import { createSocketGateway, type WaddleIo } from "./http/socket-gateway.js";
 import { lockDataDir } from "./store/data-dir-lock.js";
+import { PgStore } from "./store/pg-store.js";
 import { SqliteStore } from "./store/sqlite-store.js";
 import type { WaddleStore } from "./store/waddle-store.js";
 import type { ModuleImporter } from "./tools/load-tool-modules.js";
@@ -27,8 +28,10 @@ export interface WaddleServerOptions {
   /** 0 (the default here) picks a free port. */
   port?: number;
   host?: string;
-  /** Folder of the SQLite database (`waddle.db`); ignored when `store` is given. */
+  /** Folder of the SQLite database (`waddle.db`); ignored when `store` or `databaseUrl` is given. */
   dataDir?: string;
+  /** PostgreSQL instead of SQLite (`WADDLE_DATABASE_URL`); ignored when `store` is given. */
+  databaseUrl?: string;
   store?: WaddleStore;
   token?: string;
   corsOrigin?: string;
@@ -122,10 +125,14 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
   const { logger, redactor, registry, mcp } = setup;
   const dataDir = options.dataDir ?? path.join(ROOT, "data");
   // Before the database is opened: a second server would mark this one's running runs interrupted.
-  const unlock = options.store ? () => undefined : lockDataDir(dataDir);
+  const unlock = options.store || options.databaseUrl ? () => undefined : lockDataDir(dataDir);
   let store: WaddleStore;
   try {
-    store = options.store ?? openSqliteStore(dataDir, logger);
+    store =
+      options.store ??
+      (options.databaseUrl
+        ? await openPgStore(options.databaseUrl, logger)
+        : openSqliteStore(dataDir, logger));
   } catch (error) {
     unlock();
     throw error;
@@ -222,6 +229,16 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     unlock();
     throw error;
   }
+}
+
+function openPgStore(connectionString: string, logger: Logger): Promise<PgStore> {
+  return PgStore.open({
+    connectionString,
+    onAvailability: (available, error) =>
+      available
+        ? logger.info("PostgreSQL is back")
+        : logger.warn("PostgreSQL is unreachable: writes wait for it", { error: error?.message }),
+  });
 }
 
 function openSqliteStore(dataDir: string, logger: Logger): SqliteStore {

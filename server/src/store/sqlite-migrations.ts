@@ -73,6 +73,24 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
     name: "run_tool_context_keys",
     sql: "ALTER TABLE runs ADD COLUMN tool_context_keys TEXT;",
   },
+  {
+    id: 4,
+    // Claims (epoch, owner, lease), cancel requests, queued work and step checkpoints: queue mode's fields,
+    // kept in every store so that one conformance suite covers them.
+    name: "run_claims_and_checkpoints",
+    sql: `
+      ALTER TABLE runs ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE runs ADD COLUMN owner TEXT;
+      ALTER TABLE runs ADD COLUMN lease_until INTEGER;
+      ALTER TABLE runs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE runs ADD COLUMN work TEXT;
+      CREATE TABLE run_checkpoints (
+        run_id TEXT PRIMARY KEY,
+        seq INTEGER NOT NULL,
+        state TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Applies the migrations the database has not seen yet; returns how many ran. */

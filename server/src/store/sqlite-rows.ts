@@ -40,6 +40,9 @@ export const RUN_COLUMNS: Readonly<Record<keyof RunPatch, { column: string; json
   error: { column: "error", json: true },
   offline: { column: "offline", json: false },
   toolContextKeys: { column: "tool_context_keys", json: true },
+  work: { column: "work", json: true },
+  // Not a value: the lease's end, from now (each store computes it with its own clock).
+  leaseMs: { column: "lease_until", json: false },
 };
 
 /** An agent version row as an `AgentRecord`. */

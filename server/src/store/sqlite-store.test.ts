@@ -44,6 +44,7 @@ describe("SqliteStore", () => {
       { id: 1, name: "initial" },
       { id: 2, name: "runs_by_position" },
       { id: 3, name: "run_tool_context_keys" },
+      { id: 4, name: "run_claims_and_checkpoints" },
     ]);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();

@@ -8,8 +8,10 @@ import type {
   AgentVersionSummary,
   RunEvent,
   RunRecord,
+  RunStatus,
 } from "@waddle/protocol";
 import type { SerializedPlannerState } from "@waddle/planner";
+import { fencedError } from "./fenced-error.js";
 import { applySqliteMigrations } from "./sqlite-migrations.js";
 import { WalCheckpointer } from "./wal-checkpointer.js";
 import { RUN_COLUMNS, toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sqlite-rows.js";
@@ -17,8 +19,12 @@ import {
   EMPTY_USAGE,
   getAgentSummary,
   StoreError,
+  type AppendBatchOptions,
   type AppendEventOptions,
   type EventEntry,
+  type RunCheckpoint,
+  type RunClaim,
+  type RunWork,
   type ListRunsOptions,
   type NewRun,
   type RunPatch,
@@ -185,8 +191,8 @@ export class SqliteStore implements WaddleStore {
     try {
       this.sql(
         `INSERT INTO runs (id, agent_id, agent_version, status, query, usage, offline, created_at,
-           tool_context_keys, position)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs))`,
+           tool_context_keys, work, lease_until, position)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs))`,
       ).run(
         run.id,
         run.agentId,
@@ -197,6 +203,8 @@ export class SqliteStore implements WaddleStore {
         run.offline ? 1 : 0,
         now,
         run.toolContextKeys === undefined ? null : JSON.stringify(run.toolContextKeys),
+        run.work === undefined ? null : JSON.stringify(run.work),
+        run.leaseMs === undefined ? null : Date.now() + run.leaseMs,
       );
     } catch (error) {
       if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
@@ -230,26 +238,40 @@ export class SqliteStore implements WaddleStore {
     return (this.sql(sql).all(...params) as RunRow[]).map(toRunRecord);
   }
 
-  async updateRun(id: string, patch: RunPatch): Promise<RunRecord> {
-    this.db.transaction(() => this.patchRun(id, patch))();
+  async updateRun(id: string, patch: RunPatch, options: { fence?: number } = {}): Promise<RunRecord> {
+    this.db.transaction(() => {
+      if (options.fence !== undefined) this.assertFence(id, options.fence);
+      this.patchRun(id, patch);
+    })();
     return (await this.getRun(id))!;
   }
 
   async appendEvent(event: RunEvent, options: AppendEventOptions = {}): Promise<void> {
-    this.appendInTransaction([{ event, options }]);
+    this.appendInTransaction([{ event, options }], {});
   }
 
-  async appendEvents(entries: readonly EventEntry[]): Promise<void> {
-    if (entries.length > 0) this.appendInTransaction(entries);
+  async appendEvents(entries: readonly EventEntry[], batch: AppendBatchOptions = {}): Promise<void> {
+    if (entries.length > 0 || batch.fence || batch.checkpoint) this.appendInTransaction(entries, batch);
   }
 
   /**
    * One transaction for a batch: each event advances `last_seq` only from `seq - 1` (so a gap or a replay is
    * refused and the whole batch rolled back), then is written with its run patch and task.
    */
-  private readonly appendInTransaction = this.lazyTransaction((entries: readonly EventEntry[]) => {
-    for (const { event, options = {} } of entries) this.appendOne(event, options);
-  });
+  private readonly appendInTransaction = this.lazyTransaction(
+    (entries: readonly EventEntry[], batch: AppendBatchOptions) => {
+      if (batch.fence) this.assertFence(batch.fence.runId, batch.fence.epoch);
+      for (const { event, options = {} } of entries) this.appendOne(event, options);
+      const { checkpoint } = batch;
+      if (checkpoint) {
+        this.sql("INSERT OR REPLACE INTO run_checkpoints (run_id, seq, state) VALUES (?, ?, ?)").run(
+          checkpoint.runId,
+          checkpoint.seq,
+          JSON.stringify(checkpoint.state),
+        );
+      }
+    },
+  );
 
   private appendOne(event: RunEvent, options: AppendEventOptions): void {
     const advanced = this.sql("UPDATE runs SET last_seq = ? WHERE id = ? AND last_seq = ?").run(
@@ -298,10 +320,15 @@ export class SqliteStore implements WaddleStore {
     token: string;
     runId?: string;
     state: SerializedPlannerState;
+    fence?: number;
   }): Promise<void> {
-    this.sql(
-      "INSERT OR REPLACE INTO paused_states (token, run_id, state, created_at) VALUES (?, ?, ?, ?)",
-    ).run(options.token, options.runId ?? null, JSON.stringify(options.state), new Date().toISOString());
+    this.db.transaction(() => {
+      if (options.fence !== undefined && options.runId !== undefined)
+        this.assertFence(options.runId, options.fence);
+      this.sql(
+        "INSERT OR REPLACE INTO paused_states (token, run_id, state, created_at) VALUES (?, ?, ?, ?)",
+      ).run(options.token, options.runId ?? null, JSON.stringify(options.state), new Date().toISOString());
+    })();
   }
 
   async loadPausedState(token: string): Promise<SerializedPlannerState | undefined> {
@@ -319,6 +346,95 @@ export class SqliteStore implements WaddleStore {
       record: string;
     }[];
     return rows.map((row) => JSON.parse(row.record) as TaskRecord);
+  }
+
+  async loadCheckpoint(runId: string): Promise<RunCheckpoint | undefined> {
+    const row = this.sql("SELECT seq, state FROM run_checkpoints WHERE run_id = ?").get(runId) as
+      { seq: number; state: string } | undefined;
+    return row ? { runId, seq: row.seq, state: JSON.parse(row.state) as Record<string, unknown> } : undefined;
+  }
+
+  async claimRun(options: {
+    runId: string;
+    owner: string;
+    leaseMs: number;
+    statuses: readonly RunStatus[];
+  }): Promise<RunClaim | undefined> {
+    const now = Date.now();
+    const row = this.sql(
+      `UPDATE runs SET epoch = epoch + 1, owner = ?, lease_until = ?
+         WHERE id = ? AND status IN (SELECT value FROM json_each(?))
+           AND (owner IS NULL OR lease_until IS NULL OR lease_until <= ?)
+         RETURNING epoch, status, cancel_requested, work`,
+    ).get(options.owner, now + options.leaseMs, options.runId, JSON.stringify(options.statuses), now) as
+      { epoch: number; status: RunStatus; cancel_requested: number; work: string | null } | undefined;
+    if (!row) return undefined;
+    return {
+      runId: options.runId,
+      owner: options.owner,
+      epoch: row.epoch,
+      status: row.status,
+      cancelRequested: row.cancel_requested === 1,
+      ...(row.work === null ? {} : { work: JSON.parse(row.work) as RunWork }),
+    };
+  }
+
+  async renewClaim(claim: RunClaim, leaseMs: number): Promise<{ held: boolean; cancelRequested: boolean }> {
+    const row = this.sql(
+      "UPDATE runs SET lease_until = ? WHERE id = ? AND epoch = ? RETURNING cancel_requested",
+    ).get(Date.now() + leaseMs, claim.runId, claim.epoch) as { cancel_requested: number } | undefined;
+    return { held: row !== undefined, cancelRequested: row?.cancel_requested === 1 };
+  }
+
+  async releaseClaim(claim: RunClaim): Promise<void> {
+    this.sql("UPDATE runs SET owner = NULL, lease_until = NULL WHERE id = ? AND epoch = ?").run(
+      claim.runId,
+      claim.epoch,
+    );
+  }
+
+  async listUnclaimedRuns(limit = 100): Promise<{ runId: string; epoch: number; status: RunStatus }[]> {
+    const rows = this.sql(
+      `SELECT id, epoch, status FROM runs WHERE status IN ('queued', 'running')
+         AND (lease_until IS NULL OR lease_until <= ?) ORDER BY position LIMIT ?`,
+    ).all(Date.now(), limit) as { id: string; epoch: number; status: RunStatus }[];
+    return rows.map((row) => ({ runId: row.id, epoch: row.epoch, status: row.status }));
+  }
+
+  async queueResume(options: {
+    runId: string;
+    resumeToken: string;
+    work: RunWork;
+    leaseMs: number;
+    patch?: RunPatch;
+  }): Promise<{ run: RunRecord; epoch: number } | undefined> {
+    const now = Date.now();
+    const taken = this.db.transaction(() => {
+      const row = this.sql(
+        `SELECT pause, epoch FROM runs WHERE id = ? AND status = 'paused'
+           AND (owner IS NULL OR lease_until IS NULL OR lease_until <= ?)`,
+      ).get(options.runId, now) as { pause: string | null; epoch: number } | undefined;
+      const pause = row?.pause ? (JSON.parse(row.pause) as { resumeToken?: string }) : undefined;
+      if (!row || pause?.resumeToken !== options.resumeToken) return undefined;
+      this.patchRun(options.runId, {
+        ...options.patch,
+        status: "queued",
+        work: options.work,
+        leaseMs: options.leaseMs,
+      });
+      return row.epoch;
+    })();
+    return taken === undefined ? undefined : { run: (await this.getRun(options.runId))!, epoch: taken };
+  }
+
+  async requestCancel(runId: string): Promise<void> {
+    this.sql("UPDATE runs SET cancel_requested = 1 WHERE id = ?").run(runId);
+  }
+
+  private assertFence(runId: string, epoch: number): void {
+    const row = this.sql("SELECT epoch FROM runs WHERE id = ?").get(runId) as { epoch: number } | undefined;
+    if (!row) throw new StoreError("not_found", `Run "${runId}" does not exist.`);
+    if (row.epoch !== epoch) throw fencedError(runId, epoch, row.epoch);
   }
 
   /** A transaction function made once, on first use (the database opens in the constructor). */
@@ -374,13 +490,17 @@ export class SqliteStore implements WaddleStore {
       if (value === undefined || !column) continue;
       sets.push(`${column.column} = ?`);
       params.push(
-        column.json
+        key === "leaseMs"
           ? value === null
             ? null
-            : JSON.stringify(value)
-          : typeof value === "boolean"
-            ? Number(value)
-            : value,
+            : Date.now() + (value as number)
+          : column.json
+            ? value === null
+              ? null
+              : JSON.stringify(value)
+            : typeof value === "boolean"
+              ? Number(value)
+              : value,
       );
     }
     if (sets.length === 0) {

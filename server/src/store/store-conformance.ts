@@ -1,12 +1,9 @@
 import assert from "node:assert/strict";
 import { AgentSpec, FinalPayload, type RunEvent } from "@waddle/protocol";
+import { storeClaimCases, type StoreConformanceCase } from "./store-claim-cases.js";
 import { isStoreError, type WaddleStore } from "./waddle-store.js";
 
-/** One behaviour every `WaddleStore` must have; `makeStore` gives a fresh, empty store. */
-export interface StoreConformanceCase {
-  name: string;
-  run(makeStore: () => Promise<WaddleStore> | WaddleStore): Promise<void>;
-}
+export type { StoreConformanceCase } from "./store-claim-cases.js";
 
 const spec = (id: string, name = `Agent ${id}`) =>
   AgentSpec.parse({
@@ -46,6 +43,7 @@ async function withStore(
 
 /** The shared conformance suite of `WaddleStore`: run each case against every implementation. */
 export const storeConformanceCases: readonly StoreConformanceCase[] = [
+  ...storeClaimCases,
   {
     name: "creates an agent at version 1 and lists it",
     run: (make) =>

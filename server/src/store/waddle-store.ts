@@ -6,6 +6,7 @@ import type {
   ErrorBody,
   PendingPause,
   PlannerResult,
+  ResumeRequest,
   RunEvent,
   RunRecord,
   RunStatus,
@@ -24,6 +25,19 @@ export interface NewRun {
   offline?: boolean;
   /** The keys of the toolContext the run starts with (never its values). */
   toolContextKeys?: readonly string[];
+  /** What the worker that claims the run does (queue mode). */
+  work?: RunWork;
+  /** Queue mode: nobody re-queues the run for this long (its job is being added). */
+  leaseMs?: number;
+}
+
+/**
+ * What the next claim of a run does, kept with the run so that a lost job loses nothing: a new run's
+ * `contextMeta`, or the accepted answer to its pause (never a toolContext: that is never stored).
+ */
+export interface RunWork {
+  contextMeta?: Record<string, unknown>;
+  resume?: Omit<ResumeRequest, "toolContext">;
 }
 
 /** Fields of a run that change while it goes; `undefined` keeps the stored value, `null` clears it. */
@@ -38,6 +52,10 @@ export interface RunPatch {
   offline?: boolean;
   /** The keys of the toolContext a resume supplied; `null` clears them. */
   toolContextKeys?: readonly string[] | null;
+  /** Queue mode: what the next claim does; `null` once taken. */
+  work?: RunWork | null;
+  /** Queue mode: the run's lease runs this long from now; `null` frees it. */
+  leaseMs?: number | null;
 }
 
 /** A background task of a run, as its `task_spawned` / `task_update` events describe it. */
@@ -57,6 +75,36 @@ export interface TaskRecord {
 export interface AppendEventOptions {
   run?: RunPatch;
   task?: TaskRecord;
+}
+
+/** A run's latest checkpoint: the planner's state after its last completed step (queue mode). */
+export interface RunCheckpoint {
+  runId: string;
+  /** The last event seq the state had emitted. */
+  seq: number;
+  state: Record<string, unknown>;
+}
+
+/**
+ * A worker's claim on a run (queue mode). Claiming adds 1 to the run's `epoch`; every write made under a
+ * claim names it (`fence`) and is refused with `fenced` once another claim took the run.
+ */
+export interface RunClaim {
+  runId: string;
+  owner: string;
+  epoch: number;
+  /** The status the run had when claimed: `running` means its last worker stopped mid-run. */
+  status: RunStatus;
+  work?: RunWork;
+  cancelRequested: boolean;
+}
+
+/** What a batch of events is written with besides each event's own changes. */
+export interface AppendBatchOptions {
+  /** Refused (`fenced`, nothing written) unless the run's epoch is still this one. */
+  fence?: { runId: string; epoch: number };
+  /** Replaces the run's checkpoint in the same transaction. */
+  checkpoint?: RunCheckpoint;
 }
 
 /** One event to append, with what it changes. */
@@ -100,28 +148,77 @@ export interface WaddleStore {
   getRun(id: string): Promise<RunRecord | undefined>;
   /** Newest first. */
   listRuns(options?: ListRunsOptions): Promise<RunRecord[]>;
-  updateRun(id: string, patch: RunPatch): Promise<RunRecord>;
+  /** `fence`: refused (`fenced`) unless the run's epoch is still this one. */
+  updateRun(id: string, patch: RunPatch, options?: { fence?: number }): Promise<RunRecord>;
 
   /**
    * Appends one event; its `seq` must be the run's last seq + 1 (`seq_gap` otherwise). The event, the run
    * patch and the task are written in one transaction, so that a crash never leaves half of them.
    */
   appendEvent(event: RunEvent, options?: AppendEventOptions): Promise<void>;
-  /** Appends several events (of one run or more) in one transaction: all are written, or none. */
-  appendEvents(entries: readonly EventEntry[]): Promise<void>;
+  /**
+   * Appends several events (of one run or more) in one transaction: all are written, or none, with the
+   * batch's checkpoint, and only while its fence holds.
+   */
+  appendEvents(entries: readonly EventEntry[], batch?: AppendBatchOptions): Promise<void>;
   /** Events with `seq > afterSeq`, in order, at most `limit` (default: all). */
   listEvents(runId: string, options?: { afterSeq?: number; limit?: number }): Promise<RunEvent[]>;
 
-  savePausedState(options: { token: string; runId?: string; state: SerializedPlannerState }): Promise<void>;
+  /** With `fence` (and `runId`): refused (`fenced`) unless the run's epoch is still `fence`. */
+  savePausedState(options: {
+    token: string;
+    runId?: string;
+    state: SerializedPlannerState;
+    fence?: number;
+  }): Promise<void>;
   loadPausedState(token: string): Promise<SerializedPlannerState | undefined>;
   deletePausedState(token: string): Promise<void>;
 
   listTasks(runId: string): Promise<TaskRecord[]>;
 
+  /** The run's latest checkpoint, if it made one. */
+  loadCheckpoint(runId: string): Promise<RunCheckpoint | undefined>;
+
+  /**
+   * Queue mode: claims a run whose status is one of `statuses` and that no live claim holds (never
+   * claimed, released or expired; a queued run's own lease does not block) for `owner` during `leaseMs`,
+   * adding 1 to its epoch. Undefined when the run is
+   * unknown, in another status or held by a live lease. One claim wins among concurrent ones.
+   */
+  claimRun(options: {
+    runId: string;
+    owner: string;
+    leaseMs: number;
+    statuses: readonly RunStatus[];
+  }): Promise<RunClaim | undefined>;
+  /** Extends a claim's lease; `held` false once another claim took the run (then nothing changed). */
+  renewClaim(claim: RunClaim, leaseMs: number): Promise<{ held: boolean; cancelRequested: boolean }>;
+  /** Frees the run's lease if the claim still holds it (a paused or ended run waits for no one). */
+  releaseClaim(claim: RunClaim): Promise<void>;
+  /** Queued or running runs whose lease has expired or never was: their job was lost, or their worker stopped. */
+  listUnclaimedRuns(limit?: number): Promise<{ runId: string; epoch: number; status: RunStatus }[]>;
+  /**
+   * Accepts an answer to a pause, once: the run goes from `paused` (with this resume token and no live
+   * lease) to `queued` with `work` and a lease of `leaseMs` for its job to be taken. Undefined (nothing
+   * changed) when another answer or a cancel came first.
+   */
+  queueResume(options: {
+    runId: string;
+    resumeToken: string;
+    work: RunWork;
+    leaseMs: number;
+    patch?: RunPatch;
+  }): Promise<{ run: RunRecord; epoch: number } | undefined>;
+  /** Marks a run to cancel; its worker sees it at its next lease renewal. */
+  requestCancel(runId: string): Promise<void>;
+
+  /** Resolves when the database answers (for `/api/health`); stores in this process need none. */
+  ping?(): Promise<void>;
+
   close(): Promise<void>;
 }
 
-export type StoreErrorCode = "conflict" | "not_found" | "seq_gap" | "closed";
+export type StoreErrorCode = "conflict" | "not_found" | "seq_gap" | "closed" | "fenced";
 
 /** A store refusal: a stale version, an unknown id, an event out of sequence. */
 export class StoreError extends Error {

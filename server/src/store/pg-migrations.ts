@@ -1,0 +1,122 @@
+import type pg from "pg";
+
+/**
+ * PostgreSQL schema changes in order; each runs once, in a transaction, recorded in `waddle_migrations`.
+ * JSON documents are `text` as in SQLite: they are written and read whole, never queried inside, and text
+ * keeps what `jsonb` would refuse (a NUL escape) or reorder.
+ */
+export const PG_MIGRATIONS: readonly { id: number; name: string; sql: string }[] = [
+  {
+    id: 1,
+    name: "initial",
+    sql: `
+      CREATE TABLE agents (
+        id text PRIMARY KEY,
+        latest_version integer NOT NULL,
+        created_at text NOT NULL,
+        updated_at text NOT NULL
+      );
+      CREATE TABLE agent_versions (
+        agent_id text NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+        version integer NOT NULL,
+        name text NOT NULL,
+        message text,
+        spec text NOT NULL,
+        created_at text NOT NULL,
+        PRIMARY KEY (agent_id, version)
+      );
+      CREATE TABLE runs (
+        id text PRIMARY KEY,
+        agent_id text NOT NULL,
+        agent_version integer NOT NULL,
+        status text NOT NULL,
+        query text NOT NULL,
+        result text,
+        usage text NOT NULL,
+        pause text,
+        error text,
+        offline boolean NOT NULL DEFAULT false,
+        last_seq integer NOT NULL DEFAULT 0,
+        created_at text NOT NULL,
+        started_at text,
+        finished_at text,
+        tool_context_keys text,
+        position bigint GENERATED ALWAYS AS IDENTITY,
+        epoch integer NOT NULL DEFAULT 0,
+        owner text,
+        lease_until timestamptz,
+        cancel_requested boolean NOT NULL DEFAULT false,
+        work text
+      );
+      CREATE INDEX runs_by_agent ON runs (agent_id, position);
+      CREATE INDEX runs_by_position ON runs (position);
+      CREATE INDEX runs_live ON runs (status) WHERE status IN ('queued', 'running', 'paused');
+      CREATE TABLE run_events (
+        run_id text NOT NULL,
+        seq integer NOT NULL,
+        type text NOT NULL,
+        event text NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      );
+      CREATE TABLE paused_states (
+        token text PRIMARY KEY,
+        run_id text,
+        state text NOT NULL,
+        created_at text NOT NULL
+      );
+      CREATE TABLE tasks (
+        run_id text NOT NULL,
+        task_id text NOT NULL,
+        record text NOT NULL,
+        position bigint GENERATED ALWAYS AS IDENTITY,
+        PRIMARY KEY (run_id, task_id)
+      );
+      CREATE TABLE run_checkpoints (
+        run_id text PRIMARY KEY,
+        seq integer NOT NULL,
+        state text NOT NULL
+      );
+    `,
+  },
+];
+
+/** A fixed key for pg_advisory_lock: instances starting together migrate one at a time. */
+const MIGRATION_LOCK = 7_202_611;
+
+/** Applies the migrations the database has not seen yet, under an advisory lock; returns how many ran. */
+export async function applyPgMigrations(pool: pg.Pool): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    await client.query(`CREATE TABLE IF NOT EXISTS waddle_migrations (
+      id integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at text NOT NULL
+    )`);
+    const applied = new Set(
+      (await client.query<{ id: number }>("SELECT id FROM waddle_migrations")).rows.map((row) => row.id),
+    );
+    let count = 0;
+    for (const migration of PG_MIGRATIONS) {
+      if (applied.has(migration.id)) continue;
+      await client.query("BEGIN");
+      try {
+        await client.query(migration.sql);
+        await client.query("INSERT INTO waddle_migrations (id, name, applied_at) VALUES ($1, $2, $3)", [
+          migration.id,
+          migration.name,
+          new Date().toISOString(),
+        ]);
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK");
+        throw error;
+      }
+      count += 1;
+    }
+    return count;
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
+    client.release();
+  }
+}
