@@ -4,7 +4,7 @@ import path from "node:path";
 import { AgentSpec, type RunEvent } from "@waddle/protocol";
 import { fixtureReply, startOpenAiFixtureServer, type OpenAiFixtureServer } from "@waddle/planner/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError } from "./config-error.js";
+import { ConfigError } from "./shared/config-error.js";
 import { readServerConfig } from "./config.js";
 import { readPriceTable, readRunSettings } from "./run-settings.js";
 import { startTestServer, type TestServer } from "./testing/start-test-server.js";

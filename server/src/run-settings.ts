@@ -3,14 +3,14 @@ import path from "node:path";
 import { LlmPrice } from "@waddle/protocol";
 import type { PriceTable } from "@waddle/planner";
 import { z } from "zod";
-import { ConfigError } from "./config-error.js";
+import { ConfigError } from "./shared/config-error.js";
 import { parseLlmAllow, parseLlmKeyEnvs } from "./llm/llm-endpoint-policy.js";
 import {
   assertMcpSecretsPresent,
   readMcpServersConfig,
   type McpServerConfig,
 } from "./mcp-client/mcp-servers-config.js";
-import { safeJsonParse } from "./safe-json.js";
+import { safeJsonParse } from "./shared/safe-json.js";
 
 /** The settings that decide what runs may do, read alike by the server and the CLI's in-process runs. */
 export interface RunSettings {

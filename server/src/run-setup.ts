@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import type { PriceTable } from "@waddle/planner";
 import { LlmEndpointPolicy } from "./llm/llm-endpoint-policy.js";
-import { createLogger, type Logger, type LogLevel } from "./logger.js";
+import { createLogger, type Logger, type LogLevel } from "./shared/logger.js";
 import { McpClientManager } from "./mcp-client/mcp-client-manager.js";
 import type { McpServerConfig } from "./mcp-client/mcp-servers-config.js";
 import type { RunSettings } from "./run-settings.js";

@@ -13,7 +13,7 @@ import {
   type PlanningHints,
 } from "@waddle/protocol";
 import { z } from "zod";
-import { ApiError } from "../api-error.js";
+import { ApiError } from "../shared/api-error.js";
 
 const PLACEHOLDER_DESC =
   "Placeholder created by import from planning hints: describe it and give it a real implementation.";

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { validateAgentSpec } from "@waddle/protocol";
-import type { Logger } from "../logger.js";
-import { safeJsonParse } from "../safe-json.js";
+import type { Logger } from "../shared/logger.js";
+import { safeJsonParse } from "../shared/safe-json.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 
 /** Saves the example agents (`*.json` of a folder) into a store that holds no agent yet; returns their ids. */

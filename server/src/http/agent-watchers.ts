@@ -6,7 +6,7 @@ import {
   type WatchAgentAck,
 } from "@waddle/protocol";
 import type { Server, Socket } from "socket.io";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { RunEventHub } from "../runs/run-event-hub.js";
 

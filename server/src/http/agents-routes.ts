@@ -9,7 +9,7 @@ import {
 } from "@waddle/protocol";
 import { Router } from "express";
 import { z } from "zod";
-import { ApiError, notFound } from "../api-error.js";
+import { ApiError, notFound } from "../shared/api-error.js";
 import { exportAgentTypeScript } from "../agents/export-agent-typescript.js";
 import { importAgent } from "../agents/import-agent.js";
 import type { WaddleStore } from "../store/waddle-store.js";

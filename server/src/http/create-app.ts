@@ -1,12 +1,12 @@
 import express, { type Express } from "express";
-import { ApiError } from "../api-error.js";
+import { ApiError } from "../shared/api-error.js";
 import { createMcpRoutes } from "../ecosystem/mcp-server/mcp-routes.js";
 import { createOpenAiRoutes } from "../ecosystem/openai-compat/openai-routes.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import type { McpClientManager } from "../mcp-client/mcp-client-manager.js";
 import type { RunEventHub } from "../runs/run-event-hub.js";
 import type { RunService } from "../runs/run-service.js";
-import { protoSafeReviver } from "../safe-json.js";
+import { protoSafeReviver } from "../shared/safe-json.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import { createAgentsRoutes } from "./agents-routes.js";

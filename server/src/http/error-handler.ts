@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler } from "express";
-import { ApiError, isApiError } from "../api-error.js";
+import { ApiError, isApiError } from "../shared/api-error.js";
 import { LlmEndpointError } from "../llm/llm-endpoint-policy.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import { isStoreError } from "../store/waddle-store.js";
 
 /** Maps a thrown error to the API's answer; an unknown error is logged and answered 500 without detail. */

@@ -1,7 +1,7 @@
 import { ServerResponse, type IncomingMessage, type Server as HttpServer } from "node:http";
 import type { Duplex } from "node:stream";
 import type { RequestHandler } from "express";
-import { ApiError } from "../api-error.js";
+import { ApiError } from "../shared/api-error.js";
 
 /** The names a server without a token answers to, each with the port it listens on. */
 const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"] as const;

@@ -7,7 +7,7 @@ import {
 } from "@waddle/protocol";
 import { Router } from "express";
 import { z } from "zod";
-import { notFound } from "../api-error.js";
+import { notFound } from "../shared/api-error.js";
 import type { RunService } from "../runs/run-service.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import { parseRequest, RunIdParam } from "./validate-request.js";

@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import helmet from "helmet";
-import { ApiError } from "../api-error.js";
+import { ApiError } from "../shared/api-error.js";
 import { checkToken, getBearerToken } from "./check-token.js";
 
 /**

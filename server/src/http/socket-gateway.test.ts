@@ -4,7 +4,7 @@ import path from "node:path";
 import type { RunEvent, RunStatusMessage } from "@waddle/protocol";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../logger.js";
+import { createLogger } from "../shared/logger.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";

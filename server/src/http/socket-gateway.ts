@@ -12,7 +12,7 @@ import { checkToken } from "./check-token.js";
 import { guardSocketHosts } from "./host-guard.js";
 import { isAllowedOrigin } from "./security.js";
 import { RunId } from "./validate-request.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import { createAgentWatchers } from "./agent-watchers.js";
 import type { RunEventHub } from "../runs/run-event-hub.js";

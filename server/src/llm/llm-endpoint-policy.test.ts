@@ -1,6 +1,6 @@
 import { AgentSpec, type LlmConfig } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../config-error.js";
+import { ConfigError } from "../shared/config-error.js";
 import {
   LlmEndpointError,
   LlmEndpointPolicy,

@@ -1,5 +1,5 @@
 import type { AgentSpec, LlmConfig } from "@waddle/protocol";
-import { ConfigError } from "../config-error.js";
+import { ConfigError } from "../shared/config-error.js";
 
 /** The endpoint the `openai` package calls when neither the spec nor OPENAI_BASE_URL names one. */
 export const DEFAULT_LLM_ORIGIN = "https://api.openai.com";

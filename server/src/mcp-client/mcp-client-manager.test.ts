@@ -1,8 +1,8 @@
 import { ToolSpec } from "@waddle/protocol";
 import type { ToolRunContext } from "@waddle/planner";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isApiError } from "../api-error.js";
-import { createLogger } from "../logger.js";
+import { isApiError } from "../shared/api-error.js";
+import { createLogger } from "../shared/logger.js";
 import {
   getMcpFixtureStdioConfig,
   startMcpFixtureHttpServer,

@@ -5,8 +5,8 @@ import {
   type McpServerInfo,
   type ToolSpec,
 } from "@waddle/protocol";
-import { ApiError } from "../api-error.js";
-import type { Logger } from "../logger.js";
+import { ApiError } from "../shared/api-error.js";
+import type { Logger } from "../shared/logger.js";
 import type { HostAllowList } from "../tools/host-allow-list.js";
 import { systemLookup, type HostLookup } from "../tools/resolve-allowed-address.js";
 import type { SecretRedactor } from "../tools/secret-redactor.js";

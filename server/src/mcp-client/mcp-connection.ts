@@ -7,7 +7,7 @@ import {
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchema, McpServerInfo, McpToolInfo } from "@waddle/protocol";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import type { HostAllowList } from "../tools/host-allow-list.js";
 import type { HostLookup } from "../tools/resolve-allowed-address.js";
 import type { SecretRedactor } from "../tools/secret-redactor.js";

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../config-error.js";
+import { ConfigError } from "../shared/config-error.js";
 import { readRunSettings } from "../run-settings.js";
 import { collectSecretValues } from "../run-setup.js";
 import { readMcpServersConfig, resolveMcpConfigValues } from "./mcp-servers-config.js";

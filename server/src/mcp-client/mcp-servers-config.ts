@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { EnvName, MCP_SERVER_NAME_PATTERN } from "@waddle/protocol";
 import { z } from "zod";
-import { ConfigError } from "../config-error.js";
-import { safeJsonParse } from "../safe-json.js";
+import { ConfigError } from "../shared/config-error.js";
+import { safeJsonParse } from "../shared/safe-json.js";
 import { ToolExecutionError } from "../tools/tool-execution-error.js";
 
 /** A literal value, or the name of a server-held secret (`WADDLE_SECRET_<NAME>`), as http tool headers. */

@@ -3,7 +3,7 @@ import { LlmError, type LlmClient } from "@waddle/planner";
 import { describe, expect, it } from "vitest";
 import { BoundedErrorLlm, MAX_LLM_ERROR_MESSAGE } from "../llm/bounded-error-llm.js";
 import { LlmEndpointError, LlmEndpointPolicy } from "../llm/llm-endpoint-policy.js";
-import { createLogger } from "../logger.js";
+import { createLogger } from "../shared/logger.js";
 import { MemoryStore } from "../store/memory-store.js";
 import { HostAllowList } from "../tools/host-allow-list.js";
 import { SecretRedactor } from "../tools/secret-redactor.js";

@@ -8,7 +8,7 @@ import {
 } from "@waddle/planner";
 import { BoundedErrorLlm } from "../llm/bounded-error-llm.js";
 import { DEFAULT_LLM_KEY_ENV, type LlmEndpointPolicy } from "../llm/llm-endpoint-policy.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import type { McpClientManager } from "../mcp-client/mcp-client-manager.js";
 import { PausedStateStore } from "../store/paused-state-store.js";
 import type { WaddleStore } from "../store/waddle-store.js";

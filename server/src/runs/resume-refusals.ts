@@ -1,5 +1,5 @@
 import type { ResumeConflictDetails, ResumeConflictReason, RunRecord } from "@waddle/protocol";
-import { ApiError } from "../api-error.js";
+import { ApiError } from "../shared/api-error.js";
 
 /** A paused run whose agent was deleted has no spec to resume under: it can only be cancelled. */
 export function agentGone(run: RunRecord): ApiError {

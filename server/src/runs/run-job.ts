@@ -1,7 +1,7 @@
 import { isPlannerError } from "@waddle/planner";
 import type { ResumeRequest, RunRecord } from "@waddle/protocol";
-import { ApiError } from "../api-error.js";
-import type { Logger } from "../logger.js";
+import { ApiError } from "../shared/api-error.js";
+import type { Logger } from "../shared/logger.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { PlannerFactory } from "./planner-factory.js";
 import { getOutcomePatch } from "./run-outcome-events.js";

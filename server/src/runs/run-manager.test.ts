@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentSpec, type RunEvent, type RunRecord } from "@waddle/protocol";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import { MemoryStore } from "../store/memory-store.js";
 import type { EventEntry } from "../store/waddle-store.js";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";

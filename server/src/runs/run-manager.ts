@@ -6,8 +6,8 @@ import {
   type RunRecord,
   type StartRunRequest,
 } from "@waddle/protocol";
-import { ApiError, notFound } from "../api-error.js";
-import type { Logger } from "../logger.js";
+import { ApiError, notFound } from "../shared/api-error.js";
+import type { Logger } from "../shared/logger.js";
 import { getContextSecrets, type SecretRedactor } from "../tools/secret-redactor.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { PlannerFactory } from "./planner-factory.js";

@@ -1,6 +1,6 @@
 import { FinalPayload, type RunRecord } from "@waddle/protocol";
 import type { PlannerOutcome } from "@waddle/planner";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import type { RunPatch, WaddleStore } from "../store/waddle-store.js";
 import type { RunEventHub } from "./run-event-hub.js";
 import type { RunRecorder, ServerEvent } from "./run-recorder.js";

@@ -1,6 +1,6 @@
 import { AgentSpec, type RunEvent, type RunStatusMessage } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../logger.js";
+import { createLogger } from "../shared/logger.js";
 import { MemoryStore } from "../store/memory-store.js";
 import type { EventEntry } from "../store/waddle-store.js";
 import { SecretRedactor } from "../tools/secret-redactor.js";

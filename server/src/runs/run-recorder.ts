@@ -1,5 +1,5 @@
 import { TERMINAL_RUN_STATUSES, type RunEvent, type RunStatus, type Usage } from "@waddle/protocol";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import type { SecretRedactor } from "../tools/secret-redactor.js";
 import {
   EMPTY_USAGE,

@@ -1,5 +1,5 @@
 import type { ResumeRequest, RunRecord } from "@waddle/protocol";
-import { ApiError } from "../api-error.js";
+import { ApiError } from "../shared/api-error.js";
 
 type ToolContext = Record<string, unknown>;
 

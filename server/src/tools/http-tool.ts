@@ -1,7 +1,7 @@
 import { getPathValue, type HttpImpl, type ToolSpec } from "@waddle/protocol";
 import type { ToolRunContext, ToolRunner } from "@waddle/planner";
 import type { z } from "zod";
-import { safeJsonParse } from "../safe-json.js";
+import { safeJsonParse } from "../shared/safe-json.js";
 import type { HostAllowList } from "./host-allow-list.js";
 import { requestPinned } from "./pinned-request.js";
 import { resolveAllowedAddress, systemLookup, type HostLookup } from "./resolve-allowed-address.js";

@@ -1,7 +1,7 @@
 import { renderTemplate, type LlmImpl, type ToolSpec } from "@waddle/protocol";
 import type { LlmClient, LlmMessage, ToolRunner } from "@waddle/planner";
 import { z } from "zod";
-import { safeJsonParse } from "../safe-json.js";
+import { safeJsonParse } from "../shared/safe-json.js";
 import { getOfflineToolAnswer } from "./offline-tool-answer.js";
 import type { SecretRedactor } from "./secret-redactor.js";
 import { ToolExecutionError } from "./tool-execution-error.js";

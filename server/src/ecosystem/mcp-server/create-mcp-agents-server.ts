@@ -7,8 +7,8 @@ import {
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RunEvent } from "@waddle/protocol";
-import { isApiError } from "../../api-error.js";
-import type { Logger } from "../../logger.js";
+import { isApiError } from "../../shared/api-error.js";
+import type { Logger } from "../../shared/logger.js";
 import { runAgent, type AgentRunner } from "../run-agent.js";
 import { getRunOutcome } from "../run-outcome.js";
 import { AgentToolArguments, getAgentTool, getAgentToolResult } from "./agent-tools.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isApiError } from "../../api-error.js";
+import { isApiError } from "../../shared/api-error.js";
 import { CONVERSATION_LIMITS, getChatQuery } from "./get-chat-query.js";
 
 const catchError = (run: () => unknown) => {

@@ -1,4 +1,4 @@
-import { ApiError } from "../../api-error.js";
+import { ApiError } from "../../shared/api-error.js";
 import type { ChatMessage } from "./chat-completion-request.js";
 
 /** Bounds of the earlier messages the LLM sees: the newest ones are kept. */

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, Response } from "express";
-import type { ApiError } from "../../api-error.js";
+import type { ApiError } from "../../shared/api-error.js";
 import { toApiError } from "../../http/error-handler.js";
-import type { Logger } from "../../logger.js";
+import type { Logger } from "../../shared/logger.js";
 
 /** OpenAI's error body: what every OpenAI client reads. */
 export interface OpenAiErrorBody {

@@ -1,6 +1,6 @@
 import type { Response } from "express";
 import type { RunEvent } from "@waddle/protocol";
-import { ApiError } from "../../api-error.js";
+import { ApiError } from "../../shared/api-error.js";
 import { runAgent, type AgentRunner } from "../run-agent.js";
 import {
   getFailureText,
