@@ -5,7 +5,8 @@ export { ConfigError, LOOPBACK_HOST, readServerConfig } from "./config.js";
 export type { ServerConfig } from "./config.js";
 export { readPriceTable, readRunSettings } from "./run-settings.js";
 export type { RunSettings } from "./run-settings.js";
-export { collectSecretValues, createRunSetup } from "./run-setup.js";
+export { createRunSetup } from "./run-setup.js";
+export { collectSecretValues } from "./secrets/collect-secret-values.js";
 export type { RunSetup, RunSetupOptions } from "./run-setup.js";
 export {
   DEFAULT_LLM_KEY_ENV,
@@ -65,7 +66,7 @@ export { createHttpToolRunner } from "./tools/http-tool.js";
 export { createLlmToolRunner } from "./tools/llm-tool.js";
 export { defaultModuleImporter, loadToolModules } from "./tools/load-tool-modules.js";
 export type { LoadedTools, ModuleImporter } from "./tools/load-tool-modules.js";
-export { SecretRedactor } from "./tools/secret-redactor.js";
+export { SecretRedactor } from "./secrets/secret-redactor.js";
 export { ToolExecutionError } from "./tools/tool-execution-error.js";
 export type { ToolExecutionErrorCode } from "./tools/tool-execution-error.js";
 export { getJsonSchema, isToolDefinition, ToolRegistry } from "./tools/tool-registry.js";

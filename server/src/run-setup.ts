@@ -3,20 +3,13 @@ import type { PriceTable } from "@waddle/planner";
 import { LlmEndpointPolicy } from "./llm/llm-endpoint-policy.js";
 import { createLogger, type Logger, type LogLevel } from "./shared/logger.js";
 import { McpClientManager } from "./mcp-client/mcp-client-manager.js";
-import type { McpServerConfig } from "./mcp-client/mcp-servers-config.js";
 import type { RunSettings } from "./run-settings.js";
 import { HostAllowList } from "./tools/host-allow-list.js";
 import type { HostLookup } from "./tools/resolve-allowed-address.js";
 import { loadToolModules, type ModuleImporter } from "./tools/load-tool-modules.js";
-import { SecretRedactor } from "./tools/secret-redactor.js";
+import { collectSecretValues } from "./secrets/collect-secret-values.js";
+import { SecretRedactor } from "./secrets/secret-redactor.js";
 import { ToolRegistry } from "./tools/tool-registry.js";
-
-/** Environment variables whose values are treated as secrets: keys, tokens, passwords. */
-const SECRET_ENV_NAME = /(?:KEY|TOKEN|SECRET|PASSWORD)$/;
-/** Names of MCP env variables and headers whose literal values are treated as secrets too. */
-const SECRET_CONFIG_NAME = /KEY|TOKEN|SECRET|PASSWORD|AUTH|COOKIE|CREDENTIAL/i;
-/** Shorter values (flags, ports) would redact ordinary text. */
-const MIN_ENV_SECRET_LENGTH = 8;
 
 export interface RunSetupOptions {
   /** Where LLM keys and OPENAI_BASE_URL are read, and whose *KEY / *TOKEN / *SECRET / *PASSWORD values are secret. */
@@ -48,30 +41,6 @@ export interface RunSetup {
   priceTable?: PriceTable;
   /** The MCP servers of `WADDLE_MCP_SERVERS`, connected on first use; close it when done. */
   mcp: McpClientManager;
-}
-
-/** Values that must never leave the process: `WADDLE_SECRET_*`, the token, and keys found in the environment. */
-export function collectSecretValues(options: Pick<RunSetupOptions, "env" | "settings" | "token">): string[] {
-  const fromEnv = Object.entries(options.env).flatMap(([name, value]) =>
-    value && SECRET_ENV_NAME.test(name) && value.length >= MIN_ENV_SECRET_LENGTH ? [value] : [],
-  );
-  return [
-    ...Object.values(options.settings.secrets),
-    ...(options.token ? [options.token] : []),
-    ...fromEnv,
-    ...getMcpLiteralSecrets(options.settings.mcpServers ?? []),
-  ];
-}
-
-/** Literal values an MCP server's config gives to secret-looking env variables or headers. */
-function getMcpLiteralSecrets(servers: readonly McpServerConfig[]): string[] {
-  return servers.flatMap((server) =>
-    Object.entries(server.transport === "stdio" ? server.env : server.headers).flatMap(([name, value]) =>
-      typeof value === "string" && value.length >= MIN_ENV_SECRET_LENGTH && SECRET_CONFIG_NAME.test(name)
-        ? [value]
-        : [],
-    ),
-  );
 }
 
 async function createRegistry(options: RunSetupOptions, logger: Logger): Promise<ToolRegistry> {

@@ -8,7 +8,7 @@ import { createLogger } from "../shared/logger.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
-import { SecretRedactor } from "../tools/secret-redactor.js";
+import { SecretRedactor } from "../secrets/secret-redactor.js";
 import { RunRecorder } from "../runs/run-recorder.js";
 
 let server: TestServer;

@@ -1,5 +1,5 @@
 import { LlmError, type LlmClient, type LlmCompleteOptions, type LlmResult } from "@waddle/planner";
-import type { SecretRedactor } from "../tools/secret-redactor.js";
+import type { SecretRedactor } from "../secrets/secret-redactor.js";
 
 /** Longest message of a failed LLM call that may reach events, tool errors and logs. */
 export const MAX_LLM_ERROR_MESSAGE = 300;

@@ -10,7 +10,7 @@ import {
 } from "../testing/mcp-fixture-server.js";
 import { createImplResolver } from "../tools/create-impl-resolver.js";
 import { HostAllowList } from "../tools/host-allow-list.js";
-import { SecretRedactor } from "../tools/secret-redactor.js";
+import { SecretRedactor } from "../secrets/secret-redactor.js";
 import { ToolExecutionError } from "../tools/tool-execution-error.js";
 import { McpClientManager } from "./mcp-client-manager.js";
 import type { McpServerConfig } from "./mcp-servers-config.js";

@@ -9,7 +9,7 @@ import { ApiError } from "../shared/api-error.js";
 import type { Logger } from "../shared/logger.js";
 import type { HostAllowList } from "../tools/host-allow-list.js";
 import { systemLookup, type HostLookup } from "../tools/resolve-allowed-address.js";
-import type { SecretRedactor } from "../tools/secret-redactor.js";
+import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import { McpConnection } from "./mcp-connection.js";
 import type { McpServerConfig } from "./mcp-servers-config.js";
 

@@ -10,7 +10,7 @@ import type { JsonSchema, McpServerInfo, McpToolInfo } from "@waddle/protocol";
 import type { Logger } from "../shared/logger.js";
 import type { HostAllowList } from "../tools/host-allow-list.js";
 import type { HostLookup } from "../tools/resolve-allowed-address.js";
-import type { SecretRedactor } from "../tools/secret-redactor.js";
+import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import { ToolExecutionError } from "../tools/tool-execution-error.js";
 import { createPinnedFetch } from "./create-pinned-fetch.js";
 import { resolveMcpConfigValues, type McpServerConfig } from "./mcp-servers-config.js";

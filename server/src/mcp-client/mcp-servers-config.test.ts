@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../shared/config-error.js";
 import { readRunSettings } from "../run-settings.js";
-import { collectSecretValues } from "../run-setup.js";
+import { collectSecretValues } from "../secrets/collect-secret-values.js";
 import { readMcpServersConfig, resolveMcpConfigValues } from "./mcp-servers-config.js";
 
 const EXAMPLE = {

@@ -3,7 +3,7 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { McpImpl, ToolSpec } from "@waddle/protocol";
 import type { ToolRunContext, ToolRunner } from "@waddle/planner";
 import type { z } from "zod";
-import type { SecretRedactor } from "../tools/secret-redactor.js";
+import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import { ToolExecutionError } from "../tools/tool-execution-error.js";
 import { describeError, type McpConnection } from "./mcp-connection.js";
 

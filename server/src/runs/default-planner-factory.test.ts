@@ -6,7 +6,7 @@ import { LlmEndpointError, LlmEndpointPolicy } from "../llm/llm-endpoint-policy.
 import { createLogger } from "../shared/logger.js";
 import { MemoryStore } from "../store/memory-store.js";
 import { HostAllowList } from "../tools/host-allow-list.js";
-import { SecretRedactor } from "../tools/secret-redactor.js";
+import { SecretRedactor } from "../secrets/secret-redactor.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
 import { createDefaultPlannerFactory, createServerLlm } from "./default-planner-factory.js";
 

@@ -16,7 +16,7 @@ import type { RunSubagent } from "../tools/agent-tool.js";
 import { createImplResolver } from "../tools/create-impl-resolver.js";
 import type { HostAllowList } from "../tools/host-allow-list.js";
 import type { HostLookup } from "../tools/resolve-allowed-address.js";
-import type { SecretRedactor } from "../tools/secret-redactor.js";
+import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import { ToolExecutionError } from "../tools/tool-execution-error.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { CreatePlannerOptions, PlannerFactory } from "./planner-factory.js";

@@ -9,7 +9,7 @@ import { MemoryStore } from "../store/memory-store.js";
 import type { EventEntry } from "../store/waddle-store.js";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
 import { waitForRun } from "../testing/wait-for-run.js";
-import { SecretRedactor } from "../tools/secret-redactor.js";
+import { SecretRedactor } from "../secrets/secret-redactor.js";
 import { RunEventHub } from "./run-event-hub.js";
 import { RunManager } from "./run-manager.js";
 

@@ -8,7 +8,7 @@ import {
 } from "@waddle/protocol";
 import { ApiError, notFound } from "../shared/api-error.js";
 import type { Logger } from "../shared/logger.js";
-import { getContextSecrets, type SecretRedactor } from "../tools/secret-redactor.js";
+import { getContextSecrets, type SecretRedactor } from "../secrets/secret-redactor.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { PlannerFactory } from "./planner-factory.js";
 import type { RunEventHub } from "./run-event-hub.js";

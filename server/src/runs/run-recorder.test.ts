@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createLogger } from "../shared/logger.js";
 import { MemoryStore } from "../store/memory-store.js";
 import type { EventEntry } from "../store/waddle-store.js";
-import { SecretRedactor } from "../tools/secret-redactor.js";
+import { SecretRedactor } from "../secrets/secret-redactor.js";
 import { RunEventHub } from "./run-event-hub.js";
 import { RunRecorder } from "./run-recorder.js";
 

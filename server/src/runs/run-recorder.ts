@@ -1,6 +1,6 @@
 import { TERMINAL_RUN_STATUSES, type RunEvent, type RunStatus, type Usage } from "@waddle/protocol";
 import type { Logger } from "../shared/logger.js";
-import type { SecretRedactor } from "../tools/secret-redactor.js";
+import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import {
   EMPTY_USAGE,
   type EventEntry,

@@ -1,5 +1,5 @@
 import type { RunEvent } from "@waddle/protocol";
-import type { SecretRedactor } from "../tools/secret-redactor.js";
+import type { SecretRedactor } from "../secrets/secret-redactor.js";
 
 type StreamChunk = Extract<RunEvent, { type: "llm_stream_chunk" }>;
 

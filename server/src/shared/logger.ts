@@ -1,4 +1,4 @@
-import type { SecretRedactor } from "../tools/secret-redactor.js";
+import type { SecretRedactor } from "../secrets/secret-redactor.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 const ORDER: Readonly<Record<LogLevel, number>> = { debug: 0, info: 1, warn: 2, error: 3 };

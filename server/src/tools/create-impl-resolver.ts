@@ -7,7 +7,7 @@ import type { HostAllowList } from "./host-allow-list.js";
 import { createHttpToolRunner } from "./http-tool.js";
 import { createLlmToolRunner } from "./llm-tool.js";
 import type { HostLookup } from "./resolve-allowed-address.js";
-import type { SecretRedactor } from "./secret-redactor.js";
+import type { SecretRedactor } from "../secrets/secret-redactor.js";
 
 export interface ImplResolverOptions {
   allowList: HostAllowList;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostAllowList } from "./host-allow-list.js";
 import { createHttpToolRunner } from "./http-tool.js";
 import { resolveAllowedAddress, type HostLookup } from "./resolve-allowed-address.js";
-import { SecretRedactor } from "./secret-redactor.js";
+import { SecretRedactor } from "../secrets/secret-redactor.js";
 
 interface Seen {
   method: string;

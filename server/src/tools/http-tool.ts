@@ -5,7 +5,7 @@ import { safeJsonParse } from "../shared/safe-json.js";
 import type { HostAllowList } from "./host-allow-list.js";
 import { requestPinned } from "./pinned-request.js";
 import { resolveAllowedAddress, systemLookup, type HostLookup } from "./resolve-allowed-address.js";
-import type { SecretRedactor } from "./secret-redactor.js";
+import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import { ToolExecutionError } from "./tool-execution-error.js";
 
 type HttpImplConfig = z.output<typeof HttpImpl>;

@@ -4,7 +4,7 @@ import { ScriptedClient, scriptedReply } from "@waddle/planner/testing";
 import { describe, expect, it } from "vitest";
 import { createLlmToolRunner, readJsonObject } from "./llm-tool.js";
 import { getOfflineToolAnswer } from "./offline-tool-answer.js";
-import { SecretRedactor } from "./secret-redactor.js";
+import { SecretRedactor } from "../secrets/secret-redactor.js";
 
 const tool = ToolSpec.parse({
   name: "classify",

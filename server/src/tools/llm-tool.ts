@@ -3,7 +3,7 @@ import type { LlmClient, LlmMessage, ToolRunner } from "@waddle/planner";
 import { z } from "zod";
 import { safeJsonParse } from "../shared/safe-json.js";
 import { getOfflineToolAnswer } from "./offline-tool-answer.js";
-import type { SecretRedactor } from "./secret-redactor.js";
+import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import { ToolExecutionError } from "./tool-execution-error.js";
 
 export interface LlmToolOptions {
