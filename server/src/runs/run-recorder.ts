@@ -1,6 +1,7 @@
 import { TERMINAL_RUN_STATUSES, type RunEvent, type RunStatus, type Usage } from "@waddle/protocol";
 import type { Logger } from "../shared/logger.js";
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
+import { StreamChunkRedactor } from "../secrets/stream-chunk-redactor.js";
 import {
   EMPTY_USAGE,
   type EventEntry,
@@ -9,7 +10,6 @@ import {
   type WaddleStore,
 } from "../store/waddle-store.js";
 import type { RunEventHub } from "./run-event-hub.js";
-import { StreamRedactor } from "./stream-redactor.js";
 
 interface PendingEvent {
   raw: RunEvent;
@@ -36,7 +36,7 @@ export class RunRecorder {
   private usage: Usage;
   private status: RunStatus;
   private sealed = false;
-  private readonly streams: StreamRedactor;
+  private readonly streams: StreamChunkRedactor;
   private readonly taskNames = new Map<
     string,
     { name: string; mode?: "subagent" | "tool"; groupId?: string }
@@ -58,7 +58,7 @@ export class RunRecorder {
     this.lastStep = options.lastSeq === 0 ? 0 : undefined;
     this.usage = { ...(options.usage ?? EMPTY_USAGE) };
     this.status = options.status;
-    this.streams = new StreamRedactor(options.redactor);
+    this.streams = new StreamChunkRedactor(options.redactor);
   }
 
   get currentStatus(): RunStatus {

@@ -1,20 +1,23 @@
+import { getPartialSecretLength, redactText, type TextRedactor } from "@waddle/planner";
+
+/** Shorter values would redact ordinary text (the planner hides those only where a whole string equals them). */
 const MIN_SECRET_LENGTH = 6;
 
 /**
  * Replaces known secret values (WADDLE_SECRET_*, the API token, LLM keys, long toolContext strings) with
  * `[redacted]` wherever they would otherwise leave the process: events, tool observations, error messages.
+ * Text is redacted as the planner does it (`redactText`), so a `StreamRedactor` can take this redactor.
  */
-export class SecretRedactor {
-  private readonly secrets: string[];
+export class SecretRedactor implements TextRedactor {
+  /** Longest first (a set keeps the order), so that a secret containing another is replaced whole. */
+  private readonly secrets: ReadonlySet<string>;
   /** The secrets as they appear inside JSON strings: what `redact` looks for in every event. */
   private readonly escaped: string[];
 
   constructor(values: Iterable<string>) {
-    // Longest first, so that a secret containing another is replaced whole.
-    this.secrets = [...new Set([...values].filter((value) => value.length >= MIN_SECRET_LENGTH))].sort(
-      (a, b) => b.length - a.length,
-    );
-    this.escaped = this.secrets.map(jsonEscaped);
+    const secrets = [...new Set([...values].filter((value) => value.length >= MIN_SECRET_LENGTH))];
+    this.secrets = new Set(secrets.sort((a, b) => b.length - a.length));
+    this.escaped = secrets.map(jsonEscaped);
   }
 
   /** A redactor that also knows these values (e.g. a run's toolContext strings). */
@@ -23,35 +26,21 @@ export class SecretRedactor {
   }
 
   get isEmpty(): boolean {
-    return this.secrets.length === 0;
+    return this.secrets.size === 0;
   }
 
-  /**
-   * The length of the longest end of `text` that is the start of a known secret (0 when none): text that a
-   * stream must hold back until the next piece shows whether a secret follows.
-   */
+  /** The length of the longest end of `text` that could start a known secret (see the planner's). */
   getPartialSecretLength(text: string): number {
-    let longest = 0;
-    for (const secret of this.secrets) {
-      for (let length = Math.min(secret.length - 1, text.length); length > longest; length -= 1) {
-        if (text.endsWith(secret.slice(0, length))) {
-          longest = length;
-          break;
-        }
-      }
-    }
-    return longest;
+    return getPartialSecretLength(text, this.secrets);
   }
 
   redactText(text: string): string {
-    let out = text;
-    for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join("[redacted]");
-    return out;
+    return redactText(text, this.secrets);
   }
 
   /** A copy of a JSON value with every secret replaced; the value itself when it holds none. */
   redact<T>(value: T): T {
-    if (this.secrets.length === 0) return value;
+    if (this.secrets.size === 0) return value;
     const text = JSON.stringify(value);
     if (text === undefined || !this.escaped.some((secret) => text.includes(secret))) return value;
     return this.redactDeep(value) as T;
