@@ -1,16 +1,19 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { LlmClient, LlmCompleteOptions, LlmResult } from "@waddle/planner";
 
 export interface ChainWalk {
   /** The tools to call, one per LLM call, in order; then the answer. */
   tools: readonly string[];
   answer: string;
-  /** The first call waits for this (the page subscribes first); the others answer at once. */
+  /** The first call waits for this (the page subscribes first). */
   gate: Promise<void>;
+  /** How long each call takes; 0 (the default): an instant answer, so the run is one burst. */
+  latencyMs?: number;
 }
 
 /**
- * A model that walks a list of tools, one action per call, and then answers: the fastest a real model
- * could drive a run. Each reply streams a line of thinking first (a `llm_stream_chunk` on the thinking
+ * A model that walks a list of tools, one action per call, and then answers: with no latency, faster
+ * than any real model could drive a run. Each reply streams a line of thinking first (a `llm_stream_chunk` on the thinking
  * channel), as reasoning models do; the action itself comes whole.
  */
 export class ChainWalkModel implements LlmClient {
@@ -22,6 +25,7 @@ export class ChainWalkModel implements LlmClient {
 
   async complete(options: LlmCompleteOptions): Promise<LlmResult> {
     if (this.calls === 0) await this.walk.gate;
+    if ((this.walk.latencyMs ?? 0) > 0) await sleep(this.walk.latencyMs);
     const index = this.calls;
     this.calls += 1;
     const tool = this.walk.tools[index];

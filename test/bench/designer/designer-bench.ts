@@ -15,6 +15,8 @@ import { measureReplay, storeReplayRun, type ReplayOpenSample } from "./measure-
 import { summarizeDesignerBench } from "./summarize-designer-bench.js";
 
 const REPLAY_EVENTS = 10_000;
+/** The live runs' model latency per call: none (one burst), and 10 ms (about 900 events a second). */
+const LIVE_LATENCIES = [0, 10] as const;
 
 /** The server's planner factory: each run walks the chain its benchmark phase queued for it. */
 function createWalkFactory(): { factory: PlannerFactory; queueWalk: (walk: ChainWalk) => void } {
@@ -73,10 +75,14 @@ export async function runDesignerBench(context: BenchContext): Promise<BenchResu
     const loadSamples: LoadSample[] = [];
     for (let index = 0; index < loads; index += 1) loadSamples.push(await measureLoad(browser, url));
 
-    context.log(`${lives} live runs streamed into an open page`);
     const liveSamples: LiveSample[] = [];
-    for (let index = 0; index < lives; index += 1) {
-      liveSamples.push(await measureLive(browser, { server, agentId: spec.id, tools, queueWalk }));
+    for (const latencyMs of LIVE_LATENCIES) {
+      context.log(`${lives} live runs streamed into an open page, model latency ${latencyMs} ms`);
+      for (let index = 0; index < lives; index += 1) {
+        liveSamples.push(
+          await measureLive(browser, { server, agentId: spec.id, tools, latencyMs, queueWalk }),
+        );
+      }
     }
 
     context.log(`storing a ${REPLAY_EVENTS}-event run; ${replays} replay opens with scrubber jumps`);

@@ -10,12 +10,18 @@ import { getProbeScript, type LongFrameRecord } from "./page-probe.js";
 const FINISHED = '[data-testid="replay-scrubber"], [data-testid="run-panel"] .run-finish-reason';
 
 export interface LiveSample {
+  /** The model's latency per call (0: the run is one burst). */
+  latencyMs: number;
   /** The run's events in all (its last seq). */
   events: number;
   /** Those published after the page had opened the run (all but the first few). */
   streamed: number;
   /** First to last event published by the server's hub. */
   burstMs: number;
+  /** The last event published → the last WebSocket message the page received before showing it. */
+  lastReceivedMs: number;
+  /** WebSocket messages the page received from the gate's opening until it showed the run's end. */
+  messages: number;
   /** The last event published → the page's DOM showing it, and → the end of the task that painted it. */
   lastShownMs: number;
   lastPaintedMs: number;
@@ -59,8 +65,9 @@ function startClicking(page: Page, everyMs: number): { stop(): Promise<void> } {
 
 /**
  * Starts a run whose model waits at its first call, opens it in a fresh page at its route, and once the
- * page has subscribed and settled lets the model go: the whole run (a burst of thousands of events,
- * as fast as the server records them) streams into the open page, which is clicked every 50 ms meanwhile.
+ * page has subscribed and settled lets the model go: the whole run (thousands of events; one burst as fast
+ * as the server records them when the model has no latency) streams into the open page, which is clicked
+ * every 50 ms meanwhile.
  */
 export async function measureLive(
   browser: Browser,
@@ -68,13 +75,20 @@ export async function measureLive(
     server: WaddleServer;
     agentId: string;
     tools: readonly string[];
+    /** The model's latency per call: 0 for one burst. */
+    latencyMs: number;
     queueWalk(walk: ChainWalk): void;
   },
 ): Promise<LiveSample> {
   const { server, agentId } = input;
   let openGate: () => void = () => undefined;
   const gate = new Promise<void>((resolve) => (openGate = resolve));
-  input.queueWalk({ tools: input.tools, answer: "Walked the whole chain.", gate });
+  input.queueWalk({
+    tools: input.tools,
+    answer: "Walked the whole chain.",
+    gate,
+    latencyMs: input.latencyMs,
+  });
   const response = await fetch(`${server.url}/api/runs`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -102,8 +116,14 @@ export async function measureLive(
       ],
     );
     await waitForRoom(server, runId, 10_000);
-    // let the page finish opening (fit, first paints) so that only the stream is measured
-    await page.waitForTimeout(1_500);
+    // let the page finish opening (fit, first paints, the probe's 3 s watch of the tool nodes) so that
+    // only the stream is measured
+    await page.waitForFunction(
+      () => performance.now() - (window.__waddleBench.toolsVisibleAt ?? Infinity) > 3_100,
+      undefined,
+      { polling: 100, timeout: 30_000 },
+    );
+    await page.waitForTimeout(500);
     const pageStart = await page.evaluate(() => {
       window.__waddleBench.startFrames();
       return performance.now();
@@ -116,29 +136,44 @@ export async function measureLive(
     );
     await page.waitForTimeout(1_000);
     await clicks.stop();
-    const probe = await page.evaluate((start) => {
-      const state = window.__waddleBench;
-      const frames = state.stopFrames();
-      return {
-        longTasks: state.longTasks.filter((task) => task.start >= start).map((task) => task.duration),
-        frameGaps: frames.slice(1).map((time, index) => time - frames[index]!),
-        inputDelays: state.inputs
-          .filter((entry) => entry.handled >= start)
-          .map((entry) => entry.handled - entry.received),
-        slowEventMs: state.slowEvents.filter((entry) => entry.start >= start).map((entry) => entry.duration),
-        longFrames: state.longFrames.filter((frame) => frame.start >= start),
-      };
-    }, pageStart);
+    const probe = await page.evaluate(
+      ({ start, shownAt }) => {
+        const state = window.__waddleBench;
+        const frames = state.stopFrames();
+        return {
+          messages: state.messages.filter((time) => time <= shownAt).length,
+          lastMessageEpoch:
+            performance.timeOrigin + Math.max(0, ...state.messages.filter((time) => time <= shownAt)),
+          longTasks: state.longTasks.filter((task) => task.start >= start).map((task) => task.duration),
+          frameGaps: frames.slice(1).map((time, index) => time - frames[index]!),
+          inputDelays: state.inputs
+            .filter((entry) => entry.handled >= start)
+            .map((entry) => entry.handled - entry.received),
+          slowEventMs: state.slowEvents
+            .filter((entry) => entry.start >= start)
+            .map((entry) => entry.duration),
+          longFrames: state.longFrames.filter((frame) => frame.start >= start),
+        };
+      },
+      { start: pageStart, shownAt: shown.at },
+    );
     const run = await server.store.getRun(runId);
     if (run?.status !== "finished")
       throw new Error(`the live run ended ${run?.status ?? "missing"}, not finished`);
     return {
+      latencyMs: input.latencyMs,
       events: run.lastSeq ?? 0,
       streamed: published.count,
       burstMs: published.last - published.first,
+      lastReceivedMs: probe.lastMessageEpoch - published.last,
       lastShownMs: shown.epoch - published.last,
       lastPaintedMs: shown.epoch + (shown.painted - shown.at) - published.last,
-      ...probe,
+      messages: probe.messages,
+      longTasks: probe.longTasks,
+      frameGaps: probe.frameGaps,
+      inputDelays: probe.inputDelays,
+      slowEventMs: probe.slowEventMs,
+      longFrames: probe.longFrames,
     };
   } finally {
     unsubscribe();

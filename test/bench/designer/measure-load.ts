@@ -2,7 +2,7 @@ import type { Browser, Page } from "@playwright/test";
 import { VIEWPORT } from "./launch-chromium.js";
 import { getProbeScript } from "./page-probe.js";
 
-/** A blank spot of the app header (between the agent's name and the toolbar): a click there does nothing. */
+/** A blank spot of the app header (the title block, right of the agent's name): a click there does nothing. */
 export const IDLE_CLICK = { x: 640, y: 24 } as const;
 
 export interface LoadSample {

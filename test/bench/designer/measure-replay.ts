@@ -51,6 +51,10 @@ export interface ReplayOpenSample {
   /** The route changed → the scrubber and the canvas show the run's end (the task that painted it ended). */
   openMs: number;
   longestTaskMs: number;
+  /** The route changed → the run's events (GET /api/runs/:id/events) fully received. */
+  eventsFetchedMs: number;
+  /** Their JSON, decoded. */
+  eventsKb: number;
   jumps: { position: number; tool: string; shownMs: number; paintedMs: number }[];
 }
 
@@ -104,12 +108,20 @@ export async function measureReplay(
           ],
           30_000,
         );
+        // long-task entries reach the observer a little after their task: give them time to arrive
+        await new Promise((resolve) => setTimeout(resolve, 300));
         const tasks = window.__waddleBench.longTasks.filter(
           (task) => task.start >= start && task.start <= reached.painted,
         );
+        const events = performance
+          .getEntriesByType("resource")
+          .find((entry) => entry.name.includes("/events?") && entry.startTime >= start) as
+          PerformanceResourceTiming | undefined;
         return {
           openMs: reached.painted - start,
           longestTaskMs: Math.max(0, ...tasks.map((task) => task.duration)),
+          eventsFetchedMs: events ? events.responseEnd - start : NaN,
+          eventsKb: events ? events.decodedBodySize / 1024 : NaN,
         };
       },
       { hash: `#/agents/${agentId}/runs/${replay.runId}`, length: replay.events.length },

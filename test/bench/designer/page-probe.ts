@@ -1,7 +1,8 @@
 // What the benchmark installs in the designer's page before its own scripts run: long tasks and long
-// animation frames as the browser reports them, animation-frame timestamps while recording, when pointer
-// input is handled, when the first tool nodes show, and waits that time a DOM state to the mutation that
-// made it. Times are performance.now() of the page (0 = navigation start) unless named `epoch`.
+// animation frames as the browser reports them, animation-frame and WebSocket message timestamps while
+// recording, when pointer input is handled, when the first tool nodes show, and waits that time a DOM
+// state to the mutation that made it. Times are performance.now() of the page (0 = navigation start)
+// unless named `epoch`.
 
 /** A long animation frame (PerformanceLongAnimationFrameTiming) and the scripts that ran longest in it. */
 export interface LongFrameRecord {
@@ -42,6 +43,8 @@ export interface PageProbe {
   /** The first pointer input handled once tool nodes were visible. */
   interactiveAt: number | null;
   frames: number[];
+  /** When each WebSocket message arrived (socket.io frames: events, statuses), while recording. */
+  messages: number[];
   recording: boolean;
   startFrames(): void;
   /** Stops recording and returns the frame timestamps. */
@@ -71,9 +74,11 @@ function installProbe(): void {
     toolsSettledAt: null,
     interactiveAt: null,
     frames: [],
+    messages: [],
     recording: false,
     startFrames() {
       probe.frames = [];
+      probe.messages = [];
       probe.recording = true;
       const tick = (time: number) => {
         if (!probe.recording) return;
@@ -113,6 +118,17 @@ function installProbe(): void {
     },
   };
   window.__waddleBench = probe;
+
+  // a listener on every socket the page opens, added before the page's own: when messages arrive
+  const NativeWebSocket = window.WebSocket;
+  window.WebSocket = class extends NativeWebSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      this.addEventListener("message", () => {
+        if (probe.recording) probe.messages.push(performance.now());
+      });
+    }
+  };
 
   const observe = (type: string, onEntry: (entry: PerformanceEntry) => void) => {
     try {

@@ -15,9 +15,12 @@ const load = (interactiveMs: number): LoadSample => ({
 });
 
 const live: LiveSample = {
+  latencyMs: 0,
   events: 3_010,
   streamed: 3_000,
   burstMs: 600,
+  lastReceivedMs: 100,
+  messages: 3_000,
   lastShownMs: 300,
   lastPaintedMs: 320,
   longTasks: [60, 120],
@@ -35,11 +38,15 @@ describe("summarizeDesignerBench", () => {
       replays: [
         {
           openMs: 900,
+          eventsFetchedMs: 300,
+          eventsKb: 4_000,
           longestTaskMs: 80,
           jumps: [{ position: 5, tool: "tool_3", shownMs: 20, paintedMs: 40 }],
         },
         {
           openMs: 1_200,
+          eventsFetchedMs: 300,
+          eventsKb: 4_000,
           longestTaskMs: 80,
           jumps: [{ position: 9, tool: "tool_4", shownMs: 30, paintedMs: 60 }],
         },
@@ -51,7 +58,21 @@ describe("summarizeDesignerBench", () => {
     expect(result.targets.map((target) => target.met)).toEqual([true, false, false, true]);
     expect(result.targets[1]?.measured).toBe("max 120 ms (2 long tasks in 1 runs)");
     expect(result.tables).toHaveLength(3);
-    expect(result.tables[1]?.rows[0]).toEqual([1, 3010, 600, 5000, 300, 320, 2, 120, 87.8, 90, 30]);
+    expect(result.tables[1]?.rows[0]).toEqual([
+      1,
+      "none: one burst",
+      3010,
+      600,
+      5000,
+      100,
+      300,
+      320,
+      2,
+      120,
+      87.8,
+      90,
+      30,
+    ]);
     expect(result.lines).toContain("designer-interactive-ms: 1400");
   });
 });

@@ -84,13 +84,15 @@ export function summarizeDesignerBench(input: DesignerBenchInput): BenchResult {
   const maxLongTask = Math.max(0, ...allLongTasks);
   const liveTable: BenchTable = {
     title:
-      "a live run streamed into the open run page (#/agents/<id>/runs/<runId>) as fast as the server records it, a click every 50 ms meanwhile",
+      "a live run of that agent streamed into the page open at its route (#/agents/<id>/runs/<runId>), a click every 50 ms meanwhile",
     columns: [
       "run",
+      "model latency",
       "events",
       "server burst ms",
       "events/s",
-      "last event sent → shown ms",
+      "last event sent → received ms",
+      "→ shown ms",
       "→ painted ms",
       "long tasks",
       "max long task ms",
@@ -102,9 +104,11 @@ export function summarizeDesignerBench(input: DesignerBenchInput): BenchResult {
       const gaps = live.frameGaps.length > 0 ? getSummary(live.frameGaps) : null;
       return [
         index + 1,
+        live.latencyMs === 0 ? "none: one burst" : `${live.latencyMs} ms a call`,
         live.events,
         ms(live.burstMs),
         ms(live.streamed / (live.burstMs / 1000)),
+        ms(live.lastReceivedMs),
         ms(live.lastShownMs),
         ms(live.lastPaintedMs),
         live.longTasks.length,
@@ -126,6 +130,10 @@ export function summarizeDesignerBench(input: DesignerBenchInput): BenchResult {
       getRow(
         "open: route → scrubber and canvas at the run's end, painted",
         replays.map((replay) => replay.openMs),
+      ),
+      getRow(
+        `· the events' fetch until received (${ms(replays[0]?.eventsKb ?? NaN)} kB of JSON)`,
+        replays.map((replay) => replay.eventsFetchedMs),
       ),
       getRow(
         "longest task while opening",
@@ -177,7 +185,7 @@ export function summarizeDesignerBench(input: DesignerBenchInput): BenchResult {
   const notes = [
     `${input.browser}, driven by Playwright over CDP; the server is createWaddleServer from the built packages in the benchmark's process (port 0, a temporary SQLite data dir) serving ${input.designer}. The agent (${shape.tools} mock tools, ${shape.edges} edges, 20 parallel groups) is created with POST /api/agents; React Flow renders only the tools in view.`,
     "Load: every load is a new browser context (cold HTTP cache), after one warm-up load not counted. `tool nodes shown` is the first animation frame with a measured tool node inside the canvas; from the moment the navigation commits, a blank spot of the header is clicked again and again (each click waits for the page), and `interactive` is when the first click once nodes were shown was handled (to within a click's round trip, a few ms). Long tasks are the page's PerformanceObserver `longtask` entries.",
-    "Live: the run's model (in the server process) walks all the tools one call each and then answers, with no latency, so the run's events come as one burst as fast as the server records and sends them; the page opened the run at its route first and subscribed, and the model waited for that. `last event sent → shown` is from the hub publishing run_finished to the DOM showing it (the replay scrubber appears when the run's end is applied), on one clock (performance.timeOrigin + now in both processes); `painted` adds the end of the task that painted it. Frame gaps are requestAnimationFrame deltas from the burst's start until 1 s after the end; click delay is a pointerdown handler's time minus the event's timestamp.",
+    "Live: the run's model (in the server process) walks all the tools, one call each, and then answers; with no latency the run's events come as one burst as fast as the server records them (the server's event loop is then so busy that its socket writes go out in clumps: most of `sent → received`), with 10 ms a call at about 900 events a second. The page opened the run at its route first and subscribed, and the model waited for that. `last event sent → received` is from the hub publishing run_finished to the last WebSocket message the page received before showing it (a listener the probe adds to every socket), `→ shown` to the DOM showing it (the replay scrubber appears when the run's end is applied), on one clock (performance.timeOrigin + now in both processes); `painted` adds the end of the task that painted it. Frame gaps are requestAnimationFrame deltas from the burst's start until 1 s after the end; click delay is a pointerdown handler's time minus the event's timestamp.",
     "Replay: the run's events are generated (schema-valid, seq 1…n: tool steps over every tool, a parallel fan-out every twelfth step, retries, failures, a streamed answer) and written through the server's store before any page opens it. Each sample opens the agent in a fresh page, waits 1 s, then sets the route to the run as the history does; `open` ends when the scrubber (max = the event count) and a tool node in state succeeded are in the DOM and that task ended. A jump sets the scrubber's value and fires its input event, as a drag does, to a far position just after a tool on screen started (so its node must turn `running`), and ends when that node shows it; the next frame's paint is included in `painted`.",
   ];
   const worst = describeLongFrame(worstLive);
