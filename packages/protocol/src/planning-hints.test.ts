@@ -29,6 +29,17 @@ describe("planning hints", () => {
     });
   });
 
+  it("lets a top-level max_parallel win over budget_hints.max_parallel, as PenguiFlow does", () => {
+    const input = PenguiFlowHintsInput.parse({
+      max_parallel: 4,
+      budget_hints: { max_parallel: 2, max_cost_usd: 0.1 },
+      max_cost_usd: 0.5,
+    });
+    expect(normalizePlanningHints(input).budget_hints).toEqual({ max_parallel: 4, max_cost_usd: 0.1 });
+    const nested = PenguiFlowHintsInput.parse({ budget_hints: { max_parallel: 2 } });
+    expect(normalizePlanningHints(nested).budget_hints).toEqual({ max_parallel: 2 });
+  });
+
   it("tells hints from specs", () => {
     expect(isPlanningHintsLike(penguiflowHints)).toBe(true);
     expect(isPlanningHintsLike({ planning_hints: {} })).toBe(true);

@@ -50,10 +50,14 @@ export function isPlanningHintsLike(value: unknown): boolean {
   return [...HINT_KEYS, "budget_hints"].some((key) => key in record);
 }
 
-/** Collapses a PenguiFlow hints dict (wrapped or not, loose budget keys or not) into `PlanningHints`. */
+/**
+ * Collapses a PenguiFlow hints dict (wrapped or not, loose budget keys or not) into `PlanningHints`. A
+ * top-level `max_parallel` wins over `budget_hints.max_parallel`, as in PenguiFlow (the planner reads the
+ * top-level key first); for `max_cost_usd` the `budget_hints` value still wins.
+ */
 export function normalizePlanningHints(input: PenguiFlowHintsInput): PlanningHints {
   const budget = input.budget_hints ?? {};
-  const maxParallel = budget.max_parallel ?? input.max_parallel;
+  const maxParallel = input.max_parallel ?? budget.max_parallel;
   const maxCost = budget.max_cost_usd ?? input.max_cost_usd;
   return PlanningHints.parse({
     ordering_hints: input.ordering_hints ?? [],
