@@ -1,17 +1,9 @@
 import { validateAgentSpec, type McpServerInfo } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
 import { ApiClient } from "../api/api-client.js";
-import type { Editor } from "../editor/editor-context.js";
-import { FakeRunTransport } from "../runs/fake-run-transport.js";
-import { createRunStore } from "../runs/run-store.js";
 import { AgentSession } from "../session/agent-session.js";
-import { createDocumentStore } from "../store/document-store.js";
-import { createSessionStore } from "../store/session-store.js";
-import { createUiStore } from "../store/ui-store.js";
 import { createMcpTool } from "../templates/create-new-tool.js";
-import { makeSpec } from "../testing/make-spec.js";
-import { createCommandRegistry } from "../editor/command-registry.js";
-import { createEditorCommands } from "../commands/editor-commands.js";
+import { createTestEditor } from "../testing/create-test-editor.js";
 import { addPaletteItem } from "./add-palette-item.js";
 import { readPaletteItem } from "./palette-drop.js";
 
@@ -39,37 +31,17 @@ const SERVERS: McpServerInfo[] = [
 ];
 
 /** A real editor whose API answers GET /api/mcp/servers with `SERVERS` (and 503 to anything else). */
-function createTestEditor(): Editor {
-  const document = createDocumentStore({ spec: makeSpec() });
-  const ui = createUiStore();
-  const session = createSessionStore();
-  const api = new ApiClient({
-    getToken: () => null,
+const createMcpTestEditor = () =>
+  createTestEditor({
     fetch: (async (input: RequestInfo | URL) =>
       String(input).endsWith("/api/mcp/servers")
         ? Response.json({ servers: SERVERS })
         : new Response(null, { status: 503 })) as typeof fetch,
   });
-  const commands = createCommandRegistry<Editor>({
-    commands: createEditorCommands(),
-    transact: (editor, label, perform) => editor.document.getState().transact(label, perform),
-  });
-  return {
-    api,
-    document,
-    ui,
-    session,
-    agents: new AgentSession({ api, document, session, ui }),
-    commands,
-    runs: createRunStore({ api, transport: new FakeRunTransport() }),
-    canvas: { current: null },
-    isMac: false,
-  };
-}
 
 describe("an MCP tool from the palette", () => {
   it("drops as an mcp tool with the schemas its server lists", async () => {
-    const editor = createTestEditor();
+    const editor = createMcpTestEditor();
     expect(editor.session.getState().mcpServers).toBeNull();
     await editor.agents.refreshMcpServers();
     expect(editor.session.getState().mcpServers).toEqual(SERVERS);
@@ -88,7 +60,7 @@ describe("an MCP tool from the palette", () => {
   });
 
   it("does nothing for a tool the server no longer lists", async () => {
-    const editor = createTestEditor();
+    const editor = createMcpTestEditor();
     await editor.agents.refreshMcpServers();
     const before = editor.document.getState().spec.tools.length;
     addPaletteItem(editor, { item: { type: "mcp-tool", server: "docs.search", tool: "gone" } });
@@ -97,7 +69,7 @@ describe("an MCP tool from the palette", () => {
   });
 
   it("shows no MCP servers when the server cannot list them", async () => {
-    const editor = createTestEditor();
+    const editor = createMcpTestEditor();
     editor.api = new ApiClient({
       getToken: () => null,
       fetch: (async () => new Response(null, { status: 404 })) as typeof fetch,

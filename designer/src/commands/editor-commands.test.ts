@@ -1,48 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { ApiClient } from "../api/api-client.js";
 import type { Editor } from "../editor/editor-context.js";
-import { FakeRunTransport } from "../runs/fake-run-transport.js";
-import { createRunStore } from "../runs/run-store.js";
-import { AgentSession } from "../session/agent-session.js";
-import { createDocumentStore } from "../store/document-store.js";
-import { createSessionStore } from "../store/session-store.js";
-import { createUiStore } from "../store/ui-store.js";
-import { makeSpec } from "../testing/make-spec.js";
-import { createCommandRegistry } from "../editor/command-registry.js";
 import { createEditorCommands } from "./editor-commands.js";
+import { createTestEditor } from "../testing/create-test-editor.js";
+import { makeSpec } from "../testing/make-spec.js";
 import { NEW_TOOL_GAP } from "../graph/get-new-tool-position.js";
 import { TOOL_NODE_SIZE } from "../model/layout-geometry.js";
 import type { Rect } from "../model/geometry.js";
 
-/** A real editor over real stores; the API answers nothing (these commands never call it). */
-function createTestEditor(): Editor {
-  const document = createDocumentStore({ spec: makeSpec() });
-  document.getState().load({
+/** A real editor over real stores, its agent loaded as saved; the API answers nothing. */
+function createLoadedEditor(): Editor {
+  const editor = createTestEditor();
+  editor.document.getState().load({
     spec: makeSpec({ edges: [{ id: "a-b", kind: "order", source: "alpha", target: "beta" }] }),
     agentId: "test-agent",
     version: 1,
   });
-  const ui = createUiStore();
-  const session = createSessionStore();
-  const api = new ApiClient({
-    getToken: () => null,
-    fetch: (async () => new Response(null, { status: 503 })) as typeof fetch,
-  });
-  const commands = createCommandRegistry<Editor>({
-    commands: createEditorCommands(),
-    transact: (editor, label, perform) => editor.document.getState().transact(label, perform),
-  });
-  return {
-    api,
-    document,
-    ui,
-    session,
-    agents: new AgentSession({ api, document, session, ui }),
-    commands,
-    runs: createRunStore({ api, transport: new FakeRunTransport() }),
-    canvas: { current: null },
-    isMac: false,
-  };
+  return editor;
 }
 
 /** The canvas as commands see it: a fixed view, and a record of what it was asked to show. */
@@ -61,7 +34,7 @@ function attachCanvas(editor: Editor, view: Rect): Rect[] {
 
 describe("adding a tool without a drop point", () => {
   it("puts it right of the right-most tool in view and widens the view when it lands outside", () => {
-    const editor = createTestEditor();
+    const editor = createLoadedEditor();
     // alpha, beta, gamma at x 0, 300, 600; gamma is the right-most, half in view
     const shown = attachCanvas(editor, { x: -50, y: -50, width: 700, height: 300 });
     expect(editor.commands.execute("add-mock-tool", editor)).toBe(true);
@@ -71,7 +44,7 @@ describe("adding a tool without a drop point", () => {
   });
 
   it("widens the view only for the tool that lands outside it", () => {
-    const editor = createTestEditor();
+    const editor = createLoadedEditor();
     const shown = attachCanvas(editor, { x: -50, y: -50, width: 1_400, height: 300 });
     editor.commands.execute("add-mock-tool", editor);
     editor.commands.execute("add-mock-tool", editor);
@@ -92,7 +65,7 @@ describe("editor commands", () => {
   });
 
   it("edit the document as one undo step each, and undo/redo walk back and forth", () => {
-    const editor = createTestEditor();
+    const editor = createLoadedEditor();
     const run = (name: string) => editor.commands.execute(name, editor);
     const state = () => editor.document.getState();
     expect(run("delete")).toBe(false);
@@ -144,7 +117,7 @@ describe("editor commands", () => {
   });
 
   it("copy and paste through the clipboard, leaving the clipboard out of history", () => {
-    const editor = createTestEditor();
+    const editor = createLoadedEditor();
     editor.document.getState().setSelection({ nodes: ["alpha"], edges: [] });
     expect(editor.commands.isEnabled("paste", editor)).toBe(false);
     editor.commands.execute("copy", editor);

@@ -1,0 +1,41 @@
+import type { AgentSpec } from "@waddle/protocol";
+import { ApiClient } from "../api/api-client.js";
+import { createEditorCommands } from "../commands/editor-commands.js";
+import { createCommandRegistry } from "../editor/command-registry.js";
+import type { Editor } from "../editor/editor-context.js";
+import { FakeRunTransport } from "../runs/fake-run-transport.js";
+import { createRunStore } from "../runs/run-store.js";
+import { AgentSession } from "../session/agent-session.js";
+import { createDocumentStore } from "../store/document-store.js";
+import { createSessionStore } from "../store/session-store.js";
+import { createUiStore } from "../store/ui-store.js";
+import { makeSpec } from "./make-spec.js";
+
+/**
+ * A real editor over real stores, commands and agent session, with runs on a fake transport. The API
+ * answers with `fetch`, by default 503 to everything (for tests whose code never calls it).
+ */
+export function createTestEditor(options: { spec?: AgentSpec; fetch?: typeof fetch } = {}): Editor {
+  const document = createDocumentStore({ spec: options.spec ?? makeSpec() });
+  const ui = createUiStore();
+  const session = createSessionStore();
+  const api = new ApiClient({
+    getToken: () => null,
+    fetch: options.fetch ?? ((async () => new Response(null, { status: 503 })) as typeof fetch),
+  });
+  const commands = createCommandRegistry<Editor>({
+    commands: createEditorCommands(),
+    transact: (editor, label, perform) => editor.document.getState().transact(label, perform),
+  });
+  return {
+    api,
+    document,
+    ui,
+    session,
+    agents: new AgentSession({ api, document, session, ui }),
+    commands,
+    runs: createRunStore({ api, transport: new FakeRunTransport() }),
+    canvas: { current: null },
+    isMac: false,
+  };
+}
