@@ -1,5 +1,6 @@
 import { useId, type ReactElement, type ReactNode } from "react";
 import { isSameJson, useDraftText } from "./use-draft-text.js";
+import { getNumberProblem } from "../schema/get-number-problem.js";
 import { parseJsonText, type ParseResult } from "../schema/value-text.js";
 
 interface FieldFrameProps {
@@ -83,25 +84,26 @@ interface NumberFieldProps {
   onChange: (value: number | undefined) => void;
   hint?: string;
   placeholder?: string;
+  /** Limits, usually the field's `getFieldBounds` from the protocol's schema. */
   integer?: boolean;
   min?: number;
   max?: number;
+  exclusiveMin?: number;
+  exclusiveMax?: number;
   /** When false, an empty box is an error instead of "unset". */
   optional?: boolean;
   testId?: string;
 }
 
 export function NumberField(props: NumberFieldProps): ReactElement {
-  const { integer, min, max, optional = true } = props;
+  const { optional = true } = props;
   const parse = (text: string): ParseResult<number | undefined> => {
     if (text.trim() === "")
       return optional ? { ok: true, value: undefined } : { ok: false, error: "Enter a number." };
     const value = Number(text);
     if (!Number.isFinite(value)) return { ok: false, error: `"${text}" is not a number.` };
-    if (integer && !Number.isInteger(value)) return { ok: false, error: "Enter a whole number." };
-    if (min !== undefined && value < min) return { ok: false, error: `At least ${min}.` };
-    if (max !== undefined && value > max) return { ok: false, error: `At most ${max}.` };
-    return { ok: true, value };
+    const problem = getNumberProblem(value, props);
+    return problem ? { ok: false, error: problem } : { ok: true, value };
   };
   const draft = useDraftText({
     value: props.value,

@@ -1,4 +1,5 @@
 import type { JsonSchema } from "@waddle/protocol";
+import { getNumberProblem } from "../../schema/get-number-problem.js";
 import { parseJsonText, parseValueText } from "../../schema/value-text.js";
 
 /**
@@ -140,14 +141,13 @@ export function getArgsFormValues(fields: readonly ArgsFormField[], args: unknow
 }
 
 function checkNumber(schema: Readonly<Record<string, unknown>>, value: number): string | null {
-  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum } = schema;
-  if (typeof minimum === "number" && value < minimum) return `At least ${minimum}.`;
-  if (typeof maximum === "number" && value > maximum) return `At most ${maximum}.`;
-  if (typeof exclusiveMinimum === "number" && value <= exclusiveMinimum)
-    return `More than ${exclusiveMinimum}.`;
-  if (typeof exclusiveMaximum === "number" && value >= exclusiveMaximum)
-    return `Less than ${exclusiveMaximum}.`;
-  return null;
+  const limit = (key: string) => (typeof schema[key] === "number" ? schema[key] : undefined);
+  return getNumberProblem(value, {
+    min: limit("minimum"),
+    max: limit("maximum"),
+    exclusiveMin: limit("exclusiveMinimum"),
+    exclusiveMax: limit("exclusiveMaximum"),
+  });
 }
 
 function checkString(schema: Readonly<Record<string, unknown>>, value: string): string | null {
