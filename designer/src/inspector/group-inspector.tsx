@@ -1,4 +1,10 @@
-import { INJECT_SOURCES, type GroupJoin, type ParallelGroup, type ToolSpec } from "@waddle/protocol";
+import {
+  getFieldBounds,
+  INJECT_SOURCES,
+  ParallelGroup,
+  type GroupJoin,
+  type ToolSpec,
+} from "@waddle/protocol";
 import type { ReactElement } from "react";
 import { useDocument, useEditor } from "../editor/editor-context.js";
 import { useValidation } from "../editor/use-validation.js";
@@ -13,6 +19,8 @@ import {
   getRetargetedJoin,
   isMissingResultsArg,
 } from "../store/get-default-join.js";
+
+const GROUP_BOUNDS = getFieldBounds(ParallelGroup);
 
 const SOURCE_INFO: Record<(typeof INJECT_SOURCES)[number], string> = {
   $results: "every branch's result, in order",
@@ -54,9 +62,7 @@ export function GroupInspector({ group }: { group: ParallelGroup }): ReactElemen
         <NumberField
           label="Max parallel"
           value={group.maxParallel}
-          integer
-          min={1}
-          max={256}
+          {...GROUP_BOUNDS.maxParallel}
           onChange={(maxParallel) => update({ maxParallel }, "maxParallel")}
           placeholder="no limit of its own"
           hint="How many members may run at the same time."

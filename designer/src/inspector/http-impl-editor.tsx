@@ -1,4 +1,4 @@
-import type { HttpImpl } from "@waddle/protocol";
+import { getFieldBounds, getFieldDefaults, HttpImpl } from "@waddle/protocol";
 import type { ReactElement } from "react";
 import type { z } from "zod";
 import { JsonField, NumberField, SelectField, TextField } from "../components/fields.js";
@@ -6,6 +6,9 @@ import { KeyValueField } from "../components/key-value-field.js";
 
 type Http = z.infer<typeof HttpImpl>;
 type HeaderValue = Http["headers"][string];
+
+const HTTP_BOUNDS = getFieldBounds(HttpImpl);
+const HTTP_DEFAULTS = getFieldDefaults(HttpImpl);
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
@@ -106,21 +109,20 @@ export function HttpImplEditor({
       <NumberField
         label="Timeout (ms)"
         value={impl.timeoutMs}
-        integer
-        min={1}
-        max={600_000}
+        {...HTTP_BOUNDS.timeoutMs}
         onChange={(timeoutMs) => onChange({ timeoutMs }, "timeoutMs")}
         placeholder="the tool's timeout"
       />
       <NumberField
         label="Max response bytes"
         value={impl.maxResponseBytes}
-        integer
-        min={1}
-        max={50_000_000}
+        {...HTTP_BOUNDS.maxResponseBytes}
         optional={false}
         onChange={(maxResponseBytes) =>
-          onChange({ maxResponseBytes: maxResponseBytes ?? 1_000_000 }, "maxResponseBytes")
+          onChange(
+            { maxResponseBytes: maxResponseBytes ?? HTTP_DEFAULTS.maxResponseBytes },
+            "maxResponseBytes",
+          )
         }
       />
     </>

@@ -1,4 +1,11 @@
-import { LlmConfig, ToolImpl, type ToolImplKind } from "@waddle/protocol";
+import {
+  AgentImpl,
+  getFieldBounds,
+  LlmConfig,
+  MockImpl,
+  ToolImpl,
+  type ToolImplKind,
+} from "@waddle/protocol";
 import type { ReactElement } from "react";
 import { useDocument, useSession } from "../editor/editor-context.js";
 import { JsonField, NumberField, SelectField, TextField, ToggleField } from "../components/fields.js";
@@ -15,6 +22,9 @@ interface ImplEditorProps {
   /** Replaces the impl; `key` names the edited field, so typing coalesces into one undo step. */
   onChange: (impl: Impl, key: string) => void;
 }
+
+const MOCK_BOUNDS = getFieldBounds(MockImpl);
+const AGENT_IMPL_BOUNDS = getFieldBounds(AgentImpl);
 
 function getDefaultImpl(
   kind: ToolImplKind,
@@ -116,17 +126,14 @@ export function ImplEditor({ impl, onChange }: ImplEditorProps): ReactElement {
           <NumberField
             label="Latency (ms)"
             value={impl.latencyMs}
-            integer
-            min={0}
-            max={600_000}
+            {...MOCK_BOUNDS.latencyMs}
             onChange={(latencyMs) => set(impl, { latencyMs }, "latencyMs")}
             placeholder="0"
           />
           <NumberField
             label="Fail rate"
             value={impl.failRate}
-            min={0}
-            max={1}
+            {...MOCK_BOUNDS.failRate}
             onChange={(failRate) => set(impl, { failRate }, "failRate")}
             placeholder="0 (never)"
             hint="0–1: the share of calls that fail, to demonstrate retries."
@@ -134,9 +141,7 @@ export function ImplEditor({ impl, onChange }: ImplEditorProps): ReactElement {
           <NumberField
             label="Fail the first N calls"
             value={impl.failFirst}
-            integer
-            min={0}
-            max={100}
+            {...MOCK_BOUNDS.failFirst}
             onChange={(failFirst) => set(impl, { failFirst }, "failFirst")}
             placeholder="0"
           />
@@ -199,9 +204,7 @@ export function ImplEditor({ impl, onChange }: ImplEditorProps): ReactElement {
           <NumberField
             label="Max iterations"
             value={impl.maxIters}
-            integer
-            min={1}
-            max={1000}
+            {...AGENT_IMPL_BOUNDS.maxIters}
             onChange={(maxIters) => set(impl, { maxIters }, "maxIters")}
             placeholder="its own setting"
           />

@@ -1,4 +1,10 @@
-import type { LlmConfig, ReasoningEffort, ResponseFormat } from "@waddle/protocol";
+import {
+  getFieldBounds,
+  getFieldDefaults,
+  LlmConfig,
+  type ReasoningEffort,
+  type ResponseFormat,
+} from "@waddle/protocol";
 import type { ReactElement } from "react";
 import { NumberField, SelectField, TextField } from "../components/fields.js";
 
@@ -7,6 +13,9 @@ interface LlmConfigEditorProps {
   onChange: (patch: Partial<LlmConfig>) => void;
   testId?: string;
 }
+
+const LLM_BOUNDS = getFieldBounds(LlmConfig);
+const LLM_DEFAULTS = getFieldDefaults(LlmConfig);
 
 const EFFORTS = [
   { value: "", label: "Model default" },
@@ -76,10 +85,9 @@ export function LlmConfigEditor({ value, onChange, testId }: LlmConfigEditorProp
       <NumberField
         label="Temperature"
         value={value.temperature}
-        min={0}
-        max={2}
+        {...LLM_BOUNDS.temperature}
         optional={false}
-        onChange={(temperature) => onChange({ temperature: temperature ?? 0 })}
+        onChange={(temperature) => onChange({ temperature: temperature ?? LLM_DEFAULTS.temperature })}
       />
       <SelectField<ReasoningEffort | "">
         label="Reasoning effort"
@@ -96,16 +104,14 @@ export function LlmConfigEditor({ value, onChange, testId }: LlmConfigEditorProp
       <NumberField
         label="Max tokens"
         value={value.maxTokens}
-        integer
-        min={1}
+        {...LLM_BOUNDS.maxTokens}
         onChange={(maxTokens) => onChange({ maxTokens })}
         placeholder="model default"
       />
       <NumberField
         label="Timeout (ms)"
         value={value.timeoutMs}
-        integer
-        min={1}
+        {...LLM_BOUNDS.timeoutMs}
         onChange={(timeoutMs) => onChange({ timeoutMs })}
         placeholder="default"
       />

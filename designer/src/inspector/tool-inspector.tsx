@@ -1,4 +1,4 @@
-import { RetryPolicy, type JsonSchema, type ToolSpec } from "@waddle/protocol";
+import { getFieldBounds, getFieldDefaults, RetryPolicy, ToolSpec, type JsonSchema } from "@waddle/protocol";
 import { useCallback, type ReactElement } from "react";
 import { useDocument, useEditor } from "../editor/editor-context.js";
 import { JsonField, ListField, NumberField, TextField, ToggleField } from "../components/fields.js";
@@ -16,6 +16,10 @@ function getFieldCount(schema: JsonSchema): string {
   return `${count} field${count === 1 ? "" : "s"}`;
 }
 
+const TOOL_BOUNDS = getFieldBounds(ToolSpec);
+const RETRY_BOUNDS = getFieldBounds(RetryPolicy);
+const RETRY_DEFAULTS = getFieldDefaults(RetryPolicy);
+
 const HINT_TOGGLES: readonly { list: ToolHintList; label: string; hint: string }[] = [
   { list: "prefer_nodes", label: "Prefer", hint: "The planner is told to favour this tool." },
   { list: "disallow_nodes", label: "Disallow", hint: "The planner may never call it (enforced in code)." },
@@ -26,6 +30,7 @@ const HINT_TOGGLES: readonly { list: ToolHintList; label: string; hint: string }
 export function ToolInspector({ tool }: { tool: ToolSpec }): ReactElement {
   const editor = useEditor();
   const hints = useDocument((state) => state.spec.hints);
+  const plannerTimeoutMs = useDocument((state) => state.spec.planner.toolTimeoutMs);
   const update = useCallback(
     (patch: Partial<ToolSpec>, key: string) =>
       editor.document
@@ -44,6 +49,14 @@ export function ToolInspector({ tool }: { tool: ToolSpec }): ReactElement {
     (outSchema: ToolSpec["outSchema"]) => update({ outSchema }, "outSchema"),
     [update],
   );
+  // a retry number: the schema's bounds, and the schema's default when its box is cleared
+  const retryNumber = (retry: RetryPolicy, key: keyof RetryPolicy) => ({
+    value: retry[key],
+    ...RETRY_BOUNDS[key],
+    optional: false,
+    onChange: (value: number | undefined) =>
+      update({ retry: { ...retry, [key]: value ?? RETRY_DEFAULTS[key] } }, "retry"),
+  });
   return (
     <div className="inspector-body" data-testid="tool-inspector">
       <div className="inspector-title">
@@ -141,49 +154,17 @@ export function ToolInspector({ tool }: { tool: ToolSpec }): ReactElement {
         />
         {tool.retry ? (
           <div className="field-grid">
-            <NumberField
-              label="Max attempts"
-              value={tool.retry.maxAttempts}
-              integer
-              min={1}
-              max={10}
-              optional={false}
-              onChange={(maxAttempts) =>
-                tool.retry && update({ retry: { ...tool.retry, maxAttempts: maxAttempts ?? 1 } }, "retry")
-              }
-            />
-            <NumberField
-              label="Backoff (ms)"
-              value={tool.retry.backoffMs}
-              integer
-              min={0}
-              max={60_000}
-              optional={false}
-              onChange={(backoffMs) =>
-                tool.retry && update({ retry: { ...tool.retry, backoffMs: backoffMs ?? 0 } }, "retry")
-              }
-            />
-            <NumberField
-              label="Max backoff (ms)"
-              value={tool.retry.maxBackoffMs}
-              integer
-              min={0}
-              max={600_000}
-              optional={false}
-              onChange={(maxBackoffMs) =>
-                tool.retry && update({ retry: { ...tool.retry, maxBackoffMs: maxBackoffMs ?? 0 } }, "retry")
-              }
-            />
+            <NumberField label="Max attempts" {...retryNumber(tool.retry, "maxAttempts")} />
+            <NumberField label="Backoff (ms)" {...retryNumber(tool.retry, "backoffMs")} />
+            <NumberField label="Max backoff (ms)" {...retryNumber(tool.retry, "maxBackoffMs")} />
           </div>
         ) : null}
         <NumberField
           label="Timeout (ms)"
           value={tool.timeoutMs}
-          integer
-          min={1}
-          max={3_600_000}
+          {...TOOL_BOUNDS.timeoutMs}
           onChange={(timeoutMs) => update({ timeoutMs }, "timeoutMs")}
-          placeholder="planner default (30 000)"
+          placeholder={`planner default (${plannerTimeoutMs.toLocaleString("en").replaceAll(",", " ")})`}
           testId="tool-timeout"
         />
       </Section>
@@ -197,15 +178,14 @@ export function ToolInspector({ tool }: { tool: ToolSpec }): ReactElement {
         <NumberField
           label="Cost per call (USD)"
           value={tool.costUsd}
-          min={0}
+          {...TOOL_BOUNDS.costUsd}
           onChange={(costUsd) => update({ costUsd }, "costUsd")}
           hint="Counted against the max_cost_usd budget."
         />
         <NumberField
           label="Latency hint (ms)"
           value={tool.latencyHintMs}
-          integer
-          min={0}
+          {...TOOL_BOUNDS.latencyHintMs}
           onChange={(latencyHintMs) => update({ latencyHintMs }, "latencyHintMs")}
         />
         <TextField

@@ -1,4 +1,4 @@
-import type { PlannerOptions, PlanningHints } from "@waddle/protocol";
+import { BudgetHints, getFieldBounds, PlannerOptions, type PlanningHints } from "@waddle/protocol";
 import type { ReactElement } from "react";
 import { useDocument, useEditor } from "../editor/editor-context.js";
 import { ListField, NumberField } from "../components/fields.js";
@@ -12,6 +12,9 @@ const LISTS: readonly { list: ToolHintList; label: string; title: string }[] = [
   { list: "disallow_nodes", label: "Disallow", title: "disallow_nodes: never called (enforced in code)" },
   { list: "sequential_only", label: "Seq. only", title: "sequential_only: never a parallel branch" },
 ];
+
+const BUDGET_BOUNDS = getFieldBounds(BudgetHints);
+const PLANNER_BOUNDS = getFieldBounds(PlannerOptions);
 
 /** PenguiFlow planning hints: per-tool marks, ordering, parallel groups and budgets. */
 export function HintsPanel(): ReactElement {
@@ -151,9 +154,7 @@ export function HintsPanel(): ReactElement {
           <NumberField
             label="Max parallel"
             value={hints.budget_hints.max_parallel}
-            integer
-            min={1}
-            max={256}
+            {...BUDGET_BOUNDS.max_parallel}
             onChange={(max_parallel) =>
               setHints({ budget_hints: { ...hints.budget_hints, max_parallel } }, "max_parallel")
             }
@@ -164,7 +165,7 @@ export function HintsPanel(): ReactElement {
           <NumberField
             label="Max cost (USD)"
             value={hints.budget_hints.max_cost_usd}
-            min={0}
+            {...BUDGET_BOUNDS.max_cost_usd}
             onChange={(max_cost_usd) =>
               setHints({ budget_hints: { ...hints.budget_hints, max_cost_usd } }, "max_cost_usd")
             }
@@ -175,7 +176,7 @@ export function HintsPanel(): ReactElement {
           <NumberField
             label="Deadline (s)"
             value={spec.planner.deadlineS}
-            min={0.001}
+            {...PLANNER_BOUNDS.deadlineS}
             onChange={(deadlineS) => setPlanner({ deadlineS }, "deadlineS")}
             placeholder="none"
             hint="Wall-clock limit for a run."
@@ -184,8 +185,7 @@ export function HintsPanel(): ReactElement {
           <NumberField
             label="Hop budget"
             value={spec.planner.hopBudget}
-            integer
-            min={1}
+            {...PLANNER_BOUNDS.hopBudget}
             onChange={(hopBudget) => setPlanner({ hopBudget }, "hopBudget")}
             placeholder="none"
             hint="At most this many tool calls."
@@ -194,8 +194,7 @@ export function HintsPanel(): ReactElement {
           <NumberField
             label="Token budget"
             value={spec.planner.tokenBudget}
-            integer
-            min={1}
+            {...PLANNER_BOUNDS.tokenBudget}
             onChange={(tokenBudget) => setPlanner({ tokenBudget }, "tokenBudget")}
             placeholder="none"
             hint="Summarize the history beyond this."

@@ -1,10 +1,26 @@
-import { LlmConfig, SIDE_EFFECTS, type PlannerOptions, type TasksOptions } from "@waddle/protocol";
+import {
+  getFieldBounds,
+  getFieldDefaults,
+  LlmConfig,
+  PlannerOptions,
+  SIDE_EFFECTS,
+  TasksOptions,
+} from "@waddle/protocol";
 import type { ReactElement } from "react";
 import { useDocument, useEditor } from "../editor/editor-context.js";
 import { NumberField, SelectField, TextField, ToggleField } from "../components/fields.js";
 import { Section } from "../components/section.js";
 import { LlmConfigEditor } from "../inspector/llm-config-editor.js";
 import type { LlmSlot } from "../model/spec-change.js";
+
+const PLANNER_BOUNDS = getFieldBounds(PlannerOptions);
+const PLANNER_DEFAULTS = getFieldDefaults(PlannerOptions);
+const TASKS_BOUNDS = getFieldBounds(TasksOptions);
+const TASKS_DEFAULTS = getFieldDefaults(TasksOptions);
+
+type PlannerNumberKey =
+  "maxIters" | "repairAttempts" | "maxConsecutiveArgFailures" | "maxParallelCap" | "toolTimeoutMs";
+type TasksNumberKey = "maxConcurrent" | "maxPerRun" | "timeoutS";
 
 /** Planner options and LLM settings. */
 export function SettingsPanel(): ReactElement {
@@ -18,6 +34,19 @@ export function SettingsPanel(): ReactElement {
     set({ tasks: { ...planner.tasks, ...patch } }, `tasks.${key}`);
   const setLlm = (slot: LlmSlot, value: LlmConfig | undefined) =>
     dispatch({ type: "setLlm", slot, value }, { coalesceKey: `llm:${slot}` });
+  // a required number: the schema's bounds, and the schema's default when its box is cleared
+  const plannerNumber = (key: PlannerNumberKey) => ({
+    value: planner[key],
+    ...PLANNER_BOUNDS[key],
+    optional: false,
+    onChange: (value: number | undefined) => set({ [key]: value ?? PLANNER_DEFAULTS[key] }, key),
+  });
+  const tasksNumber = (key: TasksNumberKey) => ({
+    value: planner.tasks[key],
+    ...TASKS_BOUNDS[key],
+    optional: false,
+    onChange: (value: number | undefined) => setTasks({ [key]: value ?? TASKS_DEFAULTS[key] }, key),
+  });
   const optionalLlm = (slot: "summarizerLlm" | "routerLlm", label: string, hint: string) => {
     const value = spec[slot];
     return (
@@ -52,54 +81,19 @@ export function SettingsPanel(): ReactElement {
       {optionalLlm("routerLlm", "Router model", "Picks reasoning effort and model when effort is “auto”.")}
       <Section title="Planner">
         <div className="field-grid">
-          <NumberField
-            label="Max iterations"
-            value={planner.maxIters}
-            integer
-            min={1}
-            max={1000}
-            optional={false}
-            onChange={(maxIters) => set({ maxIters: maxIters ?? 8 }, "maxIters")}
-            testId="planner-max-iters"
-          />
+          <NumberField label="Max iterations" {...plannerNumber("maxIters")} testId="planner-max-iters" />
           <NumberField
             label="Repair attempts"
-            value={planner.repairAttempts}
-            integer
-            min={0}
-            max={10}
-            optional={false}
-            onChange={(repairAttempts) => set({ repairAttempts: repairAttempts ?? 0 }, "repairAttempts")}
+            {...plannerNumber("repairAttempts")}
             hint="Retries of malformed model output."
           />
-          <NumberField
-            label="Max arg failures in a row"
-            value={planner.maxConsecutiveArgFailures}
-            integer
-            min={1}
-            max={20}
-            optional={false}
-            onChange={(value) => set({ maxConsecutiveArgFailures: value ?? 3 }, "maxConsecutiveArgFailures")}
-          />
+          <NumberField label="Max arg failures in a row" {...plannerNumber("maxConsecutiveArgFailures")} />
           <NumberField
             label="Parallel cap"
-            value={planner.maxParallelCap}
-            integer
-            min={1}
-            max={256}
-            optional={false}
-            onChange={(maxParallelCap) => set({ maxParallelCap: maxParallelCap ?? 16 }, "maxParallelCap")}
+            {...plannerNumber("maxParallelCap")}
             hint="Absolute limit on concurrent branches."
           />
-          <NumberField
-            label="Tool timeout (ms)"
-            value={planner.toolTimeoutMs}
-            integer
-            min={1}
-            max={3_600_000}
-            optional={false}
-            onChange={(toolTimeoutMs) => set({ toolTimeoutMs: toolTimeoutMs ?? 30_000 }, "toolTimeoutMs")}
-          />
+          <NumberField label="Tool timeout (ms)" {...plannerNumber("toolTimeoutMs")} />
           <SelectField
             label="Action format"
             value={planner.actionFormat}
@@ -208,32 +202,9 @@ export function SettingsPanel(): ReactElement {
                 )
               }
             />
-            <NumberField
-              label="Max concurrent"
-              value={planner.tasks.maxConcurrent}
-              integer
-              min={1}
-              max={64}
-              optional={false}
-              onChange={(maxConcurrent) => setTasks({ maxConcurrent: maxConcurrent ?? 4 }, "maxConcurrent")}
-            />
-            <NumberField
-              label="Max per run"
-              value={planner.tasks.maxPerRun}
-              integer
-              min={1}
-              max={256}
-              optional={false}
-              onChange={(maxPerRun) => setTasks({ maxPerRun: maxPerRun ?? 16 }, "maxPerRun")}
-            />
-            <NumberField
-              label="Timeout (s)"
-              value={planner.tasks.timeoutS}
-              min={1}
-              max={86_400}
-              optional={false}
-              onChange={(timeoutS) => setTasks({ timeoutS: timeoutS ?? 300 }, "timeoutS")}
-            />
+            <NumberField label="Max concurrent" {...tasksNumber("maxConcurrent")} />
+            <NumberField label="Max per run" {...tasksNumber("maxPerRun")} />
+            <NumberField label="Timeout (s)" {...tasksNumber("timeoutS")} />
             <SelectField
               label="Merge strategy"
               value={planner.tasks.defaultMergeStrategy}
