@@ -18,7 +18,7 @@ export {
 } from "./llm/llm-endpoint-policy.js";
 export type { LlmEndpointRefusal } from "./llm/llm-endpoint-policy.js";
 export { BoundedErrorLlm, getBoundedLlmError, MAX_LLM_ERROR_MESSAGE } from "./llm/bounded-error-llm.js";
-export { ApiError, isApiError } from "./shared/api-error.js";
+export { ApiError, isApiError, isApiErrorCode, isWireError } from "./shared/api-error.js";
 export { createLogger } from "./shared/logger.js";
 export type { Logger, LogLevel } from "./shared/logger.js";
 export { MemoryStore } from "./store/memory-store.js";

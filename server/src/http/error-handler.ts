@@ -1,17 +1,13 @@
 import type { ErrorRequestHandler } from "express";
-import { ApiError, isApiError } from "../shared/api-error.js";
-import { LlmEndpointError } from "../llm/llm-endpoint-policy.js";
+import { ApiError, isWireError } from "../shared/api-error.js";
 import type { Logger } from "../shared/logger.js";
-import { isStoreError } from "../store/waddle-store.js";
 
-/** Maps a thrown error to the API's answer; an unknown error is logged and answered 500 without detail. */
+/**
+ * Maps a thrown error to the API's answer: an `ApiError` with one of the API's codes as it is (a store's
+ * conflict or not_found, a refused LLM endpoint too); any other error is logged and answered 500 without detail.
+ */
 export function toApiError(error: unknown): ApiError {
-  if (isApiError(error)) return error;
-  if (error instanceof LlmEndpointError) return new ApiError(error.code, error.message, error.details);
-  if (isStoreError(error)) {
-    if (error.code === "conflict") return new ApiError("conflict", error.message, error.details);
-    if (error.code === "not_found") return new ApiError("not_found", error.message, error.details);
-  }
+  if (isWireError(error)) return error;
   const parserError = error as { type?: string; status?: number; limit?: number; charset?: string };
   switch (parserError.type) {
     case "entity.too.large":

@@ -1,4 +1,5 @@
 import type { AgentSpec, LlmConfig } from "@waddle/protocol";
+import { ApiError } from "../shared/api-error.js";
 import { ConfigError } from "../shared/config-error.js";
 
 /** The endpoint the `openai` package calls when neither the spec nor OPENAI_BASE_URL names one. */
@@ -22,21 +23,20 @@ export interface LlmEndpointRefusal {
 }
 
 /** A spec names an LLM endpoint or key variable this server does not allow; nothing was sent. */
-export class LlmEndpointError extends Error {
-  readonly code = "llm_endpoint_not_allowed" as const;
+export class LlmEndpointError extends ApiError<"llm_endpoint_not_allowed"> {
+  /** What crosses the wire: where, what and which setting, never a key. */
+  declare readonly details: { refusals: Omit<LlmEndpointRefusal, "message">[] };
+
   constructor(readonly refusals: readonly LlmEndpointRefusal[]) {
     const first = refusals[0]?.message ?? "This LLM endpoint is not allowed.";
     super(
+      "llm_endpoint_not_allowed",
       refusals.length > 1
         ? `${first.replace(/\.$/, "")} (and ${refusals.length - 1} more in details.refusals).`
         : first,
+      { refusals: refusals.map(({ message: _message, ...rest }) => rest) },
     );
     this.name = "LlmEndpointError";
-  }
-
-  /** What crosses the wire: where, what and which setting, never a key. */
-  get details(): { refusals: Omit<LlmEndpointRefusal, "message">[] } {
-    return { refusals: this.refusals.map(({ message: _message, ...rest }) => rest) };
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ApiErrorCode, ErrorBody } from "@waddle/protocol";
+import { API_ERROR_CODES, type ApiErrorCode, type ErrorBody } from "@waddle/protocol";
 
 const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   bad_request: 400,
@@ -18,18 +18,33 @@ const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   internal: 500,
 };
 
-/** The server's one error class: only `{code, message, details}` crosses the wire, never a stack. */
-export class ApiError extends Error {
-  readonly status: number;
+const API_CODES: ReadonlySet<string> = new Set(API_ERROR_CODES);
 
-  constructor(
-    readonly code: ApiErrorCode,
-    message: string,
-    readonly details?: unknown,
-  ) {
+/** True for one of the codes the API answers with (`API_ERROR_CODES`). */
+export function isApiErrorCode(code: string): code is ApiErrorCode {
+  return API_CODES.has(code);
+}
+
+/**
+ * Base class of every error the server throws: a literal-union `code`, a message that says what to fix,
+ * and structured `details`. Its parts narrow the code to their own union (`ConfigError`, `StoreError`,
+ * `ToolExecutionError`, `LlmEndpointError`, `DataDirLockedError`). Only `{code, message, details}` crosses
+ * the wire, never a stack; an error whose code is not one of the API's answers as `internal`.
+ */
+export class ApiError<Code extends string = ApiErrorCode> extends Error {
+  readonly code: Code;
+  readonly details?: unknown;
+
+  constructor(code: Code, message: string, details?: unknown) {
     super(message);
     this.name = "ApiError";
-    this.status = STATUS_BY_CODE[code];
+    this.code = code;
+    if (details !== undefined) this.details = details;
+  }
+
+  /** The HTTP status of the code; 500 for a code that is not one of the API's. */
+  get status(): number {
+    return isApiErrorCode(this.code) ? STATUS_BY_CODE[this.code] : 500;
   }
 
   toBody(): ErrorBody {
@@ -39,8 +54,14 @@ export class ApiError extends Error {
   }
 }
 
-export function isApiError(value: unknown): value is ApiError {
-  return value instanceof ApiError;
+/** True for any error of the family (a subclass too), optionally with one of the given codes. */
+export function isApiError(value: unknown, ...codes: readonly string[]): value is ApiError<string> {
+  return value instanceof ApiError && (codes.length === 0 || codes.includes(value.code));
+}
+
+/** True for an error of the family whose code is one of the API's: it answers as it is. */
+export function isWireError(value: unknown): value is ApiError {
+  return value instanceof ApiError && isApiErrorCode(value.code);
 }
 
 /** A short not-found error naming what was looked for. */

@@ -1,18 +1,19 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
+import { ApiError } from "../shared/api-error.js";
 
 const LOCK_FILE = "waddle.lock";
 
 /** Another live process serves from this data folder. */
-export class DataDirLockedError extends Error {
-  readonly code = "data_dir_locked" as const;
-
+export class DataDirLockedError extends ApiError<"data_dir_locked"> {
   constructor(
     readonly dataDir: string,
     readonly pid: number,
   ) {
     super(
+      "data_dir_locked",
       `Another Waddle server (pid ${pid}) uses the data folder ${dataDir}: stop it first, or set WADDLE_DATA_DIR to another folder.`,
+      { dataDir, pid },
     );
     this.name = "DataDirLockedError";
   }

@@ -14,6 +14,7 @@ import type {
   Usage,
 } from "@waddle/protocol";
 import type { SerializedPlannerState } from "@waddle/planner";
+import { ApiError } from "../shared/api-error.js";
 
 /** What a run starts with; the store fills `lastSeq`, `usage` and the timestamps. */
 export interface NewRun {
@@ -221,13 +222,11 @@ export interface WaddleStore {
 export type StoreErrorCode = "conflict" | "not_found" | "seq_gap" | "closed" | "fenced";
 
 /** A store refusal: a stale version, an unknown id, an event out of sequence. */
-export class StoreError extends Error {
-  constructor(
-    readonly code: StoreErrorCode,
-    message: string,
-    readonly details?: Record<string, unknown>,
-  ) {
-    super(message);
+export class StoreError extends ApiError<StoreErrorCode> {
+  declare readonly details?: Record<string, unknown>;
+
+  constructor(code: StoreErrorCode, message: string, details?: Record<string, unknown>) {
+    super(code, message, details);
     this.name = "StoreError";
   }
 }

@@ -1,3 +1,5 @@
+import { ApiError } from "../shared/api-error.js";
+
 /** Codes of the failures the server's tool kinds report (they reach the LLM as `failure.error_code`). */
 export type ToolExecutionErrorCode =
   | "host_not_allowed"
@@ -30,14 +32,16 @@ export type ToolExecutionErrorCode =
  * A tool call that failed in a way the planner turns into a `failure` observation. `retryable: false` marks
  * failures that a retry cannot fix (a host off the allow-list, a missing secret).
  */
-export class ToolExecutionError extends Error {
+export class ToolExecutionError extends ApiError<ToolExecutionErrorCode> {
+  declare readonly details?: Record<string, unknown>;
+
   constructor(
-    readonly code: ToolExecutionErrorCode,
+    code: ToolExecutionErrorCode,
     message: string,
     readonly retryable = false,
-    readonly details?: Record<string, unknown>,
+    details?: Record<string, unknown>,
   ) {
-    super(message);
+    super(code, message, details);
     this.name = "ToolExecutionError";
   }
 }

@@ -7,7 +7,7 @@ import {
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RunEvent } from "@waddle/protocol";
-import { isApiError } from "../../shared/api-error.js";
+import { isWireError } from "../../shared/api-error.js";
 import type { Logger } from "../../shared/logger.js";
 import { runAgent, type AgentRunner } from "../run-agent.js";
 import { getRunOutcome } from "../run-outcome.js";
@@ -82,7 +82,7 @@ export function createMcpAgentsServer(options: McpAgentsServerOptions): McpServe
       });
       return getAgentToolResult(outcome);
     } catch (error) {
-      if (!isApiError(error)) throw error;
+      if (!isWireError(error)) throw error;
       if (error.code === "not_found") throw new McpError(ErrorCode.InvalidParams, error.message);
       // A run refused up front (an LLM endpoint the server does not allow, a server shutting down).
       options.logger.info("mcp agent call refused", { agentId, code: error.code });
