@@ -29,6 +29,7 @@ import {
 } from "@waddle/protocol";
 import { z } from "zod";
 import { ApiError } from "./api-error.js";
+import { parseJson } from "../util/parse-json.js";
 
 export interface ApiClientOptions {
   /** Prefix of every route; the designer is served on the API's origin, so "" by default. */
@@ -240,14 +241,12 @@ export class ApiClient {
   private async readJson(response: Response): Promise<unknown> {
     const text = await response.text();
     if (text === "") return undefined;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      throw new ApiError(
-        "invalid_response",
-        `The server sent something that is not JSON (status ${response.status}).`,
-        response.status,
-      );
-    }
+    const parsed = parseJson(text);
+    if (parsed.ok) return parsed.value;
+    throw new ApiError(
+      "invalid_response",
+      `The server sent something that is not JSON (status ${response.status}).`,
+      response.status,
+    );
   }
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseJson } from "../util/parse-json.js";
 
 /** The drag payload of a palette entry (a MIME type of its own, so nothing else drops onto the canvas). */
 export const PALETTE_MIME = "application/x-waddle-palette";
@@ -13,10 +14,8 @@ export type PaletteItem = z.infer<typeof PaletteItem>;
 
 /** Reads a palette drag payload (a boundary: anything can be dropped). */
 export function readPaletteItem(text: string): PaletteItem | null {
-  try {
-    const parsed = PaletteItem.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  const json = parseJson(text);
+  if (!json.ok) return null;
+  const parsed = PaletteItem.safeParse(json.value);
+  return parsed.success ? parsed.data : null;
 }

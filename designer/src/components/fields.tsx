@@ -1,7 +1,7 @@
 import { useId, type ReactElement, type ReactNode } from "react";
 import { isSameJson, useDraftText } from "./use-draft-text.js";
 import { getNumberProblem } from "../schema/get-number-problem.js";
-import { parseJsonText, type ParseResult } from "../schema/value-text.js";
+import { parseJson, type ParseResult } from "../util/parse-json.js";
 
 interface FieldFrameProps {
   label: string;
@@ -247,7 +247,7 @@ export function JsonField(props: JsonFieldProps): ReactElement {
     value: props.value,
     format: (value) => JSON.stringify(value, null, 2) ?? "",
     parse: (text) => {
-      const parsed = parseJsonText(text);
+      const parsed = parseJson(text);
       if (!parsed.ok) return { ok: false, error: `Not valid JSON: ${parsed.error}` };
       const problem = props.check?.(parsed.value) ?? null;
       return problem ? { ok: false, error: problem } : parsed;

@@ -1,5 +1,5 @@
 import { isPlanningHintsLike } from "@waddle/protocol";
-import { parseJsonText } from "../schema/value-text.js";
+import { parseJson } from "../util/parse-json.js";
 
 /** What the import box holds: nothing yet, something that cannot be imported (and why), a spec or hints. */
 export type ImportText =
@@ -14,7 +14,7 @@ export type ImportText =
  */
 export function readImportText(text: string): ImportText {
   if (text.trim() === "") return { kind: "empty" };
-  const parsed = parseJsonText(text);
+  const parsed = parseJson(text);
   if (!parsed.ok) return { kind: "invalid", error: `Not valid JSON: ${parsed.error}` };
   const value = parsed.value;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {

@@ -24,7 +24,7 @@ import {
   toggleOpenPath,
   type OpenFieldPaths,
 } from "../schema/open-field-paths.js";
-import { parseJsonText } from "../schema/value-text.js";
+import { parseJson } from "../util/parse-json.js";
 import { SchemaFieldRow, type FieldRowActions } from "./schema-field-row.js";
 
 interface SchemaEditorProps {
@@ -39,7 +39,7 @@ function RawSchemaTab({ schema, onChange, testId }: Omit<SchemaEditorProps, "emp
     value: schema,
     format: (value) => JSON.stringify(value, null, 2),
     parse: (text) => {
-      const parsed = parseJsonText(text);
+      const parsed = parseJson(text);
       if (!parsed.ok) return { ok: false, error: `Not valid JSON: ${parsed.error}` };
       const value = parsed.value;
       if (typeof value !== "object" || value === null || Array.isArray(value))

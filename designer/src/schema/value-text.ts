@@ -1,15 +1,5 @@
+import { parseJson, type ParseResult } from "../util/parse-json.js";
 import type { FieldType } from "./schema-fields.js";
-
-export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
-
-/** Parses JSON typed by a person; the error says where it broke. */
-export function parseJsonText(text: string): ParseResult<unknown> {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { ok: false, error: (error as Error).message };
-  }
-}
 
 /** A value typed into a default or enum box, read according to the field's type. */
 export function parseValueText(type: FieldType, text: string): ParseResult<unknown> {
@@ -30,7 +20,7 @@ export function parseValueText(type: FieldType, text: string): ParseResult<unkno
       if (trimmed === "true" || trimmed === "false") return { ok: true, value: trimmed === "true" };
       return { ok: false, error: 'Use "true" or "false".' };
     default:
-      return parseJsonText(trimmed);
+      return parseJson(trimmed);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { JsonSchema } from "@waddle/protocol";
 import { getNumberProblem } from "../../schema/get-number-problem.js";
-import { parseJsonText, parseValueText } from "../../schema/value-text.js";
+import { parseValueText } from "../../schema/value-text.js";
+import { parseJson, type ParseResult } from "../../util/parse-json.js";
 
 /**
  * A form for a tool's args, generated from its JSON Schema (the approver's "edit" form): one field per
@@ -172,9 +173,7 @@ function checkCount(schema: Readonly<Record<string, unknown>>, count: number): s
   return null;
 }
 
-type Read = { ok: true; value: unknown } | { ok: false; error: string };
-
-function readValue(field: ArgsFormField, text: string): Read {
+function readValue(field: ArgsFormField, text: string): ParseResult<unknown> {
   switch (field.kind) {
     case "enum": {
       const option = field.options?.[Number(text)];
@@ -206,7 +205,7 @@ function readValue(field: ArgsFormField, text: string): Read {
       return problem ? { ok: false, error: problem } : { ok: true, value: items };
     }
     case "json": {
-      const parsed = parseJsonText(text);
+      const parsed = parseJson(text);
       if (!parsed.ok) return { ok: false, error: `Not valid JSON: ${parsed.error}` };
       if (field.jsonType === "array" && !Array.isArray(parsed.value))
         return { ok: false, error: "Must be a JSON array." };
@@ -258,7 +257,7 @@ export function readArgsForm(options: {
 export function readArgsJson(
   text: string,
 ): { ok: true; args: Record<string, unknown> } | { ok: false; error: string } {
-  const parsed = parseJsonText(text);
+  const parsed = parseJson(text);
   if (!parsed.ok) return { ok: false, error: `Not valid JSON: ${parsed.error}` };
   if (!isRecord(parsed.value)) return { ok: false, error: "The args must be a JSON object." };
   return { ok: true, args: parsed.value };
