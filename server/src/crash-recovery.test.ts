@@ -38,7 +38,7 @@ const getEvents = (server: SpawnedServer, runId: string) =>
   call(server, `/api/runs/${runId}/events?after=0`).then((r) => r.body.events as RunEvent[]);
 
 async function start(): Promise<SpawnedServer> {
-  const server = await spawnServer(env);
+  const server = await spawnServer({ env });
   started.push(server);
   return server;
 }

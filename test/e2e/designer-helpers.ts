@@ -104,39 +104,19 @@ export async function getAgent(
 export async function startServer(
   env: Record<string, string>,
 ): Promise<{ url: string; stop: () => Promise<void> }> {
-  const { spawn } = await import("node:child_process");
   const { mkdtempSync, rmSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
+  const { spawnServer } = await import("@waddle/server/testing");
   const dataDir = mkdtempSync(path.join(tmpdir(), "waddle-e2e-extra-"));
-  const child = spawn(process.execPath, ["server/dist/main.js"], {
-    env: {
-      ...process.env,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      WADDLE_DATA_DIR: dataDir,
-      OPENAI_API_KEY: "",
-      NODE_ENV: "production",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = "";
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[^\s]+)/i.exec(output);
-      if (match?.[1]) resolve(match[1].replace(/\/$/, ""));
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`server exited with code ${code}:\n${output}`)));
+  const server = await spawnServer({
+    code: "built",
+    inheritEnv: true,
+    env: { WADDLE_DATA_DIR: dataDir, OPENAI_API_KEY: "", NODE_ENV: "production", ...env },
   });
   return {
-    url,
+    url: server.url,
     stop: async () => {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
+      await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

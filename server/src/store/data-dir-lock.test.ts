@@ -45,7 +45,7 @@ describe("lockDataDir", () => {
 describe("a second server on a data folder in use", () => {
   it("fails to start and leaves the first server's running run alone", async () => {
     const dataDir = newDir();
-    const first = await spawnServer({ WADDLE_DATA_DIR: dataDir });
+    const first = await spawnServer({ env: { WADDLE_DATA_DIR: dataDir } });
     spawned.push(first);
     const slow = AgentSpec.parse({
       version: 1,
