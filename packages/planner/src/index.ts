@@ -11,9 +11,11 @@ export type {
   PlannerFinish,
   PlannerOutcome,
   PlannerPause,
+  RecoverOptions,
   ResumeOptions,
   RunOptions,
 } from "./run/run-types.js";
+export type { CheckpointSink, InFlightAction, RunCheckpoint } from "./recovery/run-checkpoint.js";
 export type {
   PlannerView,
   PlannerViewBranch,

@@ -33,6 +33,7 @@ describe("RunEvent", () => {
       "auto_seq_detected_none",
       "auto_seq_skipped",
       "auto_seq_executed",
+      "run_recovered",
     ]) {
       expect(RUN_EVENT_TYPES).toContain(type);
     }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SIDE_EFFECTS } from "./names.js";
 import {
   FinalPayload,
   FinishReason,
@@ -300,6 +301,20 @@ export const RunFailedEvent = envelope(
 );
 /** Written by the server for a run that was `running` when its process died. */
 export const RunInterruptedEvent = envelope("run_interrupted", z.looseObject({ message: z.string() }));
+/**
+ * A run whose worker stopped mid-run goes on elsewhere from its last checkpoint (queue mode). Events the
+ * stopped worker stored after `checkpointSeq` stay; `interrupted` names the call that was in flight, and
+ * `rerun` says whether it runs again (pure or read) or waits for a person (write, external, stateful).
+ */
+export const RunRecoveredEvent = envelope(
+  "run_recovered",
+  z.looseObject({
+    message: z.string(),
+    checkpointSeq: z.int().nonnegative(),
+    interrupted: z.looseObject({ tool: z.string(), sideEffects: z.enum(SIDE_EFFECTS) }).optional(),
+    rerun: z.boolean().optional(),
+  }),
+);
 
 export const RunEvent = z.discriminatedUnion("type", [
   RunStartedEvent,
@@ -331,6 +346,7 @@ export const RunEvent = z.discriminatedUnion("type", [
   RunFinishedEvent,
   RunFailedEvent,
   RunInterruptedEvent,
+  RunRecoveredEvent,
 ]);
 export type RunEvent = z.infer<typeof RunEvent>;
 export type RunEventType = RunEvent["type"];

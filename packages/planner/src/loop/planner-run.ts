@@ -29,6 +29,8 @@ import type { ToolRuntime } from "../tools/tool-runtime.js";
 import { createUserMessage, TrajectoryMessages } from "../trajectory/trajectory-messages.js";
 import { TrajectoryRecorder, type StepRecord } from "../trajectory/trajectory-recorder.js";
 import { applyNonPlannerIteration } from "../todos/write-todos.js";
+import { getInFlightAction } from "../recovery/get-in-flight-action.js";
+import { createRunCheckpoint, type CheckpointSink, type InFlightAction } from "../recovery/run-checkpoint.js";
 
 /** A new run starts from a query; a resumed one from its saved state. */
 export type RunStart = { query: string } | { state: RunState };
@@ -57,9 +59,11 @@ export class PlannerRun implements RunContext {
   private readonly recorder: TrajectoryRecorder;
   /** Set once the run finished, failed or paused: nothing may add to its usage or events after that. */
   private ended = false;
+  private readonly onCheckpoint: CheckpointSink | undefined;
 
   constructor(config: PlannerConfig, start: RunStart, options: RunOptions = {}) {
     this.config = config;
+    this.onCheckpoint = options.onCheckpoint;
     this.cancellation = new Cancellation(options.signal);
     this.signal = this.cancellation.signal;
     this.secrets = collectSecretStrings(options.toolContext);
@@ -113,7 +117,7 @@ export class PlannerRun implements RunContext {
   }
 
   /** The loop of a resumed run: `prelude` emits `resumed` and applies the person's decision. */
-  continue(prelude: () => PlannerOutcome | undefined): Promise<PlannerOutcome> {
+  continue(prelude: () => Promise<PlannerOutcome> | PlannerOutcome | undefined): Promise<PlannerOutcome> {
     return this.loop(prelude);
   }
 
@@ -125,6 +129,7 @@ export class PlannerRun implements RunContext {
       if (early !== undefined) return early;
       if (this.config.reasoningEffort === "auto" && this.state.route === undefined) await routeRun(this);
       for (;;) {
+        this.saveCheckpoint();
         const stop = this.checkLimits();
         if (stop !== undefined) return stop;
         if (this.tasks !== undefined || this.state.heldMerges !== undefined) {
@@ -133,6 +138,8 @@ export class PlannerRun implements RunContext {
         }
         if (this.config.autoSeq !== undefined) runAutoSeqDetection(this);
         const decision = this.takeQueued() ?? (await planWithLlm(this));
+        if (decision.kind === "action" && decision.checked.kind !== "final")
+          this.saveCheckpoint(getInFlightAction(decision));
         const handled = this.handle(decision);
         // Answers and refusals settle at once: no await (a microtask and some garbage per step).
         const outcome = handled instanceof Promise ? await handled : handled;
@@ -145,6 +152,16 @@ export class PlannerRun implements RunContext {
     } finally {
       this.tasks?.close({ keepResults: false });
       this.cancellation.dispose();
+    }
+  }
+
+  /** Hands the host a copy of the state between steps, or in front of a call (`inFlight`). */
+  private saveCheckpoint(inFlight?: InFlightAction): void {
+    if (this.onCheckpoint === undefined || this.ended) return;
+    try {
+      this.onCheckpoint(createRunCheckpoint(this.state, inFlight));
+    } catch {
+      // As for events: a failing host must not break the run.
     }
   }
 

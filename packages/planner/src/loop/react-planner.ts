@@ -6,7 +6,14 @@ import { createPlannerConfig } from "./create-planner-config.js";
 import { PlannerRun } from "./planner-run.js";
 import type { PriceTable } from "../llm/price-table.js";
 import { resumeRun } from "../pause/resume-run.js";
-import type { PlannerFinish, PlannerPause, ResumeOptions, RunOptions } from "../run/run-types.js";
+import { recoverRun } from "../recovery/recover-run.js";
+import type {
+  PlannerFinish,
+  PlannerPause,
+  RecoverOptions,
+  ResumeOptions,
+  RunOptions,
+} from "../run/run-types.js";
 import type { StateStore } from "../pause/state-store.js";
 import type { ImplResolver, ToolDefinition } from "../catalog/tool.js";
 
@@ -110,6 +117,20 @@ export class ReactPlanner {
     return resumeRun({
       config: this.config,
       token,
+      options,
+      restore: (state, runOptions) => new PlannerRun(this.config, { state }, runOptions),
+    });
+  }
+
+  /**
+   * Continues a run from a checkpoint its `onCheckpoint` sink received, after the process running it
+   * stopped (`recoverRun`): completed steps are not repeated, a pure or read call that was in flight runs
+   * again, and a write, external or stateful one pauses for a person. Throws `invalid_state` for a
+   * document that is not a checkpoint.
+   */
+  recover(checkpoint: unknown, options: RecoverOptions = {}): Promise<PlannerFinish | PlannerPause> {
+    return recoverRun({
+      checkpoint,
       options,
       restore: (state, runOptions) => new PlannerRun(this.config, { state }, runOptions),
     });

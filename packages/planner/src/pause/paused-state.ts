@@ -54,7 +54,8 @@ const Merge = z.looseObject({
 });
 
 // The state is checked where a wrong shape would break the loop; the rest is the planner's own output.
-const StateShape = z.looseObject({
+/** The shape of a saved `RunState` (paused runs, checkpoints). */
+export const RunStateShape = z.looseObject({
   version: z.literal(1),
   runId: z.string().min(1),
   query: z.string(),
@@ -83,7 +84,7 @@ const StateShape = z.looseObject({
 const SavedRunShape = z.looseObject({
   format: z.literal(SAVED_RUN_FORMAT),
   version: z.literal(1),
-  state: StateShape,
+  state: RunStateShape,
   paused: z.looseObject({
     reason: PauseReason,
     kind: z.enum(PAUSE_KINDS),

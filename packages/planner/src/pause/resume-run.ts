@@ -8,7 +8,7 @@ import { applyResumeDecision, checkResumeDecision } from "./resume-decision.js";
 
 /** A run rebuilt from its saved state, ready to continue its loop after `prelude`. */
 export interface RestoredRun extends RunContext {
-  continue(prelude: () => PlannerOutcome | undefined): Promise<PlannerOutcome>;
+  continue(prelude: () => Promise<PlannerOutcome> | PlannerOutcome | undefined): Promise<PlannerOutcome>;
 }
 
 /**
@@ -36,6 +36,7 @@ export async function resumeRun(input: {
       ...(options.toolContext === undefined ? {} : { toolContext: options.toolContext }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+      ...(options.onCheckpoint === undefined ? {} : { onCheckpoint: options.onCheckpoint }),
     });
     let edited;
     try {

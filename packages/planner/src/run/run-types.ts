@@ -1,4 +1,5 @@
 import type { PlannerFinishResult, PlannerPauseResult, ResumeDecision, RunEvent } from "@waddle/protocol";
+import type { CheckpointSink } from "../recovery/run-checkpoint.js";
 
 /** Receives every event of a run, in order, `seq` contiguous from 1 (continuing across resumes). */
 export type EventSink = (event: RunEvent) => void;
@@ -12,6 +13,8 @@ export interface RunOptions {
   onEvent?: EventSink;
   /** Non-secret context the LLM may see (user locale, tenant name, …). */
   contextMeta?: Record<string, unknown>;
+  /** Receives a checkpoint after every completed step and in front of every call (see `RunCheckpoint`). */
+  onCheckpoint?: CheckpointSink;
 }
 
 export interface ResumeOptions {
@@ -22,6 +25,20 @@ export interface ResumeOptions {
   toolContext?: Record<string, unknown>;
   signal?: AbortSignal;
   onEvent?: EventSink;
+  onCheckpoint?: CheckpointSink;
+}
+
+/** How `ReactPlanner.recover` continues a run from a checkpoint. */
+export interface RecoverOptions {
+  toolContext?: Record<string, unknown>;
+  signal?: AbortSignal;
+  onEvent?: EventSink;
+  onCheckpoint?: CheckpointSink;
+  /**
+   * The last event seq the host stored for the run (the stopped process may have stored events after the
+   * checkpoint): the recovered run's events follow it.
+   */
+  lastSeq?: number;
 }
 
 /** A finished run: `answer_complete`, `no_path`, `budget_exhausted`, `max_iters` or `cancelled`. */
