@@ -3,7 +3,7 @@ import { useEffect, useState, type ReactElement } from "react";
 import { useDocument, useEditor } from "../editor/editor-context.js";
 import { getErrorMessage } from "../api/api-error.js";
 import { Dialog } from "../components/dialog.js";
-import { formatRelativeTime } from "../components/format-time.js";
+import { formatRelativeTime } from "../util/format-time.js";
 
 /** The saved versions of the open agent: view one, or restore it into the document (undoable). */
 export function VersionsDialog({ close }: { close: () => void }): ReactElement {

@@ -1,9 +1,8 @@
 import type { RunEvent } from "@waddle/protocol";
+import { formatDuration } from "../util/format-metrics.js";
 import type { TimelineEntry, TimelineKind } from "./run-view.js";
 
 const PHASE_TITLES = { plan: "Plan", act: "Act", obs: "Obs", reflect: "Reflect" } as const;
-
-const formatMs = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 /**
  * The run panel's timeline line for one event, or null for events that only change state (stream chunks,
@@ -36,12 +35,12 @@ export function getTimelineEntry(event: RunEvent, lastTool: string | null): Time
       const { purpose, promptTokens, completionTokens, reasoningTokens, latencyMs } = event.data;
       const tokens = promptTokens + completionTokens + reasoningTokens;
       return entry("llm", `LLM · ${purpose}`, {
-        detail: `${tokens} tokens · ${formatMs(latencyMs)} · ${event.data.model}`,
+        detail: `${tokens} tokens · ${formatDuration(latencyMs)} · ${event.data.model}`,
       });
     }
     case "tool_end":
       return entry("tool", `${event.data.tool} done`, {
-        detail: formatMs(event.data.durationMs),
+        detail: formatDuration(event.data.durationMs),
         tool: event.data.tool,
         callId: event.data.callId,
         tone: "good",
@@ -55,7 +54,7 @@ export function getTimelineEntry(event: RunEvent, lastTool: string | null): Time
       });
     case "tool_retry":
       return entry("retry", `Retry ${event.data.tool} (attempt ${event.data.attempt})`, {
-        detail: `${event.data.error_code}: ${event.data.message} · in ${formatMs(event.data.delayMs)}`,
+        detail: `${event.data.error_code}: ${event.data.message} · in ${formatDuration(event.data.delayMs)}`,
         tool: event.data.tool,
         callId: event.data.callId,
         tone: "warn",

@@ -1,6 +1,6 @@
 import { useMemo, useState, type ReactElement } from "react";
 import { useDocument, useEditor, useSession } from "../editor/editor-context.js";
-import { formatRelativeTime } from "../components/format-time.js";
+import { formatRelativeTime } from "../util/format-time.js";
 import { Icon } from "../components/icon.js";
 
 /** Saved agents with search; open, rename, duplicate, delete; new agent. */

@@ -1,6 +1,6 @@
 import type { ReactElement } from "react";
 import type { CompareRow, CompareStep, RunComparison } from "../compare-runs.js";
-import { formatCost, formatCount, formatDuration } from "./format-run-metrics.js";
+import { formatCost, formatCount, formatDuration } from "../../util/format-metrics.js";
 import { getCompareTotals } from "./compare-totals.js";
 
 export interface CompareSideLabel {

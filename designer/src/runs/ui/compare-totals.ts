@@ -7,7 +7,7 @@ import {
   formatDuration,
   type FormattedDelta,
   type MetricKind,
-} from "./format-run-metrics.js";
+} from "../../util/format-metrics.js";
 
 export type CompareMetricKey =
   "steps" | "llmCalls" | "tokens" | "costUsd" | "elapsedMs" | "hops" | "autoSeqSaved";

@@ -4,7 +4,7 @@ import { useEditor } from "../../editor/editor-context.js";
 import type { CompareSide } from "../run-store-state.js";
 import { useRunStore } from "../use-run-store.js";
 import { CompareTable, type CompareSideLabel } from "./compare-table.js";
-import { formatStartTime } from "./format-run-metrics.js";
+import { formatStartTime } from "../../util/format-time.js";
 
 /**
  * The Compare tab: two runs of the agent side by side (the run store loads and folds both, `compareRuns`

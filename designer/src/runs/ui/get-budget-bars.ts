@@ -1,6 +1,6 @@
 import type { AgentSpec } from "@waddle/protocol";
 import type { RunTotals, StepView } from "../run-view.js";
-import { formatCost, formatCount, formatDuration } from "./format-run-metrics.js";
+import { formatCost, formatCount, formatDuration } from "../../util/format-metrics.js";
 
 export type BudgetKey = "tokens" | "cost" | "hops" | "deadline";
 

@@ -1,5 +1,5 @@
 import type { StepView, TimelineEntry, TimelineKind } from "../run-view.js";
-import { formatCost, formatCount, formatDuration } from "./format-run-metrics.js";
+import { formatCost, formatCount, formatDuration } from "../../util/format-metrics.js";
 
 /** A row of the run timeline: a step's header (latency, tokens, cost) or one entry. */
 export type TimelineRow =

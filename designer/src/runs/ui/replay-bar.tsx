@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactElement } from "react";
-import { formatClock } from "./format-run-metrics.js";
+import { formatClock } from "../../util/format-metrics.js";
 import { formatSpeed, REPLAY_SPEEDS } from "./replay-clock.js";
 import { animationFrames, createFrameThrottle, type FrameScheduler } from "./replay-frame-throttle.js";
 import type { ReplayMarker } from "./replay-markers.js";

@@ -1,5 +1,6 @@
 import type { ReactElement } from "react";
-import { formatCost, formatCount, formatDuration, formatStartTime } from "./format-run-metrics.js";
+import { formatCost, formatCount, formatDuration } from "../../util/format-metrics.js";
+import { formatStartTime } from "../../util/format-time.js";
 import { HISTORY_FILTERS, type HistoryFilter, type RunHistoryRow } from "./run-history-rows.js";
 
 export interface RunHistoryListProps {

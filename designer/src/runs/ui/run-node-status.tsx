@@ -1,6 +1,6 @@
 import type { ReactElement } from "react";
 import type { NodeRunState, NodeRunView } from "../run-view.js";
-import { formatDuration } from "./format-run-metrics.js";
+import { formatDuration } from "../../util/format-metrics.js";
 
 const STATE_LABELS: Record<NodeRunState, string> = {
   idle: "not run",

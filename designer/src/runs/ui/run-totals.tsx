@@ -1,6 +1,6 @@
 import type { ReactElement } from "react";
 import type { RunTotals as Totals } from "../run-view.js";
-import { formatCost, formatCount, formatDuration } from "./format-run-metrics.js";
+import { formatCost, formatCount, formatDuration } from "../../util/format-metrics.js";
 
 /** One line of run totals; `auto-seq-saved` counts the LLM calls auto-seq made unnecessary. */
 export function RunTotals({ totals, elapsedMs }: { totals: Totals; elapsedMs: number }): ReactElement {

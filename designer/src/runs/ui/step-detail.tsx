@@ -1,6 +1,6 @@
 import { useEffect, useRef, type ReactElement } from "react";
 import type { CallView, TimelineEntry } from "../run-view.js";
-import { formatDuration } from "./format-run-metrics.js";
+import { formatDuration } from "../../util/format-metrics.js";
 
 function Preview({ label, value, tone }: { label: string; value: unknown; tone?: "bad" }): ReactElement {
   const text = typeof value === "string" ? value : JSON.stringify(value, null, 2);

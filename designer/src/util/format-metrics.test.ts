@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  formatClock,
-  formatCost,
-  formatCount,
-  formatDelta,
-  formatDuration,
-  formatStartTime,
-} from "./format-run-metrics.js";
+import { formatClock, formatCost, formatCount, formatDelta, formatDuration } from "./format-metrics.js";
 
 describe("formatDuration", () => {
   it("reads at every scale", () => {
@@ -55,16 +48,6 @@ describe("formatCount", () => {
     expect(formatCount(12_400)).toBe("12k");
     expect(formatCount(3_100_000)).toBe("3.1M");
     expect(formatCount(-1500)).toBe("-1.5k");
-  });
-});
-
-describe("formatStartTime", () => {
-  const now = Date.parse("2025-03-03T18:00:00Z");
-  it("shows the time of day for today's runs and the date otherwise", () => {
-    expect(formatStartTime("2025-03-03T14:05:09Z", { now, utc: true })).toBe("14:05:09");
-    expect(formatStartTime("2025-02-28T09:07:00Z", { now, utc: true })).toBe("Feb 28, 09:07");
-    expect(formatStartTime(null, { now })).toBe("");
-    expect(formatStartTime("not a date", { now })).toBe("");
   });
 });
 
