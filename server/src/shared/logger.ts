@@ -1,5 +1,3 @@
-import type { SecretRedactor } from "../secrets/secret-redactor.js";
-
 export type LogLevel = "debug" | "info" | "warn" | "error";
 const ORDER: Readonly<Record<LogLevel, number>> = { debug: 0, info: 1, warn: 2, error: 3 };
 
@@ -12,7 +10,7 @@ export interface Logger {
 
 /** One line per entry on stdout/stderr, `key=value` fields, secrets redacted; `silent` for tests. */
 export function createLogger(
-  options: { level?: LogLevel | "silent"; redactor?: SecretRedactor } = {},
+  options: { level?: LogLevel | "silent"; redactor?: { redactText(text: string): string } } = {},
 ): Logger {
   const threshold = options.level ?? "info";
   const write = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
