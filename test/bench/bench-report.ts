@@ -5,7 +5,7 @@ export interface BenchTable {
   rows: (string | number)[][];
 }
 
-/** One target of issue 8 and whether this run met it. */
+/** One target of a benchmark (docs/benchmarks.md, "Targets in short") and whether this run met it. */
 export interface TargetCheck {
   target: string;
   measured: string;

@@ -9,7 +9,7 @@ import { createPipelineModel } from "./pipeline-model.js";
 const SPEC_URL = new URL("../../../apps/examples/agents/document-pipeline.json", import.meta.url);
 const MODEL_LATENCY_MS = 200;
 /**
- * Seed 003's pipeline is a chain of fast deterministic transforms: the primary rows give each tool this
+ * The document pipeline (apps/examples/agents/document-pipeline.json) is a chain of fast deterministic transforms: the primary rows give each tool this
  * latency. The example as shipped waits 120–300 ms per tool so that the steps can be followed on the
  * canvas; it has its own rows.
  */
@@ -154,7 +154,7 @@ function getSavings(medians: Medians): { measured: number; ideal: number } {
   };
 }
 
-/** Issue 8 item 2: LLM calls and wall time of the document pipeline with auto-seq off, detect-only, execute. */
+/** docs/benchmarks.md §2: LLM calls and wall time of the document pipeline with auto-seq off, detect-only, execute. */
 export async function runAutoSeqBench(context: BenchContext): Promise<BenchResult> {
   const repeats = context.quick ? 1 : 5;
   const primary = await measureVariant({
@@ -195,12 +195,12 @@ export async function runAutoSeqBench(context: BenchContext): Promise<BenchResul
         "(triage the query, pass each structured observation to the next tool, answer with the summary). Its " +
         "mock tools wait their latencyMs on real timers. `ideal ms` = LLM calls × model latency + the " +
         "tools' latencies: what the run would take if the runtime cost nothing.",
-      `Seed 003's pipeline is a chain of fast deterministic transforms, so the first table (and the target) ` +
+      `The document pipeline is a chain of fast deterministic transforms, so the first table (and the target) ` +
         `gives each of its five tools ${PRIMARY_TOOL_LATENCY_MS} ms. The example as shipped waits 120–300 ms ` +
         "per tool so that the steps can be followed on the designer's canvas; auto-seq cannot remove tool time, " +
         `so there the saving is at most ${pct(shippedSaving.ideal)} (second table).`,
       `With auto-seq off the model is asked once per tool plus once for the answer (${off.llmCalls} calls; ` +
-        `the issue's "5" counts the tool choices only); with execute it was asked ${execute.llmCalls} times.`,
+        `the target's "5" counts the tool choices only); with execute it was asked ${execute.llmCalls} times.`,
     ],
   };
 }

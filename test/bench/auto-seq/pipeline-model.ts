@@ -1,7 +1,7 @@
 import type { PlannerView } from "@waddle/planner";
 import { ScriptedClient, type ScriptedCall } from "@waddle/planner/testing";
 
-/** Seed 003's document pipeline, in order. */
+/** The document pipeline of apps/examples/agents/document-pipeline.json (packages/planner/docs/auto-seq.md), in order. */
 export const PIPELINE = [
   "triage_query",
   "initialize_document_workflow",

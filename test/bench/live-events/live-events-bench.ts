@@ -79,7 +79,7 @@ async function runPhase(input: {
   return { phase, records, lastSeq: run?.lastSeq ?? -1, status: run?.status ?? "missing", chunks, serverCpu };
 }
 
-/** Issue 8 item 4: latency and loss of live events from a real server to socket.io clients. */
+/** docs/benchmarks.md §4: latency and loss of live events from a real server to socket.io clients. */
 export async function runLiveEventsBench(context: BenchContext): Promise<BenchResult> {
   const seconds = context.quick ? 1 : 5;
   const phases: Phase[] = [

@@ -110,7 +110,7 @@ function addRows(input: {
   ]);
 }
 
-/** Issue 8 item 1: µs per step of Waddle, LangGraph.js and a bare loop on the same scripted trajectory. */
+/** docs/benchmarks.md §1: µs per step of Waddle, LangGraph.js and a bare loop on the same scripted trajectory. */
 export async function runOverheadBench(context: BenchContext): Promise<BenchResult> {
   const rounds = context.quick ? 5 : 40;
   const perStep: BenchTable = {

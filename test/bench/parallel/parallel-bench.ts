@@ -122,7 +122,7 @@ function judgeSetting(input: {
   };
 }
 
-/** Issue 8 item 3: wall time of eight 100 ms branches under max_parallel 1, 2, 4, 8 against the ideal. */
+/** docs/benchmarks.md §3: wall time of eight 100 ms branches under max_parallel 1, 2, 4, 8 against the ideal. */
 export async function runParallelBench(context: BenchContext): Promise<BenchResult> {
   const repeats = context.quick ? 2 : 10;
   const samples = new Map<number, ParallelRun[]>(SETTINGS.map((setting) => [setting, []]));

@@ -94,7 +94,7 @@ function getBatchRow(count: number, batch: Batch): (string | number)[] {
   ];
 }
 
-/** Issue 8 item 5: 100 concurrent runs of an example agent on one server process: peak RSS and time. */
+/** docs/benchmarks.md §5: 100 concurrent runs of an example agent on one server process: peak RSS and time. */
 export async function runScaleBench(context: BenchContext): Promise<BenchResult> {
   const concurrent = context.quick ? 20 : 100;
   const dataDir = mkdtempSync(path.join(tmpdir(), "waddle-bench-scale-"));
