@@ -56,8 +56,8 @@ export type {
   RunnablePlanner,
 } from "./runs/planner-factory.js";
 export type { RunService, StartRunOptions } from "./runs/run-service.js";
-export { createImplResolver } from "./tools/create-impl-resolver.js";
-export type { ImplResolverOptions } from "./tools/create-impl-resolver.js";
+export { createImplResolver } from "./runs/create-impl-resolver.js";
+export type { ImplResolverOptions } from "./runs/create-impl-resolver.js";
 export { HostAllowList } from "./tools/host-allow-list.js";
 export { isPrivateAddress, toCanonicalAddress } from "./tools/private-address.js";
 export { resolveAllowedAddress, systemLookup } from "./tools/resolve-allowed-address.js";

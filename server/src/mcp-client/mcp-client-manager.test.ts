@@ -8,7 +8,7 @@ import {
   startMcpFixtureHttpServer,
   type McpFixtureHttpServer,
 } from "../testing/mcp-fixture-server.js";
-import { createImplResolver } from "../tools/create-impl-resolver.js";
+import { createImplResolver } from "../runs/create-impl-resolver.js";
 import { HostAllowList } from "../tools/host-allow-list.js";
 import { SecretRedactor } from "../secrets/secret-redactor.js";
 import { ToolExecutionError } from "../tools/tool-execution-error.js";

@@ -13,7 +13,7 @@ import type { McpClientManager } from "../mcp-client/mcp-client-manager.js";
 import { PausedStateStore } from "../store/paused-state-store.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { RunSubagent } from "../tools/agent-tool.js";
-import { createImplResolver } from "../tools/create-impl-resolver.js";
+import { createImplResolver } from "./create-impl-resolver.js";
 import type { HostAllowList } from "../tools/host-allow-list.js";
 import type { HostLookup } from "../tools/resolve-allowed-address.js";
 import type { SecretRedactor } from "../secrets/secret-redactor.js";

@@ -1,4 +1,7 @@
-import type { McpServerConfig } from "../mcp-client/mcp-servers-config.js";
+/** What this reads of an MCP server's config (`McpServerConfig`): its env or headers, literal or secret refs. */
+export type McpSecretSource =
+  | { transport: "stdio"; env: Readonly<Record<string, unknown>> }
+  | { transport: "http"; headers: Readonly<Record<string, unknown>> };
 
 /** Environment variables whose values are treated as secrets: keys, tokens, passwords. */
 const SECRET_ENV_NAME = /(?:KEY|TOKEN|SECRET|PASSWORD)$/;
@@ -11,7 +14,7 @@ const MIN_ENV_SECRET_LENGTH = 8;
 export function collectSecretValues(options: {
   env: NodeJS.ProcessEnv;
   /** `WADDLE_SECRET_*` values and the MCP servers (see `RunSettings`). */
-  settings: { secrets: Readonly<Record<string, string>>; mcpServers?: readonly McpServerConfig[] };
+  settings: { secrets: Readonly<Record<string, string>>; mcpServers?: readonly McpSecretSource[] };
   token?: string;
 }): string[] {
   const fromEnv = Object.entries(options.env).flatMap(([name, value]) =>
@@ -26,7 +29,7 @@ export function collectSecretValues(options: {
 }
 
 /** Literal values an MCP server's config gives to secret-looking env variables or headers. */
-function getMcpLiteralSecrets(servers: readonly McpServerConfig[]): string[] {
+function getMcpLiteralSecrets(servers: readonly McpSecretSource[]): string[] {
   return servers.flatMap((server) =>
     Object.entries(server.transport === "stdio" ? server.env : server.headers).flatMap(([name, value]) =>
       typeof value === "string" && value.length >= MIN_ENV_SECRET_LENGTH && SECRET_CONFIG_NAME.test(name)

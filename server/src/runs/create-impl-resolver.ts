@@ -2,11 +2,11 @@ import type { LlmConfig, ToolSpec } from "@waddle/protocol";
 import type { ImplResolver, LlmClient } from "@waddle/planner";
 import type { McpClientManager } from "../mcp-client/mcp-client-manager.js";
 import { createMcpToolRunner } from "../mcp-client/mcp-tool.js";
-import { createAgentToolRunner, type RunSubagent } from "./agent-tool.js";
-import type { HostAllowList } from "./host-allow-list.js";
-import { createHttpToolRunner } from "./http-tool.js";
-import { createLlmToolRunner } from "./llm-tool.js";
-import type { HostLookup } from "./resolve-allowed-address.js";
+import { createAgentToolRunner, type RunSubagent } from "../tools/agent-tool.js";
+import type { HostAllowList } from "../tools/host-allow-list.js";
+import { createHttpToolRunner } from "../tools/http-tool.js";
+import { createLlmToolRunner } from "../tools/llm-tool.js";
+import type { HostLookup } from "../tools/resolve-allowed-address.js";
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
 
 export interface ImplResolverOptions {
