@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  describeRunTransportConformance,
-  makeEvents,
-  makeRunRecord,
-  settle,
-} from "../testing/run-transport-conformance.js";
+import { describeRunTransportConformance, makeEvents, settle } from "../testing/run-transport-conformance.js";
+import { makeRunRecord } from "../testing/fake-run-api.js";
 import { FakeRunTransport } from "./fake-run-transport.js";
 
 describeRunTransportConformance("FakeRunTransport", () => {
@@ -67,7 +63,7 @@ describe("FakeRunTransport", () => {
     const transport = new FakeRunTransport({ connection: "disconnected" });
     const runs: string[] = [];
     transport.watchAgent("agent-a", (run) => runs.push(run.id));
-    transport.pushRunUpdated(makeRunRecord());
+    transport.pushRunUpdated(makeRunRecord({ agentId: "agent-a" }));
     expect(runs).toEqual([]);
   });
 });

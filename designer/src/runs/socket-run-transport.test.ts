@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FakeSocketServer } from "../testing/fake-socket-server.js";
-import {
-  describeRunTransportConformance,
-  makeEvents,
-  makeRunRecord,
-  settle,
-} from "../testing/run-transport-conformance.js";
+import { describeRunTransportConformance, makeEvents, settle } from "../testing/run-transport-conformance.js";
+import { makeRunRecord } from "../testing/fake-run-api.js";
 import type { RunTransportError } from "./run-transport.js";
 import { createSocketRunTransport, type SocketRunTransportOptions } from "./socket-run-transport.js";
 
@@ -149,7 +145,7 @@ describe("createSocketRunTransport", () => {
     expect(server.received.filter((message) => message.name === "watch_agent")).toHaveLength(2);
     const runs: string[] = [];
     transport.watchAgent("agent-a", (run) => runs.push(run.id));
-    server.publishRun(makeRunRecord({ id: "run-7" }));
+    server.publishRun(makeRunRecord({ id: "run-7", agentId: "agent-a" }));
     expect(runs).toEqual(["run-7"]);
   });
 

@@ -1,6 +1,7 @@
 import type { RunEvent, RunRecord, RunStatusMessage } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
 import type { ConnectionState, RunTransport, RunTransportError } from "../runs/run-transport.js";
+import { makeRunRecord } from "./fake-run-api.js";
 import { createEventFactory } from "./make-run-events.js";
 
 /** One RunTransport with the server side it talks to, for the shared conformance cases. */
@@ -24,21 +25,6 @@ export function makeEvents(runId: string, count: number, from = 1): RunEvent[] {
   return Array.from({ length: count }, (_, index) =>
     events.next("reasoning", { phase: "plan", summary: `event ${from + index}` }),
   );
-}
-
-export function makeRunRecord(overrides: Partial<RunRecord> = {}): RunRecord {
-  return {
-    id: "run-1",
-    agentId: "agent-a",
-    agentVersion: 1,
-    status: "queued",
-    query: "q",
-    result: null,
-    usage: { promptTokens: 0, completionTokens: 0, reasoningTokens: 0, costUsd: 0, llmCalls: 0 },
-    startedAt: null,
-    finishedAt: null,
-    ...overrides,
-  };
 }
 
 function record(transport: RunTransport, runId: string, afterSeq = 0) {
@@ -133,13 +119,13 @@ export function describeRunTransportConformance(
       const runs: string[] = [];
       const stop = harness.transport.watchAgent("agent-a", (run) => runs.push(`${run.id}:${run.status}`));
       await settle();
-      harness.publishRun(makeRunRecord({ id: "run-1", status: "queued" }));
+      harness.publishRun(makeRunRecord({ id: "run-1", agentId: "agent-a", status: "queued" }));
       harness.publishRun(makeRunRecord({ id: "run-2", agentId: "agent-b" }));
-      harness.publishRun(makeRunRecord({ id: "run-1", status: "running" }));
+      harness.publishRun(makeRunRecord({ id: "run-1", agentId: "agent-a", status: "running" }));
       await settle();
       stop();
       await settle();
-      harness.publishRun(makeRunRecord({ id: "run-1", status: "finished" }));
+      harness.publishRun(makeRunRecord({ id: "run-1", agentId: "agent-a", status: "finished" }));
       await settle();
       expect(runs).toEqual(["run-1:queued", "run-1:running"]);
     });
