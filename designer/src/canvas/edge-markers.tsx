@@ -1,26 +1,14 @@
 import type { ReactElement } from "react";
+import { ArrowMarker } from "../components/arrow-marker.js";
 
 /** Arrowheads for the edge kinds, coloured by CSS variables so they follow the theme. */
 export function EdgeMarkers(): ReactElement {
-  const marker = (id: string, className: string) => (
-    <marker
-      id={id}
-      viewBox="0 0 10 10"
-      refX="9"
-      refY="5"
-      markerWidth="7"
-      markerHeight="7"
-      orient="auto-start-reverse"
-    >
-      <path d="M0 0 L10 5 L0 10 z" className={className} />
-    </marker>
-  );
   return (
     <svg className="edge-markers" aria-hidden>
       <defs>
-        {marker("waddle-arrow-auto_seq", "arrow-auto_seq")}
-        {marker("waddle-arrow-order", "arrow-order")}
-        {marker("waddle-arrow-join", "arrow-join")}
+        <ArrowMarker id="waddle-arrow-auto_seq" className="arrow-auto_seq" />
+        <ArrowMarker id="waddle-arrow-order" className="arrow-order" />
+        <ArrowMarker id="waddle-arrow-join" className="arrow-join" />
       </defs>
     </svg>
   );

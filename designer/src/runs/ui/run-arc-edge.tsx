@@ -1,5 +1,6 @@
 import { BaseEdge, EdgeLabelRenderer, type EdgeProps } from "@xyflow/react";
 import { memo, type ReactElement } from "react";
+import { ArrowMarker } from "../../components/arrow-marker.js";
 import type { RunArcFlowEdge } from "../../graph/flow-types.js";
 import type { TransitionProvenance } from "../run-view.js";
 import { getArcPath } from "./get-arc-path.js";
@@ -48,17 +49,7 @@ export function RunArcMarker(): ReactElement {
   return (
     <svg className="edge-markers" aria-hidden>
       <defs>
-        <marker
-          id="waddle-arrow-run"
-          viewBox="0 0 10 10"
-          refX="9"
-          refY="5"
-          markerWidth="7"
-          markerHeight="7"
-          orient="auto-start-reverse"
-        >
-          <path d="M0 0 L10 5 L0 10 z" className="arrow-run" />
-        </marker>
+        <ArrowMarker id="waddle-arrow-run" className="arrow-run" />
       </defs>
     </svg>
   );
