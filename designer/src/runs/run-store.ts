@@ -55,6 +55,19 @@ const defaultScheduleFrame: ScheduleFrame = (callback) => {
 
 const INITIAL_REPLAY: ReplayState = { position: 0, length: 0, playing: false, speed: 1 };
 
+/** The run slice when no run is shown: the store starts so, and closing a run returns to it. */
+const NO_RUN_SHOWN = {
+  mode: "edit",
+  runId: null,
+  run: null,
+  view: null,
+  spec: null,
+  status: null,
+  loading: false,
+  selectedCallId: null,
+  compare: null,
+} as const satisfies Partial<RunStoreState>;
+
 /**
  * The run store: the open run (live or replay), the agent's run list, comparisons. Apart from the
  * document store and its undo: run events never pass the document's dispatch. Live events are queued and
@@ -207,20 +220,12 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     });
 
     return {
-      mode: "edit",
-      runId: null,
-      run: null,
-      view: null,
-      spec: null,
-      status: null,
-      loading: false,
+      ...NO_RUN_SHOWN,
       agentId: null,
       runs: [],
       runsLoaded: false,
       statusFilter: null,
       replay: INITIAL_REPLAY,
-      compare: null,
-      selectedCallId: null,
       connection: "connecting",
       error: null,
 
@@ -274,18 +279,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
 
       closeRun() {
         endSession();
-        set({
-          mode: "edit",
-          runId: null,
-          run: null,
-          view: null,
-          spec: null,
-          status: null,
-          loading: false,
-          selectedCallId: null,
-          compare: null,
-          replay: { ...INITIAL_REPLAY, speed: get().replay.speed },
-        });
+        set({ ...NO_RUN_SHOWN, replay: { ...INITIAL_REPLAY, speed: get().replay.speed } });
       },
 
       async startRun(input) {
