@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { PriceTable } from "@waddle/planner";
 import { loadExampleAgents } from "./agents/load-example-agents.js";
 import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
-import { createApp } from "./http/create-app.js";
+import { createApp } from "./create-app.js";
 import type { Logger, LogLevel } from "./shared/logger.js";
 import type { McpServerConfig } from "./mcp-client/mcp-servers-config.js";
 import { createRunSetup } from "./run-setup.js";

@@ -1,28 +1,28 @@
 import express, { type Express } from "express";
-import { ApiError } from "../shared/api-error.js";
-import { createMcpRoutes } from "../ecosystem/mcp-server/mcp-routes.js";
-import { createOpenAiRoutes } from "../ecosystem/openai-compat/openai-routes.js";
-import type { Logger } from "../shared/logger.js";
-import type { McpClientManager } from "../mcp-client/mcp-client-manager.js";
-import type { RunEventHub } from "../runs/run-event-hub.js";
-import type { RunService } from "../runs/run-service.js";
-import { protoSafeReviver } from "../shared/safe-json.js";
-import type { WaddleStore } from "../store/waddle-store.js";
-import type { ToolRegistry } from "../tools/tool-registry.js";
-import { createAgentsRoutes } from "./agents-routes.js";
-import { createDesignerRoutes } from "./designer-static.js";
-import { createErrorHandler } from "./error-handler.js";
-import { createHostGuard } from "./host-guard.js";
-import { createMcpServersRoutes } from "./mcp-servers-routes.js";
-import { createMetaRoutes } from "./meta-routes.js";
-import { createRunsRoutes } from "./runs-routes.js";
+import { ApiError } from "./shared/api-error.js";
+import { createMcpRoutes } from "./ecosystem/mcp-server/mcp-routes.js";
+import { createOpenAiRoutes } from "./ecosystem/openai-compat/openai-routes.js";
+import type { Logger } from "./shared/logger.js";
+import type { McpClientManager } from "./mcp-client/mcp-client-manager.js";
+import type { RunEventHub } from "./runs/run-event-hub.js";
+import type { RunService } from "./runs/run-service.js";
+import { protoSafeReviver } from "./shared/safe-json.js";
+import type { WaddleStore } from "./store/waddle-store.js";
+import type { ToolRegistry } from "./tools/tool-registry.js";
+import { createAgentsRoutes } from "./http/agents-routes.js";
+import { createDesignerRoutes } from "./http/designer-static.js";
+import { createErrorHandler } from "./http/error-handler.js";
+import { createHostGuard } from "./http/host-guard.js";
+import { createMcpServersRoutes } from "./http/mcp-servers-routes.js";
+import { createMetaRoutes } from "./http/meta-routes.js";
+import { createRunsRoutes } from "./http/runs-routes.js";
 import {
   createAuth,
   createCors,
   createOriginGuard,
   createSecurityHeaders,
   requireJsonBody,
-} from "./security.js";
+} from "./http/security.js";
 
 export interface CreateAppOptions {
   store: WaddleStore;
@@ -70,7 +70,7 @@ export function createApp(options: CreateAppOptions): Express {
   api.use((request) => {
     throw new ApiError(
       "not_found",
-      `No API route ${request.method} /api${request.path}: see the route table in DESIGN.md.`,
+      `No API route ${request.method} /api${request.path}: see the route table in server/README.md.`,
     );
   });
   app.use("/api", api);
