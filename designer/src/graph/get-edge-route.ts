@@ -34,6 +34,7 @@ const MAX_BLOCKED_LANES = 24;
  * the first to the third tool of a row no longer runs under the second, reading as a chain.
  * `obstacles` are the boxes of the nodes around, its own ends included (a backward bezier loops through
  * them; the route leaves and enters them on the handles' sides, never inside).
+ * The rules: `designer/docs/canvas-readability.md`.
  */
 export function getEdgeRoute(options: RouteOptions): EdgeRoute {
   const curve = getBezierRoute(options.source, options.target);

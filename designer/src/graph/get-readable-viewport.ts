@@ -31,6 +31,7 @@ export interface ReadableViewportOptions {
  * The viewport that shows `bounds` whole if it can do so at a legible zoom, else at that zoom: each
  * axis the content fits in is centred, each it overflows shows its start (the left or top edge, where a
  * left-to-right flow begins), and the user pans for the rest instead of reading 6 px names.
+ * The rules: `designer/docs/canvas-readability.md`.
  */
 export function getReadableViewport(bounds: Rect, options: ReadableViewportOptions): Viewport {
   const { width, height, padding = 0.2, margin = 32, insetTop = 0 } = options;

@@ -148,6 +148,7 @@ function createChainCheck(spec: AgentSpec): (from: string, to: string) => boolea
  * (a shortcut past the chain's own steps, or a loop back into it, is what a pipeline of one shared state
  * type would otherwise suggest between every pair). `involving` limits the pairs to those touching these
  * tools (what a big canvas shows).
+ * The rules: `designer/docs/suggested-edges.md`.
  */
 export function suggestAutoSeqEdges(
   spec: AgentSpec,

@@ -1,6 +1,8 @@
 import type { AgentSpec, ParallelGroup, Position } from "@waddle/protocol";
 import type { Rect, XYPosition } from "./geometry.js";
 
+// How spec.layout keys and stores positions (members relative to their frame): designer/docs/layout-coordinates.md
+
 /** Tool nodes have a fixed width (CSS) and about this height; layout maths uses these. */
 export const TOOL_NODE_SIZE = { width: 240, height: 92 } as const;
 /** Room between a group frame's border and its members; the top leaves space for the title bar. */

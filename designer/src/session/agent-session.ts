@@ -17,6 +17,7 @@ export interface AgentSessionOptions {
 /**
  * Everything that moves an agent between the server and the document store: list, open, create, save
  * (with the version it edits, and the conflict dialog on 409), duplicate, rename, delete, restore.
+ * The rules: `designer/docs/saving-and-import.md`.
  */
 export class AgentSession {
   constructor(private readonly options: AgentSessionOptions) {}

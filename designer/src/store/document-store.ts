@@ -50,7 +50,10 @@ export type DocumentStore = StoreApi<DocumentState>;
 
 const HISTORY_LIMIT = 300;
 
-/** Creates the document store: the AgentSpec being edited, its undo history and the selection. */
+/**
+ * Creates the document store: the AgentSpec being edited, its undo history and the selection.
+ * The rules: `designer/docs/undo-history.md`.
+ */
 export function createDocumentStore(initial: { spec: AgentSpec }): DocumentStore {
   let nextEntryId = 1;
   let sealed = true;
