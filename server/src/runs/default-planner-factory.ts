@@ -131,7 +131,7 @@ export function createDefaultPlannerFactory(options: DefaultPlannerFactoryOption
         ...(options.lookup ? { lookup: options.lookup } : {}),
         ...(options.mcp ? { mcp: options.mcp } : {}),
       }),
-      stateStore: new PausedStateStore(options.store, request.runId),
+      stateStore: new PausedStateStore(options.store, request.runId, request.fence),
       agentId: spec.id,
       ...(request.agentVersion ? { agentVersion: request.agentVersion } : {}),
       ...(options.priceTable ? { priceTable: options.priceTable } : {}),

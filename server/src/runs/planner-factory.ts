@@ -1,10 +1,12 @@
 import type { AgentSpec } from "@waddle/protocol";
-import type { PlannerOutcome, ResumeOptions, RunOptions } from "@waddle/planner";
+import type { PlannerOutcome, RecoverOptions, ResumeOptions, RunOptions } from "@waddle/planner";
 
 /** What the run manager needs of a planner (ReactPlanner has it). */
 export interface RunnablePlanner {
   run(query: string, options: RunOptions): Promise<PlannerOutcome>;
   resume(token: string, options: ResumeOptions): Promise<PlannerOutcome>;
+  /** Continues a run from its last checkpoint (queue mode, after its worker stopped). */
+  recover?(checkpoint: unknown, options: RecoverOptions): Promise<PlannerOutcome>;
 }
 
 export interface CreatePlannerOptions {
@@ -16,6 +18,8 @@ export interface CreatePlannerOptions {
   depth?: number;
   /** Agent ids from the top run down to this one, to refuse cycles. */
   agentChain?: readonly string[];
+  /** The epoch of the worker's claim on the run (queue mode): paused states are saved under it. */
+  fence?: number;
 }
 
 export interface CreatedPlanner {

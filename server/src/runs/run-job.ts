@@ -23,6 +23,13 @@ export async function runJob(options: {
   store: WaddleStore;
   createPlanner: PlannerFactory;
   logger: Logger;
+  /** Queue mode: the epoch of this worker's claim, for the paused states it saves. */
+  fence?: number;
+  /**
+   * Queue mode: the run's last worker stopped mid-run; it continues from `checkpoint` (when it made one),
+   * after the `lastSeq` events stored.
+   */
+  recovery?: { checkpoint: unknown; lastSeq: number };
 }): Promise<void> {
   const { run, resume, recorder } = options;
   const agent = await options.store.getAgentVersion(run.agentId, run.agentVersion);
@@ -32,32 +39,42 @@ export async function runJob(options: {
     spec: agent.spec,
     runId: run.id,
     agentVersion: agent.version,
+    ...(options.fence === undefined ? {} : { fence: options.fence }),
   });
   options.logger.info(resume ? "run resumed" : "run started", {
     runId: run.id,
     agent: `${run.agentId}@${run.agentVersion}`,
     model: offline ? "offline" : `${agent.spec.llm.provider}/${agent.spec.llm.model}`,
   });
+  const { recovery } = options;
   await recorder.patch({
     status: "running",
     offline,
-    ...(resume ? {} : { startedAt: new Date().toISOString() }),
+    ...(resume || recovery ? {} : { startedAt: new Date().toISOString() }),
   });
-  const common = { toolContext: { ...options.toolContext }, signal: options.signal, onEvent: recorder.sink };
+  const common = {
+    toolContext: { ...options.toolContext },
+    signal: options.signal,
+    onEvent: recorder.sink,
+    ...(options.fence === undefined ? {} : { onCheckpoint: recorder.checkpointSink }),
+  };
   let outcome;
   try {
-    outcome = resume
-      ? await planner.resume(resume.resumeToken, {
-          ...common,
-          decision: resume.decision,
-          ...(resume.args ? { args: resume.args } : {}),
-          ...(resume.userInput !== undefined ? { userInput: resume.userInput } : {}),
-        })
-      : await planner.run(run.query, {
-          ...common,
-          runId: run.id,
-          ...(options.contextMeta ? { contextMeta: options.contextMeta } : {}),
-        });
+    outcome =
+      recovery?.checkpoint && planner.recover
+        ? await planner.recover(recovery.checkpoint, { ...common, lastSeq: recovery.lastSeq })
+        : resume
+          ? await planner.resume(resume.resumeToken, {
+              ...common,
+              decision: resume.decision,
+              ...(resume.args ? { args: resume.args } : {}),
+              ...(resume.userInput !== undefined ? { userInput: resume.userInput } : {}),
+            })
+          : await planner.run(run.query, {
+              ...common,
+              runId: run.id,
+              ...(options.contextMeta ? { contextMeta: options.contextMeta } : {}),
+            });
   } catch (error) {
     if (!resume || !isPlannerError(error) || error.code !== "invalid_resume") throw error;
     // Refused before the token was spent (e.g. edited args that fail the tool's schema): the pause stands

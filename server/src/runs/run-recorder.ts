@@ -2,8 +2,11 @@ import { TERMINAL_RUN_STATUSES, type RunEvent, type RunStatus, type Usage } from
 import type { Logger } from "../shared/logger.js";
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import { StreamChunkRedactor } from "../secrets/stream-chunk-redactor.js";
+import type { RunCheckpoint as PlannerCheckpoint } from "@waddle/planner";
 import {
   EMPTY_USAGE,
+  isStoreError,
+  type AppendBatchOptions,
   type EventEntry,
   type RunPatch,
   type TaskRecord,
@@ -16,6 +19,15 @@ interface PendingEvent {
   /** Run changes of a server event, besides those its type implies. */
   extra?: RunPatch;
   resolve?: () => void;
+  /** Not an event: the planner's checkpoint, stored with the events queued before it. */
+  checkpoint?: PlannerCheckpoint;
+}
+
+/** A recorder writing under a worker's claim on its run (queue mode). */
+export interface RecorderClaim {
+  epoch: number;
+  /** Called once when a write is refused because another claim took the run: the run must stop here. */
+  onFenced: () => void;
 }
 
 /** An event the server writes itself (e.g. `run_failed`); the recorder gives it its seq and step. */
@@ -36,6 +48,9 @@ export class RunRecorder {
   private usage: Usage;
   private status: RunStatus;
   private sealed = false;
+  private fenced = false;
+  /** A drain waits for setImmediate (see `checkpointSink`). */
+  private deferred = false;
   private readonly streams: StreamChunkRedactor;
   private readonly taskNames = new Map<
     string,
@@ -52,6 +67,8 @@ export class RunRecorder {
       hub: RunEventHub;
       redactor: SecretRedactor;
       logger: Logger;
+      /** Every write names this claim's epoch, and stops for good once refused (fencing). */
+      claim?: RecorderClaim;
     },
   ) {
     this.lastSeq = options.lastSeq;
@@ -71,8 +88,23 @@ export class RunRecorder {
 
   /** The planner's event sink: synchronous; events are written in the background, in order, in batches. */
   readonly sink = (event: RunEvent): void => {
-    this.push({ raw: event });
+    // Under a claim, checkpoints come: every drain waits for the planner's microtasks (see checkpointSink).
+    this.push({ raw: event }, this.options.claim !== undefined);
   };
+
+  /**
+   * The planner's checkpoint sink: the checkpoint is written in the same transaction as the events queued
+   * before it. The drain waits for the planner's synchronous run of microtasks to end (setImmediate), so
+   * that a call's `tool_end` and the checkpoint that records its step are never written apart.
+   */
+  readonly checkpointSink = (checkpoint: PlannerCheckpoint): void => {
+    this.push({ raw: undefined as unknown as RunEvent, checkpoint }, true);
+  };
+
+  /** False once a write was refused because another worker claimed the run. */
+  get isFenced(): boolean {
+    return this.fenced;
+  }
 
   /** Appends an event of the server's own (`run_failed`, `run_interrupted`, …) after every queued one. */
   append(event: ServerEvent, patch: RunPatch = {}): Promise<void> {
@@ -94,7 +126,10 @@ export class RunRecorder {
       if (this.sealed) return;
       // An error message may quote a tool context value or arg: it leaves the process like an event.
       const safe = patch.error ? { ...patch, error: this.options.redactor.redact(patch.error) } : patch;
-      await this.options.store.updateRun(this.options.runId, safe);
+      const { claim } = this.options;
+      await this.fence(() =>
+        this.options.store.updateRun(this.options.runId, safe, claim ? { fence: claim.epoch } : {}),
+      );
       if (patch.status !== undefined && patch.status !== this.status) this.setStatus(patch.status);
       // The same status with a new outcome (a pause's metadata saved after its event): watchers re-read it.
       else this.options.hub.publishRunChange(this.options.runId);
@@ -106,14 +141,45 @@ export class RunRecorder {
     return this.enqueue(async () => undefined);
   }
 
-  private push(item: PendingEvent): void {
+  private push(item: PendingEvent, defer = false): void {
     this.pending.push(item);
     if (this.drainQueued) return;
+    if (defer || this.deferred) {
+      if (!this.deferred) setImmediate(() => this.startDrain());
+      this.deferred = true;
+      return;
+    }
+    this.startDrain();
+  }
+
+  private startDrain(): void {
+    this.deferred = false;
+    if (this.drainQueued || this.pending.length === 0) return;
     this.drainQueued = true;
     void this.enqueue(() => this.drain());
   }
 
+  /** Runs a write under the claim: a `fenced` refusal seals the recorder and tells its owner once. */
+  private async fence<T>(write: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isStoreError(error) || error.code !== "fenced") throw error;
+      if (!this.fenced) {
+        this.fenced = true;
+        this.sealed = true;
+        this.options.logger.warn("run claimed by another worker: this one stops writing", {
+          runId: this.options.runId,
+        });
+        this.options.claim?.onFenced();
+      }
+      return undefined;
+    }
+  }
+
   private enqueue(task: () => Promise<void>): Promise<void> {
+    // A deferred drain goes first: what was queued before this task is written before it.
+    if (this.deferred) this.startDrain();
     const next = this.tail.then(task).catch((error: unknown) => {
       this.options.logger.error("recording run events failed", {
         runId: this.options.runId,
@@ -137,8 +203,14 @@ export class RunRecorder {
     let seq = this.lastSeq;
     let step = this.lastStep;
     let sealed = this.sealed;
+    let checkpoint: AppendBatchOptions["checkpoint"];
     for (const item of items) {
       if (sealed) continue;
+      if (item.checkpoint) {
+        const state = this.options.redactor.redact(item.checkpoint) as unknown as Record<string, unknown>;
+        checkpoint = { runId: this.options.runId, seq, state };
+        continue;
+      }
       seq += 1;
       if (item.raw.seq !== 0 && item.raw.seq !== seq) {
         this.options.logger.warn("event renumbered", {
@@ -170,7 +242,17 @@ export class RunRecorder {
       if (run?.status !== undefined && TERMINAL_RUN_STATUSES.has(run.status)) sealed = true;
     }
     try {
-      await this.options.store.appendEvents(entries);
+      const { claim } = this.options;
+      const batch: AppendBatchOptions = {
+        ...(claim ? { fence: { runId: this.options.runId, epoch: claim.epoch } } : {}),
+        ...(checkpoint ? { checkpoint } : {}),
+      };
+      if (entries.length === 0 && !checkpoint) return;
+      const written = await this.fence(async () => {
+        await this.options.store.appendEvents(entries, batch);
+        return true;
+      });
+      if (!written) return;
       this.lastSeq = seq;
       this.lastStep = step;
       this.sealed = sealed;

@@ -9,10 +9,17 @@ export class PausedStateStore implements StateStore {
   constructor(
     private readonly store: WaddleStore,
     private readonly runId?: string,
+    /** The epoch of the worker's claim on the run (queue mode): a save under a lost claim is refused. */
+    private readonly fence?: number,
   ) {}
 
   save(token: string, state: SerializedPlannerState): Promise<void> {
-    return this.store.savePausedState({ token, state, ...(this.runId ? { runId: this.runId } : {}) });
+    return this.store.savePausedState({
+      token,
+      state,
+      ...(this.runId ? { runId: this.runId } : {}),
+      ...(this.fence === undefined ? {} : { fence: this.fence }),
+    });
   }
 
   load(token: string): Promise<SerializedPlannerState | undefined> {
