@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { safeJsonParse } from "@waddle/server";
 
-/** Reads a JSON file without letting `__proto__` keys through; throws with a readable message. */
+/** Reads a JSON file with the server's prototype-safe parser; throws with a readable message. */
 export function readJsonFile(file: string, cwd: string): unknown {
   const full = path.resolve(cwd, file);
   let text: string;
@@ -15,9 +16,7 @@ export function readJsonFile(file: string, cwd: string): unknown {
   }
   // Windows editors may save UTF-8 with a byte-order mark, which JSON.parse refuses as an invisible token.
   if (text.startsWith("\uFEFF")) text = text.slice(1);
-  try {
-    return JSON.parse(text, (key, value: unknown) => (key === "__proto__" ? undefined : value)) as unknown;
-  } catch (error) {
-    throw new Error(`${file} is not valid JSON: ${(error as Error).message}.`, { cause: error });
-  }
+  const parsed = safeJsonParse(text);
+  if (!parsed.ok) throw new Error(`${file} is not valid JSON: ${parsed.message}.`);
+  return parsed.value;
 }

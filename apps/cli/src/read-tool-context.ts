@@ -1,3 +1,4 @@
+import { safeJsonParse } from "@waddle/server";
 import { z } from "zod";
 import { UsageError } from "./cli-io.js";
 import { readJsonFile } from "./read-spec-file.js";
@@ -14,11 +15,9 @@ export function readToolContext(value: string | undefined, cwd: string): Record<
   if (value === "@") throw new UsageError("--tool-context @ needs a file name, e.g. @context.json.");
   if (value.startsWith("@")) json = readJsonFile(value.slice(1), cwd);
   else {
-    try {
-      json = JSON.parse(value, (key, item: unknown) => (key === "__proto__" ? undefined : item)) as unknown;
-    } catch (error) {
-      throw new UsageError(`--tool-context is not valid JSON: ${(error as Error).message}.`);
-    }
+    const parsed = safeJsonParse(value);
+    if (!parsed.ok) throw new UsageError(`--tool-context is not valid JSON: ${parsed.message}.`);
+    json = parsed.value;
   }
   const parsed = ToolContext.safeParse(json);
   if (!parsed.success) {

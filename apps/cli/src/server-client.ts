@@ -1,4 +1,5 @@
 import type { ErrorBody } from "@waddle/protocol";
+import { safeJsonParse } from "@waddle/server";
 
 /** A failed API call, with the server's `{code, message}`. */
 export class ServerRequestError extends Error {
@@ -50,12 +51,8 @@ export class ServerClient {
       );
     }
     const text = await response.text();
-    let json: unknown;
-    try {
-      json = text ? (JSON.parse(text) as unknown) : undefined;
-    } catch {
-      json = undefined;
-    }
+    const parsed = text ? safeJsonParse(text) : undefined;
+    const json = parsed?.ok ? parsed.value : undefined;
     if (!response.ok) {
       const error = json as ErrorBody | undefined;
       throw new ServerRequestError(
