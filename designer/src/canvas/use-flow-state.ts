@@ -14,7 +14,7 @@ import { getVisibleSuggestions } from "../graph/get-validation.js";
 import { reconcileEdges, reconcileNodes } from "../graph/reconcile-nodes.js";
 import { specToFlow } from "../graph/spec-to-flow.js";
 import { useRunArcEdges } from "../runs/ui/use-run-arc-edges.js";
-import { useRunStore } from "../runs/use-run-store.js";
+import { useRunStore } from "../runs/ui/use-run-store.js";
 import type { Selection } from "../model/selection.js";
 import type { XYPosition } from "../model/geometry.js";
 

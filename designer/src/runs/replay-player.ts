@@ -1,5 +1,5 @@
 import type { ReplayIndex } from "./replay-index.js";
-import { advanceReplay, getReplayGaps } from "./ui/replay-clock.js";
+import { advanceReplay, getReplayGaps } from "./replay-clock.js";
 
 /** Schedules a callback for the next animation frame. */
 export type ScheduleFrame = (callback: () => void) => void;

@@ -2,7 +2,7 @@ import type { RunRecord } from "@waddle/protocol";
 import { useState, type ReactElement } from "react";
 import { useEditor } from "../../editor/editor-context.js";
 import type { CompareSide } from "../run-store-state.js";
-import { useRunStore } from "../use-run-store.js";
+import { useRunStore } from "./use-run-store.js";
 import { CompareTable, type CompareSideLabel } from "./compare-table.js";
 import { formatStartTime } from "../../util/format-time.js";
 

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, type ReactElement } from "react";
 import { useEditor, type Editor } from "../../editor/editor-context.js";
 import type { ReplayIndex } from "../replay-index.js";
-import { useRunStore } from "../use-run-store.js";
-import { getNextSpeed } from "./replay-clock.js";
+import { useRunStore } from "./use-run-store.js";
+import { getNextSpeed } from "../replay-clock.js";
 import { ReplayBar } from "./replay-bar.js";
 import { getReplayEndView } from "./replay-end-view.js";
 import { getReplayKeyAction } from "./replay-key-action.js";

@@ -1,6 +1,6 @@
 import type { ReactElement } from "react";
 import { useEditor } from "../../editor/editor-context.js";
-import { useRunStore } from "../use-run-store.js";
+import { useRunStore } from "./use-run-store.js";
 import { backToEditing } from "./run-actions.js";
 import { useVersionNote } from "./run-summary.js";
 

@@ -2,7 +2,7 @@ import { TERMINAL_RUN_STATUSES } from "@waddle/protocol";
 import { useEffect, useId, useMemo, useRef, type ReactElement } from "react";
 import { useDocument, useEditor, useSession } from "../../editor/editor-context.js";
 import { getIsDirty } from "../../store/document-store.js";
-import { useRunStore } from "../use-run-store.js";
+import { useRunStore } from "./use-run-store.js";
 import { getModelLabel } from "./get-model-label.js";
 import { cancelShownRun, startRunFromPanel } from "./run-actions.js";
 import { getRunPanelStore, useRunPanel } from "./run-panel-store.js";

@@ -1,7 +1,7 @@
 import { TERMINAL_RUN_STATUSES } from "@waddle/protocol";
 import type { ReactElement } from "react";
 import { useEditor } from "../../editor/editor-context.js";
-import { useRunStore } from "../use-run-store.js";
+import { useRunStore } from "./use-run-store.js";
 import { openRunPanel } from "./run-actions.js";
 import { useRunPanel } from "./run-panel-store.js";
 

@@ -1,6 +1,6 @@
 import { useMemo, useState, type ReactElement } from "react";
 import { useEditor } from "../../editor/editor-context.js";
-import { useRunStore } from "../use-run-store.js";
+import { useRunStore } from "./use-run-store.js";
 import { getRunPanelStore } from "./run-panel-store.js";
 import { RunHistoryList } from "./run-history-list.js";
 import {

@@ -1,7 +1,7 @@
 import { useStore } from "zustand";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { useEditor, type Editor } from "../../editor/editor-context.js";
-import { useRunStore } from "../use-run-store.js";
+import { useRunStore } from "./use-run-store.js";
 
 export type RunPanelTab = "run" | "history" | "compare";
 

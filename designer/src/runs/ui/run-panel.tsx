@@ -1,7 +1,7 @@
 import type { ReactElement } from "react";
 import { useEditor } from "../../editor/editor-context.js";
 import { Tabs } from "../../components/tabs.js";
-import { useRunStore } from "../use-run-store.js";
+import { useRunStore } from "./use-run-store.js";
 import { RunCompare } from "./compare-view.js";
 import { RunHistory } from "./run-history.js";
 import { getRunPanelStore, useRunPanel, type RunPanelTab } from "./run-panel-store.js";

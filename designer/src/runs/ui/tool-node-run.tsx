@@ -1,7 +1,7 @@
 import { memo, type ReactElement } from "react";
 import { useEditor } from "../../editor/editor-context.js";
 import type { NodeRunView } from "../run-view.js";
-import { useRunStore } from "../use-run-store.js";
+import { useRunStore } from "./use-run-store.js";
 import { decideOnPause, editPauseArgs } from "./run-actions.js";
 import { RunNodeStatus } from "./run-node-status.js";
 

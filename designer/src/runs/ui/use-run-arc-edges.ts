@@ -2,7 +2,7 @@ import type { AgentSpec } from "@waddle/protocol";
 import { useMemo } from "react";
 import type { RunArcFlowEdge } from "../../graph/flow-types.js";
 import type { TransitionView } from "../run-view.js";
-import { useRunStore } from "../use-run-store.js";
+import { useRunStore } from "./use-run-store.js";
 import { getRunArcs } from "./get-run-overlay.js";
 
 const NO_TRANSITIONS: readonly TransitionView[] = [];

@@ -1,7 +1,7 @@
 import type { ParallelGroup } from "@waddle/protocol";
 import { useMemo } from "react";
 import type { EdgeRunView, NodeRunView } from "../run-view.js";
-import { selectEdgeRunState, useNodeRunState, useRunStore } from "../use-run-store.js";
+import { selectEdgeRunState, useNodeRunState, useRunStore } from "./use-run-store.js";
 import { getGroupProgress, type GroupProgress } from "./get-run-overlay.js";
 
 /**

@@ -1,11 +1,11 @@
 import type { ReactElement } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { EditorContext, type Editor } from "../editor/editor-context.js";
-import { FakeRunApi, makeRunRecord } from "../testing/fake-run-api.js";
-import { getRunFixture } from "../testing/run-fixtures.js";
-import { FakeRunTransport } from "./fake-run-transport.js";
-import { createRunStore, type RunStore } from "./run-store.js";
+import { EditorContext, type Editor } from "../../editor/editor-context.js";
+import { FakeRunApi, makeRunRecord } from "../../testing/fake-run-api.js";
+import { getRunFixture } from "../../testing/run-fixtures.js";
+import { FakeRunTransport } from "../fake-run-transport.js";
+import { createRunStore, type RunStore } from "../run-store.js";
 import { useEdgeRunState, useNodeRunState, useRunStore } from "./use-run-store.js";
 
 function Probe(): ReactElement {
