@@ -2,6 +2,7 @@ import { useMemo, useState, type ReactElement } from "react";
 import { useDocument, useEditor, useSession } from "../editor/editor-context.js";
 import { formatRelativeTime } from "../util/format-time.js";
 import { Icon } from "../components/icon.js";
+import { SearchField } from "../components/search-field.js";
 
 /** Saved agents with search; open, rename, duplicate, delete; new agent. */
 export function AgentList(): ReactElement {
@@ -24,18 +25,13 @@ export function AgentList(): ReactElement {
   return (
     <div className="sidebar-section agent-list" data-testid="agent-list">
       <div className="sidebar-toolbar">
-        <div className="search">
-          <Icon name="search" size={14} />
-          <input
-            className="input"
-            type="search"
-            placeholder="Search agents"
-            aria-label="Search agents"
-            value={query}
-            data-testid="agent-search"
-            onChange={(event) => setQuery(event.target.value)}
-          />
-        </div>
+        <SearchField
+          value={query}
+          onChange={setQuery}
+          placeholder="Search agents"
+          label="Search agents"
+          testId="agent-search"
+        />
         <button
           type="button"
           className="btn btn-primary btn-small"

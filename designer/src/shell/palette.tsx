@@ -6,6 +6,7 @@ import { PALETTE_MIME, type PaletteItem } from "../canvas/palette-drop.js";
 import { KIND_ICONS } from "../canvas/tool-node.js";
 import { NEW_TOOL_KINDS, TOOL_KIND_INFO } from "../templates/create-new-tool.js";
 import { Icon, type IconName } from "../components/icon.js";
+import { SearchField } from "../components/search-field.js";
 import { SideEffectBadge } from "../components/side-effect-badge.js";
 
 function PaletteEntry(props: {
@@ -150,17 +151,12 @@ export function Palette(): ReactElement {
       />
       <h3 className="sidebar-heading">Registered tools</h3>
       {tools.length + (mcpServers ?? []).reduce((sum, server) => sum + server.tools.length, 0) > 6 ? (
-        <div className="search">
-          <Icon name="search" size={14} />
-          <input
-            className="input"
-            type="search"
-            placeholder="Filter tools"
-            aria-label="Filter registered tools"
-            value={query}
-            onChange={(event) => setQuery(event.target.value)}
-          />
-        </div>
+        <SearchField
+          value={query}
+          onChange={setQuery}
+          placeholder="Filter tools"
+          label="Filter registered tools"
+        />
       ) : null}
       {tools.length === 0 ? (
         <p className="empty-note">
