@@ -141,6 +141,11 @@ export class EventPrinter {
           "yellow",
           `  ⚠ repair (${event.data.kind}) attempt ${event.data.attempt}: ${event.data.message}`,
         );
+      case "action_salvaged":
+        return this.paint(
+          "yellow",
+          `  ⚠ salvaged (${event.data.rule})${event.data.detail ? `: ${event.data.detail}` : ""}`,
+        );
       case "constraint_violation":
         return this.paint(
           "yellow",

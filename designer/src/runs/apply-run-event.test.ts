@@ -291,6 +291,27 @@ describe("applyRunEvents on recorded runs", () => {
 });
 
 describe("applyRunEvents", () => {
+  it("shows what the planner salvaged from a reply as a repair entry", () => {
+    const events = createEventFactory();
+    const view = applyRunEvents(createRunView("run-1"), [
+      events.next("action_salvaged", {
+        rule: "fenced",
+        detail: "the action was read from a code fence",
+        node: "search",
+        action_seq: 0,
+      }),
+    ]);
+    expect(view.timeline).toEqual([
+      expect.objectContaining({
+        kind: "repair",
+        title: "Salvaged: fenced",
+        detail: "the action was read from a code fence",
+        tool: "search",
+        tone: "warn",
+      }),
+    ]);
+  });
+
   it("starts a new answer and thinking for each action_seq", () => {
     const events = createEventFactory();
     const chunk = (channel: "answer" | "thinking", text: string, actionSeq: number, done = false) =>

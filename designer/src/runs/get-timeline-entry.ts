@@ -65,6 +65,12 @@ export function getTimelineEntry(event: RunEvent, lastTool: string | null): Time
         ...(event.data.node ? { tool: event.data.node } : {}),
         tone: "warn",
       });
+    case "action_salvaged":
+      return entry("repair", `Salvaged: ${event.data.rule}`, {
+        ...(event.data.detail ? { detail: event.data.detail } : {}),
+        ...(event.data.node ? { tool: event.data.node } : {}),
+        tone: "warn",
+      });
     case "constraint_violation":
       return entry("constraint", `Constraint: ${event.data.constraint} (${event.data.enforced})`, {
         detail: event.data.message,

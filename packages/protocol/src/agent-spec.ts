@@ -83,6 +83,12 @@ export const PlannerOptions = z.strictObject({
   maxParallelCap: z.int().min(1).max(256).default(16),
   /** Side effects that always pause for approval before the tool runs (besides `requiresApproval`). */
   approvalSideEffects: z.array(z.enum(SIDE_EFFECTS)).default([]),
+  /**
+   * `false`: the run never pauses. A call that needs approval, a tool that asks for input and a background
+   * task that needs confirmation fail instead, with a failure the model can answer from; held task results
+   * are not merged. Default true.
+   */
+  pauseEnabled: z.boolean().optional(),
   toolRetry: RetryPolicy.default({ maxAttempts: 3, backoffMs: 200, maxBackoffMs: 5_000 }),
   toolTimeoutMs: z.int().min(1).max(3_600_000).default(30_000),
   autoSeq: z

@@ -91,6 +91,13 @@ export const FinalPayload = z.object({
   confidence: z.number().min(0).max(1).optional(),
   language: z.string().optional(),
   requires_followup: z.boolean().default(false),
+  /** Keys of the model's `final_response` args that have no field here, kept as the model gave them. */
+  extra: JsonRecord.optional(),
+  /**
+   * Set when the answer was not written as asked but recovered by the planner (prose, the answer fragment
+   * of a malformed reply): `rule` names how, as in the run's `action_salvaged` events.
+   */
+  salvaged: z.object({ rule: z.string(), detail: z.string().optional() }).optional(),
 });
 export type FinalPayload = z.infer<typeof FinalPayload>;
 

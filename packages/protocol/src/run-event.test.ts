@@ -18,6 +18,7 @@ describe("RunEvent", () => {
       "reasoning",
       "todos_updated",
       "repair_attempt",
+      "action_salvaged",
       "constraint_violation",
       "summary_compacted",
       "pause",

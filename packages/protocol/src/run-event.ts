@@ -64,7 +64,17 @@ export const StepStartEvent = envelope("step_start", z.looseObject({ source: Act
 export const LlmCallEvent = envelope(
   "llm_call",
   z.looseObject({
-    purpose: z.enum(["plan", "repair", "arg_fill", "correction", "summarize", "route", "tool", "subagent"]),
+    purpose: z.enum([
+      "plan",
+      "repair",
+      "arg_fill",
+      "correction",
+      "summarize",
+      "route",
+      "tool",
+      "subagent",
+      "answer",
+    ]),
     provider: z.string(),
     model: z.string(),
     offline: z.boolean(),
@@ -192,6 +202,20 @@ export const RepairAttemptEvent = envelope(
     node: z.string().optional(),
   }),
 );
+/**
+ * Something the planner recovered from a model's reply instead of refusing it: `rule` names how (`fenced`,
+ * `legacy_terminal`, `bare_answer`, `action_array`, `prose_answer`, …), `detail` says what, in a sentence.
+ * A salvage never runs what the model did not mean (a cut-off action, a placeholder arg).
+ */
+export const ActionSalvagedEvent = envelope(
+  "action_salvaged",
+  z.looseObject({
+    rule: z.string(),
+    detail: z.string().optional(),
+    node: z.string().optional(),
+    action_seq: z.int().nonnegative().optional(),
+  }),
+);
 export const ConstraintViolationEvent = envelope(
   "constraint_violation",
   z.looseObject({
@@ -283,6 +307,8 @@ export const AutoSeqSkippedEvent = envelope(
       "non_structured_observation",
       "no_steps",
       "pending_actions_present",
+      "repeated_fingerprint",
+      "after_queued_action",
     ]),
     ...FingerprintFields,
   }),
@@ -331,6 +357,7 @@ export const RunEvent = z.discriminatedUnion("type", [
   ParallelEndEvent,
   TodosUpdatedEvent,
   RepairAttemptEvent,
+  ActionSalvagedEvent,
   ConstraintViolationEvent,
   SummaryCompactedEvent,
   PauseEvent,

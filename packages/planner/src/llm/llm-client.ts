@@ -29,7 +29,16 @@ export interface LlmCompleteOptions {
   model?: string;
   signal?: AbortSignal;
   /** What the call is for; in-process models use it, remote ones may log it. */
-  purpose?: "plan" | "repair" | "arg_fill" | "correction" | "summarize" | "route" | "tool" | "subagent";
+  purpose?:
+    | "plan"
+    | "repair"
+    | "arg_fill"
+    | "correction"
+    | "summarize"
+    | "route"
+    | "tool"
+    | "subagent"
+    | "answer";
   /**
    * The planner's structured view of the run so far, for in-process models (the offline model) that plan
    * from the agent's structure. Remote clients ignore it; it never leaves the process.
