@@ -3,6 +3,7 @@ import type { FinalResponseArgs } from "@waddle/protocol";
 import type { Catalog, CatalogTool } from "../catalog/catalog.js";
 import type { ParallelBranchPlan, ParallelJoinPlan } from "../tools/parallel-plan.js";
 import type { ResolvedHints } from "../catalog/resolve-hints.js";
+import type { SalvageNote } from "./salvage-rules.js";
 
 export type RepairKind = RunEventData<"repair_attempt">["kind"];
 export interface ConstraintData {
@@ -13,7 +14,14 @@ export interface ConstraintData {
 
 /** An action that passed every check, ready to dispatch. */
 export type CheckedAction =
-  | { kind: "final"; args: FinalResponseArgs }
+  | {
+      kind: "final";
+      args: FinalResponseArgs;
+      /** The answer was inferred by the planner (prose, a fragment): the payload says so. */
+      salvaged?: SalvageNote;
+      /** Fields that did not validate (`confidence: "high"`), kept for the payload's `extra`. */
+      invalid?: Record<string, unknown>;
+    }
   | { kind: "tool"; tool: CatalogTool; args: Record<string, unknown> }
   | {
       kind: "parallel";
@@ -39,13 +47,22 @@ export interface Rejection {
   argFailure?: boolean;
   /** Arg-fill: the fields to ask for, and the args so far. */
   argFill?: { node: string; missing: string[]; args: Record<string, unknown> };
+  /** Fields whose value was a placeholder (`<auto>`, `unknown`, …): taken as missing, never run. */
+  placeholders?: string[];
   /** A soft hint: its correction keys (one corrective iteration each). */
   softKeys?: readonly string[];
   /** What to do anyway once repairs are exhausted (final answers are never thrown away). */
   fallback?: CheckedAction;
 }
 
-export type CheckResult = { ok: true; checked: CheckedAction } | { ok: false; rejection: Rejection };
+export type CheckResult =
+  | {
+      ok: true;
+      checked: CheckedAction;
+      /** What the check recovered without a re-ask (optional args holding placeholders dropped, …). */
+      notes?: SalvageNote[];
+    }
+  | { ok: false; rejection: Rejection };
 
 export interface CheckContext {
   catalog: Catalog;

@@ -138,10 +138,36 @@ describe("checkAction: final_response", () => {
       repairKind: "opcode_args",
       fallback: { kind: "final" },
     });
-    const invalid = rejection(
+    // An invalid optional field costs no repair: the answer stands and the field is kept for `extra`.
+    expect(
       checkAction({ next_node: "final_response", args: { answer: "a", confidence: 3 } }, context()),
+    ).toMatchObject({
+      ok: true,
+      checked: { kind: "final", args: { answer: "a" }, invalid: { confidence: 3 } },
+      notes: [{ rule: "final_invalid_moved" }],
+    });
+    const invalidWithoutAnswer = rejection(
+      checkAction({ next_node: "final_response", args: { confidence: 3 } }, context()),
     );
-    expect(invalid.fallback).toEqual({ kind: "final", args: { answer: "a" } });
+    expect(invalidWithoutAnswer).toMatchObject({
+      code: "missing_answer",
+      fallback: { kind: "final", args: {}, invalid: { confidence: 3 } },
+    });
+  });
+
+  it("reads sources given as strings and notes keys the payload has no field for", () => {
+    const result = checkAction(
+      {
+        next_node: "final_response",
+        args: { answer: "a", sources: ["https://example.com/a", "Annual report"], mood: "sure" },
+      },
+      context(),
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      checked: { args: { sources: [{ url: "https://example.com/a" }, { title: "Annual report" }] } },
+      notes: [{ rule: "sources_strings" }, { rule: "final_extra", detail: expect.stringMatching(/mood/) }],
+    });
   });
 });
 
@@ -241,5 +267,83 @@ describe("formatIssues", () => {
         .object({ a: z.string(), b: z.string(), c: z.string(), d: z.string(), e: z.string(), f: z.string() })
         .safeParse({}).error?.issues ?? [];
     expect(formatIssues(issues)).toMatch(/^a: .*; e: .*; and 1 more$/);
+  });
+});
+
+describe("checkAction: placeholders and arg-fill", () => {
+  const route = defineTool({
+    name: "route",
+    desc: "Route a ticket",
+    args: z.object({
+      intent: z.enum(["docs", "billing", "unknown"]).describe("Where the ticket goes"),
+      team: z.string().nullable(),
+      note: z.string().optional(),
+      filters: z.object({ city: z.string() }).optional(),
+    }),
+    out: z.object({}),
+    run: () => ({}),
+  });
+  const routeCatalog = buildCatalog({ tools: [route] });
+
+  it("asks arg-fill for missing enum and nullable fields, with their options", () => {
+    const refused = rejection(
+      checkAction({ next_node: "route", args: {} }, context({ catalog: routeCatalog })),
+    );
+    expect(refused).toMatchObject({ code: "missing_args", argFill: { missing: ["intent", "team"] } });
+    expect(JSON.parse(refused.message).instruction).toMatch(
+      /intent \(one of "docs", "billing", "unknown"\): Where the ticket goes; team \(string\)/,
+    );
+  });
+
+  it("never takes a placeholder for a value: required ones are missing, optional ones dropped", () => {
+    for (const value of ["<auto>", "<FILL_VALUE>", "TBD", "n/a", "?", "null", "Unknown ", "team"]) {
+      const refused = rejection(
+        checkAction(
+          { next_node: "route", args: { intent: "docs", team: value } },
+          context({ catalog: routeCatalog }),
+        ),
+      );
+      expect(refused, value).toMatchObject({ code: "missing_args", placeholders: ["team"] });
+    }
+    const echo = rejection(
+      checkAction(
+        { next_node: "route", args: { intent: "where the ticket goes.", team: "a" } },
+        context({ catalog: routeCatalog }),
+      ),
+    );
+    expect(echo.argFill?.missing).toEqual(["intent"]);
+    // An enum option is a value, even one that reads like a placeholder.
+    expect(
+      checkAction(
+        { next_node: "route", args: { intent: "unknown", team: null } },
+        context({ catalog: routeCatalog }),
+      ).ok,
+    ).toBe(true);
+    expect(
+      checkAction(
+        { next_node: "route", args: { intent: "docs", team: "a", note: "<auto>" } },
+        context({ catalog: routeCatalog }),
+      ),
+    ).toMatchObject({
+      ok: true,
+      checked: { args: { intent: "docs", team: "a" } },
+      notes: [{ rule: "placeholder_dropped" }],
+    });
+    const nested = rejection(
+      checkAction(
+        { next_node: "route", args: { intent: "docs", team: "a", filters: { city: "TBD" } } },
+        context({ catalog: routeCatalog }),
+      ),
+    );
+    expect(nested).toMatchObject({ code: "placeholder_args", placeholders: ["filters.city"] });
+  });
+
+  it("takes a person's or a tool's values as they are", () => {
+    expect(
+      checkAction(
+        { next_node: "route", args: { intent: "docs", team: "TBD" } },
+        context({ catalog: routeCatalog, skipSoftHints: true }),
+      ).ok,
+    ).toBe(true);
   });
 });

@@ -1,11 +1,14 @@
 import { FinalResponseArgs, type PlannerAction, type PlannerOptions } from "@waddle/protocol";
 import type { z } from "zod";
-import type { CheckContext, CheckResult, Rejection } from "./action-check-types.js";
+import type { CheckContext, CheckedAction, CheckResult, Rejection } from "./action-check-types.js";
 import type { CatalogTool } from "../catalog/catalog.js";
 import { checkParallel } from "./parallel-checker.js";
 import { correctionMessage, disallowed, reject, repairMessage, unknownTool } from "./rejections.js";
 import { formatIssues } from "../util/format-issues.js";
 import { getOrderingGaps } from "../catalog/resolve-hints.js";
+import { getFieldInfo, type FieldInfo } from "./placeholders.js";
+import { screenPlaceholders } from "./screen-placeholders.js";
+import { createSalvageNote, type SalvageNote } from "./salvage-rules.js";
 
 export type { CheckContext, CheckedAction, CheckResult, Rejection } from "./action-check-types.js";
 
@@ -24,35 +27,80 @@ export function checkAction(action: PlannerAction, context: CheckContext): Check
   }
 }
 
-function checkFinal(args: Record<string, unknown>): CheckResult {
+/** Keys of `final_response` args that the payload has a field for; others go to its `extra`. */
+export const FINAL_ARG_KEYS: ReadonlySet<string> = new Set([
+  "answer",
+  "raw_answer",
+  "artifacts",
+  "sources",
+  "suggested_actions",
+  "confidence",
+  "language",
+  "requires_followup",
+]);
+
+/**
+ * `final_response` args: an answer is needed (else `missing_answer`, which re-asks for it alone). Sources
+ * given as strings become `{url}`/`{title}`; optional fields that do not validate are kept aside for the
+ * payload's `extra` instead of costing a repair; unknown keys are noted (docs/empty-final-answer.md).
+ */
+function checkFinal(rawArgs: Record<string, unknown>): CheckResult {
+  const notes: SalvageNote[] = [];
+  const args = readSourceStrings(rawArgs, notes);
   const parsed = FinalResponseArgs.safeParse(args);
-  if (!parsed.success) {
+  let data: FinalResponseArgs;
+  let invalid: Record<string, unknown> | undefined;
+  if (parsed.success) data = parsed.data;
+  else {
     const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
-    const kept = Object.fromEntries(Object.entries(args).filter(([key]) => !bad.has(key)));
-    return reject({
-      code: "invalid_final_args",
-      message: repairMessage(
-        "invalid_final_args",
-        `final_response args do not validate: ${formatIssues(parsed.error.issues)}.`,
-      ),
-      purpose: "repair",
-      repairKind: "opcode_args",
-      fallback: { kind: "final", args: FinalResponseArgs.parse(kept) },
-    });
+    invalid = Object.fromEntries(Object.entries(args).filter(([key]) => bad.has(key)));
+    data = FinalResponseArgs.parse(Object.fromEntries(Object.entries(args).filter(([key]) => !bad.has(key))));
   }
-  if (typeof parsed.data.answer !== "string" || parsed.data.answer.trim().length === 0) {
+  if (typeof data.answer !== "string" || data.answer.trim().length === 0) {
+    const fallback: CheckedAction = { kind: "final", args: data };
+    if (invalid !== undefined) fallback.invalid = invalid;
     return reject({
       code: "missing_answer",
       message: repairMessage(
         "missing_answer",
-        "final_response needs args.answer: the text to show the user.",
+        'final_response needs args.answer: the text to show the user. Reply {"next_node": "final_response", "args": {"answer": "…"}}.',
       ),
       purpose: "repair",
       repairKind: "opcode_args",
-      fallback: { kind: "final", args: parsed.data },
+      fallback,
     });
   }
-  return { ok: true, checked: { kind: "final", args: parsed.data } };
+  const checked: CheckedAction = { kind: "final", args: data };
+  if (invalid !== undefined) {
+    checked.invalid = invalid;
+    const keys = Object.keys(invalid).join(", ");
+    notes.push(
+      createSalvageNote(
+        "final_invalid_moved",
+        `${keys} did not validate (${formatIssues(parsed.error?.issues ?? [])}): kept under extra`,
+      ),
+    );
+  }
+  const unknown = Object.keys(data).filter((key) => !FINAL_ARG_KEYS.has(key));
+  if (unknown.length > 0) {
+    notes.push(createSalvageNote("final_extra", `${unknown.join(", ")} kept under the payload's extra`));
+  }
+  return notes.length === 0 ? { ok: true, checked } : { ok: true, checked, notes };
+}
+
+/** `sources: ["https://…", "Annual report"]` as `[{url: …}, {title: …}]`. */
+function readSourceStrings(args: Record<string, unknown>, notes: SalvageNote[]): Record<string, unknown> {
+  const sources = args.sources;
+  if (!Array.isArray(sources) || !sources.some((source) => typeof source === "string")) return args;
+  notes.push(createSalvageNote("sources_strings"));
+  const shaped = sources.map((source) =>
+    typeof source !== "string"
+      ? source
+      : /^https?:\/\//i.test(source.trim())
+        ? { url: source.trim() }
+        : { title: source },
+  );
+  return { ...args, sources: shaped };
 }
 
 function checkTool(action: PlannerAction, context: CheckContext): CheckResult {
@@ -60,14 +108,32 @@ function checkTool(action: PlannerAction, context: CheckContext): CheckResult {
   const tool = context.catalog.get(node);
   if (tool === undefined) return reject(unknownTool(node, context.catalog));
   if (context.hints.disallowed.has(node)) return reject(disallowed(node));
-  const parsed = tool.args.safeParse(action.args);
-  if (!parsed.success) return reject(invalidArgs(tool, action.args, parsed.error.issues, context.options));
+  // Only the LLM writes placeholders: a person's edit or a tool's output is taken as it is.
+  const screened = context.skipSoftHints === true ? undefined : screenPlaceholders(tool, action.args);
+  if (screened?.rejection !== undefined) return reject(screened.rejection);
+  const given = screened?.args ?? action.args;
+  const parsed = tool.args.safeParse(given);
+  if (!parsed.success) {
+    return reject(invalidArgs(tool, given, parsed.error.issues, context.options, screened?.fields));
+  }
   const args = parsed.data as Record<string, unknown>;
   if (context.skipSoftHints !== true) {
     const soft = checkSoftHints(tool, args, context);
     if (soft !== undefined) return reject(soft);
   }
-  return { ok: true, checked: { kind: "tool", tool, args } };
+  const checked: CheckedAction = { kind: "tool", tool, args };
+  if (screened === undefined) return { ok: true, checked };
+  const dropped = screened.fields.map((field) => `${field} (${JSON.stringify(action.args[field])})`);
+  return {
+    ok: true,
+    checked,
+    notes: [
+      createSalvageNote(
+        "placeholder_dropped",
+        `optional args holding placeholders were dropped: ${dropped.join(", ")}`,
+      ),
+    ],
+  };
 }
 
 function checkSoftHints(
@@ -134,23 +200,35 @@ function invalidArgs(
   args: Record<string, unknown>,
   issues: readonly z.core.$ZodIssue[],
   options: PlannerOptions,
+  placeholders: readonly string[] = [],
 ): Rejection {
-  const missing = issues
-    .filter(
-      (issue) =>
-        issue.code === "invalid_type" && issue.path.length === 1 && args[String(issue.path[0])] === undefined,
-    )
-    .map((issue) => String(issue.path[0]));
-  const onlyMissing = missing.length > 0 && missing.length === issues.length;
+  // A top-level field that is absent (or held a placeholder) is missing, whatever zod calls it: enums,
+  // literals, unions and nullable fields included.
+  const missing = [
+    ...new Set(
+      issues
+        .filter((issue) => issue.path.length === 1 && args[String(issue.path[0])] === undefined)
+        .map((issue) => String(issue.path[0])),
+    ),
+  ];
+  const onlyMissing =
+    missing.length > 0 &&
+    issues.every((issue) => issue.path.length === 1 && missing.includes(String(issue.path[0])));
+  const held = placeholders.filter((field) => missing.includes(field));
+  const why =
+    held.length === 0
+      ? ""
+      : ` (${held.join(", ")} held ${held.length === 1 ? "a placeholder" : "placeholders"}, not values)`;
   if (options.argFill && onlyMissing) {
-    return {
+    const wanted = missing.map((field) => describeField(getFieldInfo(tool.argsSchema, field)));
+    const rejection: Rejection = {
       code: "missing_args",
       message: JSON.stringify({
         error: {
           code: "missing_args",
-          message: `${tool.name} is missing required args: ${missing.join(", ")}.`,
+          message: `${tool.name} is missing required args: ${missing.join(", ")}${why}.`,
         },
-        instruction: `Reply with a JSON object holding only these fields: ${missing.join(", ")}.`,
+        instruction: `Reply with a JSON object holding only these fields, with real values: ${wanted.join("; ")}.`,
       }),
       purpose: "arg_fill",
       repairKind: "arg_fill",
@@ -158,16 +236,31 @@ function invalidArgs(
       argFailure: true,
       argFill: { node: tool.name, missing, args },
     };
+    if (held.length > 0) rejection.placeholders = held;
+    return rejection;
   }
-  return {
+  const rejection: Rejection = {
     code: "invalid_args",
     message: repairMessage(
       "invalid_args",
-      `args did not validate for ${tool.name}: ${formatIssues(issues)}.`,
+      `args did not validate for ${tool.name}: ${formatIssues(issues)}${why}.`,
     ),
     purpose: "repair",
     repairKind: "args",
     node: tool.name,
     argFailure: true,
   };
+  if (held.length > 0) rejection.placeholders = held;
+  return rejection;
+}
+
+/** `intent (one of "docs", "billing"): What the user wants`, for the arg-fill instruction. */
+function describeField(field: FieldInfo): string {
+  const options =
+    field.options === undefined
+      ? field.type === undefined
+        ? ""
+        : ` (${field.type})`
+      : ` (one of ${field.options.map((option) => JSON.stringify(option)).join(", ")})`;
+  return `${field.name}${options}${field.description === undefined ? "" : `: ${field.description}`}`;
 }

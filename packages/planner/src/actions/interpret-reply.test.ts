@@ -11,6 +11,7 @@ describe("interpretReply", () => {
       thought: "t",
       rewrites: ["legacy"],
       verbatim: false,
+      notes: [{ rule: "legacy", detail: expect.stringMatching(/thought/) }],
     });
     expect(interpretReply('{"next_node": "search", "args": {}}', options)).toMatchObject({ verbatim: true });
     expect(interpretReply('Here: {"next_node": "search", "args": {}}', options)).toMatchObject({

@@ -1,7 +1,8 @@
-import type { PlannerAction } from "@waddle/protocol";
+import type { JsonSchema, PlannerAction } from "@waddle/protocol";
 import { normalizeActionDetailed, type ActionFormat } from "./normalize-action.js";
 import { isPlannerError } from "../errors/planner-error.js";
 import { salvageJsonValues } from "./salvage-json.js";
+import { createSalvageNote, type SalvageNote } from "./salvage-rules.js";
 
 export type InterpretedReply =
   | {
@@ -11,14 +12,29 @@ export type InterpretedReply =
       rewrites: readonly string[];
       /** The reply was exactly a unified action (clean JSON, nothing rewritten): it can be echoed as is. */
       verbatim: boolean;
+      /** What was recovered without asking again (empty for a clean reply): one `action_salvaged` each. */
+      notes: readonly SalvageNote[];
+      /** Other actions the reply held: offered back to the model in the next observation, never run. */
+      alternates?: PlannerAction[];
+      /** Parallel steps dropped as malformed: offered back in the step's observation. */
+      droppedSteps?: unknown[];
     }
   | { ok: false; code: string; message: string };
+
+/** An arg-fill request the reply answers: the tool, the args so far, the fields asked for. */
+export interface ArgFillRequest {
+  node: string;
+  args: Record<string, unknown>;
+  missing?: readonly string[];
+  /** The tool's args schema: XML-tagged values are typed by it. */
+  argsSchema?: JsonSchema;
+}
 
 export interface InterpretOptions {
   format: ActionFormat;
   toolNames: ReadonlySet<string>;
-  /** Set when the reply answers an arg-fill request: a bare object fills the missing fields. */
-  argFill?: { node: string; args: Record<string, unknown> };
+  /** Set when the reply answers an arg-fill request: a bare object (or XML tags) fills the missing fields. */
+  argFill?: ArgFillRequest;
   /** The client's `LlmResult.finishReason`: `length` means the reply was cut off at the token limit. */
   finishReason?: string | undefined;
 }
@@ -39,7 +55,7 @@ export function interpretReply(content: string, options: InterpretOptions): Inte
     return { ok: false, code: "truncated_reply", message: TRUNCATED_MESSAGE };
   if (options.argFill !== undefined) {
     const filled = mergeArgFill(content, options.argFill);
-    if (filled !== undefined) return { ok: true, action: filled, rewrites: ["arg_fill"], verbatim: false };
+    if (filled !== undefined) return filled;
   }
   try {
     // `options` is a NormalizeActionOptions too (`argFill` is ignored there): no copy per reply.
@@ -48,9 +64,12 @@ export function interpretReply(content: string, options: InterpretOptions): Inte
       ok: true,
       action: normalized.action,
       rewrites: normalized.rewrites,
-      verbatim: normalized.salvage === "direct" && normalized.rewrites.length === 0,
+      verbatim: normalized.salvage === "direct" && normalized.notes.length === 0,
+      notes: normalized.notes,
     };
     if (normalized.thought !== undefined) out.thought = normalized.thought;
+    if (normalized.alternates !== undefined) out.alternates = normalized.alternates;
+    if (normalized.droppedSteps !== undefined) out.droppedSteps = normalized.droppedSteps;
     return out;
   } catch (error) {
     if (isPlannerError(error)) return { ok: false, code: error.code, message: error.message };
@@ -58,10 +77,12 @@ export function interpretReply(content: string, options: InterpretOptions): Inte
   }
 }
 
-function mergeArgFill(
-  content: string,
-  fill: { node: string; args: Record<string, unknown> },
-): PlannerAction | undefined {
+/**
+ * An arg-fill reply as the call it completes: a bare object of fields, `{"args": {…}}`, or XML-tagged
+ * values (`<intent>docs</intent>`) merged into the args so far. A whole action is left to normalization;
+ * undefined when the reply holds neither (prose), so that it is judged as an action.
+ */
+function mergeArgFill(content: string, fill: ArgFillRequest): InterpretedReply | undefined {
   const object = salvageJsonValues(content)
     // Fields cut off mid-value are not fields: a truncated reply goes on to normalizeAction's refusal.
     .filter((candidate) => candidate.path !== "truncated")
@@ -70,10 +91,59 @@ function mergeArgFill(
       (value): value is Record<string, unknown> =>
         typeof value === "object" && value !== null && !Array.isArray(value),
     );
-  if (object === undefined || "next_node" in object || "thought" in object || "plan" in object)
-    return undefined;
-  const fields = isRecord(object.args) && Object.keys(object).length === 1 ? object.args : object;
-  return { next_node: fill.node, args: { ...fill.args, ...fields } };
+  if (object !== undefined) {
+    if ("next_node" in object || "thought" in object || "plan" in object) return undefined;
+    const fields = isRecord(object.args) && Object.keys(object).length === 1 ? object.args : object;
+    return filledReply(fill, fields, []);
+  }
+  const tagged = readXmlFields(content, fill);
+  if (tagged === undefined) return undefined;
+  return filledReply(fill, tagged, [
+    createSalvageNote("arg_fill_xml", `XML-tagged values were read: ${Object.keys(tagged).join(", ")}`),
+  ]);
+}
+
+function filledReply(
+  fill: ArgFillRequest,
+  fields: Record<string, unknown>,
+  notes: SalvageNote[],
+): InterpretedReply {
+  return {
+    ok: true,
+    action: { next_node: fill.node, args: { ...fill.args, ...fields } },
+    rewrites: ["arg_fill", ...notes.map((note) => note.rule)],
+    verbatim: false,
+    notes,
+  };
+}
+
+const XML_FIELD = /<([A-Za-z_][\w.-]*)>([\s\S]*?)<\/\1>/g;
+
+/** `<field>value</field>` pairs for the tool's fields (the ones asked for, or any of its args). */
+function readXmlFields(content: string, fill: ArgFillRequest): Record<string, unknown> | undefined {
+  const properties = (fill.argsSchema as { properties?: Record<string, { type?: unknown }> } | undefined)
+    ?.properties;
+  const wanted = new Set([...(fill.missing ?? []), ...Object.keys(properties ?? {})]);
+  let fields: Record<string, unknown> | undefined;
+  for (const match of content.matchAll(XML_FIELD)) {
+    const name = match[1] ?? "";
+    if (!wanted.has(name)) continue;
+    const type = properties?.[name]?.type;
+    (fields ??= {})[name] = typeXmlValue((match[2] ?? "").trim(), Array.isArray(type) ? type[0] : type);
+  }
+  return fields;
+}
+
+/** A tagged value as the field's type: numbers, booleans and JSON arrays/objects parsed, text kept. */
+function typeXmlValue(text: string, type: unknown): unknown {
+  if (type === "string" || type === undefined) return text;
+  if (type === "integer" || type === "number") {
+    const number = Number(text);
+    return text.length > 0 && Number.isFinite(number) ? number : text;
+  }
+  if (type === "boolean") return text === "true" ? true : text === "false" ? false : text;
+  const parsed = salvageJsonValues(text)[0];
+  return parsed === undefined || parsed.path === "truncated" ? text : parsed.value;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,6 +1,8 @@
 import type { PlannerAction } from "@waddle/protocol";
 import { PlannerError } from "../errors/planner-error.js";
+import { isPlaceholderValue } from "./placeholders.js";
 import { salvageJsonValues, type SalvagedValue, type SalvagePath } from "./salvage-json.js";
+import { createSalvageNote, type SalvageNote } from "./salvage-rules.js";
 
 export type ActionFormat = "auto" | "unified" | "legacy";
 
@@ -19,11 +21,34 @@ export interface NormalizedAction {
   salvage: SalvagePath | "object";
   /** Which rewrites were applied: `legacy`, `hybrid`, `synonym:plan`, `wrapper`, … */
   rewrites: string[];
+  /**
+   * Everything recovered without asking the model again, with what it did: the salvage path when the
+   * reply was not clean JSON, string repairs, then each rewrite (docs/normalization.md).
+   */
+  notes: SalvageNote[];
+  /** The other actions of a reply that held several (a JSON array): offered back, never run. */
+  alternates?: PlannerAction[];
+  /** Parallel steps dropped as malformed: offered back in the step's observation. */
+  droppedSteps?: unknown[];
 }
 
 type Json = Record<string, unknown>;
 
+/** What the rewrites of one reply collect. */
+interface Rewrites {
+  rules: string[];
+  notes: SalvageNote[];
+  droppedSteps?: unknown[];
+}
+
+function rewrite(into: Rewrites, rule: string, detail?: string): void {
+  into.rules.push(rule);
+  into.notes.push(createSalvageNote(rule, detail));
+}
+
 const ANSWER_KEYS = ["answer", "raw_answer", "final_answer", "text", "response", "content"] as const;
+/** Keys that hold an answer even on an object with no `next_node` (`{"answer": …}`). */
+const BARE_ANSWER_KEYS = ["answer", "raw_answer", "final_answer"] as const;
 const TERMINAL_SYNONYMS = new Set(["finish", "final", "final_answer", "respond", "answer"]);
 const WRAPPER_KEYS = ["action", "response", "output", "result", "data"] as const;
 const TOOL_KEYS = ["tool", "tool_name", "name", "function", "action"] as const;
@@ -44,14 +69,26 @@ export function normalizeActionDetailed(
   raw: unknown,
   options: NormalizeActionOptions = {},
 ): NormalizedAction {
-  if (typeof raw !== "string") return fromObjectValue(raw, "object", options);
+  if (typeof raw !== "string") {
+    if (Array.isArray(raw)) {
+      const fromArray = fromActionArray(raw, { path: "object" }, options);
+      if (fromArray !== undefined) return fromArray;
+    }
+    return fromObjectValue(raw, { path: "object" }, options);
+  }
   const candidates = salvageJsonValues(raw);
   const only = candidates.length === 1 ? candidates[0] : undefined;
   // The usual reply is one clean JSON object: nothing to choose between.
   if (only !== undefined && isRecord(only.value) && only.path !== "truncated")
-    return fromObjectValue(only.value, only.path, options);
+    return fromObjectValue(only.value, only, options);
   const objects = candidates.filter((candidate) => isRecord(candidate.value));
   if (objects.length === 0) {
+    const array = candidates.find(
+      (candidate) => Array.isArray(candidate.value) && candidate.path !== "truncated",
+    );
+    const fromArray =
+      array === undefined ? undefined : fromActionArray(array.value as unknown[], array, options);
+    if (fromArray !== undefined) return fromArray;
     throw new PlannerError(
       "unparseable_action",
       'The reply holds no JSON object. Reply with exactly one JSON object: {"next_node": "<tool or opcode>", "args": {...}}.',
@@ -61,7 +98,64 @@ export function normalizeActionDetailed(
   const best = pickActionShaped(objects.map((candidate) => candidate.value as Json));
   const chosen = objects[best] ?? objects[0];
   if (chosen?.path === "truncated") throw truncatedReply(raw);
-  return fromObjectValue(chosen?.value, chosen?.path ?? "direct", options);
+  const result = fromObjectValue(chosen?.value, chosen ?? { path: "direct" }, options);
+  // Several whole actions in one reply (JSON lines): the first runs, the others are offered back.
+  const others = objects.filter(
+    (candidate) =>
+      candidate !== chosen &&
+      candidate.path !== "truncated" &&
+      typeof (candidate.value as Json).next_node === "string",
+  );
+  if (others.length > 0) {
+    const alternates = toAlternates(others.map((candidate) => candidate.value));
+    if (alternates.length > 0) {
+      result.alternates = alternates;
+      result.rewrites.push("several_actions");
+      result.notes.push(
+        createSalvageNote("several_actions", describeAlternates(result.action, alternates.length)),
+      );
+    }
+  }
+  return result;
+}
+
+/**
+ * A JSON array of actions (weak models send a whole plan at once): the first action-shaped element is the
+ * action, the others that normalize are alternates, offered back to the model and never run unasked.
+ */
+function fromActionArray(
+  items: readonly unknown[],
+  found: { path: SalvagedValue["path"] | "object"; repairs?: SalvagedValue["repairs"] },
+  options: NormalizeActionOptions,
+): NormalizedAction | undefined {
+  const actions = items.filter(
+    (item): item is Json => isRecord(item) && (actionScore(item) > 0 || hasBareAnswer(item)),
+  );
+  const [first, ...rest] = actions;
+  if (first === undefined) return undefined;
+  const result = fromObjectValue(first, found, options);
+  const alternates = toAlternates(rest);
+  if (alternates.length > 0) result.alternates = alternates;
+  result.rewrites.push("action_array");
+  result.notes.push(createSalvageNote("action_array", describeAlternates(result.action, alternates.length)));
+  return result;
+}
+
+function toAlternates(values: readonly unknown[]): PlannerAction[] {
+  const alternates: PlannerAction[] = [];
+  for (const value of values) {
+    try {
+      alternates.push(fromObjectValue(value, { path: "object" }, {}).action);
+    } catch (error) {
+      if (!(error instanceof PlannerError)) throw error;
+    }
+  }
+  return alternates;
+}
+
+function describeAlternates(action: PlannerAction, count: number): string {
+  if (count === 0) return `one action was read from a JSON array: ${action.next_node} runs`;
+  return `${action.next_node} runs; ${count} other action${count === 1 ? " is" : "s are"} offered back as alternates, not run`;
 }
 
 /**
@@ -79,7 +173,7 @@ function truncatedReply(raw: string): PlannerError {
 
 function fromObjectValue(
   value: unknown,
-  salvage: NormalizedAction["salvage"],
+  found: { path: NormalizedAction["salvage"]; repairs?: SalvagedValue["repairs"] },
   options: NormalizeActionOptions,
 ): NormalizedAction {
   if (!isRecord(value)) {
@@ -87,7 +181,8 @@ function fromObjectValue(
       details: { type: Array.isArray(value) ? "array" : typeof value },
     });
   }
-  const rewrites: string[] = [];
+  const salvage = found.path;
+  const rewrites: Rewrites = { rules: [], notes: [] };
   const data = unwrap(value, rewrites);
   if (options.format === "unified") assertUnified(data);
   const thought = typeof data.thought === "string" ? data.thought : undefined;
@@ -107,8 +202,14 @@ function fromObjectValue(
   }
   // `action` already has exactly these two fields when its args were an object: reuse it.
   const canonical = action.args === args ? (action as PlannerAction) : { next_node: node, args };
-  const result: NormalizedAction = { action: canonical, salvage, rewrites };
+  const notes =
+    salvage === "direct" || salvage === "object"
+      ? rewrites.notes
+      : [createSalvageNote(salvage), ...rewrites.notes];
+  if (found.repairs !== undefined) notes.unshift(...found.repairs.map((repair) => createSalvageNote(repair)));
+  const result: NormalizedAction = { action: canonical, salvage, rewrites: rewrites.rules, notes };
   if (thought !== undefined && thought.length > 0) result.thought = thought;
+  if (rewrites.droppedSteps !== undefined) result.droppedSteps = rewrites.droppedSteps;
   return result;
 }
 
@@ -137,12 +238,12 @@ function actionScore(object: Json): number {
 }
 
 /** `{"action": {"next_node": …}}` and similar one-level wrappers. */
-function unwrap(value: Json, rewrites: string[]): Json {
+function unwrap(value: Json, rewrites: Rewrites): Json {
   if ("next_node" in value || "plan" in value) return value;
   for (const key of WRAPPER_KEYS) {
     const inner = value[key];
     if (isRecord(inner) && ("next_node" in inner || "plan" in inner)) {
-      rewrites.push("wrapper");
+      rewrite(rewrites, "wrapper", `the action was unwrapped from "${key}"`);
       return inner;
     }
   }
@@ -160,51 +261,87 @@ function assertUnified(data: Json): void {
   }
 }
 
-function toAction(data: Json, rewrites: string[], toolNames: ReadonlySet<string> | undefined): Json {
-  if ("thought" in data) rewrites.push("legacy");
+function toAction(data: Json, rewrites: Rewrites, toolNames: ReadonlySet<string> | undefined): Json {
+  if ("thought" in data) rewrite(rewrites, "legacy");
   const plan = data.plan;
   const node = data.next_node;
   if (Array.isArray(plan) && plan.length > 0 && node !== "final_response") {
-    rewrites.push("legacy_plan");
+    rewrite(rewrites, "legacy_plan");
     return toParallel({ steps: plan, join: data.join }, rewrites);
   }
   if (node === null || (node === undefined && "thought" in data)) {
-    rewrites.push("legacy_terminal");
+    rewrite(rewrites, "legacy_terminal");
     return toFinal(data, rewrites);
   }
-  if (typeof node !== "string") return fromToolCallShape(data, rewrites, toolNames);
+  if (typeof node !== "string" || node.trim().length === 0) return fromNoNextNode(data, rewrites, toolNames);
   const args = readArgs(data, rewrites);
   return canonicalize({ node: node.trim(), args, data, rewrites, toolNames });
+}
+
+/**
+ * No usable `next_node`: a tool-call shape naming a tool (`{name, arguments}`), else an answer wherever it
+ * is (`{"answer": …}`, `{"args": {"answer": …}}`, a `next_node` that is not a string beside an answer),
+ * else any tool-call shape; otherwise the object is not an action.
+ */
+function fromNoNextNode(data: Json, rewrites: Rewrites, toolNames: ReadonlySet<string> | undefined): Json {
+  const nodeKey = TOOL_KEYS.find((key) => typeof data[key] === "string");
+  const named = nodeKey === undefined ? undefined : (data[nodeKey] as string);
+  if (named !== undefined && (toolNames === undefined || toolNames.has(named))) {
+    return fromToolCallShape(data, rewrites, toolNames);
+  }
+  if (hasBareAnswer(data)) {
+    rewrite(rewrites, "bare_answer");
+    const { next_node: _node, args: _args, thought: _thought, ...rest } = data;
+    return toFinal({ args: isRecord(data.args) ? { ...data.args, ...rest } : rest }, rewrites);
+  }
+  if (isRecord(data.args) && hasBareAnswer(data.args)) {
+    const shown = data.next_node === undefined ? "missing" : JSON.stringify(data.next_node);
+    rewrite(
+      rewrites,
+      "answer_without_next_node",
+      `next_node was ${shown} and args held an answer: read as final_response`,
+    );
+    return toFinal({ args: data.args }, rewrites);
+  }
+  return fromToolCallShape(data, rewrites, toolNames);
+}
+
+/** True when an object holds an answer under `answer`, `raw_answer` or `final_answer`. */
+function hasBareAnswer(data: Json): boolean {
+  return BARE_ANSWER_KEYS.some((key) => readAnswerValue(data[key]) !== undefined);
 }
 
 function canonicalize(input: {
   node: string;
   args: unknown;
   data: Json;
-  rewrites: string[];
+  rewrites: Rewrites;
   toolNames: ReadonlySet<string> | undefined;
 }): Json {
   const { node, args, data, rewrites } = input;
   if (input.toolNames?.has(node) === true) return { next_node: node, args: requireArgsObject(args, node) };
   if (node === "final_response" || TERMINAL_SYNONYMS.has(node)) {
-    if (node !== "final_response") rewrites.push(`synonym:${node}`);
+    if (node !== "final_response") rewrite(rewrites, `synonym:${node}`);
     return toFinal({ ...data, args }, rewrites);
   }
   if (node === "parallel" || node === "plan") {
-    if (node === "plan") rewrites.push("synonym:plan");
+    if (node === "plan") rewrite(rewrites, "synonym:plan");
     return toParallel(Array.isArray(args) ? { steps: args } : (args as Json), rewrites);
   }
   if (node === "task") return toTask(requireArgsObject(args, node), rewrites);
+  if (node === "task.subagent" || node === "task.tool") {
+    return { next_node: node, args: loosenTaskArgs(node, requireArgsObject(args, node), rewrites) };
+  }
   return { next_node: node, args: requireArgsObject(args, node) };
 }
 
 /** `args`, parsed when a weak model sent it as a JSON string, or the hybrid top-level keys. */
-function readArgs(data: Json, rewrites: string[]): unknown {
+function readArgs(data: Json, rewrites: Rewrites): unknown {
   let args = data.args;
   if (typeof args === "string" && /^\s*[[{]/.test(args)) {
     const parsed = getCompleteValue(args);
     if (parsed !== undefined) {
-      rewrites.push("args_string");
+      rewrite(rewrites, "args_string");
       args = parsed.value;
     }
   }
@@ -213,7 +350,7 @@ function readArgs(data: Json, rewrites: string[]): unknown {
       ([key]) => !["next_node", "args", "thought", "plan", "join"].includes(key),
     );
     if (loose.length > 0) {
-      rewrites.push("hybrid");
+      rewrite(rewrites, "hybrid");
       return Object.fromEntries(loose);
     }
     return {};
@@ -228,35 +365,128 @@ function requireArgsObject(args: unknown, node: string): Json {
   });
 }
 
-function toFinal(data: Json, rewrites: string[]): Json {
+function toFinal(data: Json, rewrites: Rewrites): Json {
   const rawArgs = data.args;
   const args: Json = isRecord(rawArgs) ? { ...rawArgs } : {};
   if (typeof rawArgs === "string") args.answer = rawArgs;
-  if (typeof args.answer !== "string") {
-    const key = ANSWER_KEYS.find((name) => typeof args[name] === "string");
-    const topKey = ANSWER_KEYS.find((name) => typeof data[name] === "string");
+  const current = readAnswerValue(args.answer);
+  if (current === undefined || isPlaceholderValue(current.text)) {
+    // An empty or placeholder answer beside a real one under another key (raw_answer, text, …): the other.
+    const key = ANSWER_KEYS.find((name) => {
+      const found = name === "answer" ? undefined : readAnswerValue(args[name]);
+      return found !== undefined && !isPlaceholderValue(found.text);
+    });
+    const topKey = ANSWER_KEYS.find((name) => {
+      const found = readAnswerValue(data[name]);
+      return found !== undefined && !isPlaceholderValue(found.text);
+    });
     if (key !== undefined) {
-      args.answer = args[key];
-      if (key !== "answer") rewrites.push(`synonym:${key}`);
+      setAnswer(args, readAnswerValue(args[key]), rewrites);
+      rewrite(rewrites, `synonym:${key}`);
     } else if (topKey !== undefined) {
-      args.answer = data[topKey];
-      rewrites.push("hybrid");
-    }
-  }
+      setAnswer(args, readAnswerValue(data[topKey]), rewrites);
+      rewrite(rewrites, "hybrid");
+    } else if (current !== undefined && typeof args.answer !== "string") setAnswer(args, current, rewrites);
+  } else if (typeof args.answer !== "string") setAnswer(args, current, rewrites);
   if ("raw_answer" in args && args.answer === args.raw_answer) delete args.raw_answer;
   return { next_node: "final_response", args };
 }
 
-function toParallel(args: Json, rewrites: string[]): Json {
-  const steps = Array.isArray(args.steps) ? args.steps.map((step) => toStep(step, rewrites)) : args.steps;
-  const out: Json = { ...args, steps };
+interface AnswerValue {
+  text: string;
+  /** How a value that was not a string became one. */
+  rule?: "answer_lines" | "answer_unwrapped" | "answer_coerced";
+}
+
+/** An answer value as text: a string, a list of lines (joined), `{text|content|answer}`, a number. */
+function readAnswerValue(value: unknown): AnswerValue | undefined {
+  if (typeof value === "string") return value.trim().length > 0 ? { text: value } : undefined;
+  if (typeof value === "number" || typeof value === "boolean") {
+    return { text: String(value), rule: "answer_coerced" };
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0 || !value.every((line) => typeof line === "string" || typeof line === "number")) {
+      return undefined;
+    }
+    const text = value.map(String).join("\n");
+    return text.trim().length > 0 ? { text, rule: "answer_lines" } : undefined;
+  }
+  if (isRecord(value)) {
+    for (const key of ["text", "content", "answer", "markdown", "value"]) {
+      const inner = value[key];
+      if (typeof inner === "string" && inner.trim().length > 0)
+        return { text: inner, rule: "answer_unwrapped" };
+    }
+  }
+  return undefined;
+}
+
+function setAnswer(args: Json, value: AnswerValue | undefined, rewrites: Rewrites): void {
+  if (value === undefined) return;
+  args.answer = value.text;
+  if (value.rule !== undefined) rewrite(rewrites, value.rule);
+}
+
+function toParallel(args: Json, rewrites: Rewrites): Json {
+  const out: Json = { ...args };
+  if (Array.isArray(args.steps))
+    out.steps = dropMalformedSteps(
+      args.steps.map((step) => toStep(step, rewrites)),
+      rewrites,
+    );
   if (args.join === null || args.join === undefined) delete out.join;
-  else out.join = isRecord(args.join) ? toStep(args.join, rewrites) : args.join;
+  else {
+    const join = toJoin(args.join, rewrites);
+    if (join === undefined) delete out.join;
+    else out.join = join;
+  }
   return { next_node: "parallel", args: out };
 }
 
+/**
+ * Steps that cannot be a call (no node, not an object) are dropped when at least one valid step remains,
+ * and offered back in the observation; with none valid the plan is refused as it is (docs/parallel-joins.md).
+ */
+function dropMalformedSteps(steps: unknown[], rewrites: Rewrites): unknown[] {
+  const isStep = (step: unknown) =>
+    isRecord(step) && typeof step.node === "string" && step.node.trim().length > 0;
+  const valid = steps.filter(isStep);
+  if (valid.length === 0 || valid.length === steps.length) return steps;
+  const dropped = steps.flatMap((step, index) => (isStep(step) ? [] : [{ index, step }]));
+  const reasons = dropped.map(
+    ({ index, step }) => `steps[${index}] (${isRecord(step) ? "no node" : "not an object"})`,
+  );
+  rewrite(
+    rewrites,
+    "parallel_step_dropped",
+    `${reasons.join(", ")} ${dropped.length === 1 ? "was" : "were"} dropped; ${valid.length} valid step${valid.length === 1 ? " runs" : "s run"}`,
+  );
+  rewrites.droppedSteps = dropped.map(({ index, step }) => ({ index, step }));
+  return valid;
+}
+
+/** A join: `{node, args, inject}`; one without a node is dropped (the model combines the results itself). */
+function toJoin(join: unknown, rewrites: Rewrites): unknown {
+  if (typeof join === "string" && join.trim().length > 0) {
+    rewrite(rewrites, "join_shape");
+    return { node: join.trim() };
+  }
+  if (!isRecord(join)) return join;
+  const shaped = toStep(join, rewrites) as Json;
+  if (typeof shaped.node !== "string" || shaped.node.trim().length === 0) {
+    rewrite(rewrites, "join_dropped");
+    return undefined;
+  }
+  const inject = shaped.inject;
+  if (isRecord(inject) && Object.keys(inject).length === 1 && isRecord(inject.mapping)) {
+    rewrite(rewrites, "inject_mapping");
+    return { ...shaped, inject: inject.mapping };
+  }
+  return shaped;
+}
+
 /** `{node|tool|next_node|name, args|arguments}` → `{node, args, …}` for steps and joins. */
-function toStep(step: unknown, rewrites: string[]): unknown {
+function toStep(step: unknown, rewrites: Rewrites): unknown {
   if (!isRecord(step)) return step;
   if (typeof step.node === "string" && (step.args === undefined || isRecord(step.args))) return step;
   const nodeKey = (["node", "tool", "next_node", "name"] as const).find(
@@ -264,26 +494,86 @@ function toStep(step: unknown, rewrites: string[]): unknown {
   );
   const argsKey = (["args", "arguments", "parameters"] as const).find((key) => isRecord(step[key]));
   if (nodeKey === undefined) return step;
-  rewrites.push("step_shape");
+  rewrite(rewrites, "step_shape");
   const out: Json = { node: step[nodeKey] };
   out.args = argsKey === undefined ? {} : step[argsKey];
   if (step.inject !== undefined) out.inject = step.inject;
   return out;
 }
 
-function toTask(args: Json, rewrites: string[]): Json {
+function toTask(args: Json, rewrites: Rewrites): Json {
   const { mode, ...rest } = args;
   const isTool = mode === "job" || mode === "tool" || (mode === undefined && typeof rest.tool === "string");
-  rewrites.push("synonym:task");
+  rewrite(rewrites, "synonym:task");
   if (isTool && rest.tool_args === undefined && isRecord(rest.args)) {
     rest.tool_args = rest.args;
     delete rest.args;
   }
-  return { next_node: isTool ? "task.tool" : "task.subagent", args: rest };
+  const opcode = isTool ? "task.tool" : "task.subagent";
+  return { next_node: opcode, args: loosenTaskArgs(opcode, rest, rewrites) };
+}
+
+const MERGE_STRATEGIES: Readonly<Record<string, string>> = {
+  HUMANGATED: "HUMAN_GATED",
+  APPEND: "APPEND",
+  REPLACE: "REPLACE",
+};
+const GROUP_REPORTS = new Set(["all", "any", "none"]);
+
+/**
+ * Task args as weak models write them: a missing name is derived from the query or the tool, merge
+ * strategies are read case- and separator-insensitively (`human-gated`, `Human Gated`), `group_report` in
+ * any case. Anything else is left for the task schema to check.
+ */
+function loosenTaskArgs(opcode: "task.subagent" | "task.tool", args: Json, rewrites: Rewrites): Json {
+  let out = args;
+  const name = args.name;
+  if (typeof name !== "string" || name.trim().length === 0) {
+    const derived = deriveTaskName(opcode, args);
+    if (derived !== undefined) {
+      out = { ...out, name: derived };
+      rewrite(rewrites, "task_name_derived", `the background task had no name: "${derived}" was derived`);
+    }
+  }
+  for (const key of ["merge_strategy", "group_merge_strategy"] as const) {
+    const value = args[key];
+    if (typeof value !== "string") continue;
+    const canonical = MERGE_STRATEGIES[value.toUpperCase().replace(/[^A-Z]/g, "")];
+    if (canonical !== undefined && canonical !== value) {
+      out = { ...out, [key]: canonical };
+      rewrite(rewrites, "merge_strategy_spelling", `${key} "${value}" was read as ${canonical}`);
+    }
+  }
+  const report = args.group_report;
+  if (typeof report === "string" && report !== report.trim().toLowerCase()) {
+    const lower = report.trim().toLowerCase();
+    if (GROUP_REPORTS.has(lower)) {
+      out = { ...out, group_report: lower };
+      rewrite(rewrites, "group_report_spelling", `group_report "${report}" was read as ${lower}`);
+    }
+  }
+  return out;
+}
+
+const TASK_NAME_CHARS = 60;
+
+function deriveTaskName(opcode: "task.subagent" | "task.tool", args: Json): string | undefined {
+  if (opcode === "task.tool") {
+    return typeof args.tool === "string" && args.tool.trim().length > 0
+      ? `${args.tool.trim()} job`
+      : undefined;
+  }
+  if (typeof args.query !== "string") return undefined;
+  const line = args.query.trim().split("\n")[0]?.replace(/\s+/g, " ").trim() ?? "";
+  if (line.length === 0) return undefined;
+  if (line.length <= TASK_NAME_CHARS) return line;
+  const cut = line.slice(0, TASK_NAME_CHARS);
+  const space = cut.lastIndexOf(" ");
+  return `${space > 20 ? cut.slice(0, space) : cut}…`;
 }
 
 /** OpenAI function-call and LangChain ReAct shapes: `{name, arguments}`, `{action, action_input}`, `{tool, args}`. */
-function fromToolCallShape(data: Json, rewrites: string[], toolNames: ReadonlySet<string> | undefined): Json {
+function fromToolCallShape(data: Json, rewrites: Rewrites, toolNames: ReadonlySet<string> | undefined): Json {
   const nodeKey = TOOL_KEYS.find((key) => typeof data[key] === "string");
   if (nodeKey === undefined) {
     throw new PlannerError(
@@ -295,7 +585,7 @@ function fromToolCallShape(data: Json, rewrites: string[], toolNames: ReadonlySe
   const argsKey = TOOL_ARG_KEYS.find((key) => key in data);
   let args: unknown = argsKey === undefined ? {} : data[argsKey];
   if (typeof args === "string" && /^\s*[[{]/.test(args)) args = getCompleteValue(args)?.value ?? args;
-  rewrites.push("tool_call_shape");
+  rewrite(rewrites, "tool_call_shape");
   return toAction({ next_node: data[nodeKey], args }, rewrites, toolNames);
 }
 

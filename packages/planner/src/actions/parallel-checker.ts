@@ -4,6 +4,7 @@ import type { ParallelBranchPlan, ParallelJoinPlan } from "../tools/parallel-pla
 import { findGroupFor } from "../catalog/resolve-hints.js";
 import { correctionMessage, disallowed, reject, repairMessage, unknownTool } from "./rejections.js";
 import { formatIssues } from "../util/format-issues.js";
+import { screenPlaceholders } from "./screen-placeholders.js";
 
 /**
  * Checks a `parallel` action: its shape, every branch (opcodes, unknown and disallowed tools,
@@ -109,13 +110,19 @@ function checkBranch(input: {
       node,
     };
   }
-  const parsed = tool.args.safeParse(input.args);
+  const screened = context.skipSoftHints === true ? undefined : screenPlaceholders(tool, input.args, where);
+  if (screened?.rejection !== undefined) return screened.rejection;
+  const parsed = tool.args.safeParse(screened?.args ?? input.args);
   if (!parsed.success) {
+    const held =
+      screened === undefined || screened.fields.length === 0
+        ? ""
+        : ` (${screened.fields.join(", ")} held placeholders, not values)`;
     return {
       code: "invalid_args",
       message: repairMessage(
         "invalid_args",
-        `${where}: args of ${node} did not validate: ${formatIssues(parsed.error.issues)}.`,
+        `${where}: args of ${node} did not validate: ${formatIssues(parsed.error.issues)}${held}.`,
       ),
       purpose: "repair",
       repairKind: "args",

@@ -4,9 +4,14 @@ import { parseJson } from "../util/parse-json.js";
 export type SalvagePath =
   "direct" | "double_encoded" | "fenced" | "embedded" | "python_literal" | "truncated";
 
+/** What had to be fixed inside strings for the text to parse (docs/normalization.md). */
+export type StringRepair = "control_chars" | "inner_quotes";
+
 export interface SalvagedValue {
   value: unknown;
   path: SalvagePath;
+  /** Set when strings had raw newlines or tabs, or quotes left unescaped, that were escaped to parse. */
+  repairs?: StringRepair[];
 }
 
 const FENCE = /```[ \t]*([A-Za-z0-9_-]*)[^\n]*\n([\s\S]*?)(?:```|$)/g;
@@ -33,13 +38,19 @@ export function salvageJsonValues(text: string): SalvagedValue[] {
     if (source.length === 0 || seen.has(source)) return;
     seen.add(source);
     const parsed = parseLoose(source);
-    if (parsed !== undefined)
-      out.push({ value: parsed.value, path: parsed.python ? "python_literal" : path });
+    if (parsed !== undefined) out.push(toSalvaged(parsed, path));
   };
   for (const match of trimmed.matchAll(FENCE)) consider(match[2] ?? "", "fenced");
   for (const region of findObjectRegions(trimmed)) {
-    if (region.closed) consider(region.text, "embedded");
+    // The whole reply as one object that needed repairs (raw newlines, unescaped quotes) was not embedded.
+    if (region.closed) consider(region.text, region.text === trimmed ? "direct" : "embedded");
     else {
+      // An odd number of unescaped quotes hides the closing brace inside a "string": not a cut-off reply.
+      const repaired = parseRepairedRegion(region.text);
+      if (repaired !== undefined) {
+        out.push(toSalvaged(repaired, "embedded"));
+        continue;
+      }
       const closed = closeTruncated(region.text);
       if (closed !== undefined) {
         const parsed = parseLoose(closed);
@@ -50,14 +61,101 @@ export function salvageJsonValues(text: string): SalvagedValue[] {
   return out;
 }
 
-/** JSON first, then the Python-literal rewrite (which also drops trailing commas). */
-function parseLoose(text: string): { value: unknown; python: boolean } | undefined {
+interface LooseParse {
+  value: unknown;
+  python: boolean;
+  repairs?: StringRepair[];
+}
+
+function toSalvaged(parsed: LooseParse, path: SalvagePath): SalvagedValue {
+  const out: SalvagedValue = { value: parsed.value, path: parsed.python ? "python_literal" : path };
+  if (parsed.repairs !== undefined) out.repairs = parsed.repairs;
+  return out;
+}
+
+/** JSON first, then the Python-literal rewrite (which also drops trailing commas), then string repairs. */
+function parseLoose(text: string): LooseParse | undefined {
   const strict = parseJson(text);
   if (strict.ok) return { value: strict.value, python: false };
   const rewritten = rewritePythonLiteral(text);
-  if (rewritten === undefined) return undefined;
-  const loose = parseJson(rewritten);
-  return loose.ok ? { value: loose.value, python: true } : undefined;
+  if (rewritten !== undefined) {
+    const loose = parseJson(rewritten);
+    if (loose.ok) return { value: loose.value, python: true };
+  }
+  return parseRepaired(text);
+}
+
+/** The text with its strings repaired (`repairJsonStrings`), when that makes it parse. */
+function parseRepaired(text: string): LooseParse | undefined {
+  const repaired = repairJsonStrings(text);
+  if (repaired === undefined) return undefined;
+  const parsed = parseJson(repaired.text);
+  return parsed.ok ? { value: parsed.value, python: false, repairs: repaired.repairs } : undefined;
+}
+
+/** The first object of a text whose strings needed repairs to close (prose may follow it). */
+function parseRepairedRegion(text: string): LooseParse | undefined {
+  const repaired = repairJsonStrings(text);
+  if (repaired === undefined) return undefined;
+  const first = findObjectRegions(repaired.text)[0];
+  if (first?.closed !== true) return undefined;
+  const parsed = parseJson(first.text);
+  return parsed.ok ? { value: parsed.value, python: false, repairs: repaired.repairs } : undefined;
+}
+
+const CONTROL_ESCAPES: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * Escapes what weak models leave raw inside double-quoted strings: newlines, carriage returns and tabs,
+ * and quotes that cannot close the string. A quote closes a string only when what follows could follow a
+ * JSON string: `:`, `}`, `]`, the end, or a comma before another value (`"`, `{`, `[`, a number,
+ * `true`/`false`/`null`); `"He said "hi" to me"` becomes `"He said \"hi\" to me"`. Undefined when there was
+ * nothing to repair.
+ */
+export function repairJsonStrings(text: string): { text: string; repairs: StringRepair[] } | undefined {
+  let out = "";
+  let inString = false;
+  let control = false;
+  let quotes = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index] as string;
+    if (!inString) {
+      if (char === '"') inString = true;
+      out += char;
+      continue;
+    }
+    if (char === "\\") {
+      out += char + (text[index + 1] ?? "");
+      index += 1;
+    } else if (char === '"') {
+      if (canCloseString(text, index + 1)) {
+        inString = false;
+        out += char;
+      } else {
+        quotes = true;
+        out += '\\"';
+      }
+    } else if (char in CONTROL_ESCAPES) {
+      control = true;
+      out += CONTROL_ESCAPES[char];
+    } else out += char;
+  }
+  if (!control && !quotes) return undefined;
+  const repairs: StringRepair[] = [];
+  if (control) repairs.push("control_chars");
+  if (quotes) repairs.push("inner_quotes");
+  return { text: out, repairs };
+}
+
+const VALUE_START = /^\s*(?:["{[\d-]|(?:true|false|null)(?![A-Za-z_]))/;
+
+function canCloseString(text: string, from: number): boolean {
+  let index = from;
+  while (index < text.length && /\s/.test(text[index] as string)) index += 1;
+  if (index >= text.length) return true;
+  const next = text[index];
+  if (next === ":" || next === "}" || next === "]") return true;
+  return next === "," && VALUE_START.test(text.slice(index + 1, index + 16));
 }
 
 const WORD = /[A-Za-z_]\w*/y;
