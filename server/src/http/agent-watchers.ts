@@ -41,7 +41,8 @@ export function createAgentWatchers(options: {
       do {
         state.again = false;
         const run = await store.getRun(runId);
-        if (run) io.to(getAgentRoom(run.agentId)).emit("run_updated", run);
+        // This instance's sockets only: in queue mode every instance hears the change and tells its own.
+        if (run) io.local.to(getAgentRoom(run.agentId)).emit("run_updated", run);
       } while (state.again && watched.size > 0);
     } catch (error) {
       logger.warn("run_updated could not read the run", { runId, error: String(error) });

@@ -35,9 +35,12 @@ export const getRunRoom = (runId: string) => `run:${runId}`;
 /**
  * socket.io for live runs. `watch_agent {agentId}` sends `run_updated` for each run of the agent as it
  * changes (agent-watchers.ts). `subscribe {runId, afterSeq}` replays the stored events after `afterSeq`, then
- * joins the run's room for live events, with no gap and no duplicate even when a run is emitting during the
- * replay: events published meanwhile are buffered for that socket and sent after the replay, minus those it
- * already got (seq ≤ last replayed). Join and flush happen in one synchronous step, so nothing falls between.
+ * follows the run live, with no gap and no duplicate even when a run is emitting during the replay: events
+ * published meanwhile are buffered for that socket and sent after the replay, minus those it already got
+ * (seq ≤ last replayed). Flush and follow happen in one synchronous step, so nothing falls between. Each
+ * follower keeps the last seq it was sent and gets only later ones: a hub that repeats an event (queue mode's
+ * sequencer, filling a gap) never sends a socket one twice. Emits reach this instance's sockets only: in
+ * queue mode every instance hears every run (scale/cluster-bridge.ts) and serves its own sockets.
  */
 export function createSocketGateway(options: {
   httpServer: HttpServer;
@@ -46,6 +49,8 @@ export function createSocketGateway(options: {
   logger: Logger;
   token?: string;
   corsOrigin?: string;
+  /** Told when a socket has every event of a run up to `lastSeq` and follows it live from there. */
+  onFollow?: (runId: string, lastSeq: number) => void;
 }): WaddleIo {
   const { store, hub, logger } = options;
   const io: WaddleIo = new Server(options.httpServer, {
@@ -74,12 +79,28 @@ export function createSocketGateway(options: {
     next(new Error("unauthorized: pass the server's WADDLE_TOKEN as auth.token"));
   });
 
+  /** The sockets following each run live, with the last seq each was sent. */
+  const followers = new Map<string, Map<WaddleSocket, number>>();
+  const unfollow = (socket: WaddleSocket, runId: string) => {
+    const sockets = followers.get(runId);
+    sockets?.delete(socket);
+    if (sockets?.size === 0) followers.delete(runId);
+  };
+
   hub.onEvent((event) => {
     const catchingUp = replays.get(event.runId);
     if (catchingUp) for (const replay of catchingUp) replay.buffer.push(event);
-    io.to(getRunRoom(event.runId)).emit("event", event);
+    const sockets = followers.get(event.runId);
+    if (!sockets) return;
+    for (const [socket, sent] of sockets) {
+      if (event.seq <= sent) continue;
+      sockets.set(socket, event.seq);
+      socket.emit("event", event);
+    }
   });
-  hub.onStatus((message) => io.to(getRunRoom(message.runId)).emit("run_status", message));
+  hub.onStatus((message) => {
+    for (const socket of followers.get(message.runId)?.keys() ?? []) socket.emit("run_status", message);
+  });
   const watchAgents = createAgentWatchers({ io, store, hub, logger });
 
   const stopReplays = (socket: WaddleSocket, runId: string) => {
@@ -102,6 +123,7 @@ export function createSocketGateway(options: {
       }
       const { runId, afterSeq } = parsed.data;
       stopReplays(socket, runId);
+      unfollow(socket, runId);
       await socket.leave(getRunRoom(runId));
       const replay: Replay = { socket, runId, buffer: [], cancelled: false };
       const active = replays.get(runId) ?? new Set<Replay>();
@@ -129,13 +151,17 @@ export function createSocketGateway(options: {
           sent = page.at(-1)?.seq ?? sent;
           if (page.length < REPLAY_PAGE) break;
         }
-        // From here to join, nothing awaits: no live event can slip between the buffer and the room.
+        // From here to following, nothing awaits: no live event can slip between the buffer and the follow.
         for (const event of replay.buffer) {
           if (event.seq <= cursor) continue;
           socket.emit("event", event);
           cursor = event.seq;
           sent = event.seq;
         }
+        const sockets = followers.get(runId) ?? new Map<WaddleSocket, number>();
+        sockets.set(socket, cursor);
+        followers.set(runId, sockets);
+        options.onFollow?.(runId, cursor);
         await socket.join(getRunRoom(runId));
         const latest = (await store.getRun(runId)) ?? run;
         const status = { runId, status: latest.status, lastSeq: Math.max(sent, latest.lastSeq ?? 0) };
@@ -156,11 +182,13 @@ export function createSocketGateway(options: {
       const parsed = UnsubscribeMessage.safeParse(message);
       if (!parsed.success) return;
       stopReplays(socket, parsed.data.runId);
+      unfollow(socket, parsed.data.runId);
       await socket.leave(getRunRoom(parsed.data.runId));
     });
 
     socket.on("disconnect", () => {
       for (const runId of replays.keys()) stopReplays(socket, runId);
+      for (const runId of [...followers.keys()]) unfollow(socket, runId);
     });
   });
   return io;
