@@ -14,7 +14,7 @@ import { createDesignerRoutes } from "./http/designer-static.js";
 import { createErrorHandler } from "./http/error-handler.js";
 import { createHostGuard } from "./http/host-guard.js";
 import { createMcpServersRoutes } from "./http/mcp-servers-routes.js";
-import { createMetaRoutes } from "./http/meta-routes.js";
+import { createMetaRoutes, type PartsHealth } from "./http/meta-routes.js";
 import { createRunsRoutes } from "./http/runs-routes.js";
 import {
   createAuth,
@@ -40,6 +40,8 @@ export interface CreateAppOptions {
   bodyLimit?: string;
   /** The MCP servers of `WADDLE_MCP_SERVERS`, for `GET /api/mcp/servers`. */
   mcp?: McpClientManager;
+  /** The outside parts' health for `/api/health` (PostgreSQL, Redis). */
+  health?: PartsHealth;
 }
 
 /** The Express app: Host check, security headers, CORS, auth, JSON bodies, the REST routes, the designer. */
@@ -62,6 +64,7 @@ export function createApp(options: CreateAppOptions): Express {
       version: options.version,
       offline: options.offline,
       authRequired: options.token !== undefined,
+      ...(options.health ? { health: options.health } : {}),
     }),
   );
   api.use("/agents", createAgentsRoutes({ store: options.store }));

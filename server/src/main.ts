@@ -18,6 +18,9 @@ async function main(): Promise<void> {
     host: config.host,
     dataDir: config.dataDir,
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+    ...(config.redisUrl
+      ? { redisUrl: config.redisUrl, role: config.role, runLeaseMs: config.runLeaseMs }
+      : {}),
     httpAllow: config.httpAllow,
     secrets: config.secrets,
     llmAllow: config.llmAllow,
@@ -38,6 +41,14 @@ async function main(): Promise<void> {
   process.stdout.write(
     `  data: ${config.databaseUrl ? "PostgreSQL (WADDLE_DATABASE_URL)" : config.dataDir} · tools: ${server.registry.list().length} module tools · auth: ${config.token ? "token required" : "none (127.0.0.1 only)"}\n`,
   );
+  if (config.redisUrl) {
+    const does = { all: "serves the API and runs runs", api: "serves the API only", worker: "runs runs" }[
+      config.role
+    ];
+    process.stdout.write(
+      `  queue mode (WADDLE_REDIS_URL): role ${config.role}, ${does} · claims last ${config.runLeaseMs} ms\n`,
+    );
+  }
   if (config.httpAllow.length > 0)
     process.stdout.write(`  http tools may reach: ${config.httpAllow.join(", ")}\n`);
   if (config.llmAllow.length > 0 || config.llmKeyEnvs.length > 0) {

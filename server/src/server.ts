@@ -4,9 +4,11 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PriceTable } from "@waddle/planner";
+import type { AgentSpec } from "@waddle/protocol";
 import { loadExampleAgents } from "./agents/load-example-agents.js";
 import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
 import { createApp } from "./create-app.js";
+import type { PartsHealth } from "./http/meta-routes.js";
 import type { Logger, LogLevel } from "./shared/logger.js";
 import type { McpServerConfig } from "./mcp-client/mcp-servers-config.js";
 import { createRunSetup } from "./run-setup.js";
@@ -17,6 +19,7 @@ import { RunManager } from "./runs/run-manager.js";
 import { createSocketGateway, type WaddleIo } from "./http/socket-gateway.js";
 import { lockDataDir } from "./store/data-dir-lock.js";
 import { PgStore } from "./store/pg-store.js";
+import { QueueMode, type QueueRole, type ServerRuns } from "./scale/queue-mode.js";
 import { SqliteStore } from "./store/sqlite-store.js";
 import type { WaddleStore } from "./store/waddle-store.js";
 import type { ModuleImporter } from "./tools/load-tool-modules.js";
@@ -32,6 +35,12 @@ export interface WaddleServerOptions {
   dataDir?: string;
   /** PostgreSQL instead of SQLite (`WADDLE_DATABASE_URL`); ignored when `store` is given. */
   databaseUrl?: string;
+  /** Queue mode (`WADDLE_REDIS_URL`): runs are jobs for the workers of every instance on one database. */
+  redisUrl?: string;
+  /** In queue mode: `all` (default), `api` (no worker) or `worker` (`WADDLE_ROLE`). */
+  role?: QueueRole;
+  /** In queue mode: how long a worker's claim on a run lasts unless renewed (`WADDLE_RUN_LEASE_MS`). */
+  runLeaseMs?: number;
   store?: WaddleStore;
   token?: string;
   corsOrigin?: string;
@@ -73,8 +82,11 @@ export interface WaddleServer {
   offline: boolean;
   store: WaddleStore;
   registry: ToolRegistry;
-  runs: RunManager;
+  /** A `RunManager`, or in queue mode the queue's runs service. */
+  runs: ServerRuns;
   hub: RunEventHub;
+  /** Set in queue mode. */
+  queueMode?: QueueMode;
   io: WaddleIo;
   httpServer: HttpServer;
   /** Marks running runs interrupted, closes sockets, the HTTP server and the database. */
@@ -127,6 +139,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
   // Before the database is opened: a second server would mark this one's running runs interrupted.
   const unlock = options.store || options.databaseUrl ? () => undefined : lockDataDir(dataDir);
   let store: WaddleStore;
+  let queueMode: QueueMode | undefined;
   try {
     store =
       options.store ??
@@ -148,20 +161,29 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     }
     const createPlanner = options.createPlanner ?? createDefaultPlannerFactory({ ...setup, store });
     const offline = !env.OPENAI_API_KEY;
-    const hub = new RunEventHub();
-    const runs = new RunManager({
-      store,
-      hub,
-      createPlanner,
-      redactor,
-      logger,
-      maxConcurrentRuns: options.maxConcurrentRuns ?? 4,
-      // A spec whose LLM endpoint, key variable or MCP server the server does not allow is refused (422).
-      checkSpec: (spec) => {
-        setup.llmPolicy.assertSpec(spec);
-        mcp.assertSpec(spec);
-      },
-    });
+    // A spec whose LLM endpoint, key variable or MCP server the server does not allow is refused (422).
+    const checkSpec = (spec: AgentSpec) => {
+      setup.llmPolicy.assertSpec(spec);
+      mcp.assertSpec(spec);
+    };
+    const maxConcurrentRuns = options.maxConcurrentRuns ?? 4;
+    queueMode = options.redisUrl
+      ? new QueueMode({
+          redisUrl: options.redisUrl,
+          role: options.role ?? "all",
+          store,
+          createPlanner,
+          redactor,
+          logger,
+          maxConcurrentRuns,
+          leaseMs: options.runLeaseMs ?? 10_000,
+          checkSpec,
+        })
+      : undefined;
+    const hub = queueMode?.hub ?? new RunEventHub();
+    const runs: ServerRuns =
+      queueMode?.runs ??
+      new RunManager({ store, hub, createPlanner, redactor, logger, maxConcurrentRuns, checkSpec });
     const interrupted = await runs.recoverRuns();
     if (interrupted.length > 0) logger.warn("runs interrupted by the last shutdown", { runs: interrupted });
     const app = createApp({
@@ -179,8 +201,11 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
         : { designerDir: options.designerDir ?? path.join(ROOT, "designer/dist") }),
       ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
       mcp,
+      ...(store.ping || queueMode ? { health: createPartsHealth(store, queueMode) } : {}),
     });
     const httpServer = createServer(app);
+    // Set once socket.io exists: queue mode joins it to the other instances.
+    const follow: { onFollow?: (runId: string, lastSeq: number) => void } = {};
     const io = createSocketGateway({
       httpServer,
       store,
@@ -188,7 +213,10 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       logger,
       ...(options.token ? { token: options.token } : {}),
       ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
+      onFollow: (runId, lastSeq) => follow.onFollow?.(runId, lastSeq),
     });
+    if (queueMode)
+      follow.onFollow = queueMode.attach(io as unknown as Parameters<QueueMode["attach"]>[0]).onFollow;
     await new Promise<void>((resolve, reject) => {
       httpServer.once("error", reject);
       httpServer.listen(options.port ?? 0, host, () => {
@@ -206,6 +234,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
           io.close(() => resolve());
           httpServer.closeAllConnections();
         });
+        await queueMode?.close();
         await mcp.close();
         await store.close();
         unlock();
@@ -219,16 +248,34 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       registry,
       runs,
       hub,
+      ...(queueMode ? { queueMode } : {}),
       io,
       httpServer,
       close,
     };
   } catch (error) {
+    await queueMode?.close();
     await mcp.close();
     await store.close();
     unlock();
     throw error;
   }
+}
+
+/** `/api/health`'s parts: the database when it is a server (PostgreSQL), Redis in queue mode. */
+function createPartsHealth(store: WaddleStore, queueMode: QueueMode | undefined): PartsHealth {
+  return async () => {
+    const [database, redis] = await Promise.all([
+      store.ping
+        ? store.ping().then(
+            () => "up" as const,
+            () => "down" as const,
+          )
+        : Promise.resolve("up" as const),
+      queueMode?.getRedisHealth(),
+    ]);
+    return { database, ...(redis ? { redis } : {}) };
+  };
 }
 
 function openPgStore(connectionString: string, logger: Logger): Promise<PgStore> {

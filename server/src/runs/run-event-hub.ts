@@ -31,6 +31,11 @@ export class RunEventHub {
     };
   }
 
+  /** Runs that some listener follows by id (`onRunEvent`). */
+  getFollowedRunIds(): Iterable<string> {
+    return this.runListeners.keys();
+  }
+
   onStatus(listener: RunStatusListener): () => void {
     this.statusListeners.add(listener);
     return () => this.statusListeners.delete(listener);

@@ -101,6 +101,14 @@ export class RunRecorder {
     this.push({ raw: undefined as unknown as RunEvent, checkpoint }, true);
   };
 
+  /**
+   * Writes nothing more, whatever comes (a worker handing its run over at shutdown: the next worker goes on
+   * from the last checkpoint stored, so what was not stored yet is not lost but done again).
+   */
+  seal(): void {
+    this.sealed = true;
+  }
+
   /** False once a write was refused because another worker claimed the run. */
   get isFenced(): boolean {
     return this.fenced;
