@@ -5,6 +5,7 @@ import type { ChainWalk } from "./chain-walk-model.js";
 import { VIEWPORT } from "./launch-chromium.js";
 import { IDLE_CLICK } from "./measure-load.js";
 import { getProbeScript, type LongFrameRecord } from "./page-probe.js";
+import { traceCpu } from "./trace-cpu.js";
 
 /** Shown only once the run's last event (run_finished) is applied: the replay takes over, the answer box names the finish. */
 const FINISHED = '[data-testid="replay-scrubber"], [data-testid="run-panel"] .run-finish-reason';
@@ -26,6 +27,8 @@ export interface LiveSample {
   lastShownMs: number;
   lastPaintedMs: number;
   longTasks: number[];
+  /** The most CPU time the main thread spent in one task meanwhile (from a trace). */
+  maxTaskCpuMs: number;
   /** Gaps between animation frames from the gate's opening until 1 s after the last event was shown. */
   frameGaps: number[];
   /** Clicks during the stream: how long each waited for the main thread (handler time − receipt). */
@@ -124,18 +127,22 @@ export async function measureLive(
       { polling: 100, timeout: 30_000 },
     );
     await page.waitForTimeout(500);
-    const pageStart = await page.evaluate(() => {
-      window.__waddleBench.startFrames();
-      return performance.now();
+    const traced = await traceCpu(browser, page, async () => {
+      const start = await page.evaluate(() => {
+        window.__waddleBench.startFrames();
+        return performance.now();
+      });
+      const clicks = startClicking(page, 50);
+      openGate();
+      const reached = await page.evaluate(
+        (selector) => window.__waddleBench.waitFor([selector], 60_000),
+        FINISHED,
+      );
+      await page.waitForTimeout(1_000);
+      await clicks.stop();
+      return { start, reached };
     });
-    const clicks = startClicking(page, 50);
-    openGate();
-    const shown = await page.evaluate(
-      (selector) => window.__waddleBench.waitFor([selector], 60_000),
-      FINISHED,
-    );
-    await page.waitForTimeout(1_000);
-    await clicks.stop();
+    const { start: pageStart, reached: shown } = traced.result;
     const probe = await page.evaluate(
       ({ start, shownAt }) => {
         const state = window.__waddleBench;
@@ -170,6 +177,7 @@ export async function measureLive(
       lastPaintedMs: shown.epoch + (shown.painted - shown.at) - published.last,
       messages: probe.messages,
       longTasks: probe.longTasks,
+      maxTaskCpuMs: Math.max(0, ...traced.tasks.map((task) => task.cpuMs)),
       frameGaps: probe.frameGaps,
       inputDelays: probe.inputDelays,
       slowEventMs: probe.slowEventMs,

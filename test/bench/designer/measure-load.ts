@@ -1,6 +1,7 @@
 import type { Browser, Page } from "@playwright/test";
 import { VIEWPORT } from "./launch-chromium.js";
-import { getProbeScript } from "./page-probe.js";
+import { getProbeScript, INTERACTIVE_MARK } from "./page-probe.js";
+import { getMaxCpuBetween, traceCpu } from "./trace-cpu.js";
 
 /** A blank spot of the app header (the title block, right of the agent's name): a click there does nothing. */
 export const IDLE_CLICK = { x: 640, y: 24 } as const;
@@ -17,6 +18,8 @@ export interface LoadSample {
   renderedTools: number;
   firstContentfulPaintMs: number | null;
   longestTaskMs: number;
+  /** The most CPU time the main thread spent in one task before interactive (from a trace). */
+  maxTaskCpuMs: number;
   /** Sum of the part of each long task over 50 ms, until interactive (Lighthouse's TBT). */
   blockingMs: number;
 }
@@ -41,15 +44,19 @@ export async function measureLoad(browser: Browser, url: string): Promise<LoadSa
   try {
     await context.addInitScript({ content: getProbeScript() });
     const page = await context.newPage();
-    await page.goto(url, { waitUntil: "commit" });
-    await probeUntilInteractive(page, 30_000);
+    const { tasks, marks } = await traceCpu(browser, page, async () => {
+      await page.goto(url, { waitUntil: "commit" });
+      await probeUntilInteractive(page, 30_000);
+    });
+    const interactiveTs = marks.get(INTERACTIVE_MARK) ?? Infinity;
+    const maxTaskCpuMs = getMaxCpuBetween(tasks, 0, interactiveTs);
     // the tool watch runs 3 s past the first nodes: wait for it, so that `settled` is final
     await page.waitForFunction(
       () => performance.now() - (window.__waddleBench.toolsVisibleAt ?? Infinity) > 3_100,
       undefined,
       { polling: 100 },
     );
-    return await page.evaluate(() => {
+    const sample = await page.evaluate(() => {
       const probe = window.__waddleBench;
       const interactive = probe.interactiveAt ?? NaN;
       const early = probe.longTasks.filter((task) => task.start < interactive);
@@ -65,6 +72,7 @@ export async function measureLoad(browser: Browser, url: string): Promise<LoadSa
         blockingMs: early.reduce((total, task) => total + Math.max(0, task.duration - 50), 0),
       };
     });
+    return { ...sample, maxTaskCpuMs };
   } finally {
     await context.close();
   }

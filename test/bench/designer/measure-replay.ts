@@ -5,6 +5,7 @@ import { VIEWPORT } from "./launch-chromium.js";
 import { getFinishedResult, makeReplayEvents } from "./make-replay-events.js";
 import { getProbeScript } from "./page-probe.js";
 import { planReplayJumps } from "./plan-replay-jumps.js";
+import { getCpuBetween, getMaxCpuBetween, traceCpu } from "./trace-cpu.js";
 
 export interface StoredReplay {
   runId: string;
@@ -47,6 +48,16 @@ export async function storeReplayRun(
   return { runId, events };
 }
 
+export interface ReplayJumpSample {
+  position: number;
+  tool: string;
+  /** The input event → the node's new state in the DOM, and → the end of the task that painted it. */
+  shownMs: number;
+  paintedMs: number;
+  /** The main thread's CPU time in the tasks that ran meanwhile (from a trace). */
+  cpuMs: number;
+}
+
 export interface ReplayOpenSample {
   /** The route changed → the scrubber and the canvas show the run's end (the task that painted it ended). */
   openMs: number;
@@ -55,7 +66,9 @@ export interface ReplayOpenSample {
   eventsFetchedMs: number;
   /** Their JSON, decoded. */
   eventsKb: number;
-  jumps: { position: number; tool: string; shownMs: number; paintedMs: number }[];
+  /** The most CPU time the main thread spent in one task while opening (from a trace). */
+  maxTaskCpuMs: number;
+  jumps: ReplayJumpSample[];
 }
 
 /** The tool nodes on screen now (rendered, measured, inside the canvas). */
@@ -87,7 +100,7 @@ export async function measureReplay(
   browser: Browser,
   input: { url: string; agentId: string; replay: StoredReplay; jumps: boolean },
 ): Promise<ReplayOpenSample> {
-  const { url, agentId, replay } = input;
+  const { url, agentId } = input;
   const context = await browser.newContext({ viewport: VIEWPORT });
   try {
     await context.addInitScript({ content: getProbeScript() });
@@ -97,63 +110,92 @@ export async function measureReplay(
       timeout: 30_000,
     });
     await page.waitForTimeout(1_000);
-    const opened = await page.evaluate(
-      async ({ hash, length }) => {
-        const start = performance.now();
-        window.location.hash = hash;
-        const reached = await window.__waddleBench.waitFor(
-          [
-            `input[data-testid="replay-scrubber"][max="${length}"]`,
-            `[data-testid^="tool-node-"][data-run-state="succeeded"]`,
-          ],
-          30_000,
-        );
-        // long-task entries reach the observer a little after their task: give them time to arrive
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        const tasks = window.__waddleBench.longTasks.filter(
-          (task) => task.start >= start && task.start <= reached.painted,
-        );
-        const events = performance
-          .getEntriesByType("resource")
-          .find((entry) => entry.name.includes("/events?") && entry.startTime >= start) as
-          PerformanceResourceTiming | undefined;
-        return {
-          openMs: reached.painted - start,
-          longestTaskMs: Math.max(0, ...tasks.map((task) => task.duration)),
-          eventsFetchedMs: events ? events.responseEnd - start : NaN,
-          eventsKb: events ? events.decodedBodySize / 1024 : NaN,
-        };
-      },
-      { hash: `#/agents/${agentId}/runs/${replay.runId}`, length: replay.events.length },
-    );
-    const jumps: ReplayOpenSample["jumps"] = [];
-    if (input.jumps) {
-      await page.waitForTimeout(500);
-      const plan = planReplayJumps({ events: replay.events, tools: await getShownTools(page) });
-      for (const jump of plan) {
-        const timed = await page.evaluate(
-          async ({ position, selector }) => {
-            const scrubber = document.querySelector<HTMLInputElement>('input[data-testid="replay-scrubber"]');
-            const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set;
-            if (!scrubber || !setValue) throw new Error("no replay scrubber");
-            const start = performance.now();
-            // what a drag does: the value changes and React's onChange sees an input event
-            setValue.call(scrubber, String(position));
-            scrubber.dispatchEvent(new Event("input", { bubbles: true }));
-            const reached = await window.__waddleBench.waitFor([selector], 10_000);
-            return { shownMs: reached.at - start, paintedMs: reached.painted - start };
-          },
-          {
-            position: jump.position,
-            selector: `[data-testid="tool-node-${jump.tool}"][data-run-state="running"]`,
-          },
-        );
-        jumps.push({ ...jump, ...timed });
-        await page.waitForTimeout(150);
-      }
-    }
-    return { ...opened, jumps };
+    const traced = await traceCpu(browser, page, () => measureOpenAndJumps(page, input));
+    const { tasks, marks } = traced;
+    const between = (name: string) =>
+      [marks.get(`${name}-start`) ?? NaN, marks.get(`${name}-end`) ?? NaN] as const;
+    const [openFrom, openTo] = between("open");
+    return {
+      ...traced.result.opened,
+      maxTaskCpuMs: getMaxCpuBetween(tasks, openFrom, openTo),
+      jumps: traced.result.jumps.map((jump, index) => ({
+        ...jump,
+        cpuMs: getCpuBetween(tasks, ...between(`jump-${index}`)),
+      })),
+    };
   } finally {
     await context.close();
   }
+}
+
+/** The route change to the run, then the jumps, each between user-timing marks that the trace keeps. */
+async function measureOpenAndJumps(
+  page: Page,
+  input: { agentId: string; replay: StoredReplay; jumps: boolean },
+): Promise<{
+  opened: Omit<ReplayOpenSample, "jumps" | "maxTaskCpuMs">;
+  jumps: Omit<ReplayJumpSample, "cpuMs">[];
+}> {
+  const { agentId, replay } = input;
+  const opened = await page.evaluate(
+    async ({ hash, length }) => {
+      performance.mark("open-start");
+      const start = performance.now();
+      window.location.hash = hash;
+      const reached = await window.__waddleBench.waitFor(
+        [
+          `input[data-testid="replay-scrubber"][max="${length}"]`,
+          `[data-testid^="tool-node-"][data-run-state="succeeded"]`,
+        ],
+        30_000,
+      );
+      performance.mark("open-end");
+      // long-task entries reach the observer a little after their task: give them time to arrive
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const tasks = window.__waddleBench.longTasks.filter(
+        (task) => task.start >= start && task.start <= reached.painted,
+      );
+      const events = performance
+        .getEntriesByType("resource")
+        .find((entry) => entry.name.includes("/events?") && entry.startTime >= start) as
+        PerformanceResourceTiming | undefined;
+      return {
+        openMs: reached.painted - start,
+        longestTaskMs: Math.max(0, ...tasks.map((task) => task.duration)),
+        eventsFetchedMs: events ? events.responseEnd - start : NaN,
+        eventsKb: events ? events.decodedBodySize / 1024 : NaN,
+      };
+    },
+    { hash: `#/agents/${agentId}/runs/${replay.runId}`, length: replay.events.length },
+  );
+  const jumps: Omit<ReplayJumpSample, "cpuMs">[] = [];
+  if (input.jumps) {
+    await page.waitForTimeout(500);
+    const plan = planReplayJumps({ events: replay.events, tools: await getShownTools(page) });
+    for (const [index, jump] of plan.entries()) {
+      const timed = await page.evaluate(
+        async ({ position, selector, mark }) => {
+          const scrubber = document.querySelector<HTMLInputElement>('input[data-testid="replay-scrubber"]');
+          const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set;
+          if (!scrubber || !setValue) throw new Error("no replay scrubber");
+          performance.mark(`${mark}-start`);
+          const start = performance.now();
+          // what a drag does: the value changes and React's onChange sees an input event
+          setValue.call(scrubber, String(position));
+          scrubber.dispatchEvent(new Event("input", { bubbles: true }));
+          const reached = await window.__waddleBench.waitFor([selector], 10_000);
+          performance.mark(`${mark}-end`);
+          return { shownMs: reached.at - start, paintedMs: reached.painted - start };
+        },
+        {
+          position: jump.position,
+          selector: `[data-testid="tool-node-${jump.tool}"][data-run-state="running"]`,
+          mark: `jump-${index}`,
+        },
+      );
+      jumps.push({ ...jump, ...timed });
+      await page.waitForTimeout(150);
+    }
+  }
+  return { opened, jumps };
 }

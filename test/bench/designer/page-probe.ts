@@ -56,6 +56,9 @@ export interface PageProbe {
   waitFor(selectors: readonly string[], timeoutMs: number): Promise<Reached>;
 }
 
+/** The user-timing mark the probe sets when the page became interactive (it shows in a trace). */
+export const INTERACTIVE_MARK = "waddle-bench-interactive";
+
 declare global {
   interface Window {
     __waddleBench: PageProbe;
@@ -64,6 +67,7 @@ declare global {
 
 /** Runs in the page (serialized by `getProbeScript`): it may use only what it defines itself. */
 function installProbe(): void {
+  const INTERACTIVE_MARK = "waddle-bench-interactive";
   const probe: PageProbe = {
     longTasks: [],
     longFrames: [],
@@ -184,7 +188,10 @@ function installProbe(): void {
     (event) => {
       const handled = performance.now();
       probe.inputs.push({ received: event.timeStamp, handled });
-      if (probe.interactiveAt === null && probe.toolsVisibleAt !== null) probe.interactiveAt = handled;
+      if (probe.interactiveAt === null && probe.toolsVisibleAt !== null) {
+        probe.interactiveAt = handled;
+        performance.mark(INTERACTIVE_MARK);
+      }
     },
     { capture: true },
   );

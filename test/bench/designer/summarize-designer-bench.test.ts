@@ -11,6 +11,7 @@ const load = (interactiveMs: number): LoadSample => ({
   renderedTools: 18,
   firstContentfulPaintMs: 400,
   longestTaskMs: 120,
+  maxTaskCpuMs: 80,
   blockingMs: 150,
 });
 
@@ -24,6 +25,7 @@ const live: LiveSample = {
   lastShownMs: 300,
   lastPaintedMs: 320,
   longTasks: [60, 120],
+  maxTaskCpuMs: 70,
   frameGaps: [16, 17, 16, 90],
   inputDelays: [2, 30],
   slowEventMs: [],
@@ -41,14 +43,16 @@ describe("summarizeDesignerBench", () => {
           eventsFetchedMs: 300,
           eventsKb: 4_000,
           longestTaskMs: 80,
-          jumps: [{ position: 5, tool: "tool_3", shownMs: 20, paintedMs: 40 }],
+          maxTaskCpuMs: 50,
+          jumps: [{ position: 5, tool: "tool_3", shownMs: 20, paintedMs: 40, cpuMs: 12 }],
         },
         {
           openMs: 1_200,
           eventsFetchedMs: 300,
           eventsKb: 4_000,
           longestTaskMs: 80,
-          jumps: [{ position: 9, tool: "tool_4", shownMs: 30, paintedMs: 60 }],
+          maxTaskCpuMs: 50,
+          jumps: [{ position: 9, tool: "tool_4", shownMs: 30, paintedMs: 60, cpuMs: 15 }],
         },
       ],
       shape: { tools: 300, edges: 600, replayEvents: 10_000 },
@@ -56,7 +60,9 @@ describe("summarizeDesignerBench", () => {
       designer: "a build",
     });
     expect(result.targets.map((target) => target.met)).toEqual([true, false, false, true]);
-    expect(result.targets[1]?.measured).toBe("max 120 ms (2 long tasks in 1 runs)");
+    expect(result.targets[1]?.measured).toBe(
+      "max 120 ms (2 long tasks in 1 runs); the most CPU in one task: 70 ms",
+    );
     expect(result.tables).toHaveLength(3);
     expect(result.tables[1]?.rows[0]).toEqual([
       1,
@@ -69,6 +75,7 @@ describe("summarizeDesignerBench", () => {
       320,
       2,
       120,
+      70,
       87.8,
       90,
       30,
