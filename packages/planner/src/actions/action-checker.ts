@@ -5,6 +5,7 @@ import type { CatalogTool } from "../catalog/catalog.js";
 import { checkParallel } from "./parallel-checker.js";
 import { correctionMessage, disallowed, reject, repairMessage, unknownTool } from "./rejections.js";
 import { formatIssues } from "../util/format-issues.js";
+import { FINAL_ARG_KEYS } from "../run/final-payload.js";
 import { getOrderingGaps } from "../catalog/resolve-hints.js";
 import { getFieldInfo, type FieldInfo } from "./placeholders.js";
 import { screenPlaceholders } from "./screen-placeholders.js";
@@ -26,18 +27,6 @@ export function checkAction(action: PlannerAction, context: CheckContext): Check
       return checkTool(action, context);
   }
 }
-
-/** Keys of `final_response` args that the payload has a field for; others go to its `extra`. */
-export const FINAL_ARG_KEYS: ReadonlySet<string> = new Set([
-  "answer",
-  "raw_answer",
-  "artifacts",
-  "sources",
-  "suggested_actions",
-  "confidence",
-  "language",
-  "requires_followup",
-]);
 
 /**
  * `final_response` args: an answer is needed (else `missing_answer`, which re-asks for it alone). Sources

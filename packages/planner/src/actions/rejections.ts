@@ -74,13 +74,15 @@ export function parseRejection(
 ): Rejection {
   const code = interpreted.ok ? "invalid_action" : interpreted.code;
   const message = interpreted.ok ? "The reply is not a valid action." : interpreted.message;
+  // Plain text is usually an answer written as prose: say how to send it, so the repair is the last one.
+  const instruction =
+    code === "unparseable_action"
+      ? 'Your reply was plain text. If it is your answer, send {"next_node": "final_response", "args": ' +
+        '{"answer": "<that text>"}}; to call a tool, send {"next_node": "<tool>", "args": {...}}. JSON only.'
+      : 'Reply with exactly one JSON object {"next_node": "<tool or opcode>", "args": {...}} and nothing else.';
   return {
     code,
-    message: JSON.stringify({
-      error: { code, message },
-      instruction:
-        'Reply with exactly one JSON object {"next_node": "<tool or opcode>", "args": {...}} and nothing else.',
-    }),
+    message: JSON.stringify({ error: { code, message }, instruction }),
     purpose: "repair",
     repairKind: "parse",
   };

@@ -1,5 +1,10 @@
 import type { RunEventData } from "@waddle/protocol";
-import { detectTransition, type AutoSeqStep } from "./auto-seq.js";
+import {
+  detectTransition,
+  type AutoSeqSkipReason,
+  type AutoSeqStep,
+  type TransitionDetection,
+} from "./auto-seq.js";
 import { getAutoSeqEventData } from "./auto-seq-events.js";
 import { canAutoExecute } from "./auto-seq-gate.js";
 import type { RunContext } from "../run/run-context.js";
@@ -24,15 +29,19 @@ export function runAutoSeqDetection(run: RunContext): void {
     if (payloadType !== undefined) step.payloadType = payloadType;
     steps.push(step);
   }
-  const result = detectTransition({
-    steps,
-    tools: setup.tools,
-    readOnlyOnly: config.options.autoSeq.readOnlyOnly,
-    pendingActions: state.pendingActions.length,
-    autoSeqEdges: config.edges,
-    blocked: config.hints.disallowed,
-    cache: setup.cache,
-  });
+  const result = guardLoops(
+    run,
+    last,
+    detectTransition({
+      steps,
+      tools: setup.tools,
+      readOnlyOnly: config.options.autoSeq.readOnlyOnly,
+      pendingActions: state.pendingActions.length,
+      autoSeqEdges: config.edges,
+      blocked: config.hints.disallowed,
+      cache: setup.cache,
+    }),
+  );
   const event = getAutoSeqEventData(result, last?.next_node ?? null);
   run.events.emit(event.type, event.data as RunEventData<"auto_seq_skipped">);
   if (result.status !== "unique" || result.action === undefined) return;
@@ -57,6 +66,38 @@ export function runAutoSeqDetection(run: RunContext): void {
     source: "auto_seq",
     reason: "auto_seq_detected_unique",
   });
+  const fingerprint = result.fingerprint?.payload_fingerprint;
+  if (fingerprint !== undefined) state.autoSeqLast = { tool: tool.name, fingerprint };
+}
+
+/**
+ * Auto-seq cannot loop (docs/auto-seq.md): right after a queued action that did not come from detection
+ * (a resumed call), detection is skipped once so that the model decides; and a tool that was just
+ * auto-executed is never auto-executed again on a payload of the same fingerprint.
+ */
+function guardLoops(
+  run: RunContext,
+  last: TrajectoryStep | undefined,
+  result: TransitionDetection,
+): TransitionDetection {
+  if (result.status === "skipped" || last === undefined) return result;
+  const skip = (reason: AutoSeqSkipReason): TransitionDetection => {
+    const skipped: TransitionDetection = { status: "skipped", reason, candidates: [] };
+    if (result.fingerprint !== undefined) skipped.fingerprint = result.fingerprint;
+    return skipped;
+  };
+  if (last.source !== "llm" && last.source !== "auto_seq") return skip("after_queued_action");
+  const previous = run.state.autoSeqLast;
+  if (
+    result.status === "unique" &&
+    last.source === "auto_seq" &&
+    previous !== undefined &&
+    previous.tool === result.candidates[0] &&
+    previous.fingerprint === result.fingerprint?.payload_fingerprint
+  ) {
+    return skip("repeated_fingerprint");
+  }
+  return result;
 }
 
 /** After an auto-seq action ran: `auto_seq_executed`, and one LLM call saved. */

@@ -40,6 +40,8 @@ export interface ToolRunContext {
   pause(reason: "await_input" | "external_event", payload?: Record<string, unknown>): never;
   /** Set when this call runs again after its own pause was resumed. */
   resumeInput?: ToolResumeInput;
+  /** The note a person sent with their approval of this call (`resume` with approve or edit and `userInput`). */
+  approvalNote?: string;
 }
 
 export interface ToolDefinition<Args extends z.ZodType = z.ZodType, Out extends z.ZodType = z.ZodType> {

@@ -30,15 +30,7 @@ export interface LlmCompleteOptions {
   signal?: AbortSignal;
   /** What the call is for; in-process models use it, remote ones may log it. */
   purpose?:
-    | "plan"
-    | "repair"
-    | "arg_fill"
-    | "correction"
-    | "summarize"
-    | "route"
-    | "tool"
-    | "subagent"
-    | "answer";
+    "plan" | "repair" | "arg_fill" | "correction" | "summarize" | "route" | "tool" | "subagent" | "answer";
   /**
    * The planner's structured view of the run so far, for in-process models (the offline model) that plan
    * from the agent's structure. Remote clients ignore it; it never leaves the process.

@@ -1,10 +1,10 @@
 import type { PlannerAction } from "@waddle/protocol";
-import { checkAction, type Rejection } from "../actions/action-checker.js";
+import { checkAction, type CheckResult, type Rejection } from "../actions/action-checker.js";
 import { redactText } from "../secrets/redact-text.js";
 import { truncateText } from "../util/create-preview.js";
 import { createFallbackPayload } from "../run/final-payload.js";
 import { compactHistory } from "../trajectory/history-compactor.js";
-import { interpretReply } from "../actions/interpret-reply.js";
+import { interpretReply, type ArgFillRequest, type InterpretedReply } from "../actions/interpret-reply.js";
 import type { LlmMessage } from "../llm/llm-client.js";
 import type { RunContext } from "../run/run-context.js";
 import { getRejectionText, parseRejection } from "../actions/rejections.js";
@@ -19,6 +19,8 @@ import { createReflectSummary } from "../trajectory/reflection.js";
 import { createFailure } from "../run/run-state.js";
 import type { PlannerOutcome } from "../run/run-types.js";
 import type { Decision } from "../run/decision.js";
+import { askForFields, decideUsableText, findUsableText, settleAnswerReask } from "./reply-salvage.js";
+import { reportSalvages } from "./salvage-report.js";
 
 /** Bad replies are echoed back this short in repair exchanges. */
 const ECHO_CHARS = 2_000;
@@ -47,7 +49,7 @@ export async function planWithLlm(run: RunContext): Promise<Decision> {
       run.llmCaller.abort(call);
       reply = fromCallError(run, error);
     }
-    if ("outcome" in reply) return { kind: "outcome", outcome: reply.outcome };
+    if ("outcome" in reply) return { kind: "outcome", outcome: await reply.outcome };
     if ("interrupted" in reply) {
       const next = afterInterrupted(run, {
         attempt,
@@ -58,6 +60,12 @@ export async function planWithLlm(run: RunContext): Promise<Decision> {
       continue;
     }
     const { content, actionSeq } = reply;
+    if (attempt.answerReask !== undefined) {
+      const reask = attempt.answerReask;
+      delete attempt.answerReask;
+      const settled = settleAnswerReask(run, { reask, content, finishReason: reply.finishReason, actionSeq });
+      if (settled !== undefined) return settled;
+    }
     const interpreted = interpretReply(content, {
       format: run.config.options.actionFormat,
       toolNames: run.config.toolNames,
@@ -71,18 +79,21 @@ export async function planWithLlm(run: RunContext): Promise<Decision> {
     }
     if (result?.ok === true && interpreted.ok) {
       if (result.checked.kind === "tool") run.state.consecutiveArgFailures = 0;
-      run.emitAction(interpreted.action, "llm", actionSeq);
-      const decision: Decision = {
-        kind: "action",
-        action: interpreted.action,
-        checked: result.checked,
-        source: "llm",
-        actionSeq,
-      };
-      if (interpreted.verbatim) decision.reply = content;
-      return decision;
+      return acceptAction(run, { interpreted, result, content, actionSeq });
     }
     const rejection: Rejection = result?.ok === false ? result.rejection : parseRejection(interpreted);
+    if (attempt.argFill !== undefined) {
+      const asked = afterArgFillReply(run, { fill: attempt.argFill, interpreted, rejection });
+      if (asked !== undefined) return asked;
+    }
+    const usable = findUsableText(content, interpreted);
+    if (usable !== undefined) {
+      // A second plain-text reply in a row, after being asked for JSON: the model is answering.
+      const prose = usable.note.rule === "prose_answer";
+      if (prose && (attempt.proseReplies ?? 0) > 0) return decideUsableText(run, usable, actionSeq);
+      if (prose) attempt.proseReplies = (attempt.proseReplies ?? 0) + 1;
+      attempt.usableText = usable;
+    } else attempt.proseReplies = 0;
     const next = afterRejection(run, {
       attempt,
       rejection,
@@ -95,6 +106,52 @@ export async function planWithLlm(run: RunContext): Promise<Decision> {
       { role: "user", content: rejection.message },
     ];
   }
+}
+
+/** A checked action: its salvage events, `action`, and the remarks its step shows the model. */
+function acceptAction(
+  run: RunContext,
+  input: {
+    interpreted: Extract<InterpretedReply, { ok: true }>;
+    result: Extract<CheckResult, { ok: true }>;
+    content: string;
+    actionSeq: number;
+  },
+): Decision {
+  const { interpreted, result, actionSeq } = input;
+  const { action } = interpreted;
+  if (interpreted.notes.length > 0 || result.notes !== undefined) {
+    const notes = result.notes === undefined ? interpreted.notes : [...interpreted.notes, ...result.notes];
+    reportSalvages(run, notes, { node: action.next_node, actionSeq });
+  }
+  run.emitAction(action, "llm", actionSeq);
+  const decision: Decision = { kind: "action", action, checked: result.checked, source: "llm", actionSeq };
+  if (interpreted.verbatim) decision.reply = input.content;
+  if (interpreted.alternates !== undefined || interpreted.droppedSteps !== undefined) {
+    decision.remarks = {
+      ...(interpreted.alternates === undefined ? {} : { alternates_not_run: interpreted.alternates }),
+      ...(interpreted.droppedSteps === undefined ? {} : { dropped_steps: interpreted.droppedSteps }),
+    };
+  }
+  return decision;
+}
+
+/**
+ * The reply to an arg-fill request, when it did not complete the call: the same tool with its fields
+ * still missing or invalid (placeholders, wrong types), or no action at all (prose, cut off). A person is
+ * asked for the fields then, after at most two calls (docs/repair-and-arg-fill.md); another action, or a
+ * refusal that is not about the args, goes on as any reply (undefined).
+ */
+function afterArgFillReply(
+  run: RunContext,
+  input: { fill: ArgFillRequest; interpreted: InterpretedReply; rejection: Rejection },
+): Decision | undefined {
+  const { fill, interpreted, rejection } = input;
+  if (interpreted.ok && (interpreted.action.next_node !== fill.node || rejection.argFailure !== true)) {
+    return undefined;
+  }
+  const given = interpreted.ok ? (rejection.argFill?.args ?? interpreted.action.args) : fill.args;
+  return askForFields(run, { fill, rejection: interpreted.ok ? rejection : undefined, args: given });
 }
 
 /** A stream cut off mid-reply: reported as a repair, then re-asked with the partial reply echoed. */
@@ -128,31 +185,46 @@ function afterRejection(
   reportRejection(run, rejection, options.repairAttempts - attempt.repairsLeft + 1);
   if (rejection.argFailure === true) run.state.consecutiveArgFailures += 1;
   if (run.state.consecutiveArgFailures >= options.maxConsecutiveArgFailures)
-    return forcedFinish(run, rejection);
+    return forcedFinish(run, { rejection, attempt, actionSeq: input.actionSeq });
   if (rejection.softKeys !== undefined) {
     run.state.corrections.push(...rejection.softKeys);
   } else if (attempt.repairsLeft <= 0) {
-    return exhausted(run, { rejection, action, actionSeq: input.actionSeq });
+    return exhausted(run, { rejection, action, actionSeq: input.actionSeq, attempt });
   } else {
     attempt.repairsLeft -= 1;
   }
   attempt.purpose = rejection.purpose;
   attempt.lastError = { code: rejection.code, message: rejection.message };
   if (rejection.argFill === undefined) delete attempt.argFill;
-  else attempt.argFill = { node: rejection.argFill.node, args: rejection.argFill.args };
+  else {
+    const { node, args, missing } = rejection.argFill;
+    const tool = run.config.catalog.get(node);
+    attempt.argFill =
+      tool === undefined ? { node, args, missing } : { node, args, missing, argsSchema: tool.argsSchema };
+  }
+  if (rejection.code === "missing_answer" && rejection.fallback?.kind === "final" && action !== undefined) {
+    attempt.answerReask = { action, fallback: rejection.fallback };
+  }
   return undefined;
 }
 
 function exhausted(
   run: RunContext,
-  input: { rejection: Rejection; action: PlannerAction | undefined; actionSeq: number },
+  input: { rejection: Rejection; action: PlannerAction | undefined; actionSeq: number; attempt: Attempt },
 ): Decision {
   const { rejection, action } = input;
   if (rejection.fallback !== undefined && action !== undefined) {
     run.emitAction(action, "llm", input.actionSeq);
     return { kind: "action", action, checked: rejection.fallback, source: "llm", actionSeq: input.actionSeq };
   }
-  if (rejection.code === "disallowed_node" && rejection.node !== undefined) {
+  // Repairs used up: what the model did say (prose, an answer fragment) ends the run, marked as salvaged.
+  const usable = input.attempt.usableText;
+  if (usable !== undefined) return decideUsableText(run, usable, input.actionSeq);
+  if (
+    rejection.code === "disallowed_node" &&
+    rejection.node !== undefined &&
+    run.config.options.pauseEnabled !== false
+  ) {
     // The model keeps needing a tool the hints forbid: a person has to relax the hints.
     const message = `The model keeps choosing ${rejection.node}, which disallow_nodes forbids.`;
     return {
@@ -166,7 +238,7 @@ function exhausted(
   }
   if (rejection.argFailure !== true) run.state.consecutiveArgFailures += 1;
   if (run.state.consecutiveArgFailures >= run.config.options.maxConsecutiveArgFailures)
-    return forcedFinish(run, rejection);
+    return forcedFinish(run, input);
   const refused: PlannerAction = action ?? { next_node: "invalid_reply", args: {} };
   const failure = createFailure({
     node: refused.next_node,
@@ -178,8 +250,17 @@ function exhausted(
   return { kind: "refused", action: refused, source: "llm", failure };
 }
 
-/** `maxConsecutiveArgFailures` reached: finish with `requires_followup` instead of looping (docs/repair-and-arg-fill.md). */
-function forcedFinish(run: RunContext, rejection: Rejection): Decision {
+/**
+ * `maxConsecutiveArgFailures` reached: finish with `requires_followup` instead of looping
+ * (docs/repair-and-arg-fill.md); with what the model said when it said something usable, else `no_path`.
+ */
+function forcedFinish(
+  run: RunContext,
+  input: { rejection: Rejection; attempt: Attempt; actionSeq: number },
+): Decision {
+  const { rejection } = input;
+  const usable = input.attempt.usableText;
+  if (usable !== undefined) return decideUsableText(run, usable, input.actionSeq);
   const limit = run.config.options.maxConsecutiveArgFailures;
   const message =
     `I could not produce a valid action after ${limit} consecutive attempts` +

@@ -29,6 +29,8 @@ import type { ToolRuntime } from "../tools/tool-runtime.js";
 import { createUserMessage, TrajectoryMessages } from "../trajectory/trajectory-messages.js";
 import { TrajectoryRecorder, type StepRecord } from "../trajectory/trajectory-recorder.js";
 import { applyNonPlannerIteration } from "../todos/write-todos.js";
+import { getAnswerReserveMs } from "../run/answer-reserve.js";
+import { finishWithAnswerTurn, getDeadlineMessage } from "./budget-answer.js";
 import { getInFlightAction } from "../recovery/get-in-flight-action.js";
 import { createRunCheckpoint, type CheckpointSink, type InFlightAction } from "../recovery/run-checkpoint.js";
 
@@ -131,7 +133,7 @@ export class PlannerRun implements RunContext {
       for (;;) {
         this.saveCheckpoint();
         const stop = this.checkLimits();
-        if (stop !== undefined) return stop;
+        if (stop !== undefined) return await stop;
         if (this.tasks !== undefined || this.state.heldMerges !== undefined) {
           const held = await drainTaskResults(this);
           if (held !== undefined) return held;
@@ -179,7 +181,8 @@ export class PlannerRun implements RunContext {
     if (decision.kind === "outcome") return decision.outcome;
     if (decision.kind === "pause") {
       const { reason, payload, action } = decision;
-      const kind = reason === "constraints_conflict" ? "constraints" : "tool_approval";
+      const kind =
+        decision.pauseKind ?? (reason === "constraints_conflict" ? "constraints" : "tool_approval");
       return this.pause(action === undefined ? { reason, kind, payload } : { reason, kind, payload, action });
     }
     this.state.iteration += 1;
@@ -203,14 +206,18 @@ export class PlannerRun implements RunContext {
     }
   }
 
-  /** Cancellation, deadline, cost ceiling and max_iters, checked before every step. */
-  checkLimits(): PlannerOutcome | undefined {
+  /**
+   * Cancellation, deadline, cost ceiling and max_iters, checked before every step. The deadline and
+   * max_iters end the run with an answer turn (docs/budgets.md).
+   */
+  checkLimits(): PlannerOutcome | Promise<PlannerOutcome> | undefined {
     if (this.signal.aborted) return this.finishCancelled();
     if (this.isPastDeadline()) {
-      return this.finishByConstraint(
-        "deadline",
-        `The deadline of ${this.config.options.deadlineS ?? 0} s has passed.`,
-      );
+      return finishWithAnswerTurn(this, {
+        constraint: "deadline",
+        message: getDeadlineMessage(this),
+        reason: "budget_exhausted",
+      });
     }
     const maxCost = this.config.hints.maxCostUsd;
     if (maxCost !== undefined && this.state.usage.costUsd >= maxCost) {
@@ -218,21 +225,28 @@ export class PlannerRun implements RunContext {
     }
     if (this.state.iteration >= this.config.options.maxIters) {
       const message = `The run used all ${this.config.options.maxIters} steps (maxIters) without an answer.`;
-      this.events.emit("constraint_violation", { constraint: "max_iters", message, enforced: "finished" });
-      return this.finish("max_iters", createFallbackPayload({ message, steps: this.state.steps }));
+      return finishWithAnswerTurn(this, { constraint: "max_iters", message, reason: "max_iters" });
     }
     return undefined;
   }
 
+  /** Past the time tools and planning calls may use: the deadline less the answer turn's reserve. */
   isPastDeadline(): boolean {
-    return this.state.deadlineAt !== undefined && this.config.clock() >= this.state.deadlineAt;
+    const workUntil = this.workDeadlineAt();
+    return workUntil !== undefined && this.config.clock() >= workUntil;
   }
 
-  /** Milliseconds left before the deadline (undefined without one). */
+  /** Milliseconds tools and planning calls may still use (undefined without a deadline). */
   remainingMs(): number | undefined {
-    return this.state.deadlineAt === undefined
+    const workUntil = this.workDeadlineAt();
+    return workUntil === undefined ? undefined : Math.max(0, workUntil - this.config.clock());
+  }
+
+  private workDeadlineAt(): number | undefined {
+    const { deadlineAt } = this.state;
+    return deadlineAt === undefined
       ? undefined
-      : Math.max(0, this.state.deadlineAt - this.config.clock());
+      : deadlineAt - getAnswerReserveMs(this.config.options.deadlineS);
   }
 
   checkContext(skipSoftHints = false): CheckContext {

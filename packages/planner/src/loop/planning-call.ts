@@ -8,6 +8,9 @@ import type { RunContext } from "../run/run-context.js";
 import { resolveReasoningEffort } from "../llm/reasoning-router.js";
 import { interruptedRejection } from "../actions/rejections.js";
 import type { PlannerOutcome } from "../run/run-types.js";
+import type { ArgFillRequest } from "../actions/interpret-reply.js";
+import { finishWithAnswerTurn, getDeadlineMessage } from "./budget-answer.js";
+import type { AnswerReask, UsableText } from "./reply-salvage.js";
 
 /** One iteration's exchange with the LLM: what to ask next, and how many repairs are left. */
 export interface Attempt {
@@ -15,13 +18,19 @@ export interface Attempt {
   purpose: LlmPurpose;
   repairsLeft: number;
   lastError?: { code: string; message: string };
-  argFill?: { node: string; args: Record<string, unknown> };
+  argFill?: ArgFillRequest;
+  /** Set after a final_response without a usable answer: the next reply is read as that answer. */
+  answerReask?: AnswerReask;
+  /** The latest thing the model said that could stand as its answer if repairs run out. */
+  usableText?: UsableText;
+  /** Plain-text replies so far in this iteration: a second one in a row is taken as the answer. */
+  proseReplies?: number;
 }
 
 /** One planning call's result: the reply, the run's end (deadline), or a cut-off stream to repair. */
 export type CallResult =
   | { content: string; actionSeq: number; reasoning?: string; finishReason?: string }
-  | { outcome: PlannerOutcome }
+  | { outcome: PlannerOutcome | Promise<PlannerOutcome> }
   | { interrupted: { partial: string; rejection: Rejection }; actionSeq: number };
 
 /** The planning call's input: the messages (plus a repair exchange), the planner view, the options. */
@@ -51,8 +60,10 @@ export function toCallResult(output: LlmCallOutput): CallResult {
 /** A deadline that passed during the call ends the run; a cut-off stream is repaired; the rest throws. */
 export function fromCallError(run: RunContext, error: unknown): CallResult {
   if (error instanceof TimeoutError && !run.cancellation.aborted) {
-    const message = `The deadline of ${run.config.options.deadlineS ?? 0} s passed during an LLM call.`;
-    return { outcome: run.finishByConstraint("deadline", message) };
+    const message = getDeadlineMessage(run);
+    return {
+      outcome: finishWithAnswerTurn(run, { constraint: "deadline", message, reason: "budget_exhausted" }),
+    };
   }
   if (isLlmError(error, "stream_interrupted") && !run.cancellation.aborted) {
     return { interrupted: interruptedRejection(error), actionSeq: run.state.actionSeq - 1 };

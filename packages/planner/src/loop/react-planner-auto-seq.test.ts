@@ -287,6 +287,36 @@ describe("auto-seq in the loop: outcomes, gates and skips", () => {
     ]);
   });
 
+  it("never auto-runs a tool twice in a row on a payload of the same fingerprint", async () => {
+    // `only` takes {id} and returns {id, by}: it accepts its own output, which looped until maxIters.
+    const spec = idSpec([mock("only")]);
+    const { planner, client } = createScriptedPlanner(spec, [call("start", { id: "7" }), answer("ok")]);
+    const log = createEventLog();
+    const result = finished(await planner.run("x", { onEvent: log.onEvent }));
+    expect(log.ofType("tool_start").map((event) => event.data.tool)).toEqual(["start", "only"]);
+    expect(log.ofType("auto_seq_skipped").map((event) => event.data.reason)).toEqual([
+      "no_steps",
+      "repeated_fingerprint",
+    ]);
+    expect(result.metadata.autoSeqSavedCalls).toBe(1);
+    expect(client.calls).toHaveLength(2);
+  });
+
+  it("lets the model decide after a resumed call (after_queued_action)", async () => {
+    const spec = idSpec([mock("send", { requiresApproval: true, autoSeq: false }), mock("only")]);
+    const { planner } = createScriptedPlanner(spec, [call("send", { id: "1" }), answer("ok")]);
+    const first = await planner.run("x");
+    if (first.kind !== "pause") throw new Error("expected a pause");
+    const log = createEventLog();
+    finished(await planner.resume(first.resumeToken, { decision: "approve", onEvent: log.onEvent }));
+    // The resumed send is the run's first step (no_steps before it); its {id} would feed `only`.
+    expect(log.ofType("auto_seq_skipped").map((event) => event.data.reason)).toEqual([
+      "no_steps",
+      "after_queued_action",
+    ]);
+    expect(log.ofType("tool_start").map((event) => event.data.tool)).toEqual(["send"]);
+  });
+
   it("skips with pending_actions_present when a resumed call waits in the queue", async () => {
     const spec = idSpec([mock("send", { requiresApproval: true, autoSeq: false })]);
     const { planner } = createScriptedPlanner(spec, [

@@ -27,6 +27,8 @@ export function createInitialState(input: {
     ...(config.options.deadlineS === undefined ? {} : { deadlineS: config.options.deadlineS }),
   });
   if (config.writeTodosTool !== undefined) state.todos = createTodoState();
+  const keys = Object.keys(options.toolContext ?? {}).sort();
+  if (keys.length > 0) state.toolContextKeys = keys;
   return state;
 }
 

@@ -1,6 +1,6 @@
 import type { ActionDecision, Decision } from "../run/decision.js";
 import { checkAction, type CheckedAction } from "../actions/action-checker.js";
-import { createFinalPayload, getLastResultDigest } from "../run/final-payload.js";
+import { createFinalPayload, getLastResultDigest, markModelSources } from "../run/final-payload.js";
 import { executeParallel, type JoinRecord } from "../tools/parallel-executor.js";
 import type { RunContext } from "../run/run-context.js";
 import type { QueuedAction } from "../run/run-state.js";
@@ -37,6 +37,8 @@ export function decideQueued(run: RunContext, queued: QueuedAction): Decision | 
   };
   if (queued.approved === true) decision.approved = true;
   if (queued.resumeInput !== undefined) decision.resumeInput = queued.resumeInput;
+  if (queued.remarks !== undefined) decision.remarks = queued.remarks;
+  if (queued.approvalNote !== undefined) decision.approvalNote = queued.approvalNote;
   return decision;
 }
 
@@ -66,8 +68,16 @@ function finishWithAnswer(
   checked: Extract<CheckedAction, { kind: "final" }>,
 ): PlannerOutcome {
   const written = checked.args.answer ?? checked.args.raw_answer;
-  if (written !== undefined && written.trim().length > 0)
-    return run.finish("answer_complete", createFinalPayload(checked.args));
+  if (written !== undefined && written.trim().length > 0) {
+    const payload = createFinalPayload(checked.args, "", checked.invalid);
+    if (payload.sources.length > 0) payload.sources = markModelSources(payload.sources, run.state.steps);
+    // docs/empty-final-answer.md: an answer the planner inferred (prose, a fragment) says so.
+    if (checked.salvaged !== undefined) {
+      payload.salvaged = { ...checked.salvaged };
+      payload.requires_followup = true;
+    }
+    return run.finish("answer_complete", payload);
+  }
   // docs/empty-final-answer.md: no answer even after the repair asked for one; keep what the run found.
   const digest = getLastResultDigest(run.state.steps);
   const fallback =
@@ -75,7 +85,7 @@ function finishWithAnswer(
       ? "The model finished without an answer."
       : `The model finished without writing an answer. Latest result: ${digest}`;
   return run.finish("answer_complete", {
-    ...createFinalPayload(checked.args, fallback),
+    ...createFinalPayload(checked.args, fallback, checked.invalid),
     requires_followup: true,
   });
 }
@@ -88,7 +98,7 @@ async function runParallel(
   const calls = checked.branches.length + (checked.join === undefined ? 0 : 1);
   const cost = checked.branches.reduce((total, branch) => total + (branch.tool.costUsd ?? 0), 0);
   const limit = checkToolBudgets(run, cost, calls);
-  if (limit !== undefined) return limit;
+  if (limit !== undefined) return await limit;
   if (checked.requested > checked.limit) {
     run.events.emit("constraint_violation", {
       constraint: "max_parallel",
@@ -121,6 +131,7 @@ async function runParallel(
     branches: outcome.branches,
     ...(outcome.join === undefined ? {} : { join: outcome.join }),
     startedAt,
+    remarks: decision.remarks,
   });
   const parallelSummary = `Parallel: ${outcome.successCount} succeeded, ${outcome.failureCount} failed${describeJoin(outcome.join)}`;
   const observed = run.events.enabled ? parallelSummary : undefined;

@@ -5,6 +5,7 @@ import { recordAutoSeqExecuted } from "../auto-seq/auto-seq-runner.js";
 import type { CatalogTool } from "../catalog/catalog.js";
 import { redactText } from "../secrets/redact-text.js";
 import type { RunContext } from "../run/run-context.js";
+import type { StepRemarks } from "../run/run-state.js";
 import type { EventAt } from "../run/run-event-emitter.js";
 import { createActSummary, createObsSummary } from "../trajectory/reflection.js";
 import type { PlannerOutcome } from "../run/run-types.js";
@@ -12,6 +13,8 @@ import { runWriteTodos } from "../todos/todos-step.js";
 import { executeToolCall } from "../tools/tool-executor.js";
 import type { ToolCall, ToolCallResult } from "../tools/tool-runtime.js";
 import { isToolPauseSignal } from "../tools/tool-pause-signal.js";
+import { createFailure } from "../run/run-state.js";
+import { finishWithAnswerTurn, getDeadlineMessage } from "./budget-answer.js";
 
 type ToolCheck = Extract<CheckedAction, { kind: "tool" }>;
 
@@ -23,6 +26,7 @@ interface StartedTool {
   reply: string | undefined;
   step: number;
   startedAt: number;
+  remarks: StepRemarks | undefined;
 }
 
 /**
@@ -54,6 +58,7 @@ export function runTool(
     approved: decision.approved === true,
   });
   if (gate.pause) {
+    if (run.config.options.pauseEnabled === false) return refuseUnapproved(run, decision, checked);
     return run.pause({
       reason: "approval_required",
       kind: "tool_approval",
@@ -69,6 +74,7 @@ export function runTool(
     reply: decision.reply,
     step,
     startedAt: run.config.clock(),
+    remarks: decision.remarks,
   };
   // One clock reading for the step's start: `[Act]`, the call's start and `tool_start` share it.
   const at = { ts: started.startedAt, step };
@@ -83,6 +89,7 @@ export function runTool(
     startedAt: started.startedAt,
   };
   if (decision.resumeInput !== undefined) call.resumeInput = decision.resumeInput;
+  if (decision.approvalNote !== undefined) call.approvalNote = decision.approvalNote;
   let pending: ToolCallResult | Promise<ToolCallResult>;
   try {
     pending = executeToolCall(run.toolRuntime, call);
@@ -106,9 +113,40 @@ async function awaitTool(
   return finishTool(run, started, result);
 }
 
-/** A tool that called `ctx.pause()` pauses the run; anything else thrown is a bug and fails it. */
-function pauseOrThrow(run: RunContext, started: StartedTool, error: unknown): Promise<PlannerOutcome> {
+/**
+ * `pauseEnabled: false` (docs/pause-resume.md): a call that needs approval is not run, and the model reads
+ * why as the step's failure, to answer from or to choose another way.
+ */
+function refuseUnapproved(run: RunContext, decision: ActionDecision, checked: ToolCheck): undefined {
+  const { tool, args } = checked;
+  const failure = createFailure({
+    node: tool.name,
+    args,
+    errorCode: "approval_unavailable",
+    message: `${tool.name} needs a person's approval, and this run cannot pause to ask for it: it was not run.`,
+    suggestion: "Answer with what you have, or use a tool that needs no approval.",
+  });
+  run.recordStep({
+    action: { next_node: tool.name, args },
+    source: decision.source,
+    failure,
+    reply: decision.reply,
+    remarks: decision.remarks,
+  });
+  return undefined;
+}
+
+/**
+ * A tool that called `ctx.pause()` pauses the run (with `pauseEnabled: false`, the call fails instead and
+ * the model reads what the tool asked for); anything else thrown is a bug and fails it.
+ */
+function pauseOrThrow(
+  run: RunContext,
+  started: StartedTool,
+  error: unknown,
+): Promise<PlannerOutcome> | PlannerOutcome | undefined {
   if (!isToolPauseSignal(error)) throw error;
+  if (run.config.options.pauseEnabled === false) return failUnpaused(run, started, error);
   const { tool, args } = started;
   return run.pause({
     reason: error.reason,
@@ -118,20 +156,44 @@ function pauseOrThrow(run: RunContext, started: StartedTool, error: unknown): Pr
   });
 }
 
+function failUnpaused(
+  run: RunContext,
+  started: StartedTool,
+  signal: { reason: string; payload: Record<string, unknown> },
+): PlannerOutcome | undefined {
+  const { tool, args, step } = started;
+  const asked = typeof signal.payload.message === "string" ? `: ${signal.payload.message}` : "";
+  const failure = createFailure({
+    node: tool.name,
+    args,
+    errorCode: "pause_unavailable",
+    message: `${tool.name} asked for a person (${signal.reason}${asked}), and this run cannot pause: the call did not complete.`,
+    suggestion: "Answer with what you have, or ask the user for what the tool needed in your answer.",
+  });
+  const endedAt = run.config.clock();
+  const durationMs = Math.max(0, endedAt - started.startedAt);
+  run.events.emitAt(
+    "tool_error",
+    { tool: tool.name, callId: `step-${step}`, failure, durationMs },
+    { ts: endedAt, step },
+  );
+  return finishTool(run, started, { ok: false, failure, durationMs, endedAt, attempts: 1, cancelled: false });
+}
+
 /** Records the step and its `[Obs]`; a cancelled call finishes the run. */
 function finishTool(
   run: RunContext,
   started: StartedTool,
   result: ToolCallResult,
 ): PlannerOutcome | undefined {
-  const { tool, args, source, reply, startedAt } = started;
+  const { tool, args, source, reply, startedAt, remarks } = started;
   const { endedAt } = result;
   run.state.hops += 1;
   run.state.usage.costUsd += tool.costUsd ?? 0;
   const action: PlannerAction = { next_node: tool.name, args };
   if (result.ok) {
-    run.recordStep({ action, source, observation: result.observation, startedAt, endedAt, reply });
-  } else run.recordStep({ action, source, failure: result.failure, startedAt, endedAt, reply });
+    run.recordStep({ action, source, observation: result.observation, startedAt, endedAt, reply, remarks });
+  } else run.recordStep({ action, source, failure: result.failure, startedAt, endedAt, reply, remarks });
   const observed = run.events.enabled
     ? redactText(
         createObsSummary(
@@ -148,15 +210,19 @@ function finishTool(
   return undefined;
 }
 
-/** Hop budget, cost ceiling and deadline, checked before any tool runs. */
+/**
+ * Hop budget, cost ceiling and deadline, checked before any tool runs. The hop budget and the deadline end
+ * the run with an answer turn (docs/budgets.md).
+ */
 export function checkToolBudgets(
   run: RunContext,
   costUsd: number,
   calls: number,
-): PlannerOutcome | undefined {
+): PlannerOutcome | Promise<PlannerOutcome> | undefined {
   const { hopBudget } = run.config.options;
   if (hopBudget !== undefined && run.state.hops + calls > hopBudget) {
-    return run.finishByConstraint("hop_budget", `The hop budget of ${hopBudget} tool calls is used up.`);
+    const message = `The hop budget of ${hopBudget} tool calls is used up.`;
+    return finishWithAnswerTurn(run, { constraint: "hop_budget", message, reason: "budget_exhausted" });
   }
   const maxCost = run.config.hints.maxCostUsd;
   if (maxCost !== undefined && costUsd > 0 && run.state.usage.costUsd + costUsd > maxCost) {
@@ -165,11 +231,10 @@ export function checkToolBudgets(
       `The next tool calls would pass the cost ceiling of $${maxCost}.`,
     );
   }
-  if (run.isPastDeadline())
-    return run.finishByConstraint(
-      "deadline",
-      `The deadline of ${run.config.options.deadlineS ?? 0} s has passed.`,
-    );
+  if (run.isPastDeadline()) {
+    const message = getDeadlineMessage(run);
+    return finishWithAnswerTurn(run, { constraint: "deadline", message, reason: "budget_exhausted" });
+  }
   return undefined;
 }
 

@@ -17,6 +17,8 @@ export const PAUSE_KINDS = [
   "task_spawn",
   /** HUMAN_GATED task results waiting to be merged or discarded. */
   "task_merge",
+  /** A call whose required args the model could not give: a person supplies them (`await_input`). */
+  "arg_input",
 ] as const;
 export type PauseKind = (typeof PAUSE_KINDS)[number];
 

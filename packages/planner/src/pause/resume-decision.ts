@@ -5,13 +5,15 @@ import type { PauseRecord } from "./paused-state.js";
 import { PlannerError } from "../errors/planner-error.js";
 import type { RunContext } from "../run/run-context.js";
 import { getRejectionText } from "../actions/rejections.js";
-import { createFailure } from "../run/run-state.js";
+import { createFailure, type QueuedAction } from "../run/run-state.js";
+import { getFieldInfo } from "../actions/placeholders.js";
+import { parseJson } from "../util/parse-json.js";
 import type { PlannerOutcome, ResumeOptions } from "../run/run-types.js";
 import { settleHeldMerge } from "../tasks/task-results.js";
 import { parseTaskAction } from "../tasks/task-spawn.js";
 import { isPlannerError } from "../errors/planner-error.js";
 
-const EDITABLE = new Set<PauseRecord["kind"]>(["tool_approval", "tool_pause", "task_spawn"]);
+const EDITABLE = new Set<PauseRecord["kind"]>(["tool_approval", "tool_pause", "task_spawn", "arg_input"]);
 
 /**
  * Checks a person's decision against what the run waits for, before the token is spent: `edit` needs a
@@ -23,6 +25,8 @@ export function checkResumeDecision(
   paused: PauseRecord,
   options: ResumeOptions,
 ): PlannerAction | undefined {
+  if (paused.kind === "arg_input" && options.decision === "approve")
+    return fillMissingArgs(run, paused, options);
   if (options.decision !== "edit") return undefined;
   const action = paused.action;
   if (action === undefined || !EDITABLE.has(paused.kind)) {
@@ -53,6 +57,52 @@ export function checkResumeDecision(
 }
 
 /**
+ * `approve` on an arg-fill the model could not complete (`arg_input`): `userInput` is the missing field's
+ * value (typed by its schema), or a JSON object of the fields when several are missing. The completed call
+ * is checked like an edit; throws `invalid_resume` with what to send instead.
+ */
+function fillMissingArgs(run: RunContext, paused: PauseRecord, options: ResumeOptions): PlannerAction {
+  const action = paused.action;
+  if (action === undefined) throw invalidResume("This pause has no call to complete: reject it.");
+  const missing = Array.isArray(paused.payload.missing)
+    ? paused.payload.missing.filter((field): field is string => typeof field === "string")
+    : [];
+  const input = options.userInput?.trim();
+  if (input === undefined || input.length === 0) {
+    throw invalidResume(
+      `${action.next_node} waits for ${missing.join(", ") || "its args"}: approve with userInput holding ` +
+        `${missing.length > 1 ? "a JSON object of them" : "the value"}, edit with the whole args, or reject.`,
+    );
+  }
+  const parsed = parseJson(input);
+  const tool = run.config.catalog.get(action.next_node);
+  let fields: Record<string, unknown>;
+  if (missing.length === 1 && !(parsed.ok && isRecord(parsed.value) && missing[0]! in parsed.value)) {
+    const type = tool === undefined ? undefined : getFieldInfo(tool.argsSchema, missing[0]!).type;
+    fields = { [missing[0]!]: type === "string" || type === undefined || !parsed.ok ? input : parsed.value };
+  } else if (parsed.ok && isRecord(parsed.value)) fields = parsed.value;
+  else {
+    throw invalidResume(
+      `Several args are missing (${missing.join(", ")}): send userInput as a JSON object of them.`,
+    );
+  }
+  const completed: PlannerAction = { next_node: action.next_node, args: { ...action.args, ...fields } };
+  const result = checkAction(completed, run.checkContext(true));
+  if (!result.ok) {
+    throw invalidResume(
+      `The args of ${action.next_node} are still refused: ${getRejectionText(result.rejection)}`,
+    );
+  }
+  return result.checked.kind === "tool"
+    ? { next_node: action.next_node, args: result.checked.args }
+    : completed;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
  * Applies the decision to a restored run, after `resumed`: an approved (or edited) call is queued to run
  * as is — through the same checks and events, the approval gate letting it through; a rejected one
  * becomes a failure observation the LLM re-plans from; held task results are merged or discarded.
@@ -75,7 +125,15 @@ export function applyResumeDecision(input: {
       if (reject) return void recordRejection(run, action, paused.kind, options.userInput);
       // The paused iteration was counted when it began; running its call now completes it.
       state.iteration = Math.max(0, state.iteration - 1);
-      const queued = { action: edited ?? action, source: "resume" as const, approved: true };
+      const queued: QueuedAction = { action: edited ?? action, source: "resume", approved: true };
+      const note = options.userInput?.trim();
+      if (paused.kind !== "tool_pause" && note !== undefined && note.length > 0) {
+        // docs/pause-resume.md: the model reads the note beside the call's result, the tool in its context.
+        queued.remarks = {
+          approval: `${edited === undefined ? "approved" : "edited and approved"} by a person, note: ${note}`,
+        };
+        queued.approvalNote = note;
+      }
       if (paused.kind !== "tool_pause") state.pendingActions.unshift(queued);
       else {
         const resumeInput = {
@@ -100,6 +158,14 @@ export function applyResumeDecision(input: {
       if (paused.merge !== undefined) settleHeldMerge(run, paused.merge, reject ? "discard" : "apply");
       return undefined;
     }
+    case "arg_input": {
+      const action = paused.action;
+      if (action === undefined) return undefined;
+      if (reject) return void recordRejection(run, action, paused.kind, options.userInput);
+      // The pause came before the call's iteration began, and the gate still applies to the call.
+      state.pendingActions.unshift({ action: edited ?? action, source: "resume" });
+      return undefined;
+    }
   }
 }
 
@@ -114,7 +180,9 @@ function recordRejection(
       ? "A person declined to answer this call"
       : kind === "task_spawn"
         ? "A person rejected starting this task"
-        : "A person rejected this call";
+        : kind === "arg_input"
+          ? "A person declined to give the missing args of this call"
+          : "A person rejected this call";
   const failure = createFailure({
     node: action.next_node,
     args: action.args,

@@ -2,6 +2,7 @@ import type { PlannerConfig } from "../run/planner-config.js";
 import type { RunContext } from "../run/run-context.js";
 import type { RunState } from "../run/run-state.js";
 import type { PlannerOutcome, ResumeOptions, RunOptions } from "../run/run-types.js";
+import { PlannerError } from "../errors/planner-error.js";
 import { parseSavedRun } from "./paused-state.js";
 import { claimResumeToken, getUnknownTokenError, releaseResumeToken } from "./resume-claims.js";
 import { applyResumeDecision, checkResumeDecision } from "./resume-decision.js";
@@ -32,6 +33,7 @@ export async function resumeRun(input: {
     const stored = await config.stateStore.load(token);
     if (stored === undefined) throw getUnknownTokenError(token);
     const saved = parseSavedRun(stored, token);
+    assertToolContext(saved.state, options);
     const run = input.restore(saved.state, {
       ...(options.toolContext === undefined ? {} : { toolContext: options.toolContext }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -61,4 +63,23 @@ export async function resumeRun(input: {
     run.events.emit("resumed", data);
     return applyResumeDecision({ run, paused, options, edited });
   });
+}
+
+/**
+ * A run started with a toolContext cannot go on without it (its tools would run with `{}`): a resume that
+ * does not bring back every key is refused before the token is spent, so it can be sent again with them.
+ */
+function assertToolContext(state: RunState, options: ResumeOptions): void {
+  const needed = state.toolContextKeys ?? [];
+  if (needed.length === 0) return;
+  const given = options.toolContext ?? {};
+  const missing = needed.filter((key) => !(key in given));
+  if (missing.length === 0) return;
+  throw new PlannerError(
+    "invalid_resume",
+    `This run was started with a toolContext (keys: ${needed.join(", ")}) that this resume does not bring ` +
+      `back (missing: ${missing.join(", ")}): toolContext values are never saved with a pause. Resume again ` +
+      "with the same toolContext.",
+    { details: { toolContextRequired: true, toolContextKeys: needed, missing } },
+  );
 }

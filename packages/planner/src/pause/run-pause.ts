@@ -25,13 +25,21 @@ export async function pauseRun(run: RunContext, record: PauseRecord): Promise<Pl
   return { kind: "pause", reason: record.reason, payload: safePayload, resumeToken, metadata };
 }
 
-/** Hints that make progress impossible pause the run before its first LLM call. */
-export function pauseForConflicts(run: RunContext): Promise<PlannerPause> {
+/**
+ * Hints that make progress impossible pause the run before its first LLM call. With `pauseEnabled: false`
+ * the conflicts are reported and the run goes on under the hints as they are (docs/pause-resume.md).
+ */
+export function pauseForConflicts(run: RunContext): Promise<PlannerPause> | undefined {
   const conflicts = run.config.hintConflicts;
+  const enforced = run.config.options.pauseEnabled === false ? "rejected" : "paused";
   for (const conflict of conflicts) {
     const constraint: Constraint =
       conflict.kind === "sequential_in_group" ? "sequential_only" : "disallow_nodes";
-    run.events.emit("constraint_violation", { constraint, message: conflict.message, enforced: "paused" });
+    run.events.emit("constraint_violation", { constraint, message: conflict.message, enforced });
+  }
+  if (enforced === "rejected") {
+    run.state.conflictsAcknowledged = true;
+    return undefined;
   }
   return pauseRun(run, {
     reason: "constraints_conflict",

@@ -4,8 +4,27 @@ import type { TrajectoryStep } from "./run-state.js";
 
 const DIGEST_CHARS = 600;
 
-/** The typed final payload from validated `final_response` args (`raw_answer` already folded in). */
-export function createFinalPayload(args: FinalResponseArgs, fallbackAnswer = ""): FinalPayload {
+/** Keys of `final_response` args that the payload has a field for; the others go to its `extra`. */
+export const FINAL_ARG_KEYS: ReadonlySet<string> = new Set([
+  "answer",
+  "raw_answer",
+  "artifacts",
+  "sources",
+  "suggested_actions",
+  "confidence",
+  "language",
+  "requires_followup",
+]);
+
+/**
+ * The typed final payload from validated `final_response` args (`raw_answer` already folded in). Keys
+ * with no field, and `invalid` fields that did not validate, are kept under `extra` (docs/empty-final-answer.md).
+ */
+export function createFinalPayload(
+  args: FinalResponseArgs,
+  fallbackAnswer = "",
+  invalid?: Readonly<Record<string, unknown>>,
+): FinalPayload {
   const answer = args.answer ?? args.raw_answer ?? fallbackAnswer;
   const payload: FinalPayload = {
     answer: answer.trim().length > 0 ? answer : fallbackAnswer,
@@ -16,7 +35,38 @@ export function createFinalPayload(args: FinalResponseArgs, fallbackAnswer = "")
   };
   if (args.confidence !== undefined) payload.confidence = args.confidence;
   if (args.language !== undefined) payload.language = args.language;
+  let extra: Record<string, unknown> | undefined;
+  for (const key in args) {
+    if (!FINAL_ARG_KEYS.has(key)) (extra ??= {})[key] = args[key];
+  }
+  if (invalid !== undefined) extra = { ...extra, ...invalid };
+  if (extra !== undefined && Object.keys(extra).length > 0) payload.extra = extra;
   return payload;
+}
+
+/** The keys of a source that name it: matched against what the run's tools returned. */
+const SOURCE_KEYS = ["url", "href", "link", "uri", "id", "doc_id", "document_id", "title", "source", "name"];
+
+/**
+ * Sources the model cites are kept; those that nothing the run's tools returned mentions are marked
+ * `model_provided: true`, so that a reader can tell a citation the run collected from one the model wrote.
+ */
+export function markModelSources(
+  sources: Record<string, unknown>[],
+  steps: readonly TrajectoryStep[],
+): Record<string, unknown>[] {
+  if (sources.length === 0) return sources;
+  let collected: string | undefined;
+  return sources.map((source) => {
+    const names = SOURCE_KEYS.map((key) => source[key]).filter(
+      (value): value is string | number =>
+        (typeof value === "string" && value.trim().length > 2) || typeof value === "number",
+    );
+    collected ??= JSON.stringify(steps.map((step) => [step.observation, step.branches, step.join]));
+    const text = collected;
+    const found = names.some((name) => text.includes(JSON.stringify(String(name)).slice(1, -1)));
+    return found ? source : { ...source, model_provided: true };
+  });
 }
 
 /**

@@ -21,6 +21,21 @@ export interface TrajectoryStep extends PlannerViewStep {
    * message, with no action of its own before it.
    */
   note?: true;
+  /**
+   * What the model reads beside the observation (`StepRemarks`): alternates it sent that did not run,
+   * parallel steps dropped as malformed, a person's note on an approval.
+   */
+  remarks?: StepRemarks;
+}
+
+/** Remarks on a step, by their wire name; rendered next to `observation` or `failure`. */
+export interface StepRemarks {
+  /** Other actions of the reply (a JSON array): never run unasked. */
+  alternates_not_run?: unknown[];
+  /** Parallel steps that were not calls (no node, not an object). */
+  dropped_steps?: unknown[];
+  /** "approved by a person, note: …" */
+  approval?: string;
 }
 
 /** An action that did not come from the LLM (auto-seq, a resumed pause): validated like any other. */
@@ -36,6 +51,10 @@ export interface QueuedAction {
   approved?: boolean;
   /** A tool that paused itself runs again with the person's answer. */
   resumeInput?: ToolResumeInput;
+  /** Shown to the model beside the call's observation (a person's note on an approval). */
+  remarks?: StepRemarks;
+  /** A person's note on their approval: the tool's `approvalNote`. */
+  approvalNote?: string;
 }
 
 export interface RunUsage {
@@ -92,6 +111,13 @@ export interface RunState {
   tasksSpawned?: number;
   /** Last number used in a task, group or merge id of this run. */
   taskIdCounter?: number;
+  /**
+   * The keys (never the values) of the toolContext the run was given: a resume that does not bring them
+   * back is refused instead of running tools without them.
+   */
+  toolContextKeys?: string[];
+  /** The latest auto-executed tool and the payload fingerprint it ran on (docs/auto-seq.md). */
+  autoSeqLast?: { tool: string; fingerprint: string };
 }
 
 export function createRunState(input: {

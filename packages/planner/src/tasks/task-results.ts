@@ -11,7 +11,12 @@ export const TASK_RESULTS_NODE = "task_results";
  * supersedes the earlier results of the same task or group name (they are stubbed, and the prompt is
  * rebuilt); APPEND adds; a discarded HUMAN_GATED merge leaves a note that a person discarded it.
  */
-export function recordMerge(run: RunContext, merge: PendingMerge, decision: "apply" | "discard"): void {
+export function recordMerge(
+  run: RunContext,
+  merge: PendingMerge,
+  decision: "apply" | "discard",
+  discardMessage = "A person discarded these results: do not rely on them.",
+): void {
   const { state } = run;
   let superseded = false;
   if (decision === "apply" && merge.strategy === "REPLACE") {
@@ -29,7 +34,7 @@ export function recordMerge(run: RunContext, merge: PendingMerge, decision: "app
   };
   if (decision === "discard") {
     results["discarded"] = true;
-    results["message"] = "A person discarded these results: do not rely on them.";
+    results["message"] = discardMessage;
   } else {
     results["tasks"] = merge.tasks;
   }
@@ -53,6 +58,18 @@ export async function drainTaskResults(run: RunContext): Promise<PlannerPause | 
   run.tasks?.collect();
   const held = run.state.heldMerges?.[0];
   if (held === undefined) return undefined;
+  if (run.config.options.pauseEnabled === false) {
+    // docs/pause-resume.md: nobody can approve them, so they are not merged; the model is told why.
+    for (const merge of [...(run.state.heldMerges ?? [])]) {
+      settleHeldMerge(
+        run,
+        merge,
+        "discard",
+        "These results need a person's approval (HUMAN_GATED), and this run cannot pause to ask: they were not merged.",
+      );
+    }
+    return undefined;
+  }
   return run.pause({
     reason: "approval_required",
     kind: "task_merge",
@@ -75,12 +92,17 @@ export async function drainTaskResults(run: RunContext): Promise<PlannerPause | 
 }
 
 /** A person decided on the held merge the run paused for. */
-export function settleHeldMerge(run: RunContext, merge: PendingMerge, decision: "apply" | "discard"): void {
+export function settleHeldMerge(
+  run: RunContext,
+  merge: PendingMerge,
+  decision: "apply" | "discard",
+  discardMessage?: string,
+): void {
   const held = run.state.heldMerges ?? [];
   const remaining = held.filter((item) => item.mergeId !== merge.mergeId);
   if (remaining.length > 0) run.state.heldMerges = remaining;
   else delete run.state.heldMerges;
-  recordMerge(run, merge, decision);
+  recordMerge(run, merge, decision, discardMessage);
 }
 
 /** A `group_report: "none"` group after a retained wait: its status and results, as the poll's answer. */

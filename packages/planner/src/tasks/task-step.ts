@@ -22,7 +22,22 @@ export async function runTask(
   const opcode = decision.action.next_node as TaskOpcode;
   const { tasks } = run.config.options;
   if (!tasks.enabled || run.config.customOpcodeHandlers) return runOpcodeHandler(run, decision, opcode);
+  const startedAt = run.config.clock();
+  const record = (result: OpcodeResult) =>
+    run.recordStep({
+      action: decision.action,
+      source: decision.source,
+      startedAt,
+      remarks: decision.remarks,
+      ...result,
+    });
   if (tasks.spawnRequiresConfirmation === true && decision.approved !== true) {
+    // docs/pause-resume.md: with pauses off, a spawn nobody can confirm does not start.
+    if (run.config.options.pauseEnabled === false) {
+      const message =
+        "Starting a background task needs a person's confirmation, and this run cannot pause to ask.";
+      return void record({ failure: taskFailure(decision.action, "confirmation_unavailable", message) });
+    }
     return run.pause({
       reason: "approval_required",
       kind: "task_spawn",
@@ -37,9 +52,6 @@ export async function runTask(
       },
     });
   }
-  const startedAt = run.config.clock();
-  const record = (result: OpcodeResult) =>
-    run.recordStep({ action: decision.action, source: decision.source, startedAt, ...result });
   const prepared =
     opcode === "task.tool" ? prepareToolTask(run, decision.action) : { action: decision.action };
   if ("failure" in prepared) return void record(prepared);

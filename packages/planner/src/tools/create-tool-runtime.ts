@@ -4,6 +4,7 @@ import type { RunEventEmitter } from "../run/run-event-emitter.js";
 import type { RunState } from "../run/run-state.js";
 import type { ToolRunContext } from "../catalog/tool.js";
 import type { ToolRuntime } from "./tool-runtime.js";
+import { getAnswerReserveMs } from "../run/answer-reserve.js";
 
 /**
  * What the tool executor sees of a run: its ids, cancellation, events, injectables, observations, and where
@@ -33,7 +34,10 @@ export function createToolRuntime(input: {
     observations: createObservationsView(state),
     reportUsage: input.reportUsage,
   };
-  if (state.deadlineAt !== undefined) runtime.deadlineAt = state.deadlineAt;
+  // Tools stop short of the deadline by the answer turn's reserve (docs/budgets.md).
+  if (state.deadlineAt !== undefined) {
+    runtime.deadlineAt = state.deadlineAt - getAnswerReserveMs(config.options.deadlineS);
+  }
   return runtime;
 }
 

@@ -169,6 +169,7 @@ class AttemptContext implements ToolRunContext {
   readonly query: string;
   readonly observations: ToolRunContext["observations"];
   readonly resumeInput?: ToolResumeInput;
+  readonly approvalNote?: string;
   private readonly lazy: LazyAbortSignal;
   private readonly runtime: ToolRuntime;
   private readonly toolName: string;
@@ -186,6 +187,7 @@ class AttemptContext implements ToolRunContext {
     this.observations = runtime.observations;
     this.lazy = input.lazy;
     if (call.resumeInput !== undefined) this.resumeInput = call.resumeInput;
+    if (call.approvalNote !== undefined) this.approvalNote = call.approvalNote;
   }
 
   get signal(): AbortSignal {

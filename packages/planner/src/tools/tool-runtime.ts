@@ -37,6 +37,8 @@ export interface ToolCall {
   branch?: number;
   join?: boolean;
   resumeInput?: ToolResumeInput;
+  /** A person's note on their approval of this call (`ToolRunContext.approvalNote`). */
+  approvalNote?: string;
   /** A clock reading the caller took just before: the call's start (one clock read less). */
   startedAt?: number;
 }

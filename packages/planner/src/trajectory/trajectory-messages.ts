@@ -118,6 +118,11 @@ export function createSummaryMessage(summary: TrajectorySummary, coveredSteps: n
 /** What the LLM reads after a step: `{"observation": …}` or `{"failure": {…}}` (docs/messages-and-prompt.md). */
 export function stepResultMessage(step: TrajectoryStep): string {
   if (step.note === true) return JSON.stringify(step.observation ?? null);
+  if (step.remarks !== undefined) {
+    const result =
+      step.failure === undefined ? { observation: step.observation ?? null } : { failure: step.failure };
+    return JSON.stringify({ ...result, ...step.remarks });
+  }
   if (step.failure !== undefined) return JSON.stringify({ failure: step.failure });
   // What `JSON.stringify({ observation })` gives, without the wrapper object (this runs on every step).
   const json = JSON.stringify(step.observation ?? null) as string | undefined;

@@ -1,7 +1,7 @@
 import type { ActionSource, PlannerAction, ToolFailure } from "@waddle/protocol";
 import { redactText } from "../secrets/redact-text.js";
 import type { PlannerViewBranch, PlannerViewStep } from "../run/planner-view.js";
-import type { RunState, TrajectoryStep } from "../run/run-state.js";
+import type { RunState, StepRemarks, TrajectoryStep } from "../run/run-state.js";
 import { scrubSecrets } from "../secrets/secret-scrubber.js";
 import type { TrajectoryMessages } from "./trajectory-messages.js";
 
@@ -20,6 +20,8 @@ export interface StepRecord {
   endedAt?: number;
   /** The LLM's verbatim reply for this action, echoed in the history (see `Decision.reply`). */
   reply?: string | undefined;
+  /** Shown to the model beside the observation (see `StepRemarks`). */
+  remarks?: StepRemarks | undefined;
 }
 
 /**
@@ -57,6 +59,7 @@ export class TrajectoryRecorder {
     if (input.branches !== undefined) step.branches = scrubSecrets(input.branches, this.secrets);
     if (input.join !== undefined) step.join = scrubSecrets(input.join, this.secrets);
     if (input.note === true) step.note = true;
+    if (input.remarks !== undefined) step.remarks = scrubSecrets(input.remarks, this.secrets);
     if (input.refused === true && input.failure !== undefined) {
       step.refused = {
         code: input.failure.error_code,

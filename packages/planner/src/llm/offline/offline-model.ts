@@ -3,6 +3,7 @@ import { abortableSleep, type Sleep } from "../../util/abortable-sleep.js";
 import type { LlmClient, LlmCompleteOptions, LlmMessage, LlmResult } from "../llm-client.js";
 import { LlmError } from "../../errors/llm-error.js";
 import { fillOfflineArgs } from "./offline-args.js";
+import { assembleOfflineAnswer } from "./offline-answer.js";
 import { planOfflineAction } from "./offline-plan.js";
 import { getRunProgress } from "./offline-progress.js";
 import { summarizeOffline } from "./offline-summary.js";
@@ -83,6 +84,20 @@ export class OfflineModel implements LlmClient {
           "Run it through ReactPlanner (which passes the view), or configure a real model (llm.provider: openai).",
         { details: { provider: this.provider, model: this.model, purpose: options.purpose } },
       );
+    }
+    if (options.purpose === "answer") {
+      // A budget ran out: answer from what ran, as the offline planner's own finish would.
+      const progress = getRunProgress(view);
+      const written = assembleOfflineAnswer({ query: view.query, progress, replaced: new Map() });
+      const action = {
+        next_node: "final_response",
+        args: { answer: written.answer, requires_followup: true },
+      };
+      return {
+        content: JSON.stringify(action),
+        reasoning: "Offline planner: answering within the budget.",
+        final: true,
+      };
     }
     const refusedAction = view.lastError === undefined ? undefined : findLastAction(options.messages);
     if (options.purpose === "arg_fill" && refusedAction !== undefined) {

@@ -1,0 +1,76 @@
+import type { FinishReason, PlannerAction } from "@waddle/protocol";
+import { INFERRED_ANSWER_RULES, readAnswerReply } from "../actions/read-answer-reply.js";
+import { ANSWER_TURN_MIN_MS } from "../run/answer-reserve.js";
+import { createFallbackPayload, createFinalPayload, markModelSources } from "../run/final-payload.js";
+import type { ConstraintName, RunContext } from "../run/run-context.js";
+import type { PlannerFinish } from "../run/run-types.js";
+import { reportSalvages } from "./salvage-report.js";
+
+/**
+ * A budget that ends the run ends it with an answer (docs/budgets.md): the model gets one turn, without
+ * tools, to write it from what it has; the run finishes with the budget's reason and that answer
+ * (`requires_followup`). Only when the turn fails (an error, no answer in the reply, less than a second
+ * before the deadline) does the run end with the canned message and the latest result.
+ */
+export async function finishWithAnswerTurn(
+  run: RunContext,
+  input: { constraint: ConstraintName; message: string; reason: FinishReason },
+): Promise<PlannerFinish> {
+  const { constraint, message, reason } = input;
+  run.events.emit("constraint_violation", { constraint, message, enforced: "finished" });
+  const canned = () => run.finish(reason, createFallbackPayload({ message, steps: run.state.steps }));
+  const deadlineAt = run.state.deadlineAt;
+  const left = deadlineAt === undefined ? undefined : deadlineAt - run.config.clock();
+  if (left !== undefined && left < ANSWER_TURN_MIN_MS) return canned();
+  if (run.signal.aborted) return run.finishCancelled();
+  run.events.emit("step_start", { source: "llm" });
+  const instruction = JSON.stringify({
+    constraint: { hint: constraint, message },
+    instruction:
+      "No more tool calls. Write your final answer now from what you have found so far, saying what is " +
+      'missing: {"next_node": "final_response", "args": {"answer": "…"}}.',
+  });
+  const call = run.llmCaller.begin({
+    messages: run.messages.withExchange([{ role: "user", content: instruction }]),
+    purpose: "answer",
+    plannerView: run.plannerView({ code: "answer_now", message }),
+    ...(left === undefined ? {} : { timeoutMs: left }),
+  });
+  let content: string;
+  let finishReason: string | undefined;
+  try {
+    const output = run.llmCaller.finish(call, await call.reply);
+    ({ content, finishReason } = output.result);
+  } catch {
+    run.llmCaller.abort(call);
+    return run.signal.aborted ? run.finishCancelled() : canned();
+  }
+  const read = readAnswerReply(content, {
+    format: run.config.options.actionFormat,
+    toolNames: run.config.toolNames,
+    finishReason,
+  });
+  if (read.kind !== "answer") return canned();
+  const action: PlannerAction = { next_node: "final_response", args: { ...read.args, answer: read.answer } };
+  if (read.note !== undefined)
+    reportSalvages(run, [read.note], { node: action.next_node, actionSeq: call.actionSeq });
+  run.emitAction(action, "llm", call.actionSeq);
+  const payload = createFinalPayload({ answer: read.answer }, "");
+  payload.requires_followup = true;
+  const sources = read.args.sources;
+  if (Array.isArray(sources) && sources.every((source) => typeof source === "object" && source !== null)) {
+    payload.sources = markModelSources(sources as Record<string, unknown>[], run.state.steps);
+  }
+  if (read.note !== undefined && INFERRED_ANSWER_RULES.has(read.note.rule))
+    payload.salvaged = { ...read.note };
+  return run.finish(reason, payload);
+}
+
+/** Why the deadline stops the run: passed, or so near that only the answer turn fits. */
+export function getDeadlineMessage(run: RunContext): string {
+  const deadlineS = run.config.options.deadlineS ?? 0;
+  const left = run.state.deadlineAt === undefined ? 0 : run.state.deadlineAt - run.config.clock();
+  return left >= ANSWER_TURN_MIN_MS
+    ? `The deadline of ${deadlineS} s is near (${(left / 1000).toFixed(1)} s left): there is time only to answer.`
+    : `The deadline of ${deadlineS} s has passed.`;
+}
