@@ -39,6 +39,11 @@ export const BENCHMARKS: readonly BenchEntry[] = [
     title: "6. Designer in Chromium: a 300-tool agent, a live burst of events, a 10,000-event replay",
     load: async () => (await import("./designer/designer-bench.js")).runDesignerBench,
   },
+  {
+    name: "scale-out",
+    title: "7. Scale-out: SQLite against PostgreSQL + Redis with one and three processes",
+    load: async () => (await import("./scale-out/scale-out-bench.js")).runScaleOutBench,
+  },
 ];
 
 export const BENCHMARK_NAMES: readonly string[] = BENCHMARKS.map((entry) => entry.name);
