@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import path from "node:path";
 import { ReactPlanner } from "@waddle/planner";
 import { CreateAgentResponse } from "@waddle/protocol";
@@ -104,7 +104,9 @@ export async function runDesignerBench(context: BenchContext): Promise<BenchResu
       lives: liveSamples,
       replays: replaySamples,
       shape: { ...DESIGNER_BENCH_AGENT, replayEvents: REPLAY_EVENTS },
-      browser: `Chromium ${browser.version()} (Debian, /usr/bin/chromium), headless, --disable-gpu, ${VIEWPORT.width}×${VIEWPORT.height}`,
+      browser:
+        `Chromium ${browser.version()} (Debian, /usr/bin/chromium), headless, --disable-gpu, ` +
+        `${VIEWPORT.width}×${VIEWPORT.height}, on ${cpus().length} cores (${cpus()[0]?.model.trim() ?? "unknown CPU"})`,
       designer: designer.description,
     });
   } finally {
