@@ -4,11 +4,20 @@ import path from "node:path";
 import { spawnServer } from "@waddle/server/testing";
 import { startLlmFixture } from "./llm-fixture.js";
 
+/** The MCP fixture server (written with the official SDK), from the server's build: stdio, no network. */
+const MCP_FIXTURE = path.join(import.meta.dirname, "../../server/dist/testing/mcp-fixture-server.js");
+
+/** The MCP server the e2e server lists as `fixture` (tools echo, add, slow, fail, crash, stats). */
+const E2E_MCP_SERVERS = JSON.stringify({
+  mcpServers: { fixture: { command: process.execPath, args: [MCP_FIXTURE, "--stdio"] } },
+});
+
 /**
  * Starts the built server (`server/dist/main.js`) on a free port with a fresh data directory and the
  * offline model, and publishes its URL as `WADDLE_E2E_URL` for the specs. Beside it runs the local
  * OpenAI-compatible fixture (`llm-fixture.ts`), which the server allows as an LLM endpoint: agents run
- * offline unless their `llm` names the fixture. Returns the teardown.
+ * offline unless their `llm` names the fixture. The server lists one MCP server, `fixture` (stdio, from
+ * `server/dist/testing/mcp-fixture-server.js`). Returns the teardown.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const llmFixture = await startLlmFixture();
@@ -21,6 +30,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       WADDLE_TOKEN: "",
       OPENAI_API_KEY: "",
       NODE_ENV: "production",
+      WADDLE_MCP_SERVERS: E2E_MCP_SERVERS,
       ...llmFixture.serverEnv,
     },
   }).catch(async (error: unknown) => {
