@@ -7,7 +7,7 @@ import { correctionMessage, disallowed, reject, repairMessage, unknownTool } fro
 import { formatIssues } from "../util/format-issues.js";
 import { FINAL_ARG_KEYS } from "../run/final-payload.js";
 import { getOrderingGaps } from "../catalog/resolve-hints.js";
-import { getFieldInfo, type FieldInfo } from "./placeholders.js";
+import { getFieldInfo, isPlaceholderAnswer, type FieldInfo } from "./placeholders.js";
 import { screenPlaceholders } from "./screen-placeholders.js";
 import { createSalvageNote, type SalvageNote } from "./salvage-rules.js";
 
@@ -45,7 +45,11 @@ function checkFinal(rawArgs: Record<string, unknown>): CheckResult {
     invalid = Object.fromEntries(Object.entries(args).filter(([key]) => bad.has(key)));
     data = FinalResponseArgs.parse(Object.fromEntries(Object.entries(args).filter(([key]) => !bad.has(key))));
   }
-  if (typeof data.answer !== "string" || data.answer.trim().length === 0) {
+  if (
+    typeof data.answer !== "string" ||
+    data.answer.trim().length === 0 ||
+    isPlaceholderAnswer(data.answer)
+  ) {
     const fallback: CheckedAction = { kind: "final", args: data };
     if (invalid !== undefined) fallback.invalid = invalid;
     return reject({
@@ -100,8 +104,21 @@ function checkTool(action: PlannerAction, context: CheckContext): CheckResult {
   // Only the LLM writes placeholders: a person's edit or a tool's output is taken as it is.
   const screened = context.skipSoftHints === true ? undefined : screenPlaceholders(tool, action.args);
   if (screened?.rejection !== undefined) return reject(screened.rejection);
-  const given = screened?.args ?? action.args;
-  const parsed = tool.args.safeParse(given);
+  let given = screened?.args ?? action.args;
+  let parsed = tool.args.safeParse(given);
+  let coerced: string[] | undefined;
+  if (!parsed.success && context.skipSoftHints !== true) {
+    // Numbers and booleans sent as strings ("5", "true") are read as what they plainly are.
+    const retry = coercePrimitives(given, parsed.error.issues);
+    if (retry !== undefined) {
+      const again = tool.args.safeParse(retry.args);
+      if (again.success) {
+        parsed = again;
+        given = retry.args;
+        coerced = retry.fields;
+      }
+    }
+  }
   if (!parsed.success) {
     return reject(invalidArgs(tool, given, parsed.error.issues, context.options, screened?.fields));
   }
@@ -111,18 +128,46 @@ function checkTool(action: PlannerAction, context: CheckContext): CheckResult {
     if (soft !== undefined) return reject(soft);
   }
   const checked: CheckedAction = { kind: "tool", tool, args };
-  if (screened === undefined) return { ok: true, checked };
-  const dropped = screened.fields.map((field) => `${field} (${JSON.stringify(action.args[field])})`);
-  return {
-    ok: true,
-    checked,
-    notes: [
+  if (screened === undefined && coerced === undefined) return { ok: true, checked };
+  const notes: SalvageNote[] = [];
+  if (screened !== undefined) {
+    const dropped = screened.fields.map((field) => `${field} (${JSON.stringify(action.args[field])})`);
+    notes.push(
       createSalvageNote(
         "placeholder_dropped",
         `optional args holding placeholders were dropped: ${dropped.join(", ")}`,
       ),
-    ],
-  };
+    );
+  }
+  if (coerced !== undefined) {
+    notes.push(
+      createSalvageNote("arg_types_coerced", `${coerced.join(", ")} sent as strings were read as values`),
+    );
+  }
+  return { ok: true, checked, notes };
+}
+
+/** Top-level number and boolean args sent as strings, read as numbers and booleans; undefined if none. */
+function coercePrimitives(
+  args: Record<string, unknown>,
+  issues: readonly z.core.$ZodIssue[],
+): { args: Record<string, unknown>; fields: string[] } | undefined {
+  let out: Record<string, unknown> | undefined;
+  const fields: string[] = [];
+  for (const issue of issues) {
+    if (issue.code !== "invalid_type" || issue.path.length !== 1) continue;
+    const key = String(issue.path[0]);
+    const value = args[key];
+    if (typeof value !== "string") continue;
+    const text = value.trim();
+    let typed: unknown;
+    if (issue.expected === "number" && /^-?\d+(?:\.\d+)?$/.test(text)) typed = Number(text);
+    else if (issue.expected === "boolean" && (text === "true" || text === "false")) typed = text === "true";
+    else continue;
+    (out ??= { ...args })[key] = typed;
+    fields.push(key);
+  }
+  return out === undefined ? undefined : { args: out, fields };
 }
 
 function checkSoftHints(

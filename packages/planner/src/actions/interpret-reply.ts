@@ -3,6 +3,8 @@ import { normalizeActionDetailed, type ActionFormat } from "./normalize-action.j
 import { isPlannerError } from "../errors/planner-error.js";
 import { salvageJsonValues } from "./salvage-json.js";
 import { createSalvageNote, type SalvageNote } from "./salvage-rules.js";
+import { isPlaceholderAnswer } from "./placeholders.js";
+import { parseJson } from "../util/parse-json.js";
 
 export type InterpretedReply =
   | {
@@ -72,9 +74,50 @@ export function interpretReply(content: string, options: InterpretOptions): Inte
     if (normalized.droppedSteps !== undefined) out.droppedSteps = normalized.droppedSteps;
     return out;
   } catch (error) {
-    if (isPlannerError(error)) return { ok: false, code: error.code, message: error.message };
-    throw error;
+    if (!isPlannerError(error)) throw error;
+    // A final answer whose own string is whole, in a reply broken elsewhere (docs/normalization.md).
+    const answer = error.code === "truncated_reply" ? undefined : extractCompleteAnswer(content);
+    if (answer !== undefined) {
+      return {
+        ok: true,
+        action: { next_node: "final_response", args: { answer } },
+        rewrites: ["answer_string"],
+        verbatim: false,
+        notes: [createSalvageNote("answer_string")],
+      };
+    }
+    return { ok: false, code: error.code, message: error.message };
   }
+}
+
+const TERMINAL_NODE =
+  /"next_node"\s*:\s*(?:null|"(?:final_response|finish|final|final_answer|respond|answer)")/i;
+const ANSWER_START = /"(?:answer|raw_answer)"\s*:\s*"/;
+
+/**
+ * The answer of a reply that says `final_response` (or legacy `null`) but is not valid JSON elsewhere
+ * (`"sources": [}`): only when its answer string is whole, that is closed by a quote that a comma and
+ * another key, or a closing brace, follow. A string that runs to the end of the reply was cut off: none.
+ */
+export function extractCompleteAnswer(content: string): string | undefined {
+  if (!TERMINAL_NODE.test(content)) return undefined;
+  const start = ANSWER_START.exec(content);
+  if (start === null) return undefined;
+  const from = start.index + start[0].length;
+  for (let index = from; index < content.length; index += 1) {
+    const char = content[index];
+    if (char === "\\") {
+      index += 1;
+      continue;
+    }
+    if (char !== '"') continue;
+    const rest = content.slice(index + 1, index + 40);
+    if (!/^\s*(?:\}|,\s*"[A-Za-z_]+"\s*:)/.test(rest)) continue;
+    const parsed = parseJson(`"${content.slice(from, index).replace(/\n/g, "\\n").replace(/\t/g, "\\t")}"`);
+    const text = parsed.ok && typeof parsed.value === "string" ? parsed.value : content.slice(from, index);
+    return text.trim().length > 0 && !isPlaceholderAnswer(text) ? text : undefined;
+  }
+  return undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { PlannerAction } from "@waddle/protocol";
 import { PlannerError } from "../errors/planner-error.js";
-import { isPlaceholderValue } from "./placeholders.js";
+import { isPlaceholderAnswer } from "./placeholders.js";
 import { salvageJsonValues, type SalvagedValue, type SalvagePath } from "./salvage-json.js";
 import { createSalvageNote, type SalvageNote } from "./salvage-rules.js";
 
@@ -51,8 +51,16 @@ const ANSWER_KEYS = ["answer", "raw_answer", "final_answer", "text", "response",
 const BARE_ANSWER_KEYS = ["answer", "raw_answer", "final_answer"] as const;
 const TERMINAL_SYNONYMS = new Set(["finish", "final", "final_answer", "respond", "answer"]);
 const WRAPPER_KEYS = ["action", "response", "output", "result", "data"] as const;
-const TOOL_KEYS = ["tool", "tool_name", "name", "function", "action"] as const;
+const TOOL_KEYS = ["tool", "tool_name", "name", "function", "action", "node"] as const;
 const TOOL_ARG_KEYS = ["args", "arguments", "parameters", "tool_input", "action_input", "input"] as const;
+/** Other names weak models give `next_node`. */
+const NEXT_NODE_ALIASES = ["nextNode", "next_action", "nextAction", "next_tool"] as const;
+/** Opcodes and their synonyms, by their loose key (`Final Response`, `FINAL-RESPONSE` → `final_response`). */
+const OPCODE_KEYS: ReadonlyMap<string, string> = new Map(
+  ["final_response", "parallel", "plan", "task", "task.subagent", "task.tool", ...TERMINAL_SYNONYMS].map(
+    (name) => [name, name],
+  ),
+);
 
 /**
  * The single entry point for every LLM reply: unified actions and all opcodes, synonyms (`plan`, `task`
@@ -261,7 +269,16 @@ function assertUnified(data: Json): void {
   }
 }
 
-function toAction(data: Json, rewrites: Rewrites, toolNames: ReadonlySet<string> | undefined): Json {
+function toAction(input: Json, rewrites: Rewrites, toolNames: ReadonlySet<string> | undefined): Json {
+  let data = input;
+  if (!("next_node" in data)) {
+    const alias = NEXT_NODE_ALIASES.find((key) => typeof data[key] === "string");
+    if (alias !== undefined) {
+      const { [alias]: node, ...rest } = data;
+      data = { next_node: node, ...rest };
+      rewrite(rewrites, "next_node_alias", `"${alias}" was read as next_node`);
+    }
+  }
   if ("thought" in data) rewrite(rewrites, "legacy");
   const plan = data.plan;
   const node = data.next_node;
@@ -318,8 +335,14 @@ function canonicalize(input: {
   rewrites: Rewrites;
   toolNames: ReadonlySet<string> | undefined;
 }): Json {
-  const { node, args, data, rewrites } = input;
+  const { args, data, rewrites } = input;
+  let { node } = input;
   if (input.toolNames?.has(node) === true) return { next_node: node, args: requireArgsObject(args, node) };
+  const opcode = OPCODE_KEYS.get(toToolKey(node));
+  if (opcode !== undefined && opcode !== node) {
+    rewrite(rewrites, "opcode_spelling", `"${node}" was read as ${opcode}`);
+    node = opcode;
+  }
   if (node === "final_response" || TERMINAL_SYNONYMS.has(node)) {
     if (node !== "final_response") rewrite(rewrites, `synonym:${node}`);
     return toFinal({ ...data, args }, rewrites);
@@ -332,7 +355,36 @@ function canonicalize(input: {
   if (node === "task.subagent" || node === "task.tool") {
     return { next_node: node, args: loosenTaskArgs(node, requireArgsObject(args, node), rewrites) };
   }
+  const spelled = input.toolNames === undefined ? undefined : findToolSpelling(node, input.toolNames);
+  if (spelled !== undefined) {
+    rewrite(rewrites, "tool_name_spelling", `"${node}" was read as the tool ${spelled}`);
+    return { next_node: spelled, args: requireArgsObject(args, spelled) };
+  }
   return { next_node: node, args: requireArgsObject(args, node) };
+}
+
+/**
+ * The one catalog tool a misspelled name means: `functions.search` (the OpenAI tool-call prefix),
+ * `Search`, `search-docs` for `search_docs`. Undefined when none or several match: an unknown tool is
+ * never guessed.
+ */
+function findToolSpelling(node: string, toolNames: ReadonlySet<string>): string | undefined {
+  const key = toToolKey(node.replace(/^(?:functions|tools|tool)[.:/]/i, ""));
+  if (key.length === 0) return undefined;
+  let found: string | undefined;
+  for (const name of toolNames) {
+    if (toToolKey(name) !== key) continue;
+    if (found !== undefined) return undefined;
+    found = name;
+  }
+  return found;
+}
+
+function toToolKey(name: string): string {
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
 }
 
 /** `args`, parsed when a weak model sent it as a JSON string, or the hybrid top-level keys. */
@@ -346,6 +398,11 @@ function readArgs(data: Json, rewrites: Rewrites): unknown {
     }
   }
   if (args === undefined || args === null) {
+    const alias = TOOL_ARG_KEYS.find((key) => key !== "args" && isRecord(data[key]));
+    if (alias !== undefined) {
+      rewrite(rewrites, "args_alias", `"${alias}" beside next_node was read as args`);
+      return data[alias];
+    }
     const loose = Object.entries(data).filter(
       ([key]) => !["next_node", "args", "thought", "plan", "join"].includes(key),
     );
@@ -370,15 +427,15 @@ function toFinal(data: Json, rewrites: Rewrites): Json {
   const args: Json = isRecord(rawArgs) ? { ...rawArgs } : {};
   if (typeof rawArgs === "string") args.answer = rawArgs;
   const current = readAnswerValue(args.answer);
-  if (current === undefined || isPlaceholderValue(current.text)) {
+  if (current === undefined || isPlaceholderAnswer(current.text)) {
     // An empty or placeholder answer beside a real one under another key (raw_answer, text, …): the other.
     const key = ANSWER_KEYS.find((name) => {
       const found = name === "answer" ? undefined : readAnswerValue(args[name]);
-      return found !== undefined && !isPlaceholderValue(found.text);
+      return found !== undefined && !isPlaceholderAnswer(found.text);
     });
     const topKey = ANSWER_KEYS.find((name) => {
       const found = readAnswerValue(data[name]);
-      return found !== undefined && !isPlaceholderValue(found.text);
+      return found !== undefined && !isPlaceholderAnswer(found.text);
     });
     if (key !== undefined) {
       setAnswer(args, readAnswerValue(args[key]), rewrites);

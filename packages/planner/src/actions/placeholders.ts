@@ -60,6 +60,28 @@ export function isPlaceholderValue(value: unknown, field?: FieldInfo): boolean {
   return description !== undefined && description.length > 0 && normalizeText(text) === description;
 }
 
+/** What stands in for an answer that was never written: `<answer>`, `{{answer}}`, `TBD`, `null`, `...`. */
+const ANSWER_PLACEHOLDERS = new Set([
+  "...",
+  "…",
+  "tbd",
+  "tbc",
+  "null",
+  "undefined",
+  "placeholder",
+  "fill_value",
+]);
+
+/**
+ * True when a final answer is a stand-in (`<answer>`, `TBD`, `null`, `...`). Narrower than
+ * `isPlaceholderValue`: `unknown`, `n/a` or `?` can be what the model means to answer.
+ */
+export function isPlaceholderAnswer(text: string): boolean {
+  const trimmed = text.trim();
+  if (trimmed.length > 64) return false;
+  return ANSWER_PLACEHOLDERS.has(trimmed.toLowerCase()) || PLACEHOLDER_SHAPES.test(trimmed);
+}
+
 function normalizeText(text: string): string {
   return text
     .trim()

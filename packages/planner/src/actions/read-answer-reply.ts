@@ -1,6 +1,6 @@
 import type { PlannerAction } from "@waddle/protocol";
 import { interpretReply, type InterpretOptions } from "./interpret-reply.js";
-import { isPlaceholderValue } from "./placeholders.js";
+import { isPlaceholderAnswer } from "./placeholders.js";
 import { salvageJsonValues } from "./salvage-json.js";
 import { createSalvageNote, type SalvageNote } from "./salvage-rules.js";
 
@@ -55,7 +55,7 @@ export function readAnswerReply(content: string, options: InterpretOptions): Ans
     const { action } = interpreted;
     if (action.next_node !== "final_response") return { kind: "action", action };
     const { answer, ...args } = action.args;
-    if (typeof answer === "string" && answer.trim().length > 0 && !isPlaceholderValue(answer)) {
+    if (typeof answer === "string" && answer.trim().length > 0 && !isPlaceholderAnswer(answer)) {
       const first = interpreted.notes[0];
       return first === undefined
         ? { kind: "answer", answer, args }
@@ -94,7 +94,7 @@ function findAnswerKey(value: unknown): { key: string; answer: string } | undefi
   const record = value as Record<string, unknown>;
   for (const key of ANSWER_REPLY_KEYS) {
     const answer = toText(record[key]);
-    if (answer !== undefined && !isPlaceholderValue(answer)) return { key, answer };
+    if (answer !== undefined && !isPlaceholderAnswer(answer)) return { key, answer };
   }
   const args = record.args;
   return typeof args === "object" && args !== null ? findAnswerKey(args) : undefined;
@@ -122,7 +122,7 @@ export function getProseAnswer(content: string): { answer: string; note: Salvage
   if (fenced !== null) text = (fenced[1] ?? "").trim();
   const prefixed = ANSWER_PREFIX.exec(text);
   if (prefixed !== null) text = text.slice(prefixed[0].length).trim();
-  if (text.length === 0 || !/[\p{L}\p{N}]/u.test(text) || isPlaceholderValue(text)) return undefined;
+  if (text.length === 0 || !/[\p{L}\p{N}]/u.test(text) || isPlaceholderAnswer(text)) return undefined;
   if (salvageJsonValues(text).some((candidate) => typeof candidate.value === "object")) return undefined;
   const note = createSalvageNote(
     "prose_answer",
@@ -145,9 +145,10 @@ export function extractAnswerFragment(content: string): string | undefined {
   let body = content.slice(start.index + start[0].length);
   // The answer string ends at the last quote that only braces, commas and keys follow; else at the end.
   const end = /"\s*(?:,\s*"[A-Za-z_]+"\s*:[\s\S]*)?\}\s*\}?\s*(?:```)?\s*$/.exec(body);
-  if (end !== null) body = body.slice(0, end.index);
+  // Without its closing quote the string runs to the end: the braces after it are not the answer's.
+  body = end === null ? body.replace(/"?\s*\}+\s*(?:```)?\s*$/, "") : body.slice(0, end.index);
   const text = decodeEscapes(body).trim();
-  if (text.length === 0 || isPlaceholderValue(text)) return undefined;
+  if (text.length === 0 || isPlaceholderAnswer(text)) return undefined;
   return text;
 }
 

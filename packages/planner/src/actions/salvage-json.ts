@@ -4,8 +4,9 @@ import { parseJson } from "../util/parse-json.js";
 export type SalvagePath =
   "direct" | "double_encoded" | "fenced" | "embedded" | "python_literal" | "truncated";
 
-/** What had to be fixed inside strings for the text to parse (docs/normalization.md). */
-export type StringRepair = "control_chars" | "inner_quotes";
+/** What had to be fixed for the text to parse (docs/normalization.md). */
+export type StringRepair =
+  "control_chars" | "inner_quotes" | "smart_quotes" | "js_comments" | "unquoted_keys";
 
 export interface SalvagedValue {
   value: unknown;
@@ -73,16 +74,83 @@ function toSalvaged(parsed: LooseParse, path: SalvagePath): SalvagedValue {
   return out;
 }
 
-/** JSON first, then the Python-literal rewrite (which also drops trailing commas), then string repairs. */
+/**
+ * JSON first, then the Python-literal rewrite (which also drops trailing commas), then string repairs,
+ * then a JavaScript-literal rewrite (comments, unquoted keys, typographic quotes) with the others on top.
+ */
 function parseLoose(text: string): LooseParse | undefined {
   const strict = parseJson(text);
   if (strict.ok) return { value: strict.value, python: false };
+  const python = parsePython(text);
+  if (python !== undefined) return python;
+  const repaired = parseRepaired(text);
+  if (repaired !== undefined) return repaired;
+  const js = rewriteJsLiteral(text);
+  if (js === undefined) return undefined;
+  const parsed = parseJson(js.text);
+  if (parsed.ok) return { value: parsed.value, python: false, repairs: js.repairs };
+  const again = parsePython(js.text) ?? parseRepaired(js.text);
+  return again === undefined ? undefined : { ...again, repairs: [...js.repairs, ...(again.repairs ?? [])] };
+}
+
+function parsePython(text: string): LooseParse | undefined {
   const rewritten = rewritePythonLiteral(text);
-  if (rewritten !== undefined) {
-    const loose = parseJson(rewritten);
-    if (loose.ok) return { value: loose.value, python: true };
+  if (rewritten === undefined) return undefined;
+  const loose = parseJson(rewritten);
+  return loose.ok ? { value: loose.value, python: true } : undefined;
+}
+
+const SMART_QUOTES = /[\u201C\u201D\u201E\u201F]/g;
+const HAS_SMART_QUOTES = /[\u201C\u201D\u201E\u201F]/;
+const IDENTIFIER = /[A-Za-z_$][\w$-]*/y;
+
+/**
+ * A JavaScript object literal as JSON: typographic double quotes as `"`, `//` and `/* *\/` comments
+ * dropped, bare keys quoted (`{next_node: "search"}`). Strings are left as they are. Undefined when there
+ * was nothing to rewrite.
+ */
+export function rewriteJsLiteral(text: string): { text: string; repairs: StringRepair[] } | undefined {
+  const repairs = new Set<StringRepair>();
+  let source = text;
+  if (HAS_SMART_QUOTES.test(source)) {
+    source = source.replace(SMART_QUOTES, '"');
+    repairs.add("smart_quotes");
   }
-  return parseRepaired(text);
+  let out = "";
+  let last = "";
+  for (let index = 0; index < source.length;) {
+    const char = source[index] as string;
+    if (char === '"' || char === "'") {
+      const end = findStringEnd(source, index);
+      if (end === -1) return undefined;
+      out += source.slice(index, end + 1);
+      last = char;
+      index = end + 1;
+      continue;
+    }
+    if (char === "/" && (source[index + 1] === "/" || source[index + 1] === "*")) {
+      const block = source[index + 1] === "*";
+      const end = block ? source.indexOf("*/", index + 2) : source.indexOf("\n", index);
+      index = end === -1 ? source.length : end + (block ? 2 : 0);
+      repairs.add("js_comments");
+      continue;
+    }
+    if (last === "{" || last === ",") {
+      IDENTIFIER.lastIndex = index;
+      const word = IDENTIFIER.exec(source);
+      if (word !== null && /^\s*:/.test(source.slice(index + word[0].length, index + word[0].length + 8))) {
+        out += JSON.stringify(word[0]);
+        last = '"';
+        index += word[0].length;
+        repairs.add("unquoted_keys");
+        continue;
+      }
+    }
+    out += char;
+    if (!/\s/.test(char)) last = char;
+    index += 1;
+  }
+  return repairs.size === 0 ? undefined : { text: out, repairs: [...repairs] };
 }
 
 /** The text with its strings repaired (`repairJsonStrings`), when that makes it parse. */

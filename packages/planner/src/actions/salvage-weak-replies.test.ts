@@ -219,3 +219,49 @@ describe("helpers", () => {
     expect(isPlaceholderValue("Paris", { name: "city", description: "The city to search." })).toBe(false);
   });
 });
+
+describe("JavaScript-ish objects and loose names", () => {
+  it.each([
+    ['{next_node: "search", args: {q: "x"}}', "unquoted_keys"],
+    ['{"next_node": "search", // why\n "args": {"q": "x"}}', "js_comments"],
+    [
+      "{\u201Cnext_node\u201D: \u201Csearch\u201D, \u201Cargs\u201D: {\u201Cq\u201D: \u201Cx\u201D}}",
+      "smart_quotes",
+    ],
+    ['{"nextNode": "search", "args": {"q": "x"}}', "next_node_alias"],
+    ['{"next_node": "search", "arguments": {"q": "x"}}', "args_alias"],
+    ['{"node": "search", "args": {"q": "x"}}', "tool_call_shape"],
+    ['{"next_node": "functions.search", "args": {"q": "x"}}', "tool_name_spelling"],
+    ['{"next_node": "SEARCH", "args": {"q": "x"}}', "tool_name_spelling"],
+  ])("%s", (reply, rule) => {
+    const result = interpretReply(reply, options);
+    expect(result).toMatchObject({ ok: true, action: { next_node: "search", args: { q: "x" } } });
+    expect(result.ok && result.notes.map((note) => note.rule)).toContain(rule);
+  });
+
+  it("reads opcodes in any case or spacing, and never guesses between two tools", () => {
+    expect(interpretReply('{"next_node": "Final Response", "args": {"answer": "a"}}', options)).toMatchObject(
+      {
+        ok: true,
+        action: { next_node: "final_response" },
+      },
+    );
+    const twins = { ...options, toolNames: new Set(["get_user", "Get-User"]) };
+    expect(interpretReply('{"next_node": "GET_USER", "args": {}}', twins)).toMatchObject({
+      ok: true,
+      action: { next_node: "GET_USER" },
+    });
+  });
+
+  it("takes the whole answer string of a final reply broken after it, never a cut-off one", () => {
+    expect(
+      interpretReply('{"next_node": "final_response", "args": {"answer": "Done.", "sources": [}', options),
+    ).toMatchObject({ ok: true, action: { args: { answer: "Done." } }, notes: [{ rule: "answer_string" }] });
+    expect(
+      interpretReply('{"next_node": "search", "args": {"answer": "Done.", "x": [}', options),
+    ).toMatchObject({ ok: false });
+    expect(
+      interpretReply('{"next_node": "final_response", "args": {"answer": "Partial', options),
+    ).toMatchObject({ ok: false, code: "truncated_reply" });
+  });
+});

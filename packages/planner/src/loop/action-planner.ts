@@ -94,6 +94,10 @@ export async function planWithLlm(run: RunContext): Promise<Decision> {
       if (prose) attempt.proseReplies = (attempt.proseReplies ?? 0) + 1;
       attempt.usableText = usable;
     } else attempt.proseReplies = 0;
+    // docs/repair-and-arg-fill.md: the very reply just refused, sent again, will not be mended by asking again.
+    const refused = content.trim();
+    if (attempt.lastRefused === refused) attempt.repairsLeft = 0;
+    attempt.lastRefused = refused;
     const next = afterRejection(run, {
       attempt,
       rejection,

@@ -25,6 +25,8 @@ export interface Attempt {
   usableText?: UsableText;
   /** Plain-text replies so far in this iteration: a second one in a row is taken as the answer. */
   proseReplies?: number;
+  /** The latest refused reply: the same one again ends the repairs (asking a third time is wasted). */
+  lastRefused?: string;
 }
 
 /** One planning call's result: the reply, the run's end (deadline), or a cut-off stream to repair. */

@@ -172,10 +172,10 @@ describe("ReactPlanner: hints enforced in code", () => {
     expect(result.payload).toMatchObject({
       conflicts: [{ kind: "disallowed_required", nodes: ["forbidden"] }],
     });
-    expect(client.calls.map((entry) => entry.purpose)).toEqual(["plan", "correction", "correction"]);
+    // The same refused reply twice: asking a third time would be wasted (docs/repair-and-arg-fill.md).
+    expect(client.calls.map((entry) => entry.purpose)).toEqual(["plan", "correction"]);
     expect(client.calls[1]?.messages.at(-1)?.content).toMatch(/forbidden is disallowed/);
     expect(log.ofType("constraint_violation").map((event) => event.data.enforced)).toEqual([
-      "rejected",
       "rejected",
       "rejected",
     ]);

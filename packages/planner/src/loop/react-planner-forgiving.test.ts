@@ -148,6 +148,10 @@ describe("the answer re-ask and graceful exhaustion", () => {
     ["It is 42.", "It is 42."],
     ["Answer: It is 42.", "It is 42."],
     ['{"response": "TBD", "content": "It is 42."}', "It is 42."],
+    ['{"raw_answer": "It is 42."}', "It is 42."],
+    ['{"content": "It is 42."}', "It is 42."],
+    ['{"answer": "TBD", "message": "It is 42."}', "It is 42."],
+    ['{"next_node": "final_response", "args": {"answer": "It is 42."}}', "It is 42."],
   ])("takes %s as the answer after a final_response without one", async (reply, expected) => {
     const { run, llm } = setup(['{"next_node": "final_response", "args": {}}', reply]);
     const result = finished(await run());
@@ -184,13 +188,22 @@ describe("the answer re-ask and graceful exhaustion", () => {
     expect(salvaged()).toEqual(["prose_answer"]);
   });
 
-  it("finishes with the answer fragment of a malformed reply when repairs run out", async () => {
+  it("takes a whole answer string from a reply broken after it, at once", async () => {
     const broken = '{"next_node": "final_response", "args": {"answer": "Use the "Reset" link", "sources": [}';
+    const { run, llm, salvaged } = setup([broken]);
+    const result = finished(await run());
+    expect(llm.calls).toHaveLength(1);
+    expect(result.payload).toMatchObject({ answer: 'Use the "Reset" link', requires_followup: false });
+    expect(salvaged()).toEqual(["answer_string"]);
+  });
+
+  it("keeps the text of an unclosed answer, marked, once the model sends it twice", async () => {
+    const broken = '{"next_node": "final_response", "args": {"answer": "Use the reset link}}';
     const { run, llm } = setup([broken, broken, broken]);
     const result = finished(await run());
-    expect(llm.calls).toHaveLength(3);
+    expect(llm.calls).toHaveLength(2);
     expect(result.payload).toMatchObject({
-      answer: 'Use the "Reset" link',
+      answer: "Use the reset link",
       requires_followup: true,
       salvaged: { rule: "answer_fragment" },
     });

@@ -27,3 +27,12 @@ export { runStateStoreConformance, stateStoreConformanceCases } from "./state-st
 export type { StateStoreConformanceCase } from "./state-store-conformance.js";
 export { ManualTimers } from "./manual-timers.js";
 export { createPathologicalTrajectory } from "./pathological-trajectory.js";
+export { MALFORMED_CORPUS } from "./malformed-corpus.js";
+export { runMalformedCase, summarizeCorpus } from "./malformed-corpus-runner.js";
+export type {
+  CorpusOutcome,
+  CorpusReply,
+  CorpusResult,
+  CorpusSummary,
+  MalformedCase,
+} from "./malformed-corpus-runner.js";
