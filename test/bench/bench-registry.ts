@@ -44,6 +44,12 @@ export const BENCHMARKS: readonly BenchEntry[] = [
     title: "7. Scale-out: SQLite against PostgreSQL + Redis with one and three processes",
     load: async () => (await import("./scale-out/scale-out-bench.js")).runScaleOutBench,
   },
+  {
+    name: "weak-models",
+    title:
+      "8. Weak models: the malformed-reply corpus (answers kept, extra LLM calls, no_path, placeholders)",
+    load: async () => (await import("./weak-models/weak-models-bench.js")).runWeakModelsBench,
+  },
 ];
 
 export const BENCHMARK_NAMES: readonly string[] = BENCHMARKS.map((entry) => entry.name);
