@@ -58,6 +58,8 @@ export class RunWorker {
       lockDuration: Math.max(5_000, options.leaseMs),
       stalledInterval: Math.max(5_000, options.leaseMs),
       maxStalledCount: 1_000,
+      // Idle workers ask again every second: a wake-up consumed by a frozen worker delays no job for long.
+      drainDelay: 1,
     });
     this.worker.on("error", () => undefined);
     this.worker.on("failed", (job, error) =>

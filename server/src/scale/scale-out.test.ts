@@ -1,4 +1,4 @@
-import type { RunEvent } from "@waddle/protocol";
+import type { RunEvent, RunRecord } from "@waddle/protocol";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getMissingPartsReason } from "../testing/real-parts.js";
@@ -91,6 +91,12 @@ describe.skipIf(skip)("scale-out: three Waddle processes on PostgreSQL and Redis
   const callsSince = (since: number) => cluster.calls().filter((call) => call.at >= since);
 
   it("shows a viewer on the API instance every event of a run on a worker, exactly once", async () => {
+    const watcher: Socket = connect(api.url, { transports: ["websocket"], reconnection: false });
+    const updates: RunRecord[] = [];
+    watcher.on("run_updated", (run: RunRecord) => updates.push(run));
+    await new Promise<void>((resolve) =>
+      watcher.emit("watch_agent", { agentId: "scale-reads" }, () => resolve()),
+    );
     const runId = await startRun("scale-reads");
     const viewer = watch(api, runId);
     await viewer.until(isEnd);
@@ -99,6 +105,12 @@ describe.skipIf(skip)("scale-out: three Waddle processes on PostgreSQL and Redis
     expectContiguous(stored);
     expect(viewer.events.map((event) => event.seq)).toEqual(stored.map((event) => event.seq));
     expect((await cluster.getRun(runId)).status).toBe("finished");
+    // The agent's watchers on the API instance hear of the run's changes on the worker too.
+    await waitFor(() =>
+      updates.some((run) => run.id === runId && run.status === "finished") ? true : undefined,
+    );
+    expect(updates.filter((run) => run.id === runId).map((run) => run.status)).toContain("running");
+    watcher.close();
   });
 
   it("continues a killed worker's run on another: no completed call repeated, the external one paused", async () => {
@@ -143,9 +155,13 @@ describe.skipIf(skip)("scale-out: three Waddle processes on PostgreSQL and Redis
     const frozen = byPid(step.pid);
     frozen.child.kill("SIGSTOP");
     try {
-      const deadline = Date.now() + 15_000;
+      // Takeover time is the kill test's: this one is about fencing, so a loaded machine may take longer.
+      const deadline = Date.now() + 25_000;
       while (!(await cluster.getEvents(runId)).some((event) => event.type === "run_recovered")) {
-        if (Date.now() > deadline) throw new Error("no other worker took the run over");
+        if (Date.now() > deadline) {
+          const logs = alive().map((worker) => `--- worker ${worker.pid}\n${worker.output().slice(-4_000)}`);
+          throw new Error(`no other worker took the run over (frozen: ${frozen.pid})\n${logs.join("\n")}`);
+        }
         await sleep(50);
       }
     } finally {

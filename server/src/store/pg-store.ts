@@ -37,15 +37,20 @@ export interface PgStoreOptions {
   /** Pooled connections (default 10). */
   maxConnections?: number;
   /**
-   * How long an operation waits for PostgreSQL to come back when the connection breaks (a restart)
-   * before it fails (default 60 s): runs go on once the database is back, and lose nothing.
+   * How long a run's write (events, checkpoints, run changes, paused states) waits for PostgreSQL to come
+   * back when the connection breaks (a restart) before it fails (default 5 min): runs go on once the
+   * database is back, and lose nothing.
    */
   retryForMs?: number;
+  /** The same for every other operation, which a request waits for (default 5 s). */
+  readRetryForMs?: number;
   /** Told when PostgreSQL is unreachable and when it is back. */
   onAvailability?: (available: boolean, error?: Error) => void;
 }
 
 type Query = (text: string, params?: unknown[]) => Promise<pg.QueryResult>;
+/** A run's writes wait long for a restarted database; what a request waits for does not. */
+type OperationKind = "read" | "write";
 type PgRunRow = Omit<RunRow, "offline"> & { offline: boolean };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -76,7 +81,7 @@ export class PgStore implements WaddleStore {
   static async open(options: PgStoreOptions): Promise<PgStore> {
     const store = new PgStore(options);
     try {
-      await store.retry(() => applyPgMigrations(store.pool));
+      await store.retry("write", () => applyPgMigrations(store.pool));
     } catch (error) {
       await store.pool.end();
       throw error;
@@ -118,7 +123,7 @@ export class PgStore implements WaddleStore {
       new StoreError("conflict", `An agent with id "${spec.id}" already exists.`, {
         currentVersion: version,
       });
-    const version = await this.transaction(async (query) => {
+    const version = await this.transaction("read", async (query) => {
       const existing = await query("SELECT latest_version FROM agents WHERE id = $1", [spec.id]);
       if (existing.rows[0]) throw conflict(existing.rows[0].latest_version as number);
       // Runs of a deleted agent with this id name the versions they ran: never reuse those numbers.
@@ -149,7 +154,7 @@ export class PgStore implements WaddleStore {
   }): Promise<AgentRecord> {
     const now = new Date().toISOString();
     const spec = { ...options.spec, id: options.id };
-    const createdAt = await this.transaction(async (query) => {
+    const createdAt = await this.transaction("read", async (query) => {
       const { rows } = await query("SELECT latest_version, created_at FROM agents WHERE id = $1 FOR UPDATE", [
         options.id,
       ]);
@@ -257,7 +262,7 @@ export class PgStore implements WaddleStore {
   }
 
   async updateRun(id: string, patch: RunPatch, options: { fence?: number } = {}): Promise<RunRecord> {
-    return this.transaction(async (query) => {
+    return this.transaction("write", async (query) => {
       if (options.fence !== undefined) await assertFence(query, id, options.fence);
       await patchRun(query, id, patch);
       const { rows } = await query("SELECT * FROM runs WHERE id = $1", [id]);
@@ -282,7 +287,7 @@ export class PgStore implements WaddleStore {
       list.push(entry);
       byRun.set(entry.event.runId, list);
     }
-    await this.transaction(async (query, attempt) => {
+    await this.transaction("write", async (query, attempt) => {
       if (batch.fence) await assertFence(query, batch.fence.runId, batch.fence.epoch);
       for (const [runId, list] of byRun) {
         try {
@@ -323,7 +328,7 @@ export class PgStore implements WaddleStore {
     state: SerializedPlannerState;
     fence?: number;
   }): Promise<void> {
-    await this.transaction(async (query) => {
+    await this.transaction("write", async (query) => {
       if (options.fence !== undefined && options.runId !== undefined)
         await assertFence(query, options.runId, options.fence);
       await query(
@@ -341,7 +346,7 @@ export class PgStore implements WaddleStore {
   }
 
   async deletePausedState(token: string): Promise<void> {
-    await this.query("DELETE FROM paused_states WHERE token = $1", [token]);
+    await this.query("DELETE FROM paused_states WHERE token = $1", [token], "write");
   }
 
   async listTasks(runId: string): Promise<TaskRecord[]> {
@@ -394,10 +399,11 @@ export class PgStore implements WaddleStore {
   }
 
   async releaseClaim(claim: RunClaim): Promise<void> {
-    await this.query("UPDATE runs SET owner = NULL, lease_until = NULL WHERE id = $1 AND epoch = $2", [
-      claim.runId,
-      claim.epoch,
-    ]);
+    await this.query(
+      "UPDATE runs SET owner = NULL, lease_until = NULL WHERE id = $1 AND epoch = $2",
+      [claim.runId, claim.epoch],
+      "write",
+    );
   }
 
   async listUnclaimedRuns(limit = 100): Promise<{ runId: string; epoch: number; status: RunStatus }[]> {
@@ -466,13 +472,16 @@ export class PgStore implements WaddleStore {
     );
   }
 
-  private query(text: string, params?: unknown[]): Promise<pg.QueryResult> {
-    return this.retry(() => this.pool.query(text, params));
+  private query(text: string, params?: unknown[], kind: OperationKind = "read"): Promise<pg.QueryResult> {
+    return this.retry(kind, () => this.pool.query(text, params));
   }
 
   /** Runs `body` in a transaction on one pooled connection; the whole of it is retried on a broken one. */
-  private transaction<T>(body: (query: Query, attempt: number) => Promise<T>): Promise<T> {
-    return this.retry(async (attempt) => {
+  private transaction<T>(
+    kind: OperationKind,
+    body: (query: Query, attempt: number) => Promise<T>,
+  ): Promise<T> {
+    return this.retry(kind, async (attempt) => {
       const client = await this.pool.connect();
       let broken: Error | undefined;
       try {
@@ -490,10 +499,11 @@ export class PgStore implements WaddleStore {
     });
   }
 
-  /** Retries an operation whose connection broke, with backoff, until `retryForMs` has passed. */
-  private async retry<T>(operation: (attempt: number) => Promise<T>): Promise<T> {
+  /** Retries an operation whose connection broke, with backoff, until its kind's limit has passed. */
+  private async retry<T>(kind: OperationKind, operation: (attempt: number) => Promise<T>): Promise<T> {
     const started = Date.now();
-    const limit = this.options.retryForMs ?? 60_000;
+    const limit =
+      kind === "write" ? (this.options.retryForMs ?? 300_000) : (this.options.readRetryForMs ?? 5_000);
     for (let attempt = 0; ; attempt += 1) {
       if (this.closed) throw new StoreError("closed", "The store is closed.");
       try {

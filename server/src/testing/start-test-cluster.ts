@@ -46,7 +46,8 @@ export interface TestCluster {
   destroy(): Promise<void>;
 }
 
-export const CLUSTER_LEASE_MS = 1_500;
+/** Short, so that takeovers are quick, yet over what a loaded 2-core machine may delay a renewal. */
+export const CLUSTER_LEASE_MS = 2_500;
 
 export async function startTestCluster(env: Record<string, string> = {}): Promise<TestCluster> {
   const [postgres, redis] = await Promise.all([startTestPostgres(), startTestRedis()]);
