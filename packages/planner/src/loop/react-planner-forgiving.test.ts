@@ -395,6 +395,31 @@ describe("approvals carry notes, and pauses can be turned off", () => {
   });
 });
 
+describe("runs that never pause", () => {
+  it("report hint conflicts and go on, and refuse a spawn nobody can confirm", async () => {
+    const { run, llm, log } = setup(
+      [{ next_node: "task", args: { mode: "subagent", query: "Collect docs" } }, answer("Done without it.")],
+      { pauseEnabled: false, tasks: { enabled: true, spawnRequiresConfirmation: true } },
+    );
+    const result = finished(await run());
+    expect(result.payload.answer).toBe("Done without it.");
+    expect(JSON.parse(llm.calls[1]!.messages.at(-1)!.content).failure).toMatchObject({
+      error_code: "confirmation_unavailable",
+    });
+    expect(log.ofType("pause")).toEqual([]);
+    const conflicts = new ReactPlanner({
+      llm: new ScriptedClient([answer("Answered anyway.")]),
+      catalog: buildCatalog({ tools: [] }),
+      options: { pauseEnabled: false },
+      hints: { parallel_groups: [["a", "b"]], sequential_only: ["a"] },
+    });
+    const events = createEventLog();
+    const outcome = finished(await conflicts.run("x", { onEvent: events.onEvent }));
+    expect(outcome.payload.answer).toBe("Answered anyway.");
+    expect(events.ofType("constraint_violation").map((event) => event.data.enforced)).toContain("rejected");
+  });
+});
+
 describe("loose but safe parallel args", () => {
   it("drops malformed steps and a join without node, with events, and tells the model", async () => {
     const { run, llm, calls, salvaged } = setup([
