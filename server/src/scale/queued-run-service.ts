@@ -88,12 +88,13 @@ export class QueuedRunService implements RunService {
         status: run.status,
       });
     }
-    // Queued or paused: take it from under any worker that would start it, then end it here.
+    // Queued, paused, or running on a worker that stopped: take it from under any worker that would start
+    // or continue it, then end it here.
     const claim = await store.claimRun({
       runId,
       owner: `${this.options.owner}/cancel`,
       leaseMs: this.options.leaseMs,
-      statuses: ["queued", "paused"],
+      statuses: ["queued", "paused", "running"],
     });
     if (claim) {
       try {
@@ -165,6 +166,8 @@ export class QueuedRunService implements RunService {
     if (run.pause) {
       await this.options.store.deletePausedState(run.pause.resumeToken);
       await recorder.append(cancelledEvent(run, "The run was cancelled while it was paused."));
+    } else if (run.status === "running") {
+      await recorder.append(cancelledEvent(run, "The run was cancelled."));
     } else {
       await recorder.patch({ status: "cancelled", finishedAt: new Date().toISOString() });
     }
