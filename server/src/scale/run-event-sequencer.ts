@@ -17,6 +17,8 @@ interface RunCursor {
 const FILL_PAGE = 500;
 /** Cursors of runs nobody heard from for this long are dropped (a run heard from again starts afresh). */
 const FORGET_MS = 10 * 60_000;
+/** An ended run's cursor only waits for late duplicates. */
+const FORGET_ENDED_MS = 30_000;
 
 /**
  * Puts one instance's view of every run's events in order (queue mode): events come from this instance's
@@ -135,7 +137,8 @@ export class RunEventSequencer {
   private async poll(): Promise<void> {
     const now = Date.now();
     for (const [runId, cursor] of this.cursors) {
-      if (now - cursor.touchedAt > FORGET_MS) this.cursors.delete(runId);
+      const idle = now - cursor.touchedAt;
+      if (idle > FORGET_MS || (cursor.terminal && idle > FORGET_ENDED_MS)) this.cursors.delete(runId);
     }
     let read = 0;
     for (const runId of new Set(this.options.getWatchedRunIds())) {
