@@ -26,15 +26,21 @@ export type { Logger, LogLevel } from "./shared/logger.js";
 export { MemoryStore } from "./store/memory-store.js";
 export { SqliteStore } from "./store/sqlite-store.js";
 export type { SqliteStoreOptions } from "./store/sqlite-store.js";
+export { PgStore } from "./store/pg-store.js";
+export type { PgStoreOptions } from "./store/pg-store.js";
 export { PausedStateStore } from "./store/paused-state-store.js";
 export { storeConformanceCases } from "./store/store-conformance.js";
 export type { StoreConformanceCase } from "./store/store-conformance.js";
 export { isStoreError, StoreError } from "./store/waddle-store.js";
 export type {
+  AppendBatchOptions,
   AppendEventOptions,
   ListRunsOptions,
   NewRun,
+  RunCheckpoint,
+  RunClaim,
   RunPatch,
+  RunWork,
   StoreErrorCode,
   TaskRecord,
   WaddleStore,
