@@ -199,15 +199,28 @@ export async function runScaleOutBench(context: BenchContext): Promise<BenchResu
   for (const [name, start] of heavyDeployments) {
     context.log(`${name}: ${inFlight} runs in flight`);
     const deployment = await start();
+    const limit = everyRun(deployment.instances.length).WADDLE_MAX_CONCURRENT_RUNS;
     try {
       await addAgents(deployment.instances[0]!);
       const heavy = await measureInFlightMemory(deployment, inFlight);
       memory.push([
         deployment.label,
-        everyRun(deployment.instances.length).WADDLE_MAX_CONCURRENT_RUNS,
+        limit,
         heavy.inFlight,
         `${heavy.running} running, ${heavy.queued} queued`,
         heavy.rss.map((mb) => round(mb, 0)).join(" / "),
+      ]);
+    } catch (error) {
+      // Recorded, not fatal: the other figures still stand (with why this one is missing).
+      const exits = deployment.instances.map(
+        (instance) => instance.child.exitCode ?? instance.child.signalCode,
+      );
+      memory.push([
+        deployment.label,
+        limit,
+        inFlight,
+        `failed: ${String(error)}`,
+        `exits: ${exits.join(" / ")}`,
       ]);
     } finally {
       await deployment.stop();
