@@ -47,7 +47,7 @@ export interface TestCluster {
 }
 
 /** Short, so that takeovers are quick, yet over what a loaded 2-core machine may delay a renewal. */
-export const CLUSTER_LEASE_MS = 2_500;
+export const CLUSTER_LEASE_MS = 4_000;
 
 export async function startTestCluster(env: Record<string, string> = {}): Promise<TestCluster> {
   const [postgres, redis] = await Promise.all([startTestPostgres(), startTestRedis()]);
