@@ -122,6 +122,8 @@ export class QueuedRunService implements RunService {
     const run = await this.requireRun(runId);
     const { resumeToken } = request;
     if (run.status !== "paused" || run.pause?.resumeToken !== resumeToken) {
+      // Answered on another instance (this one does not remember it): the run's events say so.
+      if (await this.wasAnswered(runId, resumeToken)) this.answered.remember(runId, resumeToken);
       throw resumeConflict({ run, resumeToken, answered: this.answered });
     }
     if (request.decision === "edit" && request.args === undefined) throw editNeedsArgs(run);
@@ -141,12 +143,23 @@ export class QueuedRunService implements RunService {
       },
     });
     // Another answer (on any instance) or a cancel came first.
-    if (!queued)
+    if (!queued) {
+      this.answered.remember(runId, resumeToken);
       throw resumeConflict({ run: await this.requireRun(runId), resumeToken, answered: this.answered });
+    }
     this.answered.remember(runId, resumeToken);
     this.options.hub.publishStatus({ runId, status: "queued", lastSeq: queued.run.lastSeq ?? 0 });
     await this.options.queue.add(runId, queued.epoch, this.toolContexts.get(runId));
     return { runId };
+  }
+
+  /** True when the run paused with this token and has resumed since (the answer came from anywhere). */
+  private async wasAnswered(runId: string, resumeToken: string): Promise<boolean> {
+    const events = await this.options.store.listEvents(runId);
+    const paused = events.findIndex(
+      (event) => event.type === "pause" && event.data.resumeToken === resumeToken,
+    );
+    return paused >= 0 && events.slice(paused + 1).some((event) => event.type === "resumed");
   }
 
   /** Ends a queued or paused run this instance claimed, with the event a cancel writes. */

@@ -190,6 +190,9 @@ describe.skipIf(skip)("scale-out: three Waddle processes on PostgreSQL and Redis
     expect(answers.map((answer) => answer.status).sort()).toEqual([202, 409]);
     expect(answers.find((answer) => answer.status === 409)?.body.details.reason).toBe("already_answered");
     expect((await cluster.waitForRun(runId)).status).toBe("finished");
+    // A late answer on an instance that saw neither: the run's events tell it the pause was answered.
+    const late = await alive().at(-1)!.request(`/api/runs/${runId}/resume`, { json: body });
+    expect([late.status, late.body.details.reason]).toEqual([409, "already_answered"]);
     const ends = (await cluster.getEvents(runId)).filter(
       (event) => event.type === "tool_end" && (event.data as { tool?: string }).tool === "charge_card",
     );
