@@ -263,7 +263,8 @@ export class RunRecorder {
       if (!written) return;
       this.lastSeq = seq;
       this.lastStep = step;
-      this.sealed = sealed;
+      // Never unseal: seal() may have come while this batch was being written.
+      this.sealed ||= sealed;
       for (const { event, options } of entries) {
         this.options.hub.publishEvent(event);
         if (options?.run?.status) this.setStatus(options.run.status);

@@ -58,6 +58,15 @@ export class RunQueue {
     }
   }
 
+  /**
+   * Adds an empty `wake` job. A job added again under an id that already waits adds nothing, not even the
+   * marker that wakes an idle worker; and a marker may have gone to a worker that froze before taking
+   * its job. A wake job makes a new marker: the worker it wakes takes the oldest waiting job first.
+   */
+  async wake(): Promise<void> {
+    await this.queue.add("wake", { runId: "" }).catch(() => undefined);
+  }
+
   close(): Promise<void> {
     return this.queue.close();
   }

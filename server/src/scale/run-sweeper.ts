@@ -37,6 +37,8 @@ export class RunSweeper {
           this.options.logger.info("run's worker stopped: queueing it to continue", { runId: run.runId });
         await this.options.queue.add(run.runId, run.epoch);
       }
+      // A job that was already waiting is not announced again by its add: wake a worker for it.
+      if (runs.length > 0) await this.options.queue.wake();
       return runs.length;
     } catch (error) {
       this.options.logger.warn("sweep failed", { error: String(error) });

@@ -92,7 +92,7 @@ export class RunWorker {
   }
 
   private async process(job: Job<RunJobData>): Promise<void> {
-    if (this.closing) return;
+    if (this.closing || job.name === "wake") return;
     const { store, owner, leaseMs, logger } = this.options;
     const { runId } = job.data;
     const claim = await store.claimRun({ runId, owner, leaseMs, statuses: ["queued", "running"] });

@@ -179,6 +179,29 @@ describe.skipIf(skip)("scale-out: three Waddle processes on PostgreSQL and Redis
     expect(stored.filter((event) => event.type === "run_finished")).toHaveLength(1);
   }, 60_000);
 
+  it("hands a stopping worker's runs over: another continues them from their checkpoint at once", async () => {
+    const since = Date.now();
+    const runId = await startRun("scale-reads");
+    const step = await waitFor(() => callsSince(since).find((call) => call.tool === "step_two"));
+    const stopping = byPid(step.pid);
+    const stoppedAt = Date.now();
+    await stopping.stop();
+    const run = await cluster.waitForRun(runId);
+    if (run.status !== "finished") {
+      const events = (await cluster.getEvents(runId)).map((event) => `${event.seq}:${event.type}`);
+      process.stderr.write(`${events.join(" ")}\n${stopping.pid}\n${stopping.output().slice(-3_000)}\n`);
+      for (const worker of alive())
+        process.stderr.write(`--- ${worker.pid}\n${worker.output().slice(-3_000)}\n`);
+    }
+    expect(run.status).toBe("finished");
+    const stored = await cluster.getEvents(runId);
+    expectContiguous(stored);
+    const recovered = stored.find((event) => event.type === "run_recovered");
+    expect(recovered?.ts).toBeLessThan(stoppedAt + 3_000);
+    expect(stored.some((event) => event.type === "run_interrupted")).toBe(false);
+    workers.push(await cluster.start("worker"));
+  }, 60_000);
+
   it("takes the first of two approvals sent at once to two instances, and answers the other 409", async () => {
     const runId = await startRun("scale-approval");
     const paused = await cluster.waitForRun(runId, (run) => run.status === "paused");
