@@ -61,7 +61,11 @@ export class RunWorker {
       // Idle workers ask again every second: a wake-up consumed by a frozen worker delays no job for long.
       drainDelay: 1,
     });
-    this.worker.on("error", () => undefined);
+    this.worker.on("error", (error) => {
+      // Redis going away is said once by RedisConnections; anything else is worth a line.
+      if (!/ECONNREFUSED|Connection is closed|ECONNRESET/.test(error.message))
+        options.logger.warn("run queue worker error", { error: error.message });
+    });
     this.worker.on("failed", (job, error) =>
       options.logger.warn("run job failed", { runId: job?.data.runId, error: error.message }),
     );

@@ -44,6 +44,12 @@ export interface PgStoreOptions {
   retryForMs?: number;
   /** The same for every other operation, which a request waits for (default 5 s). */
   readRetryForMs?: number;
+  /**
+   * A session that holds a transaction open but idle this long is ended by PostgreSQL, releasing its row
+   * locks (default 5 s): a worker frozen mid-transaction (SIGSTOP, a stalled VM) must not hold the run's
+   * row, or no other worker could claim it. Its own commit then fails, and the retry is fenced.
+   */
+  idleInTransactionMs?: number;
   /** Told when PostgreSQL is unreachable and when it is back. */
   onAvailability?: (available: boolean, error?: Error) => void;
 }
@@ -72,6 +78,7 @@ export class PgStore implements WaddleStore {
       max: options.maxConnections ?? 10,
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
+      idle_in_transaction_session_timeout: options.idleInTransactionMs ?? 5_000,
     });
     // An idle client whose server went away: the pool drops it; the next query connects again.
     this.pool.on("error", () => undefined);
