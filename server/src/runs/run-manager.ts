@@ -14,11 +14,12 @@ import type { PlannerFactory } from "./planner-factory.js";
 import type { RunEventHub } from "./run-event-hub.js";
 import { agentGone, AnsweredPauses, editNeedsArgs, resumeConflict } from "./resume-refusals.js";
 import { runJob } from "./run-job.js";
-import { cancelledEvent, markRunCrashed, toFailure } from "./run-outcome-events.js";
+import { cancelledEvent, markRunCrashed, recordPlannerError } from "./run-outcome-events.js";
 import { RunLocks } from "./run-locks.js";
 import { RunRecorder } from "./run-recorder.js";
 import type { RunService, StartRunOptions } from "./run-service.js";
 import { getToolContextKeys, RunToolContexts } from "./run-tool-contexts.js";
+import { getRunAgent } from "./get-run-agent.js";
 
 interface Job {
   runId: string;
@@ -101,15 +102,7 @@ export class RunManager implements RunService {
   async startRun(request: StartRunRequest, options: StartRunOptions = {}): Promise<{ runId: string }> {
     this.assertOpen();
     const { store } = this.options;
-    const agent =
-      request.agentVersion === undefined
-        ? await store.getAgent(request.agentId)
-        : await store.getAgentVersion(request.agentId, request.agentVersion);
-    if (!agent) {
-      throw request.agentVersion === undefined
-        ? notFound("Agent", request.agentId)
-        : new ApiError("not_found", `Agent "${request.agentId}" has no version ${request.agentVersion}.`);
-    }
+    const agent = await getRunAgent(store, request);
     this.options.checkSpec?.(agent.spec);
     const runId = createRunId();
     const toolContextKeys = getToolContextKeys(request.toolContext);
@@ -307,13 +300,8 @@ export class RunManager implements RunService {
     } catch (error) {
       await recorder.flush();
       if (recorder.isSealed) return;
-      if (entry.controller.signal.aborted && !this.closing) {
-        await recorder.append(cancelledEvent(run, "The run was cancelled."));
-        return;
-      }
-      const failure = toFailure(error);
-      logger.warn("run failed", { runId: run.id, code: failure.code, message: failure.message });
-      await recorder.append({ type: "run_failed", data: { error: failure } });
+      const cancelled = entry.controller.signal.aborted && !this.closing;
+      await recordPlannerError({ run, recorder, error, cancelled, logger });
     } finally {
       if (TERMINAL_RUN_STATUSES.has(recorder.currentStatus)) this.toolContexts.delete(run.id);
       logger.info("run stopped", { runId: run.id, status: recorder.currentStatus });

@@ -45,6 +45,27 @@ export function toFailure(error: unknown): { code: string; message: string } {
   return { code: "internal", message: error instanceof Error ? error.message : String(error) };
 }
 
+/**
+ * Writes how a run ended when its planner threw: the cancel's `run_finished` when the run was cancelled,
+ * else a `run_failed` with the error's code (logged too). The caller has checked the recorder may write.
+ */
+export async function recordPlannerError(options: {
+  run: RunRecord;
+  recorder: RunRecorder;
+  error: unknown;
+  cancelled: boolean;
+  logger: Logger;
+}): Promise<void> {
+  const { run, recorder } = options;
+  if (options.cancelled) {
+    await recorder.append(cancelledEvent(run, "The run was cancelled."));
+    return;
+  }
+  const failure = toFailure(options.error);
+  options.logger.warn("run failed", { runId: run.id, code: failure.code, message: failure.message });
+  await recorder.append({ type: "run_failed", data: { error: failure } });
+}
+
 /** The run's row after the planner returned: its events normally set this already. */
 export function getOutcomePatch(outcome: PlannerOutcome): RunPatch {
   if (outcome.kind === "pause") {

@@ -18,6 +18,7 @@ import { ApiError, notFound } from "../shared/api-error.js";
 import type { Logger } from "../shared/logger.js";
 import type { RunClaim, WaddleStore } from "../store/waddle-store.js";
 import type { RunQueue } from "./run-queue.js";
+import { getRunAgent } from "../runs/get-run-agent.js";
 
 export interface QueuedRunServiceOptions {
   store: WaddleStore;
@@ -52,15 +53,7 @@ export class QueuedRunService implements RunService {
 
   async startRun(request: StartRunRequest, options: StartRunOptions = {}): Promise<{ runId: string }> {
     const { store } = this.options;
-    const agent =
-      request.agentVersion === undefined
-        ? await store.getAgent(request.agentId)
-        : await store.getAgentVersion(request.agentId, request.agentVersion);
-    if (!agent) {
-      throw request.agentVersion === undefined
-        ? notFound("Agent", request.agentId)
-        : new ApiError("not_found", `Agent "${request.agentId}" has no version ${request.agentVersion}.`);
-    }
+    const agent = await getRunAgent(store, request);
     this.options.checkSpec?.(agent.spec);
     const runId = createRunId();
     const toolContextKeys = getToolContextKeys(request.toolContext);

@@ -4,7 +4,7 @@ import type { Redis } from "ioredis";
 import type { PlannerFactory } from "../runs/planner-factory.js";
 import type { RunEventHub } from "../runs/run-event-hub.js";
 import { runJob } from "../runs/run-job.js";
-import { cancelledEvent, markRunCrashed, toFailure } from "../runs/run-outcome-events.js";
+import { cancelledEvent, markRunCrashed, recordPlannerError } from "../runs/run-outcome-events.js";
 import { RunRecorder } from "../runs/run-recorder.js";
 import { getContextSecrets, type SecretRedactor } from "../secrets/secret-redactor.js";
 import type { Logger } from "../shared/logger.js";
@@ -180,13 +180,8 @@ export class RunWorker {
     } catch (error) {
       await recorder.flush();
       if (recorder.isSealed || active.lost || active.handedOver) return;
-      if (controller.signal.aborted) {
-        await recorder.append(cancelledEvent(run, "The run was cancelled."));
-        return;
-      }
-      const failure = toFailure(error);
-      logger.warn("run failed", { runId: run.id, code: failure.code, message: failure.message });
-      await recorder.append({ type: "run_failed", data: { error: failure } });
+      const cancelled = controller.signal.aborted;
+      await recordPlannerError({ run, recorder, error, cancelled, logger });
     } finally {
       await recorder.flush();
       logger.info("run stopped here", {
