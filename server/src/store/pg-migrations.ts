@@ -78,6 +78,23 @@ export const PG_MIGRATIONS: readonly { id: number; name: string; sql: string }[]
       );
     `,
   },
+  {
+    id: 2,
+    // The keys of requests that may be retried and the run each started (see the SQLite migration 5).
+    name: "request_keys",
+    sql: `
+      CREATE TABLE request_keys (
+        scope text NOT NULL,
+        key text NOT NULL,
+        fingerprint text NOT NULL,
+        run_id text,
+        created_at bigint NOT NULL,
+        expires_at bigint NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+      CREATE INDEX request_keys_expiry ON request_keys (expires_at);
+    `,
+  },
 ];
 
 /** A fixed key for pg_advisory_lock: instances starting together migrate one at a time. */

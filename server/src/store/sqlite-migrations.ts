@@ -91,6 +91,24 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
       );
     `,
   },
+  {
+    id: 5,
+    // The keys of requests that may be retried (`Idempotency-Key`, a client's retry) and the run each
+    // started, so that a retry answers from that run instead of running the agent again.
+    name: "request_keys",
+    sql: `
+      CREATE TABLE request_keys (
+        scope TEXT NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        run_id TEXT,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+      CREATE INDEX request_keys_expiry ON request_keys (expires_at);
+    `,
+  },
 ];
 
 /** Applies the migrations the database has not seen yet; returns how many ran. */

@@ -15,6 +15,7 @@ import type {
 } from "@waddle/protocol";
 import type { SerializedPlannerState } from "@waddle/planner";
 import { ApiError } from "../shared/api-error.js";
+import type { RequestKeyStore } from "./request-keys/request-key-store.js";
 
 /** What a run starts with; the store fills `lastSeq`, `usage` and the timestamps. */
 export interface NewRun {
@@ -212,6 +213,9 @@ export interface WaddleStore {
   }): Promise<{ run: RunRecord; epoch: number } | undefined>;
   /** Marks a run to cancel; its worker sees it at its next lease renewal. */
   requestCancel(runId: string): Promise<void>;
+
+  /** Keys of requests that started runs, so that a client's retry answers from the run it started. */
+  readonly requestKeys: RequestKeyStore;
 
   /** Resolves when the database answers (for `/api/health`); stores in this process need none. */
   ping?(): Promise<void>;
