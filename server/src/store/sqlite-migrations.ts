@@ -109,6 +109,28 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
       CREATE INDEX request_keys_expiry ON request_keys (expires_at);
     `,
   },
+  {
+    id: 6,
+    // Sessions: each record (the fold of its log) with its summary, and the log itself.
+    name: "sessions",
+    sql: `
+      CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        agent_id TEXT NOT NULL,
+        record TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX sessions_by_activity ON sessions (agent_id, updated_at);
+      CREATE INDEX sessions_by_time ON sessions (updated_at);
+      CREATE TABLE session_events (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      );
+    `,
+  },
 ];
 
 /** Applies the migrations the database has not seen yet; returns how many ran. */

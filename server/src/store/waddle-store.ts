@@ -16,6 +16,7 @@ import type {
 import type { SerializedPlannerState } from "@waddle/planner";
 import { ApiError } from "../shared/api-error.js";
 import type { RequestKeyStore } from "./request-keys/request-key-store.js";
+import type { SessionStore } from "./sessions/session-store.js";
 
 /** What a run starts with; the store fills `lastSeq`, `usage` and the timestamps. */
 export interface NewRun {
@@ -216,6 +217,8 @@ export interface WaddleStore {
 
   /** Keys of requests that started runs, so that a client's retry answers from the run it started. */
   readonly requestKeys: RequestKeyStore;
+  /** Sessions (what a person chats with) and their ordered logs. */
+  readonly sessions: SessionStore;
 
   /** Resolves when the database answers (for `/api/health`); stores in this process need none. */
   ping?(): Promise<void>;
