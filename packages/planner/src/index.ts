@@ -91,3 +91,14 @@ export type { CatalogErrorCode } from "./errors/catalog-error.js";
 export { getPartialSecretLength, REDACTED, redactText } from "./secrets/redact-text.js";
 export { createTextRedactor, StreamRedactor } from "./secrets/stream-redactor.js";
 export type { TextRedactor } from "./secrets/stream-redactor.js";
+
+// Sessions: what a turn knows of its earlier turns, kept within the agent's token budget.
+export {
+  compactConversation,
+  DEFAULT_SESSION_CONTEXT_TOKENS,
+  getSessionContextBudget,
+  SESSION_CONTEXT_BUDGET_SHARE,
+} from "./session/compact-conversation.js";
+export type { CompactConversationOptions, CompactedConversation } from "./session/compact-conversation.js";
+export { getSessionContextMeta } from "./session/session-context.js";
+export type { ConversationTurn, MergedResult, SessionContext } from "./session/session-context.js";
