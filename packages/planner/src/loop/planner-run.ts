@@ -8,7 +8,7 @@ import { createToolRuntime } from "../tools/create-tool-runtime.js";
 import { getFailedJoins } from "../run/failed-joins.js";
 import { createFallbackPayload } from "../run/final-payload.js";
 import type { LlmCaller } from "../llm/llm-caller.js";
-import type { PauseRecord } from "../pause/paused-state.js";
+import type { PauseRecord } from "../run/paused-state.js";
 import type { PlannerConfig } from "../run/planner-config.js";
 import { isPlannerError, PlannerError } from "../errors/planner-error.js";
 import type { PlannerView } from "../run/planner-view.js";
@@ -32,7 +32,7 @@ import { applyNonPlannerIteration } from "../todos/write-todos.js";
 import { getAnswerReserveMs } from "../run/answer-reserve.js";
 import { finishWithAnswerTurn, getDeadlineMessage } from "./budget-answer.js";
 import { getInFlightAction } from "../recovery/get-in-flight-action.js";
-import { createRunCheckpoint, type CheckpointSink, type InFlightAction } from "../recovery/run-checkpoint.js";
+import { createRunCheckpoint, type CheckpointSink, type InFlightAction } from "../run/run-checkpoint.js";
 
 /** A new run starts from a query; a resumed one from its saved state. */
 export type RunStart = { query: string } | { state: RunState };

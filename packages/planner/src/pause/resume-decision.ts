@@ -1,7 +1,7 @@
 import type { PlannerAction } from "@waddle/protocol";
 import { checkAction } from "../actions/action-checker.js";
 import { createFallbackPayload } from "../run/final-payload.js";
-import type { PauseRecord } from "./paused-state.js";
+import type { PauseRecord } from "../run/paused-state.js";
 import { PlannerError } from "../errors/planner-error.js";
 import type { RunContext } from "../run/run-context.js";
 import { getRejectionText } from "../actions/rejections.js";

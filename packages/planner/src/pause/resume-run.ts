@@ -3,7 +3,7 @@ import type { RunContext } from "../run/run-context.js";
 import type { RunState } from "../run/run-state.js";
 import type { PlannerOutcome, ResumeOptions, RunOptions } from "../run/run-types.js";
 import { PlannerError } from "../errors/planner-error.js";
-import { parseSavedRun } from "./paused-state.js";
+import { parseSavedRun } from "../run/paused-state.js";
 import { claimResumeToken, getUnknownTokenError, releaseResumeToken } from "./resume-claims.js";
 import { applyResumeDecision, checkResumeDecision } from "./resume-decision.js";
 

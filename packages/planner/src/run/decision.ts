@@ -1,7 +1,7 @@
 import type { ActionSource, PauseReason, PlannerAction, ToolFailure } from "@waddle/protocol";
 import type { CheckedAction } from "../actions/action-check-types.js";
 import type { ToolResumeInput } from "../catalog/tool.js";
-import type { PauseKind } from "../pause/paused-state.js";
+import type { PauseKind } from "./paused-state.js";
 import type { StepRemarks } from "./run-state.js";
 import type { PlannerOutcome } from "./run-types.js";
 

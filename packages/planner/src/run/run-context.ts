@@ -8,7 +8,7 @@ import type {
 } from "@waddle/protocol";
 import type { CheckContext } from "../actions/action-check-types.js";
 import type { LlmCaller } from "../llm/llm-caller.js";
-import type { PauseRecord } from "../pause/paused-state.js";
+import type { PauseRecord } from "./paused-state.js";
 import type { BackgroundTasks } from "../tasks/task-types.js";
 import type { ToolRuntime } from "../tools/tool-runtime.js";
 import type { StepRecord } from "../trajectory/trajectory-recorder.js";
