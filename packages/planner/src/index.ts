@@ -5,7 +5,7 @@
 // The planner and its runs.
 export { ReactPlanner } from "./loop/react-planner.js";
 export type { FromSpecOptions, LlmClientFactory } from "./loop/react-planner.js";
-export type { CandidateLlm, ReactPlannerInit } from "./run/planner-config.js";
+export type { CandidateLlm, ReactPlannerInit } from "./loop/planner-config.js";
 export type {
   EventSink,
   PlannerFinish,

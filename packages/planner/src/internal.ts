@@ -67,12 +67,11 @@ export {
   MAX_CONSECUTIVE_PLANNER_ONLY,
   WRITE_TODOS_ARGS_JSON_SCHEMA,
   WRITE_TODOS_DESCRIPTION,
-  WRITE_TODOS_TOOL_NAME,
   WriteTodosArgs,
   WriteTodosError,
 } from "./todos/write-todos.js";
 export type { WriteTodosAck, WriteTodosErrorCode } from "./todos/write-todos.js";
-export { TodoItem, TodoStatus } from "./run/todo-state.js";
+export { TodoItem, TodoStatus, WRITE_TODOS_TOOL_NAME } from "./run/todo-state.js";
 export type { TodoState } from "./run/todo-state.js";
 export {
   createActSummary,
@@ -107,7 +106,7 @@ export type {
 
 // Background tasks.
 export { TaskManager } from "./tasks/task-manager.js";
-export { TASK_RESULTS_NODE } from "./tasks/task-results.js";
+export { TASK_RESULTS_NODE } from "./loop/steps/task-results.js";
 export { TASKS_DISABLED_MESSAGE } from "./tasks/opcode-handlers.js";
 export { TASK_ERROR_CODES, TaskError } from "./errors/task-error.js";
 export type { TaskErrorCode } from "./errors/task-error.js";

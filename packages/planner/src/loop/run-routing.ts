@@ -1,4 +1,4 @@
-import type { RunContext } from "../run/run-context.js";
+import type { RunContext } from "./run-context.js";
 import { routeReasoning } from "../llm/reasoning-router.js";
 import { scrubSecrets } from "../secrets/secret-scrubber.js";
 

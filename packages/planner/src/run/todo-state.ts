@@ -1,5 +1,8 @@
 import { z } from "zod";
 
+/** The built-in tool that writes the run's plan (docs/write-todos.md). */
+export const WRITE_TODOS_TOOL_NAME = "write_todos";
+
 export const TodoStatus = z.enum(["pending", "in_progress", "completed"]);
 export type TodoStatus = z.infer<typeof TodoStatus>;
 

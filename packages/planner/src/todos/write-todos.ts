@@ -2,8 +2,6 @@ import { z } from "zod";
 import { PlannerError } from "../errors/planner-error.js";
 import { TodoItem, type TodoState } from "../run/todo-state.js";
 
-export const WRITE_TODOS_TOOL_NAME = "write_todos";
-
 /** At most this many consecutive iterations may only update the plan (the overuse guard, docs/write-todos.md). */
 export const MAX_CONSECUTIVE_PLANNER_ONLY = 2;
 

@@ -1,8 +1,8 @@
-import type { RunContext } from "../run/run-context.js";
-import type { PlannerPause } from "../run/run-types.js";
-import type { PendingMerge } from "../run/pending-merge.js";
-import type { TaskGroupSnapshot } from "./task-types.js";
-import { getHistoryMessages } from "../trajectory/trajectory-messages.js";
+import type { RunContext } from "../run-context.js";
+import type { PlannerPause } from "../../run/run-types.js";
+import type { PendingMerge } from "../../run/pending-merge.js";
+import type { TaskGroupSnapshot } from "../../tasks/task-types.js";
+import { getHistoryMessages } from "../../trajectory/trajectory-messages.js";
 
 /** `next_node` of the trajectory notes that carry task results (never an action the LLM can take). */
 export const TASK_RESULTS_NODE = "task_results";

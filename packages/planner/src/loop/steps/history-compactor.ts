@@ -1,9 +1,9 @@
-import type { LlmMessage } from "../llm/llm-client.js";
-import type { RunContext } from "../run/run-context.js";
-import { scrubSecrets } from "../secrets/secret-scrubber.js";
-import { estimateTokens } from "../util/token-estimate.js";
-import { summarizeTrajectory } from "./trajectory-summarizer.js";
-import { createSummaryMessage, getStepMessages } from "./trajectory-messages.js";
+import type { LlmMessage } from "../../llm/llm-client.js";
+import type { RunContext } from "../run-context.js";
+import { scrubSecrets } from "../../secrets/secret-scrubber.js";
+import { estimateTokens } from "../../util/token-estimate.js";
+import { summarizeTrajectory } from "../../trajectory/trajectory-summarizer.js";
+import { createSummaryMessage, getStepMessages } from "../../trajectory/trajectory-messages.js";
 
 /** The latest steps stay verbatim, up to this many, when they fit in a third of the room. */
 const MAX_TAIL_STEPS = 4;

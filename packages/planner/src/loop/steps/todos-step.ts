@@ -1,23 +1,23 @@
 import type { PlannerAction } from "@waddle/protocol";
 import { z } from "zod";
-import type { CatalogTool } from "../catalog/catalog.js";
-import { compactJsonSchema } from "../catalog/compact-json-schema.js";
-import { redactText } from "../secrets/redact-text.js";
-import type { RunContext } from "../run/run-context.js";
-import { PlannerError } from "../errors/planner-error.js";
-import { createPlanSummary } from "../trajectory/reflection.js";
+import type { CatalogTool } from "../../catalog/catalog.js";
+import { compactJsonSchema } from "../../catalog/compact-json-schema.js";
+import { redactText } from "../../secrets/redact-text.js";
+import type { RunContext } from "../run-context.js";
+import { PlannerError } from "../../errors/planner-error.js";
+import { createPlanSummary } from "../../trajectory/reflection.js";
 import type { ActionSource } from "@waddle/protocol";
-import { createFailure } from "../run/run-state.js";
-import { scrubSecrets } from "../secrets/secret-scrubber.js";
+import { createFailure } from "../../run/run-state.js";
+import { scrubSecrets } from "../../secrets/secret-scrubber.js";
 import {
   applyWriteTodos,
   createTodoState,
   getTodosUpdatedEventData,
   WRITE_TODOS_ARGS_JSON_SCHEMA,
   WRITE_TODOS_DESCRIPTION,
-  WRITE_TODOS_TOOL_NAME,
   WriteTodosError,
-} from "./write-todos.js";
+} from "../../todos/write-todos.js";
+import { WRITE_TODOS_TOOL_NAME } from "../../run/todo-state.js";
 
 const ACK_JSON_SCHEMA = {
   type: "object",

@@ -4,11 +4,11 @@ import {
   type AutoSeqSkipReason,
   type AutoSeqStep,
   type TransitionDetection,
-} from "./auto-seq.js";
-import { getAutoSeqEventData } from "./auto-seq-events.js";
-import { canAutoExecute } from "./auto-seq-gate.js";
-import type { RunContext } from "../run/run-context.js";
-import type { TrajectoryStep } from "../run/run-state.js";
+} from "../../auto-seq/auto-seq.js";
+import { getAutoSeqEventData } from "../../auto-seq/auto-seq-events.js";
+import { canAutoExecute } from "../../auto-seq/auto-seq-gate.js";
+import type { RunContext } from "../run-context.js";
+import type { TrajectoryStep } from "../../run/run-state.js";
 
 /**
  * Auto-seq in the loop (docs/auto-seq.md), once per iteration while `autoSeq.enabled`: detects whether exactly one tool takes
