@@ -12,7 +12,7 @@ import type { PlannerConfig, ReactPlannerInit } from "./planner-config.js";
 import type { PlannerViewTool } from "../run/planner-view.js";
 import { DEFAULT_OPCODE_HANDLERS } from "../tasks/opcode-handlers.js";
 import type { TaskTimers } from "../tasks/task-types.js";
-import { createWriteTodosTool } from "./steps/todos-step.js";
+import { createWriteTodosTool } from "../todos/write-todos-tool.js";
 import { defaultApprovalGate } from "../tools/approval-gate.js";
 import { abortableSleep } from "../util/abortable-sleep.js";
 import { formatIssues } from "../util/format-issues.js";
