@@ -9,7 +9,7 @@ const LEGACY_RULES = new Set(["legacy", "legacy_terminal", "legacy_plan"]);
  * `action_seq`. A clean reply has no notes and costs nothing here.
  */
 export function reportSalvages(
-  run: RunContext,
+  run: Pick<RunContext, "config" | "events">,
   notes: readonly SalvageNote[] | undefined,
   at: { node?: string; actionSeq: number },
 ): void {

@@ -25,7 +25,10 @@ export function getRepairReserve(budget: number): number {
  * so a resumed run rebuilds the same prompt. Emits `summary_compacted`. Leaves the prompt as it is when
  * even the system prompt and the query do not fit; the budget check then ends the run.
  */
-export async function compactHistory(run: RunContext, budget: number): Promise<void> {
+export async function compactHistory(
+  run: Pick<RunContext, "config" | "state" | "messages" | "events" | "llmCaller" | "secrets" | "signal">,
+  budget: number,
+): Promise<void> {
   const { state, messages, config } = run;
   const steps = state.steps;
   if (steps.length === 0) return;

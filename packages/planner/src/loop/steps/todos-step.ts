@@ -19,7 +19,7 @@ import {
  * `planner_overuse_execute_next_step`) the model reads and acts on.
  */
 export function runWriteTodos(
-  run: RunContext,
+  run: Pick<RunContext, "config" | "state" | "events" | "secrets" | "recordStep">,
   input: { action: PlannerAction; source: ActionSource; reply?: string | undefined },
 ): void {
   const { state } = run;
