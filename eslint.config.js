@@ -34,7 +34,7 @@ const layers = [
 ];
 
 const boundaryMessage = "Dependencies point one way: protocol ← planner ← server, protocol ← designer.";
-const restrictImports = ({ forbidden, dirs, extra = [] }, io) => ({
+const restrictImports = ({ forbidden, dirs, extra = [] }, io, morePatterns = []) => ({
   "no-restricted-imports": [
     "error",
     {
@@ -52,6 +52,7 @@ const restrictImports = ({ forbidden, dirs, extra = [] }, io) => ({
               },
             ]
           : []),
+        ...morePatterns,
       ],
     },
   ],
@@ -72,6 +73,25 @@ const boundaryConfigs = layers.flatMap((layer) =>
       ]
     : [{ files: layer.files, rules: restrictImports(layer, false) }],
 );
+
+/**
+ * Whatever takes a `RunContext` is a step of the loop and lives under the planner's `loop/` (its README:
+ * "Where a new file goes"), so only `loop/**` may import `loop/run-context`. It repeats the planner's
+ * boundary rule, since a later `no-restricted-imports` replaces an earlier one for the same files.
+ */
+const plannerLayer = layers.find((layer) => layer.files.includes("packages/planner/**/*.ts"));
+const runContextConfig = {
+  files: ["packages/planner/src/**/*.ts"],
+  ignores: ["packages/planner/src/loop/**"],
+  rules: restrictImports(plannerLayer, false, [
+    {
+      regex: "(^|/)loop/run-context(\\.js)?$",
+      message:
+        "Only loop/** may import RunContext: a file that takes one is a step and goes in loop/ or loop/steps/ " +
+        "(packages/planner/README.md).",
+    },
+  ]),
+};
 
 export default tseslint.config(
   {
@@ -109,4 +129,5 @@ export default tseslint.config(
     },
   },
   ...boundaryConfigs,
+  runContextConfig,
 );

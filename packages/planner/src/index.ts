@@ -5,7 +5,7 @@
 // The planner and its runs.
 export { ReactPlanner } from "./loop/react-planner.js";
 export type { FromSpecOptions, LlmClientFactory } from "./loop/react-planner.js";
-export type { CandidateLlm, ReactPlannerInit } from "./run/planner-config.js";
+export type { CandidateLlm, ReactPlannerInit } from "./loop/planner-config.js";
 export type {
   EventSink,
   PlannerFinish,
@@ -15,7 +15,7 @@ export type {
   ResumeOptions,
   RunOptions,
 } from "./run/run-types.js";
-export type { CheckpointSink, InFlightAction, RunCheckpoint } from "./recovery/run-checkpoint.js";
+export type { CheckpointSink, InFlightAction, RunCheckpoint } from "./run/run-checkpoint.js";
 export type {
   PlannerView,
   PlannerViewBranch,
@@ -64,7 +64,8 @@ export { DEFAULT_PRICE_TABLE } from "./llm/price-table.js";
 export type { PriceTable } from "./llm/price-table.js";
 
 // What a planner can be given besides the model and tools.
-export type { SerializedPlannerState, StateStore } from "./pause/state-store.js";
+export type { SerializedPlannerState } from "./run/paused-state.js";
+export type { StateStore } from "./pause/state-store.js";
 export { InMemoryStateStore } from "./pause/in-memory-state-store.js";
 export { defaultApprovalGate } from "./tools/approval-gate.js";
 export type { ApprovalDecision, ApprovalGate, ApprovalRequest } from "./tools/approval-gate.js";

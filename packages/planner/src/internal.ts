@@ -8,8 +8,8 @@ export type { SalvagePath } from "./actions/salvage-json.js";
 
 // The run's data and saved state.
 export type { QueuedAction, RunState, RunUsage, TrajectoryStep } from "./run/run-state.js";
-export { PAUSE_KINDS, SAVED_RUN_FORMAT } from "./pause/paused-state.js";
-export type { PauseKind, PauseRecord, SavedRun } from "./pause/paused-state.js";
+export { PAUSE_KINDS, SAVED_RUN_FORMAT } from "./run/paused-state.js";
+export type { PauseKind, PauseRecord, SavedRun } from "./run/paused-state.js";
 export { createResumeToken, RESUME_TOKEN_BYTES } from "./pause/resume-token.js";
 export { ToolUsageReport } from "./catalog/tool-usage-report.js";
 export { createPreview } from "./util/create-preview.js";
@@ -32,12 +32,8 @@ export { DEFAULT_LLM_BACKOFF, getBackoffMs, parseRetryAfterMs } from "./llm/open
 export type { BackoffPolicy } from "./llm/openai/llm-retry.js";
 export { computeCostUsd, getModelPrice } from "./llm/price-table.js";
 export { resolveReasoningEffort, routeReasoning } from "./llm/reasoning-router.js";
-export type {
-  ConcreteReasoningEffort,
-  ReasoningRoute,
-  RouteCandidate,
-  RouteReasoningOptions,
-} from "./llm/reasoning-router.js";
+export type { ConcreteReasoningEffort } from "./run/run-state.js";
+export type { ReasoningRoute, RouteCandidate, RouteReasoningOptions } from "./llm/reasoning-router.js";
 export { planOfflineAction } from "./llm/offline/offline-plan.js";
 export type { OfflineDecision, PlanOfflineInput } from "./llm/offline/offline-plan.js";
 export { OfflineView } from "./llm/offline/offline-view.js";
@@ -69,15 +65,14 @@ export {
   createTodoState,
   getTodosUpdatedEventData,
   MAX_CONSECUTIVE_PLANNER_ONLY,
-  TodoItem,
-  TodoStatus,
   WRITE_TODOS_ARGS_JSON_SCHEMA,
   WRITE_TODOS_DESCRIPTION,
-  WRITE_TODOS_TOOL_NAME,
   WriteTodosArgs,
   WriteTodosError,
 } from "./todos/write-todos.js";
-export type { TodoState, WriteTodosAck, WriteTodosErrorCode } from "./todos/write-todos.js";
+export type { WriteTodosAck, WriteTodosErrorCode } from "./todos/write-todos.js";
+export { TodoItem, TodoStatus, WRITE_TODOS_TOOL_NAME } from "./run/todo-state.js";
+export type { TodoState } from "./run/todo-state.js";
 export {
   createActSummary,
   createObsSummary,
@@ -95,11 +90,8 @@ export {
   estimateTokens,
   MESSAGE_OVERHEAD_TOKENS,
 } from "./util/token-estimate.js";
-export {
-  compressTrajectory,
-  INFORMATIVE_LEVELS,
-  TrajectorySummary,
-} from "./trajectory/rule-based-compressor.js";
+export { compressTrajectory, INFORMATIVE_LEVELS } from "./trajectory/rule-based-compressor.js";
+export { TrajectorySummary } from "./run/trajectory-summary.js";
 export type {
   CompressedTrajectory,
   CompressTrajectoryOptions,
@@ -114,23 +106,21 @@ export type {
 
 // Background tasks.
 export { TaskManager } from "./tasks/task-manager.js";
-export { TASK_RESULTS_NODE } from "./tasks/task-results.js";
+export { TASK_RESULTS_NODE } from "./loop/steps/task-results.js";
 export { TASKS_DISABLED_MESSAGE } from "./tasks/opcode-handlers.js";
 export { TASK_ERROR_CODES, TaskError } from "./errors/task-error.js";
 export type { TaskErrorCode } from "./errors/task-error.js";
 export type {
-  PendingMerge,
   SpawnedTask,
   TaskAction,
-  TaskErrorInfo,
   TaskExecute,
   TaskGroupSnapshot,
   TaskJob,
   TaskManagerEvent,
   TaskManagerOptions,
-  TaskResultEntry,
   TaskSnapshot,
   WaitResult,
 } from "./tasks/task-types.js";
+export type { PendingMerge, TaskErrorInfo, TaskResultEntry } from "./run/pending-merge.js";
 export { buildContextCapsule, CAPSULE_LIMITS } from "./tasks/context-capsule.js";
 export type { BuildContextCapsuleOptions, CapsuleAnswer, CapsuleStep } from "./tasks/context-capsule.js";

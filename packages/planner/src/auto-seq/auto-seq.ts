@@ -15,7 +15,7 @@ export const AUTO_SEQ_SKIP_REASONS = [
   "pending_actions_present",
   "previous_step_parallel",
   "non_structured_observation",
-  /** The loop's own guards (auto-seq/auto-seq-runner.ts): never the same tool on the same payload twice in a row… */
+  /** The loop's own guards (loop/steps/auto-seq-runner.ts): never the same tool on the same payload twice in a row… */
   "repeated_fingerprint",
   /** …and never right after a queued action (a resumed call): the model decides first. */
   "after_queued_action",

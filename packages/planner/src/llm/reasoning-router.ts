@@ -3,9 +3,7 @@ import { z } from "zod";
 import { clipText } from "../util/compact-value.js";
 import type { LlmClient, LlmMessage, LlmResult } from "./llm-client.js";
 import { parseLlmJson } from "./parse-llm-json.js";
-
-/** An effort the LLM client accepts. */
-export type ConcreteReasoningEffort = Exclude<ReasoningEffort, "auto">;
+import type { ConcreteReasoningEffort } from "../run/run-state.js";
 
 /** A model the router may pick (the spec's `candidateLlms`). */
 export interface RouteCandidate {

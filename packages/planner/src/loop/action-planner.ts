@@ -3,10 +3,10 @@ import { checkAction, type CheckResult, type Rejection } from "../actions/action
 import { redactText } from "../secrets/redact-text.js";
 import { truncateText } from "../util/create-preview.js";
 import { createFallbackPayload } from "../run/final-payload.js";
-import { compactHistory } from "../trajectory/history-compactor.js";
+import { compactHistory } from "./steps/history-compactor.js";
 import { interpretReply, type ArgFillRequest, type InterpretedReply } from "../actions/interpret-reply.js";
 import type { LlmMessage } from "../llm/llm-client.js";
-import type { RunContext } from "../run/run-context.js";
+import type { RunContext } from "./run-context.js";
 import { getRejectionText, parseRejection } from "../actions/rejections.js";
 import {
   createCallInput,
@@ -18,7 +18,7 @@ import {
 import { createReflectSummary } from "../trajectory/reflection.js";
 import { createFailure } from "../run/run-state.js";
 import type { PlannerOutcome } from "../run/run-types.js";
-import type { Decision } from "../run/decision.js";
+import type { Decision } from "./decision.js";
 import { askForFields, decideUsableText, findUsableText, settleAnswerReask } from "./reply-salvage.js";
 import { reportSalvages } from "./salvage-report.js";
 

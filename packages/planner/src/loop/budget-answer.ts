@@ -2,7 +2,7 @@ import type { FinishReason, PlannerAction } from "@waddle/protocol";
 import { INFERRED_ANSWER_RULES, readAnswerReply } from "../actions/read-answer-reply.js";
 import { ANSWER_TURN_MIN_MS } from "../run/answer-reserve.js";
 import { createFallbackPayload, createFinalPayload, markModelSources } from "../run/final-payload.js";
-import type { ConstraintName, RunContext } from "../run/run-context.js";
+import type { ConstraintName, RunContext } from "./run-context.js";
 import type { PlannerFinish } from "../run/run-types.js";
 import { reportSalvages } from "./salvage-report.js";
 

@@ -4,7 +4,7 @@ import { TimeoutError } from "../util/cancellation.js";
 import { isLlmError } from "../errors/llm-error.js";
 import type { LlmCallInput, LlmCallOutput, LlmPurpose } from "../llm/llm-caller.js";
 import type { LlmMessage } from "../llm/llm-client.js";
-import type { RunContext } from "../run/run-context.js";
+import type { RunContext } from "./run-context.js";
 import { resolveReasoningEffort } from "../llm/reasoning-router.js";
 import { interruptedRejection } from "../actions/rejections.js";
 import type { PlannerOutcome } from "../run/run-types.js";

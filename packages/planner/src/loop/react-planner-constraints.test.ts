@@ -4,7 +4,8 @@ import { z } from "zod";
 import { buildCatalog } from "../catalog/catalog.js";
 import type { PlannerView } from "../run/planner-view.js";
 import { ReactPlanner } from "./react-planner.js";
-import type { SerializedPlannerState, StateStore } from "../pause/state-store.js";
+import type { SerializedPlannerState } from "../run/paused-state.js";
+import type { StateStore } from "../pause/state-store.js";
 import { loadExampleAgent } from "../testing/load-example-agent.js";
 import {
   answer,

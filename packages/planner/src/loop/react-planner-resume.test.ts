@@ -5,7 +5,8 @@ import { buildCatalog } from "../catalog/catalog.js";
 import { InMemoryStateStore } from "../pause/in-memory-state-store.js";
 import { OfflineModel } from "../llm/offline/offline-model.js";
 import { ReactPlanner } from "./react-planner.js";
-import type { SerializedPlannerState, StateStore } from "../pause/state-store.js";
+import type { SerializedPlannerState } from "../run/paused-state.js";
+import type { StateStore } from "../pause/state-store.js";
 import { loadExampleAgent } from "../testing/load-example-agent.js";
 import {
   answer,

@@ -1,12 +1,12 @@
 import { AgentSpec, type AgentSpecInput, type LlmConfig, type LlmPrice } from "@waddle/protocol";
 import { buildCatalog } from "../catalog/catalog.js";
 import type { LlmClient } from "../llm/llm-client.js";
-import type { CandidateLlm, PlannerConfig, ReactPlannerInit } from "../run/planner-config.js";
+import type { CandidateLlm, PlannerConfig, ReactPlannerInit } from "./planner-config.js";
 import { createPlannerConfig } from "./create-planner-config.js";
 import { PlannerRun } from "./planner-run.js";
 import type { PriceTable } from "../llm/price-table.js";
-import { resumeRun } from "../pause/resume-run.js";
-import { recoverRun } from "../recovery/recover-run.js";
+import { resumeRun } from "./steps/resume-run.js";
+import { recoverRun } from "./steps/recover-run.js";
 import type {
   PlannerFinish,
   PlannerPause,

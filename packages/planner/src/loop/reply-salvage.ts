@@ -10,9 +10,9 @@ import {
   readAnswerReply,
 } from "../actions/read-answer-reply.js";
 import type { SalvageNote } from "../actions/salvage-rules.js";
-import type { Decision } from "../run/decision.js";
+import type { Decision } from "./decision.js";
 import { createFallbackPayload } from "../run/final-payload.js";
-import type { RunContext } from "../run/run-context.js";
+import type { RunContext } from "./run-context.js";
 import { reportSalvages } from "./salvage-report.js";
 
 type FinalCheck = Extract<CheckedAction, { kind: "final" }>;

@@ -1,4 +1,4 @@
-import type { RunContext } from "../run/run-context.js";
+import type { RunContext } from "./run-context.js";
 import { routeReasoning } from "../llm/reasoning-router.js";
 import { scrubSecrets } from "../secrets/secret-scrubber.js";
 
@@ -7,7 +7,9 @@ import { scrubSecrets } from "../secrets/secret-scrubber.js";
  * (`routerLlm`, else the main LLM) picks the effort and, among the candidate models, the model. The
  * choice is kept in the run state, so a resumed run keeps it without asking again.
  */
-export async function routeRun(run: RunContext): Promise<void> {
+export async function routeRun(
+  run: Pick<RunContext, "config" | "state" | "llmCaller" | "secrets" | "signal" | "applyRoute">,
+): Promise<void> {
   const { config, state } = run;
   const llm = config.routerLlm ?? config.llm;
   let mark = config.clock();

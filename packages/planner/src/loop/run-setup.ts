@@ -1,8 +1,8 @@
 import type { RunEventData } from "@waddle/protocol";
 import type { LlmClient } from "../llm/llm-client.js";
 import { LlmCaller } from "../llm/llm-caller.js";
-import type { PlannerConfig } from "../run/planner-config.js";
-import type { RunContext } from "../run/run-context.js";
+import type { PlannerConfig } from "./planner-config.js";
+import type { RunContext } from "./run-context.js";
 import type { PlannerView } from "../run/planner-view.js";
 import { createRunState, type RunState } from "../run/run-state.js";
 import type { RunOptions } from "../run/run-types.js";

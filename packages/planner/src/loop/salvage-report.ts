@@ -1,5 +1,5 @@
 import type { SalvageNote } from "../actions/salvage-rules.js";
-import type { RunContext } from "../run/run-context.js";
+import type { RunContext } from "./run-context.js";
 
 /** Rules that only say the reply used the legacy shape: expected, not salvaged, under `actionFormat: "legacy"`. */
 const LEGACY_RULES = new Set(["legacy", "legacy_terminal", "legacy_plan"]);
@@ -9,7 +9,7 @@ const LEGACY_RULES = new Set(["legacy", "legacy_terminal", "legacy_plan"]);
  * `action_seq`. A clean reply has no notes and costs nothing here.
  */
 export function reportSalvages(
-  run: RunContext,
+  run: Pick<RunContext, "config" | "events">,
   notes: readonly SalvageNote[] | undefined,
   at: { node?: string; actionSeq: number },
 ): void {

@@ -1,11 +1,11 @@
-import type { ActionDecision, Decision } from "../run/decision.js";
+import type { ActionDecision, Decision } from "./decision.js";
 import { checkAction, type CheckedAction } from "../actions/action-checker.js";
 import { createFinalPayload, getLastResultDigest, markModelSources } from "../run/final-payload.js";
 import { executeParallel, type JoinRecord } from "../tools/parallel-executor.js";
-import type { RunContext } from "../run/run-context.js";
+import type { RunContext } from "./run-context.js";
 import type { QueuedAction } from "../run/run-state.js";
 import type { PlannerOutcome } from "../run/run-types.js";
-import { runTask } from "../tasks/task-step.js";
+import { runTask } from "./steps/task-step.js";
 import { checkToolBudgets, emitReasoning, runTool } from "./tool-step.js";
 
 /**

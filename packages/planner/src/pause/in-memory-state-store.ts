@@ -1,4 +1,5 @@
-import type { SerializedPlannerState, StateStore } from "./state-store.js";
+import type { SerializedPlannerState } from "../run/paused-state.js";
+import type { StateStore } from "./state-store.js";
 
 /**
  * A `StateStore` in process memory, for tests, the CLI and single-process use. Values are kept as JSON

@@ -1,5 +1,4 @@
-/** A paused run's state: plain JSON, so that any store can persist it. */
-export type SerializedPlannerState = Record<string, unknown>;
+import type { SerializedPlannerState } from "../run/paused-state.js";
 
 /**
  * Where paused runs wait. `save` under a resume token, `load` it back (undefined when unknown), `delete`

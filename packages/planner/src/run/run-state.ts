@@ -1,10 +1,9 @@
-import type { ActionSource, PlannerAction, ToolFailure } from "@waddle/protocol";
+import type { ActionSource, PlannerAction, ReasoningEffort, ToolFailure } from "@waddle/protocol";
 import type { PlannerViewStep } from "./planner-view.js";
-import type { ConcreteReasoningEffort } from "../llm/reasoning-router.js";
-import type { TrajectorySummary } from "../trajectory/rule-based-compressor.js";
-import type { PendingMerge } from "../tasks/task-types.js";
+import type { TrajectorySummary } from "./trajectory-summary.js";
+import type { PendingMerge } from "./pending-merge.js";
 import type { ToolResumeInput } from "../catalog/tool.js";
-import type { TodoState } from "../todos/write-todos.js";
+import type { TodoState } from "./todo-state.js";
 
 /**
  * One step of the trajectory. A superset of `PlannerViewStep`, so that the planner view shares the
@@ -56,6 +55,9 @@ export interface QueuedAction {
   /** A person's note on their approval: the tool's `approvalNote`. */
   approvalNote?: string;
 }
+
+/** An effort the LLM client accepts: what the reasoning router picks for a run (`RunState.route`). */
+export type ConcreteReasoningEffort = Exclude<ReasoningEffort, "auto">;
 
 export interface RunUsage {
   promptTokens: number;

@@ -1,5 +1,5 @@
 import type { PlannerFinishResult, PlannerPauseResult, ResumeDecision, RunEvent } from "@waddle/protocol";
-import type { CheckpointSink } from "../recovery/run-checkpoint.js";
+import type { CheckpointSink } from "./run-checkpoint.js";
 
 /** Receives every event of a run, in order, `seq` contiguous from 1 (continuing across resumes). */
 export type EventSink = (event: RunEvent) => void;

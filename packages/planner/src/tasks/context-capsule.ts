@@ -1,6 +1,6 @@
 import { ContextCapsule } from "@waddle/protocol";
 import { clipText, getValueDigest } from "../util/compact-value.js";
-import type { TodoItem } from "../todos/write-todos.js";
+import type { TodoItem } from "../run/todo-state.js";
 
 /** One step of the subagent's run, as much as the capsule needs. */
 export interface CapsuleStep {

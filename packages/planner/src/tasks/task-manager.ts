@@ -15,15 +15,13 @@ import {
   getTaskSpawnedEventData,
   parseTaskAction,
 } from "./task-spawn.js";
+import type { PendingMerge, TaskErrorInfo, TaskResultEntry } from "../run/pending-merge.js";
 import type {
-  PendingMerge,
   SpawnedTask,
   TaskAction,
-  TaskErrorInfo,
   TaskGroupSnapshot,
   TaskManagerEvent,
   TaskManagerOptions,
-  TaskResultEntry,
   TaskSnapshot,
   WaitResult,
 } from "./task-types.js";

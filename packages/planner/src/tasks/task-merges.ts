@@ -1,6 +1,6 @@
 import type { MergeStrategy } from "@waddle/protocol";
 import { TaskError } from "../errors/task-error.js";
-import type { PendingMerge, TaskResultEntry } from "./task-types.js";
+import type { PendingMerge, TaskResultEntry } from "../run/pending-merge.js";
 
 /** Results waiting for the planner, in arrival order. */
 export class MergeQueue {

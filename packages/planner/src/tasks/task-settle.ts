@@ -1,6 +1,7 @@
 import type { MergeStrategy, RunEventData } from "@waddle/protocol";
 import type { GroupRecord } from "./task-groups.js";
-import type { TaskResultEntry, TaskSnapshot } from "./task-types.js";
+import type { TaskResultEntry } from "../run/pending-merge.js";
+import type { TaskSnapshot } from "./task-types.js";
 
 /**
  * Reports and merges a group after one of its tasks finished or it was sealed (docs/task-groups.md):

@@ -1,12 +1,11 @@
 import { createPreview } from "../util/create-preview.js";
 import type { MergeStrategy } from "@waddle/protocol";
 import type { GroupRecord } from "./task-groups.js";
+import type { TaskErrorInfo, TaskResultEntry } from "../run/pending-merge.js";
 import type {
-  TaskErrorInfo,
   TaskGroupSnapshot,
   TaskJob,
   TaskManagerOptions,
-  TaskResultEntry,
   TaskSnapshot,
   TaskTimers,
 } from "./task-types.js";

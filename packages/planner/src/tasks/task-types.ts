@@ -1,4 +1,5 @@
 import type { GroupReport, MergeStrategy, RunEventData, TaskStatus } from "@waddle/protocol";
+import type { TaskErrorInfo } from "../run/pending-merge.js";
 
 /** What `execute` receives: one background job. */
 export interface TaskJob {
@@ -45,12 +46,6 @@ export interface TaskManagerOptions {
   preview?: (value: unknown) => unknown;
 }
 
-/** Why a task failed (a type alias so that it fits event data). */
-export type TaskErrorInfo = {
-  code: string;
-  message: string;
-};
-
 /** A task as the manager reports it. */
 export interface TaskSnapshot {
   taskId: string;
@@ -82,29 +77,6 @@ export interface TaskGroupSnapshot {
   /** Sealed and every task terminal. */
   complete: boolean;
   tasks: TaskSnapshot[];
-}
-
-/** One task's outcome inside a merge or a group report (a type alias so that it fits event data). */
-export type TaskResultEntry = {
-  taskId: string;
-  name: string;
-  status: TaskStatus;
-  result?: unknown;
-  error?: TaskErrorInfo;
-};
-
-/** Results waiting for the planner to fold them into the trajectory. */
-export interface PendingMerge {
-  mergeId: string;
-  /** `task`: one task's result. `group`: a group's combined result. */
-  kind: "task" | "group";
-  strategy: MergeStrategy;
-  /** HUMAN_GATED: `applyMerge` needs an explicit approve or reject. */
-  requiresApproval: boolean;
-  name: string;
-  groupId?: string;
-  tasks: TaskResultEntry[];
-  createdAt: number;
 }
 
 export interface SpawnedTask {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import type { SerializedPlannerState, StateStore } from "../pause/state-store.js";
+import type { SerializedPlannerState } from "../run/paused-state.js";
+import type { StateStore } from "../pause/state-store.js";
 
 /** One behaviour every `StateStore` must have; `run` throws (node:assert) when it does not. */
 export interface StateStoreConformanceCase {

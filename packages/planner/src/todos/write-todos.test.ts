@@ -6,10 +6,10 @@ import {
   createTodoState,
   getTodosUpdatedEventData,
   WRITE_TODOS_ARGS_JSON_SCHEMA,
-  WRITE_TODOS_TOOL_NAME,
   WriteTodosArgs,
   WriteTodosError,
 } from "./write-todos.js";
+import { WRITE_TODOS_TOOL_NAME } from "../run/todo-state.js";
 
 const todo = (id: string, status: "pending" | "in_progress" | "completed" = "pending") => ({
   id,

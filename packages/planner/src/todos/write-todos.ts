@@ -1,20 +1,9 @@
 import { z } from "zod";
 import { PlannerError } from "../errors/planner-error.js";
-
-export const WRITE_TODOS_TOOL_NAME = "write_todos";
+import { TodoItem, type TodoState } from "../run/todo-state.js";
 
 /** At most this many consecutive iterations may only update the plan (the overuse guard, docs/write-todos.md). */
 export const MAX_CONSECUTIVE_PLANNER_ONLY = 2;
-
-export const TodoStatus = z.enum(["pending", "in_progress", "completed"]);
-export type TodoStatus = z.infer<typeof TodoStatus>;
-
-export const TodoItem = z.object({
-  id: z.string().min(1).max(40),
-  content: z.string().min(1).max(140),
-  status: TodoStatus,
-});
-export type TodoItem = z.infer<typeof TodoItem>;
 
 /** Args of `write_todos`: the whole checklist each time (replace semantics), with the limits of docs/write-todos.md. */
 export const WriteTodosArgs = z
@@ -40,16 +29,6 @@ export const WRITE_TODOS_DESCRIPTION =
 export const WRITE_TODOS_ARGS_JSON_SCHEMA: Record<string, unknown> = z.toJSONSchema(WriteTodosArgs, {
   io: "input",
 });
-
-/** The run's plan: the latest checklist and how many iterations in a row did nothing but plan. */
-export interface TodoState {
-  /** 0 before the first `write_todos`; +1 per accepted update. */
-  revision: number;
-  todos: TodoItem[];
-  focus?: string;
-  note?: string;
-  consecutivePlannerOnly: number;
-}
 
 /** What the tool returns to the LLM. */
 export interface WriteTodosAck {

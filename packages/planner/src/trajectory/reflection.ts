@@ -1,5 +1,5 @@
 import { getValueDigest, clipText } from "../util/compact-value.js";
-import type { TodoItem } from "../todos/write-todos.js";
+import type { TodoItem } from "../run/todo-state.js";
 
 /** Data of a `reasoning` event: a short operational summary, never raw chain-of-thought. */
 export interface ReasoningSummary {

@@ -1,6 +1,6 @@
 import type { LlmMessage } from "../llm/llm-client.js";
 import type { RunState, TrajectoryStep } from "../run/run-state.js";
-import type { TrajectorySummary } from "./rule-based-compressor.js";
+import type { TrajectorySummary } from "../run/trajectory-summary.js";
 
 /**
  * The messages of a run, built incrementally: the system prompt, the query, then one assistant/user pair

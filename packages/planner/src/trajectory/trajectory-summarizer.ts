@@ -6,8 +6,8 @@ import {
   compressTrajectory,
   type CompressTrajectoryOptions,
   INFORMATIVE_LEVELS,
-  TrajectorySummary,
 } from "./rule-based-compressor.js";
+import { TrajectorySummary } from "../run/trajectory-summary.js";
 import { CHARS_PER_TOKEN, estimateJsonTokens, estimateTokens } from "../util/token-estimate.js";
 
 export interface SummarizeTrajectoryOptions extends CompressTrajectoryOptions {

@@ -1,6 +1,6 @@
 import { RESERVED_TOOL_NAMES } from "@waddle/protocol";
 import type { OfflineGroup, OfflineTool, OfflineView } from "./offline-view.js";
-import { WRITE_TODOS_TOOL_NAME } from "../../todos/write-todos.js";
+import { WRITE_TODOS_TOOL_NAME } from "../../run/todo-state.js";
 
 /** One thing to do: a tool, or a parallel group of tools with its join. */
 export type PlanUnit =

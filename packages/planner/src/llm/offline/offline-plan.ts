@@ -5,7 +5,7 @@ import { getOfflineGraph, toolsOf, type OfflineGraph, type PlanUnit } from "./of
 import { getRunProgress, type RunProgress } from "./offline-progress.js";
 import { getTodosAction, type PathEntry } from "./offline-todos.js";
 import type { OfflineView } from "./offline-view.js";
-import { WRITE_TODOS_TOOL_NAME } from "../../todos/write-todos.js";
+import { WRITE_TODOS_TOOL_NAME } from "../../run/todo-state.js";
 
 /** The next action and a one-line reason, sent on the thinking channel. */
 export interface OfflineDecision {

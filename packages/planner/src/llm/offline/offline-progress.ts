@@ -1,5 +1,5 @@
 import type { OfflineFailure, OfflineStep, OfflineView } from "./offline-view.js";
-import { WRITE_TODOS_TOOL_NAME } from "../../todos/write-todos.js";
+import { WRITE_TODOS_TOOL_NAME } from "../../run/todo-state.js";
 
 /** One tool result the run has seen, newest first in `RunProgress.observations`. */
 export interface Observed {

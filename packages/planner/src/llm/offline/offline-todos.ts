@@ -2,7 +2,7 @@ import type { PlannerAction } from "@waddle/protocol";
 import type { OfflineGraph, PlanUnit } from "./offline-graph.js";
 import type { RunProgress } from "./offline-progress.js";
 import type { OfflineView } from "./offline-view.js";
-import { WRITE_TODOS_TOOL_NAME } from "../../todos/write-todos.js";
+import { WRITE_TODOS_TOOL_NAME } from "../../run/todo-state.js";
 
 /** A unit on the plan's path and where it stands. */
 export interface PathEntry {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { buildCatalog } from "../catalog/catalog.js";
+import { buildCatalog } from "../../catalog/catalog.js";
 import { getForkConfig } from "./fork-config.js";
-import { createPlannerConfig } from "../loop/create-planner-config.js";
-import { ScriptedClient } from "../testing/scripted-client.js";
+import { createPlannerConfig } from "../create-planner-config.js";
+import { ScriptedClient } from "../../testing/scripted-client.js";
 
 const config = (options: Parameters<typeof createPlannerConfig>[0]["options"]) =>
   createPlannerConfig({ llm: new ScriptedClient(), catalog: buildCatalog(), options });

@@ -1,7 +1,7 @@
 import type { PlannerAction, SideEffect } from "@waddle/protocol";
-import type { CheckedAction } from "../actions/action-check-types.js";
-import type { ActionDecision } from "../run/decision.js";
-import type { InFlightAction } from "./run-checkpoint.js";
+import type { CheckedAction } from "../../actions/action-check-types.js";
+import type { ActionDecision } from "../decision.js";
+import type { InFlightAction } from "../../run/run-checkpoint.js";
 
 const RANK: Record<SideEffect, number> = { pure: 0, read: 1, write: 2, stateful: 3, external: 4 };
 

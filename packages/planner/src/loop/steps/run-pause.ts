@@ -1,8 +1,8 @@
 import type { RunEventData } from "@waddle/protocol";
-import { createSavedRun, type PauseRecord } from "./paused-state.js";
-import type { RunContext } from "../run/run-context.js";
-import type { PlannerPause } from "../run/run-types.js";
-import { scrubSecrets } from "../secrets/secret-scrubber.js";
+import { createSavedRun, type PauseRecord } from "../../run/paused-state.js";
+import type { RunContext } from "../run-context.js";
+import type { PlannerPause } from "../../run/run-types.js";
+import { scrubSecrets } from "../../secrets/secret-scrubber.js";
 
 type Constraint = RunEventData<"constraint_violation">["constraint"];
 

@@ -1,8 +1,8 @@
 import { READ_ONLY_SIDE_EFFECTS } from "@waddle/protocol";
-import type { RestoredRun } from "../pause/resume-run.js";
-import type { RunState } from "../run/run-state.js";
-import type { PlannerOutcome, RecoverOptions, RunOptions } from "../run/run-types.js";
-import { parseRunCheckpoint, type InFlightAction } from "./run-checkpoint.js";
+import type { RestoredRun } from "./resume-run.js";
+import type { RunState } from "../../run/run-state.js";
+import type { PlannerOutcome, RecoverOptions, RunOptions } from "../../run/run-types.js";
+import { parseRunCheckpoint, type InFlightAction } from "../../run/run-checkpoint.js";
 
 /**
  * `ReactPlanner.recover`: continues a run from its last checkpoint after the process running it stopped.

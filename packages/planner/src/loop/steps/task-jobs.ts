@@ -1,13 +1,13 @@
-import { Cancellation } from "../util/cancellation.js";
-import { buildContextCapsule } from "./context-capsule.js";
-import { PlannerError } from "../errors/planner-error.js";
-import type { RunContext } from "../run/run-context.js";
-import { RunEventEmitter } from "../run/run-event-emitter.js";
-import { createRunState, type RunState } from "../run/run-state.js";
-import type { PlannerOutcome, RunOptions } from "../run/run-types.js";
-import type { TaskJob } from "./task-types.js";
-import { executeToolCall } from "../tools/tool-executor.js";
-import { isToolPauseSignal } from "../tools/tool-pause-signal.js";
+import { Cancellation } from "../../util/cancellation.js";
+import { buildContextCapsule } from "../../tasks/context-capsule.js";
+import { PlannerError } from "../../errors/planner-error.js";
+import type { RunContext } from "../run-context.js";
+import { RunEventEmitter } from "../../run/run-event-emitter.js";
+import { createRunState, type RunState } from "../../run/run-state.js";
+import type { PlannerOutcome, RunOptions } from "../../run/run-types.js";
+import type { TaskJob } from "../../tasks/task-types.js";
+import { executeToolCall } from "../../tools/tool-executor.js";
+import { isToolPauseSignal } from "../../tools/tool-pause-signal.js";
 
 /** A forked run's outcome, and its state for the capsule (steps, todos). */
 export interface ForkedRun {

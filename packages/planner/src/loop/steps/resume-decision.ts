@@ -1,17 +1,17 @@
 import type { PlannerAction } from "@waddle/protocol";
-import { checkAction } from "../actions/action-checker.js";
-import { createFallbackPayload } from "../run/final-payload.js";
-import type { PauseRecord } from "./paused-state.js";
-import { PlannerError } from "../errors/planner-error.js";
-import type { RunContext } from "../run/run-context.js";
-import { getRejectionText } from "../actions/rejections.js";
-import { createFailure, type QueuedAction } from "../run/run-state.js";
-import { getFieldInfo } from "../actions/placeholders.js";
-import { parseJson } from "../util/parse-json.js";
-import type { PlannerOutcome, ResumeOptions } from "../run/run-types.js";
-import { settleHeldMerge } from "../tasks/task-results.js";
-import { parseTaskAction } from "../tasks/task-spawn.js";
-import { isPlannerError } from "../errors/planner-error.js";
+import { checkAction } from "../../actions/action-checker.js";
+import { createFallbackPayload } from "../../run/final-payload.js";
+import type { PauseRecord } from "../../run/paused-state.js";
+import { PlannerError } from "../../errors/planner-error.js";
+import type { RunContext } from "../run-context.js";
+import { getRejectionText } from "../../actions/rejections.js";
+import { createFailure, type QueuedAction } from "../../run/run-state.js";
+import { getFieldInfo } from "../../actions/placeholders.js";
+import { parseJson } from "../../util/parse-json.js";
+import type { PlannerOutcome, ResumeOptions } from "../../run/run-types.js";
+import { settleHeldMerge } from "./task-results.js";
+import { parseTaskAction } from "../../tasks/task-spawn.js";
+import { isPlannerError } from "../../errors/planner-error.js";
 
 const EDITABLE = new Set<PauseRecord["kind"]>(["tool_approval", "tool_pause", "task_spawn", "arg_input"]);
 

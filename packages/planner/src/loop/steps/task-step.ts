@@ -1,12 +1,12 @@
 import { TaskToolArgs, type PlannerAction, type ToolFailure } from "@waddle/protocol";
-import type { ActionDecision } from "../run/decision.js";
-import type { OpcodeResult, TaskOpcode } from "./opcode-handlers.js";
-import { isPlannerError } from "../errors/planner-error.js";
-import type { RunContext } from "../run/run-context.js";
-import { formatIssues } from "../util/format-issues.js";
-import { createFailure } from "../run/run-state.js";
-import type { PlannerOutcome } from "../run/run-types.js";
-import { TaskError } from "../errors/task-error.js";
+import type { ActionDecision } from "../decision.js";
+import type { OpcodeResult, TaskOpcode } from "../../tasks/opcode-handlers.js";
+import { isPlannerError } from "../../errors/planner-error.js";
+import type { RunContext } from "../run-context.js";
+import { formatIssues } from "../../util/format-issues.js";
+import { createFailure } from "../../run/run-state.js";
+import type { PlannerOutcome } from "../../run/run-types.js";
+import { TaskError } from "../../errors/task-error.js";
 import { recordGroupPoll } from "./task-results.js";
 
 /**

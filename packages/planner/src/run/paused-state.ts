@@ -1,9 +1,8 @@
 import { PauseReason, PlannerAction } from "@waddle/protocol";
 import { z } from "zod";
 import { PlannerError } from "../errors/planner-error.js";
-import type { RunState } from "../run/run-state.js";
-import type { SerializedPlannerState } from "./state-store.js";
-import type { PendingMerge } from "../tasks/task-types.js";
+import type { RunState } from "./run-state.js";
+import type { PendingMerge } from "./pending-merge.js";
 
 /** What the run waits for; decides what `approve`, `reject` and `edit` mean on resume. */
 export const PAUSE_KINDS = [
@@ -32,6 +31,9 @@ export interface PauseRecord {
   /** The results waiting for the person (task merge). */
   merge?: PendingMerge;
 }
+
+/** A paused run's state: plain JSON, so that any store can persist it. */
+export type SerializedPlannerState = Record<string, unknown>;
 
 /** The document a `StateStore` keeps for a paused run. */
 export interface SavedRun {

@@ -2,8 +2,8 @@ import { ActionSource, PlannerAction, SIDE_EFFECTS, type SideEffect } from "@wad
 import { z } from "zod";
 import type { ToolResumeInput } from "../catalog/tool.js";
 import { PlannerError } from "../errors/planner-error.js";
-import { RunStateShape } from "../pause/paused-state.js";
-import type { RunState } from "../run/run-state.js";
+import { RunStateShape } from "./paused-state.js";
+import type { RunState } from "./run-state.js";
 
 export const RUN_CHECKPOINT_FORMAT = "waddle.run-checkpoint";
 

@@ -18,7 +18,7 @@ import type { OpcodeHandlers } from "../tasks/opcode-handlers.js";
 import type { TaskTimers } from "../tasks/task-types.js";
 import type { ApprovalGate } from "../tools/approval-gate.js";
 import type { Sleep } from "../util/abortable-sleep.js";
-import type { PlannerViewTool } from "./planner-view.js";
+import type { PlannerViewTool } from "../run/planner-view.js";
 
 /** A model the reasoning router may pick (`reasoningEffort: "auto"`, the spec's `candidateLlms`). */
 export interface CandidateLlm {

@@ -4,11 +4,11 @@ import {
   type AutoSeqSkipReason,
   type AutoSeqStep,
   type TransitionDetection,
-} from "./auto-seq.js";
-import { getAutoSeqEventData } from "./auto-seq-events.js";
-import { canAutoExecute } from "./auto-seq-gate.js";
-import type { RunContext } from "../run/run-context.js";
-import type { TrajectoryStep } from "../run/run-state.js";
+} from "../../auto-seq/auto-seq.js";
+import { getAutoSeqEventData } from "../../auto-seq/auto-seq-events.js";
+import { canAutoExecute } from "../../auto-seq/auto-seq-gate.js";
+import type { RunContext } from "../run-context.js";
+import type { TrajectoryStep } from "../../run/run-state.js";
 
 /**
  * Auto-seq in the loop (docs/auto-seq.md), once per iteration while `autoSeq.enabled`: detects whether exactly one tool takes
@@ -16,7 +16,7 @@ import type { TrajectoryStep } from "../run/run-state.js";
  * `autoSeq.execute` AND the tool's `autoSeqExecute` allow it and no gate objects (disallowed, approval) —
  * queues the action, which then goes through the same checks, gates and events as an LLM action.
  */
-export function runAutoSeqDetection(run: RunContext): void {
+export function runAutoSeqDetection(run: Pick<RunContext, "config" | "state" | "events">): void {
   const { config, state } = run;
   const setup = config.autoSeq;
   if (setup === undefined) return;
@@ -76,7 +76,7 @@ export function runAutoSeqDetection(run: RunContext): void {
  * auto-executed is never auto-executed again on a payload of the same fingerprint.
  */
 function guardLoops(
-  run: RunContext,
+  run: Pick<RunContext, "state">,
   last: TrajectoryStep | undefined,
   result: TransitionDetection,
 ): TransitionDetection {
@@ -101,7 +101,10 @@ function guardLoops(
 }
 
 /** After an auto-seq action ran: `auto_seq_executed`, and one LLM call saved. */
-export function recordAutoSeqExecuted(run: RunContext, toolName: string): void {
+export function recordAutoSeqExecuted(
+  run: Pick<RunContext, "config" | "state" | "events">,
+  toolName: string,
+): void {
   run.state.autoSeqSavedCalls += 1;
   const previous = findLastActionStep(run.state.steps.slice(0, -1), run.config.writeTodosTool?.name);
   run.events.emit("auto_seq_executed", {

@@ -1,8 +1,9 @@
 import type { PlannerOptions } from "@waddle/protocol";
-import { createAutoSeqSetup } from "../auto-seq/auto-seq-setup.js";
-import type { PlannerConfig } from "../run/planner-config.js";
-import type { SerializedPlannerState, StateStore } from "../pause/state-store.js";
-import { buildSystemPrompt } from "../prompt/system-prompt.js";
+import { createAutoSeqSetup } from "../../auto-seq/auto-seq-setup.js";
+import type { PlannerConfig } from "../planner-config.js";
+import type { SerializedPlannerState } from "../../run/paused-state.js";
+import type { StateStore } from "../../pause/state-store.js";
+import { buildSystemPrompt } from "../../prompt/system-prompt.js";
 
 const forks = new WeakMap<PlannerConfig, PlannerConfig>();
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { Cancellation } from "../util/cancellation.js";
-import { buildCatalog } from "../catalog/catalog.js";
+import { Cancellation } from "../../util/cancellation.js";
+import { buildCatalog } from "../../catalog/catalog.js";
 import { createToolRuntime } from "./create-tool-runtime.js";
-import { createPlannerConfig } from "../loop/create-planner-config.js";
-import { RunEventEmitter } from "../run/run-event-emitter.js";
-import { createRunState } from "../run/run-state.js";
-import { ScriptedClient } from "../testing/scripted-client.js";
+import { createPlannerConfig } from "../create-planner-config.js";
+import { RunEventEmitter } from "../../run/run-event-emitter.js";
+import { createRunState } from "../../run/run-state.js";
+import { ScriptedClient } from "../../testing/scripted-client.js";
 
 describe("createToolRuntime", () => {
   it("shows tools the run's observations live: last and byTool, nothing else", () => {

@@ -1,9 +1,9 @@
-import type { LlmMessage } from "../llm/llm-client.js";
-import type { RunContext } from "../run/run-context.js";
-import { scrubSecrets } from "../secrets/secret-scrubber.js";
-import { estimateTokens } from "../util/token-estimate.js";
-import { summarizeTrajectory } from "./trajectory-summarizer.js";
-import { createSummaryMessage, getStepMessages } from "./trajectory-messages.js";
+import type { LlmMessage } from "../../llm/llm-client.js";
+import type { RunContext } from "../run-context.js";
+import { scrubSecrets } from "../../secrets/secret-scrubber.js";
+import { estimateTokens } from "../../util/token-estimate.js";
+import { summarizeTrajectory } from "../../trajectory/trajectory-summarizer.js";
+import { createSummaryMessage, getStepMessages } from "../../trajectory/trajectory-messages.js";
 
 /** The latest steps stay verbatim, up to this many, when they fit in a third of the room. */
 const MAX_TAIL_STEPS = 4;
@@ -25,7 +25,10 @@ export function getRepairReserve(budget: number): number {
  * so a resumed run rebuilds the same prompt. Emits `summary_compacted`. Leaves the prompt as it is when
  * even the system prompt and the query do not fit; the budget check then ends the run.
  */
-export async function compactHistory(run: RunContext, budget: number): Promise<void> {
+export async function compactHistory(
+  run: Pick<RunContext, "config" | "state" | "messages" | "events" | "llmCaller" | "secrets" | "signal">,
+  budget: number,
+): Promise<void> {
   const { state, messages, config } = run;
   const steps = state.steps;
   if (steps.length === 0) return;

@@ -1,7 +1,8 @@
-import type { RunContext } from "../run/run-context.js";
-import type { PlannerPause } from "../run/run-types.js";
-import type { PendingMerge, TaskGroupSnapshot } from "./task-types.js";
-import { getHistoryMessages } from "../trajectory/trajectory-messages.js";
+import type { RunContext } from "../run-context.js";
+import type { PlannerPause } from "../../run/run-types.js";
+import type { PendingMerge } from "../../run/pending-merge.js";
+import type { TaskGroupSnapshot } from "../../tasks/task-types.js";
+import { getHistoryMessages } from "../../trajectory/trajectory-messages.js";
 
 /** `next_node` of the trajectory notes that carry task results (never an action the LLM can take). */
 export const TASK_RESULTS_NODE = "task_results";
@@ -12,7 +13,7 @@ export const TASK_RESULTS_NODE = "task_results";
  * rebuilt); APPEND adds; a discarded HUMAN_GATED merge leaves a note that a person discarded it.
  */
 export function recordMerge(
-  run: RunContext,
+  run: Pick<RunContext, "state" | "messages" | "recordStep">,
   merge: PendingMerge,
   decision: "apply" | "discard",
   discardMessage = "A person discarded these results: do not rely on them.",
@@ -93,7 +94,7 @@ export async function drainTaskResults(run: RunContext): Promise<PlannerPause | 
 
 /** A person decided on the held merge the run paused for. */
 export function settleHeldMerge(
-  run: RunContext,
+  run: Pick<RunContext, "state" | "messages" | "recordStep">,
   merge: PendingMerge,
   decision: "apply" | "discard",
   discardMessage?: string,
@@ -106,7 +107,7 @@ export function settleHeldMerge(
 }
 
 /** A `group_report: "none"` group after a retained wait: its status and results, as the poll's answer. */
-export function recordGroupPoll(run: RunContext, group: TaskGroupSnapshot): void {
+export function recordGroupPoll(run: Pick<RunContext, "recordStep">, group: TaskGroupSnapshot): void {
   run.recordStep({
     action: { next_node: TASK_RESULTS_NODE, args: { name: group.name, groupId: group.groupId } },
     source: "system",

@@ -1,10 +1,10 @@
-import type { PlannerConfig } from "../run/planner-config.js";
-import type { RunContext } from "../run/run-context.js";
-import type { RunState } from "../run/run-state.js";
-import type { PlannerOutcome, ResumeOptions, RunOptions } from "../run/run-types.js";
-import { PlannerError } from "../errors/planner-error.js";
-import { parseSavedRun } from "./paused-state.js";
-import { claimResumeToken, getUnknownTokenError, releaseResumeToken } from "./resume-claims.js";
+import type { PlannerConfig } from "../planner-config.js";
+import type { RunContext } from "../run-context.js";
+import type { RunState } from "../../run/run-state.js";
+import type { PlannerOutcome, ResumeOptions, RunOptions } from "../../run/run-types.js";
+import { PlannerError } from "../../errors/planner-error.js";
+import { parseSavedRun } from "../../run/paused-state.js";
+import { claimResumeToken, getUnknownTokenError, releaseResumeToken } from "../../pause/resume-claims.js";
 import { applyResumeDecision, checkResumeDecision } from "./resume-decision.js";
 
 /** A run rebuilt from its saved state, ready to continue its loop after `prelude`. */

@@ -1,10 +1,10 @@
-import type { Cancellation } from "../util/cancellation.js";
-import type { PlannerConfig } from "../run/planner-config.js";
-import type { RunEventEmitter } from "../run/run-event-emitter.js";
-import type { RunState } from "../run/run-state.js";
-import type { ToolRunContext } from "../catalog/tool.js";
-import type { ToolRuntime } from "./tool-runtime.js";
-import { getAnswerReserveMs } from "../run/answer-reserve.js";
+import type { Cancellation } from "../../util/cancellation.js";
+import type { PlannerConfig } from "../planner-config.js";
+import type { RunEventEmitter } from "../../run/run-event-emitter.js";
+import type { RunState } from "../../run/run-state.js";
+import type { ToolRunContext } from "../../catalog/tool.js";
+import type { ToolRuntime } from "../../tools/tool-runtime.js";
+import { getAnswerReserveMs } from "../../run/answer-reserve.js";
 
 /**
  * What the tool executor sees of a run: its ids, cancellation, events, injectables, observations, and where

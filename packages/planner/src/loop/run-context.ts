@@ -8,17 +8,17 @@ import type {
 } from "@waddle/protocol";
 import type { CheckContext } from "../actions/action-check-types.js";
 import type { LlmCaller } from "../llm/llm-caller.js";
-import type { PauseRecord } from "../pause/paused-state.js";
+import type { PauseRecord } from "../run/paused-state.js";
 import type { BackgroundTasks } from "../tasks/task-types.js";
 import type { ToolRuntime } from "../tools/tool-runtime.js";
 import type { StepRecord } from "../trajectory/trajectory-recorder.js";
 import type { TrajectoryMessages } from "../trajectory/trajectory-messages.js";
 import type { Cancellation } from "../util/cancellation.js";
 import type { PlannerConfig } from "./planner-config.js";
-import type { PlannerView } from "./planner-view.js";
-import type { RunEventEmitter } from "./run-event-emitter.js";
-import type { RunState, TrajectoryStep } from "./run-state.js";
-import type { PlannerFinish, PlannerPause } from "./run-types.js";
+import type { PlannerView } from "../run/planner-view.js";
+import type { RunEventEmitter } from "../run/run-event-emitter.js";
+import type { RunState, TrajectoryStep } from "../run/run-state.js";
+import type { PlannerFinish, PlannerPause } from "../run/run-types.js";
 
 /** A limit that ends a run (`constraint_violation`'s `constraint`). */
 export type ConstraintName = RunEventData<"constraint_violation">["constraint"];

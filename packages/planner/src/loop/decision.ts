@@ -1,9 +1,9 @@
 import type { ActionSource, PauseReason, PlannerAction, ToolFailure } from "@waddle/protocol";
 import type { CheckedAction } from "../actions/action-check-types.js";
 import type { ToolResumeInput } from "../catalog/tool.js";
-import type { PauseKind } from "../pause/paused-state.js";
-import type { StepRemarks } from "./run-state.js";
-import type { PlannerOutcome } from "./run-types.js";
+import type { PauseKind } from "../run/paused-state.js";
+import type { StepRemarks } from "../run/run-state.js";
+import type { PlannerOutcome } from "../run/run-types.js";
 
 /** What the loop does next. */
 export type Decision =

@@ -1,9 +1,9 @@
 import type { RunEventData, RunEventType } from "@waddle/protocol";
-import { createPreview } from "../util/create-preview.js";
-import type { RunContext } from "../run/run-context.js";
-import { scrubSecrets } from "../secrets/secret-scrubber.js";
+import { createPreview } from "../../util/create-preview.js";
+import type { RunContext } from "../run-context.js";
+import { scrubSecrets } from "../../secrets/secret-scrubber.js";
 import { executeTaskJob, type StartForkedRun } from "./task-jobs.js";
-import { TaskManager } from "./task-manager.js";
+import { TaskManager } from "../../tasks/task-manager.js";
 import { recordMerge } from "./task-results.js";
 import type {
   BackgroundTasks,
@@ -12,7 +12,7 @@ import type {
   TaskAction,
   TaskGroupSnapshot,
   TaskManagerEvent,
-} from "./task-types.js";
+} from "../../tasks/task-types.js";
 
 const TERMINAL = new Set(["completed", "failed", "cancelled", "timed_out"]);
 

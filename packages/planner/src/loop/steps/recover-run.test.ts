@@ -1,8 +1,8 @@
 import { AgentSpec } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
-import { InMemoryStateStore } from "../pause/in-memory-state-store.js";
-import { answer, call, createEventLog, createScriptedPlanner } from "../testing/run-harness.js";
-import type { RunCheckpoint } from "./run-checkpoint.js";
+import { InMemoryStateStore } from "../../pause/in-memory-state-store.js";
+import { answer, call, createEventLog, createScriptedPlanner } from "../../testing/run-harness.js";
+import type { RunCheckpoint } from "../../run/run-checkpoint.js";
 
 const spec = AgentSpec.parse({
   version: 1,
