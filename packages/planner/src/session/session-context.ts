@@ -1,4 +1,4 @@
-import type { TrajectorySummary } from "../trajectory/rule-based-compressor.js";
+import type { TrajectorySummary } from "../run/trajectory-summary.js";
 
 /** One earlier turn of a session as the model sees it. */
 export interface ConversationTurn {
