@@ -422,31 +422,99 @@ function requireArgsObject(args: unknown, node: string): Json {
   });
 }
 
+/**
+ * A `final_response` as `{answer, …}`. `raw_answer` wins over `answer` when both hold different text
+ * (PenguiFlow's finish path); the text that loses is kept under `extra`, never dropped. A stand-in answer
+ * gives way to a real one under another key (`text`, `content`, a top-level `answer`).
+ */
 function toFinal(data: Json, rewrites: Rewrites): Json {
   const rawArgs = data.args;
   const args: Json = isRecord(rawArgs) ? { ...rawArgs } : {};
   if (typeof rawArgs === "string") args.answer = rawArgs;
-  const current = readAnswerValue(args.answer);
-  if (current === undefined || isPlaceholderAnswer(current.text)) {
-    // An empty or placeholder answer beside a real one under another key (raw_answer, text, …): the other.
-    const key = ANSWER_KEYS.find((name) => {
-      const found = name === "answer" ? undefined : readAnswerValue(args[name]);
-      return found !== undefined && !isPlaceholderAnswer(found.text);
-    });
-    const topKey = ANSWER_KEYS.find((name) => {
-      const found = readAnswerValue(data[name]);
-      return found !== undefined && !isPlaceholderAnswer(found.text);
-    });
+  else if (Array.isArray(rawArgs)) {
+    const lines = readArgsLines(rawArgs);
+    if (lines !== undefined) {
+      args.answer = lines.text;
+      rewrite(rewrites, "args_lines", lines.detail);
+    }
+  }
+  const current = getUsableAnswer(args.answer);
+  const raw = getUsableAnswer(args.raw_answer) ?? getUsableAnswer(data.raw_answer);
+  if (raw !== undefined) {
+    setAnswer(args, raw, rewrites);
+    if (current === undefined) rewrite(rewrites, "synonym:raw_answer");
+  } else if (current === undefined) {
+    // An empty or placeholder answer beside a real one under another key (text, content, …): the other.
+    const key = ANSWER_KEYS.find((name) => name !== "answer" && getUsableAnswer(args[name]) !== undefined);
+    const topKey = ANSWER_KEYS.find((name) => getUsableAnswer(data[name]) !== undefined);
     if (key !== undefined) {
-      setAnswer(args, readAnswerValue(args[key]), rewrites);
+      setAnswer(args, getUsableAnswer(args[key]), rewrites);
       rewrite(rewrites, `synonym:${key}`);
     } else if (topKey !== undefined) {
-      setAnswer(args, readAnswerValue(data[topKey]), rewrites);
+      setAnswer(args, getUsableAnswer(data[topKey]), rewrites);
       rewrite(rewrites, "hybrid");
-    } else if (current !== undefined && typeof args.answer !== "string") setAnswer(args, current, rewrites);
+    } else {
+      const stand = readAnswerValue(args.answer);
+      if (stand !== undefined && typeof args.answer !== "string") setAnswer(args, stand, rewrites);
+    }
   } else if (typeof args.answer !== "string") setAnswer(args, current, rewrites);
-  if ("raw_answer" in args && args.answer === args.raw_answer) delete args.raw_answer;
+  if (raw !== undefined || typeof args.raw_answer === "string") delete args.raw_answer;
+  keepOtherAnswers(args, data, { rewrites, rawWins: raw !== undefined });
   return { next_node: "final_response", args };
+}
+
+/**
+ * `answer` and `raw_answer` texts (in args or beside them) that differ from the chosen answer, kept under
+ * `extra` by their key: the model wrote them, so they are not dropped.
+ */
+function keepOtherAnswers(args: Json, data: Json, into: { rewrites: Rewrites; rawWins: boolean }): void {
+  const chosen = args.answer;
+  const given = isRecord(data.args) ? data.args : {};
+  const others: Json = {};
+  for (const [key, value] of [
+    ["answer", given.answer],
+    ["raw_answer", given.raw_answer],
+    ["answer", data.answer],
+    ["raw_answer", data.raw_answer],
+  ] as const) {
+    const text = getUsableAnswer(value)?.text;
+    if (text === undefined || text === chosen || Object.values(others).includes(text)) continue;
+    others[key in others ? `${key}_top_level` : key] = text;
+  }
+  const keys = Object.keys(others);
+  if (keys.length === 0) return;
+  const extra = args.extra;
+  args.extra = isRecord(extra)
+    ? { ...extra, ...others }
+    : extra === undefined
+      ? others
+      : { extra, ...others };
+  const kept = `extra.${keys.join(", extra.")}`;
+  rewrite(
+    into.rewrites,
+    "answer_texts_kept",
+    into.rawWins
+      ? `answer and raw_answer differ: raw_answer is the answer (PenguiFlow's precedence); the other text is kept under ${kept}`
+      : `the answer was given twice with different texts: args.answer is the answer; the other is kept under ${kept}`,
+  );
+}
+
+/** A list given as the whole args (`["Line one.", "", "Line two."]`): its non-empty strings, one a line. */
+function readArgsLines(list: readonly unknown[]): { text: string; detail: string } | undefined {
+  const lines = list.filter((item): item is string => typeof item === "string" && item.trim().length > 0);
+  if (lines.length === 0) return undefined;
+  const dropped = list.length - lines.length;
+  const detail =
+    dropped === 0
+      ? "args given as a list of lines were joined as the answer"
+      : `args given as a list of lines were joined as the answer; ${dropped} empty or non-text item${dropped === 1 ? " was" : "s were"} dropped`;
+  return { text: lines.join("\n"), detail };
+}
+
+/** An answer value that is text and not a stand-in (`<answer>`, `TBD`). */
+function getUsableAnswer(value: unknown): AnswerValue | undefined {
+  const found = readAnswerValue(value);
+  return found === undefined || isPlaceholderAnswer(found.text) ? undefined : found;
 }
 
 interface AnswerValue {
@@ -558,10 +626,25 @@ function toStep(step: unknown, rewrites: Rewrites): unknown {
   return out;
 }
 
+/**
+ * `task` with `mode`, or without: a string `query` means a subagent (even beside a `tool`, whose job would
+ * have no args), a `tool` alone a tool job.
+ */
 function toTask(args: Json, rewrites: Rewrites): Json {
   const { mode, ...rest } = args;
-  const isTool = mode === "job" || mode === "tool" || (mode === undefined && typeof rest.tool === "string");
+  const hasQuery = typeof rest.query === "string" && rest.query.trim().length > 0;
+  const isTool =
+    mode === "job" || mode === "tool" || (mode === undefined && !hasQuery && typeof rest.tool === "string");
   rewrite(rewrites, "synonym:task");
+  if (mode === undefined && hasQuery && typeof rest.tool === "string") {
+    rewrite(
+      rewrites,
+      "task_query_wins",
+      `the task had a query and tool "${rest.tool}": the query wins, read as task.subagent (no ${rest.tool} job)`,
+    );
+    delete rest.tool;
+    delete rest.tool_args;
+  }
   if (isTool && rest.tool_args === undefined && isRecord(rest.args)) {
     rest.tool_args = rest.args;
     delete rest.args;
