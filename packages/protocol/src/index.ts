@@ -78,6 +78,8 @@ export type { NumberBounds } from "./get-field-bounds.js";
 export { getFieldDefaults } from "./get-field-defaults.js";
 export { AGENT_SPEC_SCHEMA_ID, agentSpecJsonSchema } from "./json-schema.js";
 export { formatJsonPath, parseJsonPath } from "./json-path.js";
+export { FORBIDDEN_JSON_KEYS, parseJson, protoSafeReviver } from "./parse-json.js";
+export type { ParseJsonOptions, ParseResult } from "./parse-json.js";
 export {
   describeInjectSource,
   getDefaultJoinInject,

@@ -7,7 +7,7 @@ import type { RunContext } from "../run/run-context.js";
 import { getRejectionText } from "../actions/rejections.js";
 import { createFailure, type QueuedAction } from "../run/run-state.js";
 import { getFieldInfo } from "../actions/placeholders.js";
-import { parseJson } from "../util/parse-json.js";
+import { parseJson } from "@waddle/protocol";
 import type { PlannerOutcome, ResumeOptions } from "../run/run-types.js";
 import { settleHeldMerge } from "../tasks/task-results.js";
 import { parseTaskAction } from "../tasks/task-spawn.js";
