@@ -151,6 +151,8 @@ export {
   TERMINAL_EVENT_TYPES,
 } from "./run-event.js";
 export type { RunEventData, RunEventOf, RunEventType } from "./run-event.js";
+export { addLlmCallUsage, applyRunSummary, createRunSummary, getFinishedStatus } from "./run-summary.js";
+export type { RunSummary } from "./run-summary.js";
 export {
   RunStatusMessage,
   RunUpdatedMessage,
