@@ -6,7 +6,7 @@ import type { Logger } from "./shared/logger.js";
 import type { McpClientManager } from "./mcp-client/mcp-client-manager.js";
 import type { RunEventHub } from "./runs/run-event-hub.js";
 import type { RunService } from "./runs/run-service.js";
-import { protoSafeReviver } from "./shared/safe-json.js";
+import { protoSafeReviver } from "@waddle/protocol";
 import type { WaddleStore } from "./store/waddle-store.js";
 import type { ToolRegistry } from "./tools/tool-registry.js";
 import { createAgentsRoutes } from "./http/agents-routes.js";

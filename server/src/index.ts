@@ -20,8 +20,6 @@ export type { LlmEndpointRefusal } from "./llm/llm-endpoint-policy.js";
 export { BoundedErrorLlm, getBoundedLlmError, MAX_LLM_ERROR_MESSAGE } from "./llm/bounded-error-llm.js";
 export { ApiError, isApiError, isApiErrorCode, isWireError } from "./shared/api-error.js";
 export { createLogger } from "./shared/logger.js";
-export { protoSafeReviver, safeJsonParse } from "./shared/safe-json.js";
-export type { SafeJsonResult } from "./shared/safe-json.js";
 export type { Logger, LogLevel } from "./shared/logger.js";
 export { MemoryStore } from "./store/memory-store.js";
 export { SqliteStore } from "./store/sqlite-store.js";

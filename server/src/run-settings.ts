@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { LlmPrice } from "@waddle/protocol";
+import { LlmPrice, parseJson, protoSafeReviver } from "@waddle/protocol";
 import type { PriceTable } from "@waddle/planner";
 import { z } from "zod";
 import { ConfigError } from "./shared/config-error.js";
@@ -10,7 +10,6 @@ import {
   readMcpServersConfig,
   type McpServerConfig,
 } from "./mcp-client/mcp-servers-config.js";
-import { safeJsonParse } from "./shared/safe-json.js";
 
 /** The settings that decide what runs may do, read alike by the server and the CLI's in-process runs. */
 export interface RunSettings {
@@ -51,8 +50,8 @@ export function readPriceTable(value: string | undefined, cwd: string): PriceTab
       );
     }
   }
-  const parsed = safeJsonParse(json);
-  if (!parsed.ok) throw new ConfigError(`WADDLE_PRICES is not valid JSON: ${parsed.message}.`);
+  const parsed = parseJson(json, { reviver: protoSafeReviver });
+  if (!parsed.ok) throw new ConfigError(`WADDLE_PRICES is not valid JSON: ${parsed.error}.`);
   const table = PriceTableSchema.safeParse(parsed.value);
   if (!table.success) {
     const issue = table.error.issues[0];

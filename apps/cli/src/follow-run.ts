@@ -1,4 +1,6 @@
 import {
+  applyRunSummary,
+  createRunSummary,
   TERMINAL_EVENT_TYPES,
   TERMINAL_RUN_STATUSES,
   type RunEvent,
@@ -51,6 +53,8 @@ export async function followRun(options: FollowRunOptions): Promise<number> {
     ...(options.token ? { auth: { token: options.token } } : {}),
   });
   let lastSeq = options.afterSeq;
+  /** The run as its events so far say: its status gives the exit code. */
+  let summary = createRunSummary();
   /** A terminal event arrived: the status that follows it says nothing new. */
   let ended = false;
   let stopListening: (() => void) | undefined;
@@ -105,10 +109,11 @@ export async function followRun(options: FollowRunOptions): Promise<number> {
       socket.on("event", (event: RunEvent) => {
         if (event.runId !== runId || event.seq <= lastSeq) return;
         lastSeq = event.seq;
+        summary = applyRunSummary(summary, event);
         printer.print(event);
         if (TERMINAL_EVENT_TYPES.has(event.type)) {
           ended = true;
-          resolve(event.type === "run_finished" && event.data.reason !== "cancelled" ? 0 : 1);
+          resolve(summary.status === "finished" ? 0 : 1);
           return;
         }
         if (event.type !== "pause") return;

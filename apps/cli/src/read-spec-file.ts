@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { safeJsonParse } from "@waddle/server";
+import { parseJson, protoSafeReviver } from "@waddle/protocol";
 
-/** Reads a JSON file with the server's prototype-safe parser; throws with a readable message. */
+/** Reads a JSON file with the prototype-safe parser; throws with a readable message. */
 export function readJsonFile(file: string, cwd: string): unknown {
   const full = path.resolve(cwd, file);
   let text: string;
@@ -16,7 +16,7 @@ export function readJsonFile(file: string, cwd: string): unknown {
   }
   // Windows editors may save UTF-8 with a byte-order mark, which JSON.parse refuses as an invisible token.
   if (text.startsWith("\uFEFF")) text = text.slice(1);
-  const parsed = safeJsonParse(text);
-  if (!parsed.ok) throw new Error(`${file} is not valid JSON: ${parsed.message}.`);
+  const parsed = parseJson(text, { reviver: protoSafeReviver });
+  if (!parsed.ok) throw new Error(`${file} is not valid JSON: ${parsed.error}.`);
   return parsed.value;
 }

@@ -1,4 +1,4 @@
-import { safeJsonParse } from "@waddle/server";
+import { parseJson, protoSafeReviver } from "@waddle/protocol";
 import { z } from "zod";
 import { UsageError } from "./cli-io.js";
 import { readJsonFile } from "./read-spec-file.js";
@@ -15,8 +15,8 @@ export function readToolContext(value: string | undefined, cwd: string): Record<
   if (value === "@") throw new UsageError("--tool-context @ needs a file name, e.g. @context.json.");
   if (value.startsWith("@")) json = readJsonFile(value.slice(1), cwd);
   else {
-    const parsed = safeJsonParse(value);
-    if (!parsed.ok) throw new UsageError(`--tool-context is not valid JSON: ${parsed.message}.`);
+    const parsed = parseJson(value, { reviver: protoSafeReviver });
+    if (!parsed.ok) throw new UsageError(`--tool-context is not valid JSON: ${parsed.error}.`);
     json = parsed.value;
   }
   const parsed = ToolContext.safeParse(json);

@@ -1,5 +1,4 @@
-import type { ErrorBody } from "@waddle/protocol";
-import { safeJsonParse } from "@waddle/server";
+import { parseJson, protoSafeReviver, type ErrorBody } from "@waddle/protocol";
 
 /** A failed API call, with the server's `{code, message}`. */
 export class ServerRequestError extends Error {
@@ -51,7 +50,7 @@ export class ServerClient {
       );
     }
     const text = await response.text();
-    const parsed = text ? safeJsonParse(text) : undefined;
+    const parsed = text ? parseJson(text, { reviver: protoSafeReviver }) : undefined;
     const json = parsed?.ok ? parsed.value : undefined;
     if (!response.ok) {
       const error = json as ErrorBody | undefined;

@@ -9,6 +9,7 @@ import {
   HealthResponse,
   ImportResponse,
   McpServersResponse,
+  parseJson,
   RunEventsResponse,
   RunRecord,
   RunsListResponse,
@@ -29,7 +30,6 @@ import {
 } from "@waddle/protocol";
 import { z } from "zod";
 import { ApiError } from "./api-error.js";
-import { parseJson } from "../util/parse-json.js";
 
 export interface ApiClientOptions {
   /** Prefix of every route; the designer is served on the API's origin, so "" by default. */

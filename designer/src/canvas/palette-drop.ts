@@ -1,5 +1,5 @@
+import { parseJson } from "@waddle/protocol";
 import { z } from "zod";
-import { parseJson } from "../util/parse-json.js";
 
 /** The drag payload of a palette entry (a MIME type of its own, so nothing else drops onto the canvas). */
 export const PALETTE_MIME = "application/x-waddle-palette";

@@ -1,7 +1,7 @@
+import { parseJson, type ParseResult } from "@waddle/protocol";
 import { useId, type ReactElement, type ReactNode } from "react";
 import { isSameJson, useDraftText } from "./use-draft-text.js";
 import { getNumberProblem } from "../schema/get-number-problem.js";
-import { parseJson, type ParseResult } from "../util/parse-json.js";
 
 interface FieldFrameProps {
   label: string;

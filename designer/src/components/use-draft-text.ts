@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { ParseResult } from "../util/parse-json.js";
+import type { ParseResult } from "@waddle/protocol";
 
 /**
  * Text a person edits for a value that is stored parsed (numbers, lists, JSON). The text follows the

@@ -1,5 +1,4 @@
-import { isPlanningHintsLike } from "@waddle/protocol";
-import { parseJson } from "../util/parse-json.js";
+import { isPlanningHintsLike, parseJson } from "@waddle/protocol";
 
 /** What the import box holds: nothing yet, something that cannot be imported (and why), a spec or hints. */
 export type ImportText =

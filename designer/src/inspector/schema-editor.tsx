@@ -1,4 +1,4 @@
-import type { JsonSchema } from "@waddle/protocol";
+import { parseJson, type JsonSchema } from "@waddle/protocol";
 import { useMemo, useState, type ReactElement } from "react";
 import { Icon } from "../components/icon.js";
 import { Tabs } from "../components/tabs.js";
@@ -24,7 +24,6 @@ import {
   toggleOpenPath,
   type OpenFieldPaths,
 } from "../schema/open-field-paths.js";
-import { parseJson } from "../util/parse-json.js";
 import { SchemaFieldRow, type FieldRowActions } from "./schema-field-row.js";
 
 interface SchemaEditorProps {

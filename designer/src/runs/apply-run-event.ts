@@ -1,4 +1,11 @@
-import { RESERVED_TOOL_NAMES, type AgentSpec, type RunEvent, type RunEventOf } from "@waddle/protocol";
+import {
+  addLlmCallUsage,
+  getFinishedStatus,
+  RESERVED_TOOL_NAMES,
+  type AgentSpec,
+  type RunEvent,
+  type RunEventOf,
+} from "@waddle/protocol";
 import {
   applyParallelEnd,
   applyParallelStart,
@@ -191,12 +198,7 @@ function applyByType(draft: RunViewDraft, event: RunEvent): void {
 
 function applyLlmCall(draft: RunViewDraft, event: RunEventOf<"llm_call">): void {
   const { promptTokens, completionTokens, reasoningTokens, costUsd, latencyMs } = event.data;
-  const totals = draft.totals;
-  totals.llmCalls += 1;
-  totals.promptTokens += promptTokens;
-  totals.completionTokens += completionTokens;
-  totals.reasoningTokens += reasoningTokens;
-  totals.costUsd += costUsd;
+  Object.assign(draft.totals, addLlmCallUsage(draft.totals, event.data));
   const step = draft.step(event.step, event);
   step.llmCalls += 1;
   step.tokens += promptTokens + completionTokens + reasoningTokens;
@@ -271,7 +273,7 @@ function applyResumed(draft: RunViewDraft, event: RunEventOf<"resumed">): void {
 function applyFinished(draft: RunViewDraft, event: RunEventOf<"run_finished">): void {
   const { scalars } = draft;
   const { reason, payload, metadata } = event.data;
-  scalars.status = reason === "cancelled" ? "cancelled" : "finished";
+  scalars.status = getFinishedStatus(reason);
   scalars.finish = { reason, answer: payload.answer, payload, failedJoins: metadata.failedJoins ?? [] };
   scalars.answer = payload.answer;
   scalars.answerDone = true;

@@ -1,4 +1,4 @@
-import { parseJson, type ParseResult } from "../util/parse-json.js";
+import { parseJson, type ParseResult } from "@waddle/protocol";
 import type { FieldType } from "./schema-fields.js";
 
 /** A value typed into a default or enum box, read according to the field's type. */

@@ -78,6 +78,8 @@ export type { NumberBounds } from "./get-field-bounds.js";
 export { getFieldDefaults } from "./get-field-defaults.js";
 export { AGENT_SPEC_SCHEMA_ID, agentSpecJsonSchema } from "./json-schema.js";
 export { formatJsonPath, parseJsonPath } from "./json-path.js";
+export { FORBIDDEN_JSON_KEYS, parseJson, protoSafeReviver } from "./parse-json.js";
+export type { ParseJsonOptions, ParseResult } from "./parse-json.js";
 export {
   describeInjectSource,
   getDefaultJoinInject,
@@ -149,6 +151,8 @@ export {
   TERMINAL_EVENT_TYPES,
 } from "./run-event.js";
 export type { RunEventData, RunEventOf, RunEventType } from "./run-event.js";
+export { addLlmCallUsage, applyRunSummary, createRunSummary, getFinishedStatus } from "./run-summary.js";
+export type { RunSummary } from "./run-summary.js";
 export {
   applySessionEvent,
   applySessionEvents,

@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { validateAgentSpec } from "@waddle/protocol";
+import { parseJson, protoSafeReviver, validateAgentSpec } from "@waddle/protocol";
 import type { Logger } from "../shared/logger.js";
-import { safeJsonParse } from "../shared/safe-json.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 
 /** Saves the example agents (`*.json` of a folder) into a store that holds no agent yet; returns their ids. */
@@ -16,12 +15,14 @@ export async function loadExampleAgents(options: {
   for (const file of readdirSync(options.dir)
     .filter((name) => name.endsWith(".json"))
     .sort()) {
-    const parsed = safeJsonParse(readFileSync(path.join(options.dir, file), "utf8"));
+    const parsed = parseJson(readFileSync(path.join(options.dir, file), "utf8"), {
+      reviver: protoSafeReviver,
+    });
     const result = parsed.ok ? validateAgentSpec(parsed.value) : undefined;
     if (!result?.ok) {
       options.logger.warn("example agent skipped", {
         file,
-        reason: parsed.ok ? result?.issues[0]?.message : parsed.message,
+        reason: parsed.ok ? result?.issues[0]?.message : parsed.error,
       });
       continue;
     }

@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { EnvName, MCP_SERVER_NAME_PATTERN } from "@waddle/protocol";
+import { EnvName, MCP_SERVER_NAME_PATTERN, parseJson, protoSafeReviver } from "@waddle/protocol";
 import { z } from "zod";
 import { ConfigError } from "../shared/config-error.js";
-import { safeJsonParse } from "../shared/safe-json.js";
 import { ToolExecutionError } from "../tools/tool-execution-error.js";
 
 /** A literal value, or the name of a server-held secret (`WADDLE_SECRET_<NAME>`), as http tool headers. */
@@ -73,8 +72,8 @@ export function readMcpServersConfig(value: string | undefined, cwd: string): Mc
       );
     }
   }
-  const parsed = safeJsonParse(json);
-  if (!parsed.ok) throw new ConfigError(`WADDLE_MCP_SERVERS is not valid JSON: ${parsed.message}. ${HINT}`);
+  const parsed = parseJson(json, { reviver: protoSafeReviver });
+  if (!parsed.ok) throw new ConfigError(`WADDLE_MCP_SERVERS is not valid JSON: ${parsed.error}. ${HINT}`);
   const result = McpServersFile.safeParse(parsed.value);
   if (!result.success) {
     const issue = result.error.issues[0];

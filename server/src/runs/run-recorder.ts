@@ -1,4 +1,11 @@
-import { TERMINAL_RUN_STATUSES, type RunEvent, type RunStatus, type Usage } from "@waddle/protocol";
+import {
+  addLlmCallUsage,
+  getFinishedStatus,
+  TERMINAL_RUN_STATUSES,
+  type RunEvent,
+  type RunStatus,
+  type Usage,
+} from "@waddle/protocol";
 import type { Logger } from "../shared/logger.js";
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import { StreamChunkRedactor } from "../secrets/stream-chunk-redactor.js";
@@ -302,17 +309,9 @@ export class RunRecorder {
         return { run: this.status === "running" ? {} : { status: "running" } };
       case "resumed":
         return { run: { status: "running", pause: null } };
-      case "llm_call": {
-        const data = event.data;
-        this.usage = {
-          promptTokens: this.usage.promptTokens + data.promptTokens,
-          completionTokens: this.usage.completionTokens + data.completionTokens,
-          reasoningTokens: this.usage.reasoningTokens + data.reasoningTokens,
-          costUsd: this.usage.costUsd + data.costUsd,
-          llmCalls: this.usage.llmCalls + 1,
-        };
+      case "llm_call":
+        this.usage = addLlmCallUsage(this.usage, event.data);
         return { run: { usage: this.usage } };
-      }
       case "pause":
         return {
           run: {
@@ -333,7 +332,7 @@ export class RunRecorder {
       case "run_finished":
         return {
           run: {
-            status: event.data.reason === "cancelled" ? "cancelled" : "finished",
+            status: getFinishedStatus(event.data.reason),
             result: {
               kind: "finish",
               reason: event.data.reason,

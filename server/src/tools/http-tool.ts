@@ -1,7 +1,6 @@
-import { getPathValue, type HttpImpl, type ToolSpec } from "@waddle/protocol";
+import { getPathValue, parseJson, protoSafeReviver, type HttpImpl, type ToolSpec } from "@waddle/protocol";
 import type { ToolRunContext, ToolRunner } from "@waddle/planner";
 import type { z } from "zod";
-import { safeJsonParse } from "../shared/safe-json.js";
 import type { HostAllowList } from "./host-allow-list.js";
 import { requestPinned } from "./pinned-request.js";
 import { resolveAllowedAddress, systemLookup, type HostLookup } from "./resolve-allowed-address.js";
@@ -231,7 +230,7 @@ async function readResponse(options: {
   }
   const text = Buffer.concat(chunks).toString("utf8");
   const isJson = /[/+]json\b/i.test(response.headers.get("content-type") ?? "");
-  const parsed = isJson ? safeJsonParse(text) : undefined;
+  const parsed = isJson ? parseJson(text, { reviver: protoSafeReviver }) : undefined;
   const body = parsed?.ok ? parsed.value : text;
   if (!response.ok) {
     const preview = typeof body === "string" ? body.slice(0, 300) : JSON.stringify(body).slice(0, 300);

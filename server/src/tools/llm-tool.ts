@@ -1,7 +1,6 @@
-import { renderTemplate, type LlmImpl, type ToolSpec } from "@waddle/protocol";
+import { parseJson, protoSafeReviver, renderTemplate, type LlmImpl, type ToolSpec } from "@waddle/protocol";
 import type { LlmClient, LlmMessage, ToolRunner } from "@waddle/planner";
 import { z } from "zod";
-import { safeJsonParse } from "../shared/safe-json.js";
 import { getOfflineToolAnswer } from "./offline-tool-answer.js";
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import { ToolExecutionError } from "./tool-execution-error.js";
@@ -20,8 +19,8 @@ export function readJsonObject(
   const start = fenced.indexOf("{");
   const end = fenced.lastIndexOf("}");
   if (start < 0 || end <= start) return { ok: false, message: "the reply holds no JSON object" };
-  const parsed = safeJsonParse(fenced.slice(start, end + 1));
-  if (!parsed.ok) return { ok: false, message: `the JSON does not parse (${parsed.message})` };
+  const parsed = parseJson(fenced.slice(start, end + 1), { reviver: protoSafeReviver });
+  if (!parsed.ok) return { ok: false, message: `the JSON does not parse (${parsed.error})` };
   if (parsed.value === null || typeof parsed.value !== "object" || Array.isArray(parsed.value)) {
     return { ok: false, message: "the reply is not a JSON object" };
   }

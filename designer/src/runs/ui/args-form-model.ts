@@ -1,7 +1,7 @@
 import type { JsonSchema } from "@waddle/protocol";
 import { getNumberProblem } from "../../schema/get-number-problem.js";
 import { parseValueText } from "../../schema/value-text.js";
-import { parseJson, type ParseResult } from "../../util/parse-json.js";
+import { parseJson, type ParseResult } from "@waddle/protocol";
 
 /**
  * A form for a tool's args, generated from its JSON Schema (the approver's "edit" form): one field per

@@ -1,10 +1,9 @@
-import type { JsonSchema, PlannerAction } from "@waddle/protocol";
+import { parseJson, type JsonSchema, type PlannerAction } from "@waddle/protocol";
 import { normalizeActionDetailed, type ActionFormat } from "./normalize-action.js";
 import { isPlannerError } from "../errors/planner-error.js";
 import { salvageJsonValues } from "./salvage-json.js";
 import { createSalvageNote, type SalvageNote } from "./salvage-rules.js";
 import { isPlaceholderAnswer } from "./placeholders.js";
-import { parseJson } from "../util/parse-json.js";
 
 export type InterpretedReply =
   | {

@@ -80,6 +80,21 @@ describe("normalizeAction: synonyms", () => {
     });
   });
 
+  it("reads a task with a string query as task.subagent, even beside a tool", () => {
+    const result = normalizeActionDetailed(
+      '{"next_node": "task", "args": {"query": "research X", "tool": "t"}}',
+    );
+    expect(result.action).toEqual({
+      next_node: "task.subagent",
+      args: { query: "research X", name: "research X" },
+    });
+    expect(result.rewrites).toContain("task_query_wins");
+    expect(normalizeAction({ next_node: "task", args: { tool: "t", args: { a: 1 } } })).toEqual({
+      next_node: "task.tool",
+      args: { tool: "t", tool_args: { a: 1 }, name: "t job" },
+    });
+  });
+
   it("maps finish to final_response unless a tool has that name", () => {
     expect(normalizeAction({ next_node: "finish", args: { answer: "a" } }).next_node).toBe("final_response");
     expect(
@@ -312,5 +327,59 @@ describe("normalizeAction: refusals", () => {
       normalizeAction({ next_node: "plan", args: { steps: [{ node: "a" }] } }, { format: "unified" })
         .next_node,
     ).toBe("parallel");
+  });
+});
+
+describe("normalizeAction: answers as PenguiFlow's finish path reads them", () => {
+  it("joins args given as a list of lines, dropping empty and non-text items", () => {
+    const result = normalizeActionDetailed(
+      '{"next_node": "final_response", "args": ["Line one.", "", 7, "Line two."]}',
+    );
+    expect(result.action).toEqual({ next_node: "final_response", args: { answer: "Line one.\nLine two." } });
+    expect(result.notes).toEqual([
+      { rule: "args_lines", detail: expect.stringMatching(/2 empty or non-text items were dropped/) },
+    ]);
+    expect(normalizeAction('{"next_node": null, "args": ["Only line."]}').args).toEqual({
+      answer: "Only line.",
+    });
+    expect(normalizeAction('{"next_node": "final_response", "args": ["", 7]}').args).toEqual({});
+  });
+
+  it("keeps raw_answer as the answer when answer differs, and the other text under extra", () => {
+    const result = normalizeActionDetailed({
+      next_node: "final_response",
+      args: { answer: "Short.", raw_answer: "The full answer.", sources: [] },
+    });
+    expect(result.action.args).toEqual({
+      answer: "The full answer.",
+      sources: [],
+      extra: { answer: "Short." },
+    });
+    expect(result.rewrites).toEqual(["answer_texts_kept"]);
+    expect(
+      normalizeAction({ next_node: "final_response", args: { answer: "Same", raw_answer: "Same" } }),
+    ).toEqual({ next_node: "final_response", args: { answer: "Same" } });
+  });
+
+  it("takes a top-level raw_answer beside args.answer as the answer, keeping the other", () => {
+    expect(
+      normalizeAction('{"next_node": "final_response", "raw_answer": "Top.", "args": {"answer": "Inner."}}'),
+    ).toEqual({ next_node: "final_response", args: { answer: "Top.", extra: { answer: "Inner." } } });
+    expect(
+      normalizeAction({
+        next_node: "final_response",
+        answer: "Top.",
+        args: { answer: "Inner.", extra: { k: 1 } },
+      }),
+    ).toEqual({ next_node: "final_response", args: { answer: "Inner.", extra: { k: 1, answer: "Top." } } });
+  });
+
+  it("lets a real answer win over a stand-in raw_answer, and a real raw_answer over a stand-in answer", () => {
+    expect(
+      normalizeAction({ next_node: "final_response", args: { answer: "Real.", raw_answer: "TBD" } }),
+    ).toEqual({ next_node: "final_response", args: { answer: "Real." } });
+    expect(
+      normalizeAction({ next_node: "final_response", args: { answer: "<answer>", raw_answer: "Real." } }),
+    ).toEqual({ next_node: "final_response", args: { answer: "Real." } });
   });
 });

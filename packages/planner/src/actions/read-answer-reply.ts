@@ -1,6 +1,6 @@
 import type { PlannerAction } from "@waddle/protocol";
 import { interpretReply, type InterpretOptions } from "./interpret-reply.js";
-import { isPlaceholderAnswer } from "./placeholders.js";
+import { isPlaceholderAnswer, isPlaceholderValue } from "./placeholders.js";
 import { salvageJsonValues } from "./salvage-json.js";
 import { createSalvageNote, type SalvageNote } from "./salvage-rules.js";
 
@@ -32,10 +32,23 @@ export type AnswerReply =
  * Reads the reply to an answer re-ask (a `final_response` came without a usable answer) or to the
  * tool-less turn at the end of a budget, accepting whatever shape the answer came in: a whole action,
  * `{answer}`, `{raw_answer}`, `{text}`, `{response}`, `{content}`, fenced JSON, `Answer: …`, plain prose.
- * Placeholder values are skipped for the next key. A reply cut off at the token limit gives its answer
- * fragment, marked as such (docs/empty-final-answer.md).
+ * Placeholder values are skipped for the next key, and a reply that is only a placeholder (`n/a`,
+ * `unknown`, `TBD`, `<answer>`) is no answer: asked for the answer, the model had none. A reply cut off
+ * at the token limit gives its answer fragment, marked as such (docs/empty-final-answer.md).
  */
 export function readAnswerReply(content: string, options: InterpretOptions): AnswerReply {
+  const read = readAnyAnswer(content, options);
+  return read.kind === "answer" && isNoAnswer(read.answer)
+    ? { kind: "none", reason: `the reply was only a placeholder (${read.answer.trim()})` }
+    : read;
+}
+
+/** After an explicit request for the answer, the words for "I do not know" are no answer either. */
+function isNoAnswer(text: string): boolean {
+  return isPlaceholderAnswer(text) || isPlaceholderValue(text);
+}
+
+function readAnyAnswer(content: string, options: InterpretOptions): AnswerReply {
   if (options.finishReason === "length") {
     const fragment = extractAnswerFragment(content) ?? getProseAnswer(content)?.answer;
     return fragment === undefined
@@ -55,7 +68,7 @@ export function readAnswerReply(content: string, options: InterpretOptions): Ans
     const { action } = interpreted;
     if (action.next_node !== "final_response") return { kind: "action", action };
     const { answer, ...args } = action.args;
-    if (typeof answer === "string" && answer.trim().length > 0 && !isPlaceholderAnswer(answer)) {
+    if (typeof answer === "string" && answer.trim().length > 0 && !isNoAnswer(answer)) {
       const first = interpreted.notes[0];
       return first === undefined
         ? { kind: "answer", answer, args }
@@ -94,7 +107,7 @@ function findAnswerKey(value: unknown): { key: string; answer: string } | undefi
   const record = value as Record<string, unknown>;
   for (const key of ANSWER_REPLY_KEYS) {
     const answer = toText(record[key]);
-    if (answer !== undefined && !isPlaceholderAnswer(answer)) return { key, answer };
+    if (answer !== undefined && !isNoAnswer(answer)) return { key, answer };
   }
   const args = record.args;
   return typeof args === "object" && args !== null ? findAnswerKey(args) : undefined;
@@ -145,8 +158,12 @@ export function extractAnswerFragment(content: string): string | undefined {
   let body = content.slice(start.index + start[0].length);
   // The answer string ends at the last quote that only braces, commas and keys follow; else at the end.
   const end = /"\s*(?:,\s*"[A-Za-z_]+"\s*:[\s\S]*)?\}\s*\}?\s*(?:```)?\s*$/.exec(body);
-  // Without its closing quote the string runs to the end: the braces after it are not the answer's.
-  body = end === null ? body.replace(/"?\s*\}+\s*(?:```)?\s*$/, "") : body.slice(0, end.index);
+  // Without closing braces the string runs to the end: the braces after it are not the answer's, nor its
+  // own closing quote (`{"answer": "x"` is `x`), unless that quote is escaped (`\"`).
+  body =
+    end === null
+      ? body.replace(/\s*\}*\s*(?:```)?\s*$/, "").replace(/(?<=(?:^|[^\\])(?:\\\\)*)"$/, "")
+      : body.slice(0, end.index);
   const text = decodeEscapes(body).trim();
   if (text.length === 0 || isPlaceholderAnswer(text)) return undefined;
   return text;

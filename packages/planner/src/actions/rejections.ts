@@ -1,7 +1,7 @@
 import type { Catalog } from "../catalog/catalog.js";
 import type { CheckResult, Rejection } from "./action-check-types.js";
 import type { LlmError } from "../errors/llm-error.js";
-import { parseJson } from "../util/parse-json.js";
+import { parseJson } from "@waddle/protocol";
 
 export function unknownTool(node: string, catalog: Catalog, where?: string): Rejection {
   return {

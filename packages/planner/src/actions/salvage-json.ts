@@ -1,4 +1,4 @@
-import { parseJson } from "../util/parse-json.js";
+import { parseJson } from "@waddle/protocol";
 
 /** How a JSON value was recovered from an LLM reply; reported in repair telemetry and tests. */
 export type SalvagePath =

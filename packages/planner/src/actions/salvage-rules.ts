@@ -33,6 +33,9 @@ const DETAILS: Readonly<Record<string, string>> = {
   bare_answer: "an object holding only an answer was read as final_response",
   answer_without_next_node: "args holding an answer, with no usable next_node, were read as final_response",
   answer_lines: "an answer given as a list of lines was joined",
+  args_lines: "args given as a list of lines were joined as the answer",
+  answer_texts_kept:
+    "answer and raw_answer differ: raw_answer is the answer, the other text is kept under extra",
   answer_unwrapped: "an answer nested in an object was read from it",
   answer_coerced: "an answer given as a number or boolean was written as text",
   action_array: "a JSON array of actions: the first runs, the others are offered back as alternates",
@@ -42,6 +45,7 @@ const DETAILS: Readonly<Record<string, string>> = {
   join_shape: "a join given as a tool name was read as {node}",
   inject_mapping: "inject: {mapping: {...}} was read as the inject map",
   task_name_derived: "the background task had no name: one was derived",
+  task_query_wins: "a task with a string query and a tool was read as task.subagent on the query",
   merge_strategy_spelling: "a merge strategy spelled loosely was read as its canonical name",
   group_report_spelling: "a group_report spelled loosely was read as its canonical name",
   placeholder_dropped: "optional args holding placeholders were dropped",

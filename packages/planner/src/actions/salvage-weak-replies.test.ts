@@ -182,6 +182,48 @@ describe("the answer re-ask accepts whatever shape the answer comes in", () => {
     expect(readAnswerReply("   ", options)).toMatchObject({ kind: "none" });
   });
 
+  it.each([
+    '{"answer": "n/a"}',
+    "unknown",
+    "TBD",
+    "<answer>",
+    '{"text": "?", "content": "N/A"}',
+    "```\nunknown\n```",
+  ])("takes the placeholder reply %s as no answer", (reply) => {
+    expect(readAnswerReply(reply, options)).toMatchObject({ kind: "none" });
+  });
+
+  it("skips a placeholder for the next key, and keeps a real answer that mentions one", () => {
+    expect(readAnswerReply('{"answer": "n/a", "message": "It is 42."}', options)).toMatchObject({
+      kind: "answer",
+      answer: "It is 42.",
+    });
+    expect(readAnswerReply("The status is unknown.", options)).toMatchObject({
+      kind: "answer",
+      answer: "The status is unknown.",
+    });
+  });
+
+  it("keeps raw_answer as the answer and the other text under extra", () => {
+    expect(readAnswerReply('{"answer": "Short.", "raw_answer": "The full answer."}', options)).toMatchObject({
+      kind: "answer",
+      answer: "The full answer.",
+      args: { extra: { answer: "Short." } },
+    });
+  });
+
+  it("reads a cut-off JSON reply as its answer without the closing quote, marked as a fragment", () => {
+    expect(readAnswerReply('{"answer": "x"', options)).toMatchObject({
+      kind: "answer",
+      answer: "x",
+      note: { rule: "answer_fragment" },
+    });
+    expect(readAnswerReply('{"answer": "x"', { ...options, finishReason: "length" })).toMatchObject({
+      answer: "x",
+      note: { rule: "answer_fragment" },
+    });
+  });
+
   it("keeps the answer text of a reply cut off at the token limit, marked as such", () => {
     expect(
       readAnswerReply('{"next_node": "final_response", "args": {"answer": "Cats are small', {
@@ -199,6 +241,10 @@ describe("helpers", () => {
     ).toBe('He said "hi", bye');
     expect(extractAnswerFragment('{"args": {"answer": "line\\none", "sources": [1]}}')).toBe("line\none");
     expect(extractAnswerFragment('{"args": {"answer": "Partial ans')).toBe("Partial ans");
+    expect(extractAnswerFragment('{"answer": "x"')).toBe("x");
+    expect(extractAnswerFragment('{"answer": "x" ')).toBe("x");
+    expect(extractAnswerFragment('{"answer": "Say \\"hi\\"')).toBe('Say "hi"');
+    expect(extractAnswerFragment('{"answer": "back\\\\"')).toBe("back\\");
     expect(extractAnswerFragment('{"args": {"q": "x"}}')).toBeUndefined();
   });
 

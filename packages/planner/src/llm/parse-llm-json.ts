@@ -1,4 +1,4 @@
-import { parseJson } from "../util/parse-json.js";
+import { parseJson } from "@waddle/protocol";
 /**
  * Parses the JSON object an LLM was asked for: the whole reply, or the first `{…}` block when the model
  * wrapped it in prose or a Markdown fence. Returns `undefined` when there is no JSON object; the caller

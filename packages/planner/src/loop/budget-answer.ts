@@ -55,7 +55,9 @@ export async function finishWithAnswerTurn(
   if (read.note !== undefined)
     reportSalvages(run, [read.note], { node: action.next_node, actionSeq: call.actionSeq });
   run.emitAction(action, "llm", call.actionSeq);
-  const payload = createFinalPayload({ answer: read.answer }, "");
+  // Only the answer and texts kept beside it (`extra`): the other args are the model's unchecked guesses.
+  const extra = read.args.extra;
+  const payload = createFinalPayload({ answer: read.answer, ...(extra === undefined ? {} : { extra }) }, "");
   payload.requires_followup = true;
   const sources = read.args.sources;
   if (Array.isArray(sources) && sources.every((source) => typeof source === "object" && source !== null)) {

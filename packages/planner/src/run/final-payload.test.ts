@@ -28,6 +28,18 @@ describe("createFinalPayload", () => {
     expect(createFinalPayload({ raw_answer: "legacy" }).answer).toBe("legacy");
     expect(createFinalPayload({ answer: "  " }, "fallback").answer).toBe("fallback");
   });
+
+  it("lets raw_answer win over a different answer, keeping the other under extra", () => {
+    expect(createFinalPayload({ answer: "Short.", raw_answer: "Full." })).toMatchObject({
+      answer: "Full.",
+      extra: { answer: "Short." },
+    });
+    expect(createFinalPayload({ answer: "Same", raw_answer: "Same" }).extra).toBeUndefined();
+    expect(createFinalPayload({ answer: "A", extra: { answer: "B" }, mood: "ok" }).extra).toEqual({
+      answer: "B",
+      mood: "ok",
+    });
+  });
 });
 
 describe("createFallbackPayload", () => {

@@ -14,18 +14,22 @@ export const FINAL_ARG_KEYS: ReadonlySet<string> = new Set([
   "confidence",
   "language",
   "requires_followup",
+  "extra",
 ]);
 
 /**
- * The typed final payload from validated `final_response` args (`raw_answer` already folded in). Keys
- * with no field, and `invalid` fields that did not validate, are kept under `extra` (docs/empty-final-answer.md).
+ * The typed final payload from validated `final_response` args. `raw_answer` wins over a different
+ * `answer` (PenguiFlow's finish path), which is then kept under `extra.answer`. Keys with no field, an
+ * `extra` object's keys, and `invalid` fields that did not validate are kept under `extra`
+ * (docs/empty-final-answer.md).
  */
 export function createFinalPayload(
   args: FinalResponseArgs,
   fallbackAnswer = "",
   invalid?: Readonly<Record<string, unknown>>,
 ): FinalPayload {
-  const answer = args.answer ?? args.raw_answer ?? fallbackAnswer;
+  const raw = hasText(args.raw_answer) ? args.raw_answer : undefined;
+  const answer = raw ?? args.answer ?? fallbackAnswer;
   const payload: FinalPayload = {
     answer: answer.trim().length > 0 ? answer : fallbackAnswer,
     artifacts: args.artifacts ?? {},
@@ -36,12 +40,22 @@ export function createFinalPayload(
   if (args.confidence !== undefined) payload.confidence = args.confidence;
   if (args.language !== undefined) payload.language = args.language;
   let extra: Record<string, unknown> | undefined;
+  const given = args.extra;
+  if (typeof given === "object" && given !== null && !Array.isArray(given)) extra = { ...given };
+  else if (given !== undefined) extra = { extra: given };
+  if (raw !== undefined && hasText(args.answer) && args.answer !== raw) {
+    extra = { ...extra, answer: args.answer };
+  }
   for (const key in args) {
     if (!FINAL_ARG_KEYS.has(key)) (extra ??= {})[key] = args[key];
   }
   if (invalid !== undefined) extra = { ...extra, ...invalid };
   if (extra !== undefined && Object.keys(extra).length > 0) payload.extra = extra;
   return payload;
+}
+
+function hasText(value: string | undefined): value is string {
+  return value !== undefined && value.trim().length > 0;
 }
 
 /** The keys of a source that name it: matched against what the run's tools returned. */

@@ -8,7 +8,7 @@ import {
   writeHttpError,
   type CompletionContext,
 } from "./openai-fixture-writer.js";
-import { parseJson } from "../util/parse-json.js";
+import { parseJson } from "@waddle/protocol";
 
 /** One request the fixture received. */
 export interface FixtureRequest {

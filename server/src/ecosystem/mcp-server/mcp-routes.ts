@@ -7,7 +7,7 @@ import { toApiError } from "../../http/error-handler.js";
 import { checkToken, getBearerToken } from "../../http/check-token.js";
 import { createOriginGuard, requireJsonBody } from "../../http/security.js";
 import type { Logger } from "../../shared/logger.js";
-import { protoSafeReviver } from "../../shared/safe-json.js";
+import { protoSafeReviver } from "@waddle/protocol";
 import type { AgentRunner } from "../run-agent.js";
 import { createMcpAgentsServer } from "./create-mcp-agents-server.js";
 import { McpSessions, type McpSessionsOptions } from "./mcp-sessions.js";

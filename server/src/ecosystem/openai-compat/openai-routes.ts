@@ -1,4 +1,4 @@
-import { Slug, type AgentSummary } from "@waddle/protocol";
+import { protoSafeReviver, Slug, type AgentSummary } from "@waddle/protocol";
 import express, { Router, type ErrorRequestHandler } from "express";
 import { z } from "zod";
 import { ApiError } from "../../shared/api-error.js";
@@ -6,7 +6,6 @@ import { checkToken, getBearerToken } from "../../http/check-token.js";
 import { createOriginGuard, requireJsonBody } from "../../http/security.js";
 import { parseRequest } from "../../http/validate-request.js";
 import type { Logger } from "../../shared/logger.js";
-import { protoSafeReviver } from "../../shared/safe-json.js";
 import { getRequestKey } from "../request-key.js";
 import type { AgentRunner } from "../run-agent.js";
 import { ChatCompletionRequest } from "./chat-completion-request.js";

@@ -1,4 +1,4 @@
-import { PlannerAction } from "@waddle/protocol";
+import { parseJson, PlannerAction } from "@waddle/protocol";
 import { abortableSleep, type Sleep } from "../../util/abortable-sleep.js";
 import type { LlmClient, LlmCompleteOptions, LlmMessage, LlmResult } from "../llm-client.js";
 import { LlmError } from "../../errors/llm-error.js";
@@ -8,7 +8,6 @@ import { planOfflineAction } from "./offline-plan.js";
 import { getRunProgress } from "./offline-progress.js";
 import { summarizeOffline } from "./offline-summary.js";
 import { OfflineView } from "./offline-view.js";
-import { parseJson } from "../../util/parse-json.js";
 
 export interface OfflineModelOptions {
   /** Characters per streamed content delta (default 24). */

@@ -3,7 +3,7 @@ import type { LlmMessage } from "../llm-client.js";
 import type { OfflineView } from "./offline-view.js";
 import { describeObservation } from "./offline-answer.js";
 import { getRunProgress } from "./offline-progress.js";
-import { parseJson } from "../../util/parse-json.js";
+import { parseJson } from "@waddle/protocol";
 
 /** The summarizer's reply shape: `{goals, facts, pending, last_output_digest}`. */
 export interface OfflineSummary {

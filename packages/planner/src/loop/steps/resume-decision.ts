@@ -1,4 +1,4 @@
-import type { PlannerAction } from "@waddle/protocol";
+import { parseJson, type PlannerAction } from "@waddle/protocol";
 import { checkAction } from "../../actions/action-checker.js";
 import { createFallbackPayload } from "../../run/final-payload.js";
 import type { PauseRecord } from "../../run/paused-state.js";
@@ -7,7 +7,6 @@ import type { RunContext } from "../run-context.js";
 import { getRejectionText } from "../../actions/rejections.js";
 import { createFailure, type QueuedAction } from "../../run/run-state.js";
 import { getFieldInfo } from "../../actions/placeholders.js";
-import { parseJson } from "../../util/parse-json.js";
 import type { PlannerOutcome, ResumeOptions } from "../../run/run-types.js";
 import { settleHeldMerge } from "./task-results.js";
 import { parseTaskAction } from "../../tasks/task-spawn.js";
