@@ -55,7 +55,7 @@ export {
 } from "./runs/default-planner-factory.js";
 export type { DefaultPlannerFactoryOptions } from "./runs/default-planner-factory.js";
 export { RunEventHub } from "./runs/run-event-hub.js";
-export { createRunId, RunManager } from "./runs/run-manager.js";
+export { RunManager } from "./runs/run-manager.js";
 export type { RunManagerOptions } from "./runs/run-manager.js";
 export type {
   CreatedPlanner,
@@ -63,7 +63,8 @@ export type {
   PlannerFactory,
   RunnablePlanner,
 } from "./runs/planner-factory.js";
-export type { RunService, StartRunOptions } from "./runs/run-service.js";
+export type { RunCommands, StartRunOptions } from "./runs/run-service.js";
+export { createRunId, RunService } from "./runs/run-service.js";
 export { createImplResolver } from "./runs/create-impl-resolver.js";
 export type { ImplResolverOptions } from "./runs/create-impl-resolver.js";
 export { HostAllowList } from "./tools/host-allow-list.js";

@@ -16,10 +16,11 @@ import { createDefaultPlannerFactory } from "./runs/default-planner-factory.js";
 import type { PlannerFactory } from "./runs/planner-factory.js";
 import { RunEventHub } from "./runs/run-event-hub.js";
 import { RunManager } from "./runs/run-manager.js";
+import type { RunService } from "./runs/run-service.js";
 import { createSocketGateway, type WaddleIo } from "./http/socket-gateway.js";
 import { lockDataDir } from "./store/data-dir-lock.js";
 import { PgStore } from "./store/pg-store.js";
-import { QueueMode, type QueueRole, type ServerRuns } from "./scale/queue-mode.js";
+import { QueueMode, type QueueRole } from "./scale/queue-mode.js";
 import { SqliteStore } from "./store/sqlite-store.js";
 import type { WaddleStore } from "./store/waddle-store.js";
 import type { ModuleImporter } from "./tools/load-tool-modules.js";
@@ -82,8 +83,8 @@ export interface WaddleServer {
   offline: boolean;
   store: WaddleStore;
   registry: ToolRegistry;
-  /** A `RunManager`, or in queue mode the queue's runs service. */
-  runs: ServerRuns;
+  /** The run service: over the in-process queue, or over BullMQ in queue mode. */
+  runs: RunService;
   hub: RunEventHub;
   /** Set in queue mode. */
   queueMode?: QueueMode;
@@ -181,7 +182,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
         })
       : undefined;
     const hub = queueMode?.hub ?? new RunEventHub();
-    const runs: ServerRuns =
+    const runs: RunService =
       queueMode?.runs ??
       new RunManager({ store, hub, createPlanner, redactor, logger, maxConcurrentRuns, checkSpec });
     const interrupted = await runs.recoverRuns();

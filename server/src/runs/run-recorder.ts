@@ -23,7 +23,7 @@ interface PendingEvent {
   checkpoint?: PlannerCheckpoint;
 }
 
-/** A recorder writing under a worker's claim on its run (queue mode). */
+/** A recorder writing under an executor's claim on its run. */
 export interface RecorderClaim {
   epoch: number;
   /** Called once when a write is refused because another claim took the run: the run must stop here. */
@@ -69,6 +69,8 @@ export class RunRecorder {
       logger: Logger;
       /** Every write names this claim's epoch, and stops for good once refused (fencing). */
       claim?: RecorderClaim;
+      /** The planner's checkpoints come (queue mode): every drain waits for its microtasks. */
+      checkpoints?: boolean;
     },
   ) {
     this.lastSeq = options.lastSeq;
@@ -88,8 +90,8 @@ export class RunRecorder {
 
   /** The planner's event sink: synchronous; events are written in the background, in order, in batches. */
   readonly sink = (event: RunEvent): void => {
-    // Under a claim, checkpoints come: every drain waits for the planner's microtasks (see checkpointSink).
-    this.push({ raw: event }, this.options.claim !== undefined);
+    // With checkpoints, every drain waits for the planner's microtasks (see checkpointSink).
+    this.push({ raw: event }, this.options.checkpoints === true);
   };
 
   /**
