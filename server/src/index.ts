@@ -6,6 +6,9 @@ export type { ServerConfig } from "./config.js";
 export { readPriceTable, readRunSettings } from "./run-settings.js";
 export type { RunSettings } from "./run-settings.js";
 export { createRunSetup } from "./run-setup.js";
+export { createRuntime } from "./create-runtime.js";
+export type { Runtime, RuntimeOptions } from "./create-runtime.js";
+export { followRun } from "./runs/follow-run.js";
 export { collectSecretValues } from "./secrets/collect-secret-values.js";
 export type { RunSetup, RunSetupOptions } from "./run-setup.js";
 export {

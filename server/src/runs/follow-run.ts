@@ -6,7 +6,9 @@ export interface FollowRunOptions {
   hub: RunEventHub;
   store: WaddleStore;
   runId: string;
-  /** Every event of the run from seq 1, in order, each once. */
+  /** Deliver the events after this seq (default 0: the whole run). */
+  afterSeq?: number;
+  /** Every event of the run after `afterSeq`, in order, each once. */
   onEvent?: (event: RunEvent) => void;
 }
 
@@ -16,13 +18,14 @@ export function isRunSettled(run: RunRecord): boolean {
 }
 
 /**
- * Follows one run until it ends or pauses, and resolves with its record then. Events are delivered from
- * the store first and live from the hub after, in `seq` order with no gap and no duplicate (the hub
+ * Follows one run until it ends or pauses, and resolves with its record then: "read the stored events,
+ * then follow live", for `/v1`, `/mcp` and the CLI's in-process runs. Events are delivered from the store
+ * first and live from the hub after, in `seq` order with no gap and no duplicate (the hub
  * publishes an event only once the store has it, so listening first and reading second misses nothing).
  */
 export async function followRun(options: FollowRunOptions): Promise<RunRecord> {
   const { hub, store, runId, onEvent } = options;
-  let delivered = 0;
+  let delivered = options.afterSeq ?? 0;
   let reading = true;
   const held: RunEvent[] = [];
   const deliver = (event: RunEvent): void => {
