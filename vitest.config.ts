@@ -31,9 +31,14 @@ export default defineConfig({
       "test/**/*.test.ts",
     ],
     exclude: ["**/node_modules/**", "**/dist/**", "test/e2e/**"],
-    // eventsource-parser (under the MCP SDK's client) publishes a "source" condition pointing at its .ts
-    // files, which Node cannot load: Vite transforms the SDK and it instead of leaving them to Node.
-    server: { deps: { inline: ["@modelcontextprotocol/sdk", "eventsource-parser"] } },
+    // eventsource-parser (under the MCP SDK's client and the AI SDK) publishes a "source" condition
+    // pointing at its .ts files, which Node cannot load: Vite transforms it and its importers instead of
+    // leaving them to Node.
+    server: {
+      deps: {
+        inline: ["@modelcontextprotocol/sdk", "eventsource-parser", /node_modules\/(ai|@ai-sdk)\//],
+      },
+    },
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

@@ -16,6 +16,8 @@ import { createHostGuard } from "./http/host-guard.js";
 import { createMcpServersRoutes } from "./http/mcp-servers-routes.js";
 import { createMetaRoutes, type PartsHealth } from "./http/meta-routes.js";
 import { createRunsRoutes } from "./http/runs-routes.js";
+import { createSessionsRoutes } from "./http/sessions-routes.js";
+import { SessionService } from "./sessions/session-service.js";
 import {
   createAuth,
   createCors,
@@ -42,6 +44,8 @@ export interface CreateAppOptions {
   mcp?: McpClientManager;
   /** The outside parts' health for `/api/health` (PostgreSQL, Redis). */
   health?: PartsHealth;
+  /** Sessions; by default a service over `store`. */
+  sessions?: SessionService;
 }
 
 /** The Express app: Host check, security headers, CORS, auth, JSON bodies, the REST routes, the designer. */
@@ -69,6 +73,10 @@ export function createApp(options: CreateAppOptions): Express {
   );
   api.use("/agents", createAgentsRoutes({ store: options.store }));
   api.use("/runs", createRunsRoutes({ store: options.store, runs: options.runs }));
+  api.use(
+    "/sessions",
+    createSessionsRoutes({ sessions: options.sessions ?? new SessionService(options.store) }),
+  );
   api.use("/mcp", createMcpServersRoutes(options.mcp ? { mcp: options.mcp } : {}));
   api.use((request) => {
     throw new ApiError(

@@ -23,6 +23,15 @@ export const API_ERROR_CODES = [
   "unsupported_media_type",
   "invalid_state",
   "rate_limited",
+  /** An `Idempotency-Key` sent again with another request body. */
+  "idempotency_key_reused",
+  /** The request that holds this `Idempotency-Key` has not started its run yet: retry shortly. */
+  "request_in_progress",
+  /**
+   * A run failed after a tool with `write`, `external` or `stateful` side effects ran: answered with a status
+   * that clients do not retry, since a retry would run those tools again.
+   */
+  "run_failed_after_side_effects",
   "internal",
 ] as const;
 export const ApiErrorCode = z.enum(API_ERROR_CODES);

@@ -150,6 +150,32 @@ export {
 } from "./run-event.js";
 export type { RunEventData, RunEventOf, RunEventType } from "./run-event.js";
 export {
+  applySessionEvent,
+  applySessionEvents,
+  createSessionRecord,
+  getSessionStatus,
+  getTitleFromQuery,
+  SESSION_TITLE_FROM_QUERY_CHARS,
+} from "./apply-session-event.js";
+export {
+  CreateSessionRequest,
+  CreateSessionResponse,
+  ListSessionsQuery,
+  MergeDecisionRequest,
+  MergeTask,
+  PendingMerge,
+  SESSION_TITLE_MAX,
+  SessionRecord,
+  SessionsListResponse,
+  SessionStatus,
+  SessionSummary,
+  SessionTask,
+  SessionTaskStatus,
+  SessionTurn,
+} from "./session.js";
+export { SessionEvent } from "./session-event.js";
+export type { NewSessionEvent, SessionEventOf, SessionEventType } from "./session-event.js";
+export {
   RunStatusMessage,
   RunUpdatedMessage,
   SubscribeAck,

@@ -16,10 +16,12 @@ export interface RunAgentOptions {
   query: string;
   /** The planner's `contextMeta`: what the LLM sees beside the query (earlier chat messages). */
   contextMeta?: Record<string, unknown>;
-  /** Aborting cancels the run (a client that went away or cancelled its call). */
+  /** Aborting cancels the run (a client that went away or cancelled its call), unless `keepOnAbort`. */
   signal?: AbortSignal;
-  /** Called once the run is queued, before any event. */
-  onStarted?: (runId: string) => void;
+  /** The run goes on when the signal aborts: a client that sent an `Idempotency-Key` will ask again. */
+  keepOnAbort?: boolean;
+  /** Called once the run is queued (awaited), before any event. */
+  onStarted?: (runId: string) => void | Promise<void>;
   onEvent?: (event: RunEvent) => void;
 }
 
@@ -35,13 +37,26 @@ export async function runAgent(runner: AgentRunner, options: RunAgentOptions): P
     { agentId: options.agentId, query: options.query },
     options.contextMeta ? { contextMeta: options.contextMeta } : {},
   );
-  options.onStarted?.(runId);
+  await options.onStarted?.(runId);
+  return followAgentRun(runner, runId, options);
+}
+
+/**
+ * Follows a run that has started, from its first event, until it ends or pauses; a signal that aborts
+ * cancels it unless `keepOnAbort`.
+ */
+export async function followAgentRun(
+  runner: AgentRunner,
+  runId: string,
+  options: Pick<RunAgentOptions, "signal" | "keepOnAbort" | "onEvent">,
+): Promise<RunRecord> {
   const cancel = () => {
     // A run that has just ended cannot be cancelled any more: nothing to do then.
     runner.runs.cancelRun(runId).catch(() => undefined);
   };
-  if (options.signal?.aborted) cancel();
-  options.signal?.addEventListener("abort", cancel, { once: true });
+  const watched = options.keepOnAbort ? undefined : options.signal;
+  if (watched?.aborted) cancel();
+  watched?.addEventListener("abort", cancel, { once: true });
   try {
     return await followRun({
       hub: runner.hub,
@@ -50,6 +65,6 @@ export async function runAgent(runner: AgentRunner, options: RunAgentOptions): P
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     });
   } finally {
-    options.signal?.removeEventListener("abort", cancel);
+    watched?.removeEventListener("abort", cancel);
   }
 }

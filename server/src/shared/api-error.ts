@@ -15,6 +15,10 @@ const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   unsupported_media_type: 415,
   invalid_state: 409,
   rate_limited: 429,
+  idempotency_key_reused: 422,
+  request_in_progress: 409,
+  // 400: the one status that the AI SDK, LangChain JS and openai-node all leave alone (README, "Clients").
+  run_failed_after_side_effects: 400,
   internal: 500,
 };
 

@@ -25,6 +25,8 @@ import {
   type WaddleStore,
 } from "./waddle-store.js";
 import { fencedError } from "./fenced-error.js";
+import { MemoryRequestKeyStore } from "./request-keys/memory-request-key-store.js";
+import { MemorySessionStore } from "./sessions/memory-session-store.js";
 import { withRunSummary } from "./with-run-summary.js";
 
 /** A run's queue-mode fields, which `RunRecord` does not show. */
@@ -50,6 +52,8 @@ export class MemoryStore implements WaddleStore {
   private readonly tasks = new Map<string, Map<string, TaskRecord>>();
   private readonly leases = new Map<string, RunLease>();
   private readonly checkpoints = new Map<string, RunCheckpoint>();
+  readonly requestKeys = new MemoryRequestKeyStore();
+  readonly sessions = new MemorySessionStore();
   private closed = false;
 
   async listAgents(): Promise<AgentSummary[]> {

@@ -78,6 +78,45 @@ export const PG_MIGRATIONS: readonly { id: number; name: string; sql: string }[]
       );
     `,
   },
+  {
+    id: 2,
+    // The keys of requests that may be retried and the run each started (see the SQLite migration 5).
+    name: "request_keys",
+    sql: `
+      CREATE TABLE request_keys (
+        scope text NOT NULL,
+        key text NOT NULL,
+        fingerprint text NOT NULL,
+        run_id text,
+        created_at bigint NOT NULL,
+        expires_at bigint NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+      CREATE INDEX request_keys_expiry ON request_keys (expires_at);
+    `,
+  },
+  {
+    id: 3,
+    // Sessions and their logs (see the SQLite migration 6).
+    name: "sessions",
+    sql: `
+      CREATE TABLE sessions (
+        id text PRIMARY KEY,
+        agent_id text NOT NULL,
+        record text NOT NULL,
+        summary text NOT NULL,
+        updated_at text NOT NULL
+      );
+      CREATE INDEX sessions_by_activity ON sessions (agent_id, updated_at);
+      CREATE INDEX sessions_by_time ON sessions (updated_at);
+      CREATE TABLE session_events (
+        session_id text NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq integer NOT NULL,
+        event text NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      );
+    `,
+  },
 ];
 
 /** A fixed key for pg_advisory_lock: instances starting together migrate one at a time. */

@@ -13,6 +13,8 @@ import { fencedError } from "./fenced-error.js";
 import { isPgConnectionError, isUniqueViolation } from "./pg-errors.js";
 import { applyPgMigrations } from "./pg-migrations.js";
 import { getPgRunSets } from "./pg-run-patch.js";
+import { PgRequestKeyStore } from "./request-keys/pg-request-key-store.js";
+import { PgSessionStore } from "./sessions/pg-session-store.js";
 import { toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sqlite-rows.js";
 import {
   EMPTY_USAGE,
@@ -69,6 +71,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export class PgStore implements WaddleStore {
   private readonly pool: pg.Pool;
+  readonly requestKeys = new PgRequestKeyStore((text, params, kind) => this.query(text, params, kind));
+  readonly sessions = new PgSessionStore(
+    (text, params, kind) => this.query(text, params, kind),
+    (body) => this.transaction("write", (query) => body(query)),
+  );
   private closed = false;
   private available = true;
 

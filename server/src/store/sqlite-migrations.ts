@@ -91,6 +91,46 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
       );
     `,
   },
+  {
+    id: 5,
+    // The keys of requests that may be retried (`Idempotency-Key`, a client's retry) and the run each
+    // started, so that a retry answers from that run instead of running the agent again.
+    name: "request_keys",
+    sql: `
+      CREATE TABLE request_keys (
+        scope TEXT NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        run_id TEXT,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+      CREATE INDEX request_keys_expiry ON request_keys (expires_at);
+    `,
+  },
+  {
+    id: 6,
+    // Sessions: each record (the fold of its log) with its summary, and the log itself.
+    name: "sessions",
+    sql: `
+      CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        agent_id TEXT NOT NULL,
+        record TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX sessions_by_activity ON sessions (agent_id, updated_at);
+      CREATE INDEX sessions_by_time ON sessions (updated_at);
+      CREATE TABLE session_events (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      );
+    `,
+  },
 ];
 
 /** Applies the migrations the database has not seen yet; returns how many ran. */

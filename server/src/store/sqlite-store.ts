@@ -14,6 +14,8 @@ import type { SerializedPlannerState } from "@waddle/planner";
 import { fencedError } from "./fenced-error.js";
 import { applySqliteMigrations } from "./sqlite-migrations.js";
 import { WalCheckpointer } from "./wal-checkpointer.js";
+import { SqliteRequestKeyStore } from "./request-keys/sqlite-request-key-store.js";
+import { SqliteSessionStore } from "./sessions/sqlite-session-store.js";
 import { RUN_COLUMNS, toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sqlite-rows.js";
 import {
   EMPTY_USAGE,
@@ -57,6 +59,8 @@ export class SqliteStore implements WaddleStore {
   private readonly statements = new Map<string, Database.Statement>();
   /** The worker that checkpoints the WAL, when `backgroundCheckpoints` is on. */
   readonly checkpointer: WalCheckpointer | undefined;
+  readonly requestKeys: SqliteRequestKeyStore;
+  readonly sessions: SqliteSessionStore;
 
   /** Opens (creating when needed) the database at `filename`; `":memory:"` for a throwaway one. */
   constructor(filename: string, options: SqliteStoreOptions = {}) {
@@ -67,6 +71,8 @@ export class SqliteStore implements WaddleStore {
     this.db.pragma("foreign_keys = ON");
     this.db.pragma("busy_timeout = 5000");
     applySqliteMigrations(this.db);
+    this.requestKeys = new SqliteRequestKeyStore(this.db);
+    this.sessions = new SqliteSessionStore(this.db);
     const background = options.backgroundCheckpoints;
     if (background && filename !== ":memory:") {
       this.db.pragma("wal_autocheckpoint = 0");

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { AgentSpec, FinalPayload, type RunEvent } from "@waddle/protocol";
+import { requestKeyCases } from "./request-keys/request-key-cases.js";
+import { sessionStoreCases } from "./sessions/session-store-cases.js";
 import { storeClaimCases, type StoreConformanceCase } from "./store-claim-cases.js";
 import { isStoreError, type WaddleStore } from "./waddle-store.js";
 
@@ -44,6 +46,8 @@ async function withStore(
 /** The shared conformance suite of `WaddleStore`: run each case against every implementation. */
 export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...storeClaimCases,
+  ...requestKeyCases,
+  ...sessionStoreCases,
   {
     name: "creates an agent at version 1 and lists it",
     run: (make) =>

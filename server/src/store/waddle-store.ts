@@ -15,6 +15,8 @@ import type {
 } from "@waddle/protocol";
 import type { SerializedPlannerState } from "@waddle/planner";
 import { ApiError } from "../shared/api-error.js";
+import type { RequestKeyStore } from "./request-keys/request-key-store.js";
+import type { SessionStore } from "./sessions/session-store.js";
 
 /** What a run starts with; the store fills `lastSeq`, `usage` and the timestamps. */
 export interface NewRun {
@@ -212,6 +214,11 @@ export interface WaddleStore {
   }): Promise<{ run: RunRecord; epoch: number } | undefined>;
   /** Marks a run to cancel; its worker sees it at its next lease renewal. */
   requestCancel(runId: string): Promise<void>;
+
+  /** Keys of requests that started runs, so that a client's retry answers from the run it started. */
+  readonly requestKeys: RequestKeyStore;
+  /** Sessions (what a person chats with) and their ordered logs. */
+  readonly sessions: SessionStore;
 
   /** Resolves when the database answers (for `/api/health`); stores in this process need none. */
   ping?(): Promise<void>;

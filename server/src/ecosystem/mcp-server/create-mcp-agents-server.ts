@@ -9,7 +9,9 @@ import {
 import type { RunEvent } from "@waddle/protocol";
 import { isWireError } from "../../shared/api-error.js";
 import type { Logger } from "../../shared/logger.js";
-import { runAgent, type AgentRunner } from "../run-agent.js";
+import { getRequestKey, type RequestHeaders } from "../request-key.js";
+import type { AgentRunner } from "../run-agent.js";
+import { runAgentOnce } from "../run-agent-once.js";
 import { getRunOutcome } from "../run-outcome.js";
 import { AgentToolArguments, getAgentTool, getAgentToolResult } from "./agent-tools.js";
 import { getProgressMessage } from "./get-progress-message.js";
@@ -29,7 +31,8 @@ export interface McpAgentsServerOptions {
  * An MCP server whose tools are the saved agents, read again on every `tools/list` (so agents saved later
  * appear). A call runs the agent as any other run, reports each step as progress when the client sent a
  * `progressToken`, and answers with the answer, or the pause and how to resume it. A client that cancels
- * the call (`notifications/cancelled`) cancels the run.
+ * the call (`notifications/cancelled`) cancels the run. A call sent with an `Idempotency-Key` header runs
+ * once: a retry with the same key answers from the first call's run.
  */
 export function createMcpAgentsServer(options: McpAgentsServerOptions): McpServer {
   const { runner } = options;
@@ -75,7 +78,24 @@ export function createMcpAgentsServer(options: McpAgentsServerOptions): McpServe
     });
     const signal = disconnected ? AbortSignal.any([extra.signal, disconnected]) : extra.signal;
     try {
-      const run = await runAgent(runner, { agentId, query: parsed.data.query, signal, onEvent });
+      // An `Idempotency-Key` on the HTTP request carrying the call: a retried call answers from its run.
+      const requestKey = extra.requestInfo
+        ? getRequestKey({
+            endpoint: "mcp/tools/call",
+            headers: extra.requestInfo.headers as RequestHeaders,
+            body: { name: agentId, arguments: parsed.data },
+          })
+        : undefined;
+      // Only a key says that the client will ask again: a retry count alone is not sent over MCP.
+      const keyed = requestKey?.kind === "idempotency" ? requestKey : undefined;
+      // Under a key, a client that went away will call again: only `notifications/cancelled` cancels.
+      const run = await runAgentOnce(
+        runner,
+        keyed
+          ? { agentId, query: parsed.data.query, signal: extra.signal, keepOnAbort: false, onEvent }
+          : { agentId, query: parsed.data.query, signal, onEvent },
+        keyed,
+      );
       const outcome = getRunOutcome(run, {
         serverUrl: options.serverUrl,
         tokenRequired: options.tokenRequired,

@@ -175,6 +175,30 @@ describe("POST /mcp: the saved agents as MCP tools", () => {
     expect((await waitForRun(server, run!.id)).status).toBe("cancelled");
   });
 
+  it("runs a call sent again with its Idempotency-Key once, answering from the first run", async () => {
+    const client = new Client({ name: "waddle-test", version: "1.0.0" });
+    const key = `mcp-key-${Date.now()}`;
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { "idempotency-key": key } },
+      }),
+    );
+    clients.push(client);
+    const call = { name: "support-triage", arguments: { query: "Once: a duplicate charge" } };
+    const first = (await client.callTool(call)).structuredContent as { runId: string; status: string };
+    const again = (await client.callTool(call)).structuredContent as { runId: string; status: string };
+    expect(first.status).toBe("finished");
+    expect(again).toEqual(first);
+    const runs = (await server.store.listRuns({ agentId: "support-triage" })).filter(
+      (run) => run.query === call.arguments.query,
+    );
+    expect(runs.map((run) => run.id)).toEqual([first.runId]);
+    // The same key with other arguments is refused, and runs nothing.
+    const other = await client.callTool({ ...call, arguments: { query: "Another question" } });
+    expect(other.isError).toBe(true);
+    expect(JSON.stringify(other.content)).toMatch(/idempotency_key_reused/);
+  });
+
   it("refuses bad calls as MCP errors", async () => {
     const client = await connect(server);
     await expect(client.callTool({ name: "no-such-agent", arguments: { query: "hi" } })).rejects.toThrow(

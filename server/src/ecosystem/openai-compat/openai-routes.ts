@@ -7,6 +7,7 @@ import { createOriginGuard, requireJsonBody } from "../../http/security.js";
 import { parseRequest } from "../../http/validate-request.js";
 import type { Logger } from "../../shared/logger.js";
 import { protoSafeReviver } from "../../shared/safe-json.js";
+import { getRequestKey } from "../request-key.js";
 import type { AgentRunner } from "../run-agent.js";
 import { ChatCompletionRequest } from "./chat-completion-request.js";
 import { getChatQuery } from "./get-chat-query.js";
@@ -86,6 +87,11 @@ export function createOpenAiRoutes(options: OpenAiRoutesOptions): [Router, Error
       throw modelNotFound(body.model);
     }
     const chat = getChatQuery(body.messages);
+    const requestKey = getRequestKey({
+      endpoint: "v1/chat/completions",
+      headers: request.headers,
+      body: request.body,
+    });
     const controller = new AbortController();
     response.once("close", () => {
       if (!response.writableFinished) controller.abort(new Error("the client went away"));
@@ -102,6 +108,7 @@ export function createOpenAiRoutes(options: OpenAiRoutesOptions): [Router, Error
         tokenRequired: options.token !== undefined,
       },
       signal: controller.signal,
+      ...(requestKey ? { requestKey } : {}),
     });
   });
 

@@ -1,13 +1,16 @@
 import type { Response } from "express";
-import type { RunEvent } from "@waddle/protocol";
+import type { RunEvent, RunRecord } from "@waddle/protocol";
 import { ApiError } from "../../shared/api-error.js";
-import { runAgent, type AgentRunner } from "../run-agent.js";
+import type { RequestKey } from "../request-key.js";
+import type { AgentRunner } from "../run-agent.js";
+import { runAgentOnce } from "../run-agent-once.js";
 import {
   getFailureText,
   getRunOutcome,
   type AgentRunOutcome,
   type RunOutcomeOptions,
 } from "../run-outcome.js";
+import { getSideEffectCalls } from "../side-effect-calls.js";
 import type { ChatQuery } from "./get-chat-query.js";
 import { ChatDeltaTracker } from "./chat-delta-tracker.js";
 import {
@@ -29,14 +32,18 @@ export interface RespondChatCompletionOptions {
   stream: boolean;
   includeUsage: boolean;
   outcomeOptions: RunOutcomeOptions;
-  /** Aborts when the client went away: the run is cancelled. */
+  /** Aborts when the client went away: the run is cancelled (not under an `Idempotency-Key`). */
   signal: AbortSignal;
+  /** Set when the client may send this request again: a retry answers from the first run. */
+  requestKey?: RequestKey;
 }
 
 /**
  * Runs the agent on the chat's query and answers as the Chat Completions API does: whole, or streamed as
  * `chat.completion.chunk` events while the run goes. A client that goes away cancels the run; a run that
- * fails is an error (`x-should-retry: false`: a retry would run the agent again).
+ * fails is an error: a 500 with `x-should-retry: false`, or a 400 once a tool with side effects ran, since
+ * some clients retry any 5xx and a retry would run the agent again. A request with a key (`requestKey`)
+ * that an earlier request holds answers from that request's run.
  */
 export async function respondChatCompletion(options: RespondChatCompletionOptions): Promise<void> {
   const { response, agentId } = options;
@@ -45,25 +52,29 @@ export async function respondChatCompletion(options: RespondChatCompletionOption
   const sse = options.stream ? new SseWriter(response) : undefined;
   const chunk = (delta: Parameters<typeof createChatCompletionChunk>[0]["delta"]) =>
     sse?.send(createChatCompletionChunk({ head, delta, includeUsage: options.includeUsage }));
-  const run = await runAgent(options.runner, {
-    agentId,
-    query: options.chat.query,
-    ...(options.chat.contextMeta ? { contextMeta: options.chat.contextMeta } : {}),
-    signal: options.signal,
-    onStarted: (runId) => {
-      head.id = `chatcmpl-${runId}`;
-      response.setHeader("x-waddle-run-id", runId);
-      sse?.open();
-      chunk({ role: "assistant", content: "" });
+  const run = await runAgentOnce(
+    options.runner,
+    {
+      agentId,
+      query: options.chat.query,
+      ...(options.chat.contextMeta ? { contextMeta: options.chat.contextMeta } : {}),
+      signal: options.signal,
+      onStarted: (runId) => {
+        head.id = `chatcmpl-${runId}`;
+        response.setHeader("x-waddle-run-id", runId);
+        sse?.open();
+        chunk({ role: "assistant", content: "" });
+      },
+      onEvent: (event: RunEvent) => {
+        const delta = tracker.onEvent(event);
+        if (delta) chunk(delta);
+      },
     },
-    onEvent: (event: RunEvent) => {
-      const delta = tracker.onEvent(event);
-      if (delta) chunk(delta);
-    },
-  });
+    options.requestKey,
+  );
   if (options.signal.aborted) return; // nobody is listening; the run was cancelled
   const outcome = getRunOutcome(run, options.outcomeOptions);
-  if (outcome.kind === "failure") return sendFailure(options, outcome, sse);
+  if (outcome.kind === "failure") return sendFailure(options, outcome, run, sse);
   if (!sse) {
     const content = outcome.kind === "answer" ? outcome.answer : outcome.text;
     response.json(createChatCompletion({ head, outcome, content, reasoning: tracker.reasoning, run }));
@@ -84,13 +95,25 @@ export async function respondChatCompletion(options: RespondChatCompletionOption
   sse.done();
 }
 
-function sendFailure(
+async function sendFailure(
   options: RespondChatCompletionOptions,
   outcome: Extract<AgentRunOutcome, { kind: "failure" }>,
+  run: RunRecord,
   sse: SseWriter | undefined,
-): void {
-  const error = new ApiError("internal", getFailureText(outcome), { openAiCode: outcome.error.code });
-  const waddle = getWaddleExtension(outcome);
+): Promise<void> {
+  const calls = await getSideEffectCalls(options.runner.store, run);
+  const error =
+    calls.length === 0
+      ? new ApiError("internal", getFailureText(outcome), { openAiCode: outcome.error.code })
+      : new ApiError(
+          "run_failed_after_side_effects",
+          `${getFailureText(outcome)} It had already run ${calls
+            .map((call) => `${call.tool} (${call.sideEffects})`)
+            .join(", ")}: sending the request again would run ${calls.length === 1 ? "it" : "them"} ` +
+            "again, so this error is not one to retry.",
+          { openAiCode: "run_failed_after_side_effects" },
+        );
+  const waddle = { ...getWaddleExtension(outcome), ...(calls.length > 0 ? { sideEffects: calls } : {}) };
   if (!sse) return sendOpenAiError(options.response, error, { waddle });
   // Mid-stream, OpenAI sends the error as an event: clients raise it.
   sse.send({ ...getOpenAiErrorBody(error), waddle });

@@ -1,0 +1,117 @@
+import { z } from "zod";
+import { Slug } from "./names.js";
+import { MergeStrategy, ResumeDecision, Usage } from "./planner-action.js";
+import { RunStatus } from "./api.js";
+import { Preview, TaskStatus } from "./run-event.js";
+
+/**
+ * A session is what a person talks to: an agent (its version pinned at creation), turns in order (each a
+ * run), background tasks (each a run of `kind: "task"`), pending merges, and its own ordered event log.
+ * The record is a fold of that log (`applySessionEvent`), so the server, the designer and the CLI agree.
+ */
+export const SessionStatus = z.enum(["idle", "running", "waiting", "closed"]);
+export type SessionStatus = z.infer<typeof SessionStatus>;
+
+/** A background task's status: the planner's, or `interrupted` when its process stopped under it. */
+export const SessionTaskStatus = z.enum([...TaskStatus.options, "interrupted"]);
+export type SessionTaskStatus = z.infer<typeof SessionTaskStatus>;
+
+export const SessionTurn = z.object({
+  runId: z.string(),
+  /** 1-based. */
+  turn: z.int().positive(),
+  query: z.string(),
+  status: RunStatus,
+  answer: z.string().nullable(),
+});
+export type SessionTurn = z.infer<typeof SessionTurn>;
+
+export const SessionTask = z.object({
+  taskId: z.string(),
+  /** The task's own run (`kind: "task"`): watch, replay or cancel it like any run. */
+  runId: z.string(),
+  /** The turn's run that spawned it. */
+  parentRunId: z.string(),
+  name: z.string(),
+  groupId: z.string().optional(),
+  status: SessionTaskStatus,
+  mergeStrategy: MergeStrategy,
+  error: z.looseObject({ code: z.string(), message: z.string() }).optional(),
+});
+export type SessionTask = z.infer<typeof SessionTask>;
+
+export const MergeTask = z.object({
+  taskId: z.string(),
+  runId: z.string(),
+  name: z.string(),
+  status: SessionTaskStatus,
+  result: Preview.optional(),
+});
+export type MergeTask = z.infer<typeof MergeTask>;
+
+/** Results held for a person (HUMAN_GATED): one task's, or a whole group's as one batch. */
+export const PendingMerge = z.object({
+  mergeId: z.string(),
+  name: z.string(),
+  groupId: z.string().optional(),
+  strategy: MergeStrategy,
+  tasks: z.array(MergeTask),
+});
+export type PendingMerge = z.infer<typeof PendingMerge>;
+
+export const SessionRecord = z.object({
+  id: z.string(),
+  agentId: Slug,
+  agentVersion: z.int().positive(),
+  title: z.string(),
+  status: SessionStatus,
+  turns: z.array(SessionTurn),
+  tasks: z.array(SessionTask),
+  pendingMerges: z.array(PendingMerge),
+  usage: Usage,
+  /** The session log's last `seq`: `GET /api/sessions/:id/events?after=` continues from it. */
+  lastSeq: z.int().nonnegative(),
+  /** Earlier turns up to this one reach the model as a summary (`context_compacted`). */
+  compactedThroughTurn: z.int().nonnegative(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type SessionRecord = z.infer<typeof SessionRecord>;
+
+/** A session in a list: what a picker shows. */
+export const SessionSummary = SessionRecord.pick({
+  id: true,
+  agentId: true,
+  agentVersion: true,
+  title: true,
+  status: true,
+  usage: true,
+  createdAt: true,
+  updatedAt: true,
+}).extend({ turnCount: z.int().nonnegative(), lastQuery: z.string().nullable() });
+export type SessionSummary = z.infer<typeof SessionSummary>;
+
+export const SESSION_TITLE_MAX = 200;
+
+export const CreateSessionRequest = z.strictObject({
+  agentId: Slug,
+  agentVersion: z.int().positive().optional(),
+  title: z.string().trim().min(1).max(SESSION_TITLE_MAX).optional(),
+});
+export type CreateSessionRequest = z.infer<typeof CreateSessionRequest>;
+export const CreateSessionResponse = z.object({ sessionId: z.string() });
+export type CreateSessionResponse = z.infer<typeof CreateSessionResponse>;
+
+export const ListSessionsQuery = z.strictObject({
+  agentId: Slug.optional(),
+  limit: z.coerce.number().int().min(1).max(1_000).optional(),
+});
+export type ListSessionsQuery = z.infer<typeof ListSessionsQuery>;
+export const SessionsListResponse = z.object({ sessions: z.array(SessionSummary) });
+export type SessionsListResponse = z.infer<typeof SessionsListResponse>;
+
+export const MergeDecisionRequest = z.strictObject({
+  decision: ResumeDecision.extract(["approve", "reject"]),
+  note: z.string().max(4_000).optional(),
+});
+export type MergeDecisionRequest = z.infer<typeof MergeDecisionRequest>;
