@@ -1,5 +1,6 @@
 import { TERMINAL_RUN_STATUSES, type RunEvent, type RunRecord } from "@waddle/protocol";
-import type { RunEventHub } from "../runs/run-event-hub.js";
+import type { RunEventHub } from "./run-event-hub.js";
+import { RunEventFollower } from "./run-event-follower.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 
 export interface FollowRunOptions {
@@ -18,50 +19,40 @@ export function isRunSettled(run: RunRecord): boolean {
 }
 
 /**
- * Follows one run until it ends or pauses, and resolves with its record then: "read the stored events,
- * then follow live", for `/v1`, `/mcp` and the CLI's in-process runs. Events are delivered from the store
+ * Follows one run until it ends or pauses, and resolves with its record then (`RunEventFollower` for its
+ * events), for `/v1`, `/mcp` and the CLI's in-process runs. Events are delivered from the store
  * first and live from the hub after, in `seq` order with no gap and no duplicate (the hub
  * publishes an event only once the store has it, so listening first and reading second misses nothing).
  */
 export async function followRun(options: FollowRunOptions): Promise<RunRecord> {
   const { hub, store, runId, onEvent } = options;
-  let delivered = options.afterSeq ?? 0;
-  let reading = true;
-  const held: RunEvent[] = [];
-  const deliver = (event: RunEvent): void => {
-    if (event.seq <= delivered) return;
-    delivered = event.seq;
-    onEvent?.(event);
-  };
-  // Reads what the store has after the last delivered event: the backlog, and any gap the hub left.
-  const catchUp = async (): Promise<void> => {
-    for (const event of await store.listEvents(runId, { afterSeq: delivered })) deliver(event);
-  };
-  let wake: () => void = () => undefined;
-  const stopEvents = hub.onRunEvent(runId, (event) => {
-    if (reading || event.seq !== delivered + 1) held.push(event);
-    else deliver(event);
+  const follower = new RunEventFollower({
+    hub,
+    store,
+    runId,
+    afterSeq: options.afterSeq ?? 0,
+    onEvent: (event) => onEvent?.(event),
+    inOrder: true,
   });
+  let wake: () => void = () => undefined;
   const stopStatus = hub.onStatus((message) => {
     if (message.runId === runId) wake();
   });
   try {
     for (;;) {
       const changed = new Promise<void>((resolve) => (wake = resolve));
-      reading = true;
-      await catchUp();
-      for (const event of held.splice(0).sort((a, b) => a.seq - b.seq)) deliver(event);
-      reading = false;
+      // The backlog, and any gap the hub left.
+      await follower.catchUp();
       const run = await store.getRun(runId);
       if (!run) throw new Error(`Run "${runId}" no longer exists.`);
       if (isRunSettled(run)) {
-        if ((run.lastSeq ?? 0) > delivered) await catchUp();
+        if ((run.lastSeq ?? 0) > follower.lastSeq) await follower.catchUp();
         return run;
       }
       await changed;
     }
   } finally {
-    stopEvents();
+    follower.stop();
     stopStatus();
   }
 }
