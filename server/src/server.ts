@@ -104,7 +104,7 @@ export const SERVER_VERSION: string = (() => {
 })();
 
 /**
- * Creates and starts a Waddle server: store, tool registry, run manager, REST, socket.io and the designer
+ * Creates and starts a Waddle server: store, tool registry, run service, REST, socket.io and the designer
  * on one port. For tests and embedding; `main.ts` calls it with settings from the environment.
  */
 export async function createWaddleServer(options: WaddleServerOptions = {}): Promise<WaddleServer> {
