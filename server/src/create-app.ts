@@ -5,7 +5,7 @@ import { createOpenAiRoutes } from "./ecosystem/openai-compat/openai-routes.js";
 import type { Logger } from "./shared/logger.js";
 import type { McpClientManager } from "./mcp-client/mcp-client-manager.js";
 import type { RunEventHub } from "./runs/run-event-hub.js";
-import type { RunService } from "./runs/run-service.js";
+import type { RunCommands } from "./runs/run-service.js";
 import { protoSafeReviver } from "@waddle/protocol";
 import type { WaddleStore } from "./store/waddle-store.js";
 import type { ToolRegistry } from "./tools/tool-registry.js";
@@ -29,7 +29,7 @@ import {
 export interface CreateAppOptions {
   store: WaddleStore;
   registry: ToolRegistry;
-  runs: RunService;
+  runs: RunCommands;
   /** Runs' live events, for the endpoints that answer once a run has ended or paused (`/mcp`, `/v1`). */
   hub: RunEventHub;
   logger: Logger;

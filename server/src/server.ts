@@ -1,25 +1,23 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PriceTable } from "@waddle/planner";
-import type { AgentSpec } from "@waddle/protocol";
-import { loadExampleAgents } from "./agents/load-example-agents.js";
 import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
 import { createApp } from "./create-app.js";
 import type { PartsHealth } from "./http/meta-routes.js";
 import type { Logger, LogLevel } from "./shared/logger.js";
 import type { McpServerConfig } from "./mcp-client/mcp-servers-config.js";
 import { createRunSetup } from "./run-setup.js";
-import { createDefaultPlannerFactory } from "./runs/default-planner-factory.js";
+import { createRuntime } from "./create-runtime.js";
 import type { PlannerFactory } from "./runs/planner-factory.js";
-import { RunEventHub } from "./runs/run-event-hub.js";
-import { RunManager } from "./runs/run-manager.js";
+import type { RunEventHub } from "./runs/run-event-hub.js";
+import type { RunService } from "./runs/run-service.js";
 import { createSocketGateway, type WaddleIo } from "./http/socket-gateway.js";
 import { lockDataDir } from "./store/data-dir-lock.js";
 import { PgStore } from "./store/pg-store.js";
-import { QueueMode, type QueueRole, type ServerRuns } from "./scale/queue-mode.js";
+import type { QueueMode, QueueRole } from "./scale/queue-mode.js";
 import { SqliteStore } from "./store/sqlite-store.js";
 import type { WaddleStore } from "./store/waddle-store.js";
 import type { ModuleImporter } from "./tools/load-tool-modules.js";
@@ -82,8 +80,8 @@ export interface WaddleServer {
   offline: boolean;
   store: WaddleStore;
   registry: ToolRegistry;
-  /** A `RunManager`, or in queue mode the queue's runs service. */
-  runs: ServerRuns;
+  /** The run service: over the in-process queue, or over BullMQ in queue mode. */
+  runs: RunService;
   hub: RunEventHub;
   /** Set in queue mode. */
   queueMode?: QueueMode;
@@ -106,7 +104,7 @@ export const SERVER_VERSION: string = (() => {
 })();
 
 /**
- * Creates and starts a Waddle server: store, tool registry, run manager, REST, socket.io and the designer
+ * Creates and starts a Waddle server: store, tool registry, run service, REST, socket.io and the designer
  * on one port. For tests and embedding; `main.ts` calls it with settings from the environment.
  */
 export async function createWaddleServer(options: WaddleServerOptions = {}): Promise<WaddleServer> {
@@ -134,7 +132,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
   });
-  const { logger, redactor, registry, mcp } = setup;
+  const { logger, registry, mcp } = setup;
   const dataDir = options.dataDir ?? path.join(ROOT, "data");
   // Before the database is opened: a second server would mark this one's running runs interrupted.
   const unlock = options.store || options.databaseUrl ? () => undefined : lockDataDir(dataDir);
@@ -151,39 +149,28 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     throw error;
   }
   try {
-    const agentsDir =
-      options.exampleAgentsDir === undefined
-        ? path.join(ROOT, "apps/examples/agents")
-        : options.exampleAgentsDir;
-    if (agentsDir && existsSync(agentsDir)) {
-      const loaded = await loadExampleAgents({ store, dir: agentsDir, logger });
-      if (loaded.length > 0) logger.info("example agents loaded", { agents: loaded });
-    }
-    const createPlanner = options.createPlanner ?? createDefaultPlannerFactory({ ...setup, store });
-    const offline = !env.OPENAI_API_KEY;
-    // A spec whose LLM endpoint, key variable or MCP server the server does not allow is refused (422).
-    const checkSpec = (spec: AgentSpec) => {
-      setup.llmPolicy.assertSpec(spec);
-      mcp.assertSpec(spec);
-    };
-    const maxConcurrentRuns = options.maxConcurrentRuns ?? 4;
-    queueMode = options.redisUrl
-      ? new QueueMode({
-          redisUrl: options.redisUrl,
-          role: options.role ?? "all",
-          store,
-          createPlanner,
-          redactor,
-          logger,
-          maxConcurrentRuns,
-          leaseMs: options.runLeaseMs ?? 10_000,
-          checkSpec,
-        })
-      : undefined;
-    const hub = queueMode?.hub ?? new RunEventHub();
-    const runs: ServerRuns =
-      queueMode?.runs ??
-      new RunManager({ store, hub, createPlanner, redactor, logger, maxConcurrentRuns, checkSpec });
+    const runtime = await createRuntime({
+      env,
+      store,
+      setup,
+      exampleAgentsDir:
+        options.exampleAgentsDir === undefined
+          ? path.join(ROOT, "apps/examples/agents")
+          : options.exampleAgentsDir,
+      ...(options.createPlanner ? { createPlanner: options.createPlanner } : {}),
+      ...(options.maxConcurrentRuns === undefined ? {} : { maxConcurrentRuns: options.maxConcurrentRuns }),
+      ...(options.redisUrl
+        ? {
+            queue: {
+              redisUrl: options.redisUrl,
+              role: options.role ?? "all",
+              leaseMs: options.runLeaseMs ?? 10_000,
+            },
+          }
+        : {}),
+    });
+    const { runs, hub, offline } = runtime;
+    queueMode = runtime.queueMode;
     const interrupted = await runs.recoverRuns();
     if (interrupted.length > 0) logger.warn("runs interrupted by the last shutdown", { runs: interrupted });
     const app = createApp({

@@ -1,13 +1,11 @@
-import { TERMINAL_RUN_STATUSES, type AgentSpec, type RunStatus } from "@waddle/protocol";
+import { TERMINAL_RUN_STATUSES, type AgentSpec } from "@waddle/protocol";
 import {
-  createDefaultPlannerFactory,
   createLogger,
   createRunSetup,
-  loadExampleAgents,
+  createRuntime,
+  followRun,
   MemoryStore,
   readRunSettings,
-  RunEventHub,
-  RunManager,
 } from "@waddle/server";
 import path from "node:path";
 import { EXAMPLES_DIR } from "./agent-source.js";
@@ -25,11 +23,11 @@ export interface RunLocalOptions {
 }
 
 /**
- * Runs an agent in this process with the server's own run manager over an in-memory store (the example
- * agents are there too, for agent tools), printing events as they are recorded. Tools, secrets, the LLM
- * endpoint policy, the http allow-list, prices and MCP servers come from the environment exactly as the
- * server reads them (`readRunSettings`, `createRunSetup`): an agent file is data, and may not send a key
- * elsewhere.
+ * Runs an agent in this process with the server's own runtime (`createRuntime`) over an in-memory store
+ * (the example agents are there too, for agent tools), printing events as they are recorded. Tools,
+ * secrets, the LLM endpoint policy, the http allow-list, prices and MCP servers come from the environment
+ * exactly as the server reads them (`readRunSettings`, `createRunSetup`): an agent file is data, and may not
+ * send a key elsewhere.
  */
 export async function runLocal(options: RunLocalOptions): Promise<number> {
   const { io, spec } = options;
@@ -40,59 +38,50 @@ export async function runLocal(options: RunLocalOptions): Promise<number> {
     exampleToolsDir: path.join(EXAMPLES_DIR, "tools"),
     logger: createLogger({ level: "silent" }),
   });
-  const { logger, redactor } = setup;
   const store = new MemoryStore();
-  await loadExampleAgents({ store, dir: path.join(EXAMPLES_DIR, "agents"), logger });
-  const existing = await store.getAgent(spec.id);
-  if (!existing) await store.createAgent({ spec });
-  else if (JSON.stringify(existing.spec) !== JSON.stringify(spec)) {
-    await store.updateAgent({ id: spec.id, spec, baseVersion: existing.version });
-  }
-  const hub = new RunEventHub();
-  const manager = new RunManager({
+  const { runs, hub } = await createRuntime({
+    env,
     store,
-    hub,
-    redactor,
-    logger,
+    setup,
+    exampleAgentsDir: path.join(EXAMPLES_DIR, "agents"),
     maxConcurrentRuns: 1,
-    createPlanner: createDefaultPlannerFactory({ ...setup, store }),
-    checkSpec: (checked) => {
-      setup.llmPolicy.assertSpec(checked);
-      setup.mcp.assertSpec(checked);
-    },
   });
   const printer = new EventPrinter({
     write: (text) => io.stdout.write(text),
     isTty: io.stdout.isTTY === true,
   });
-  const statuses: RunStatus[] = [];
-  let wake: (() => void) | undefined;
-  let runId = "";
-  const answered = new Set<string>();
-  hub.onStatus((message) => {
-    if (message.runId !== runId) return;
-    statuses.push(message.status);
-    wake?.();
-  });
-  runId = (
-    await manager.startRun({
+  try {
+    const existing = await store.getAgent(spec.id);
+    if (!existing) await store.createAgent({ spec });
+    else if (JSON.stringify(existing.spec) !== JSON.stringify(spec)) {
+      await store.updateAgent({ id: spec.id, spec, baseVersion: existing.version });
+    }
+    const { runId } = await runs.startRun({
       agentId: spec.id,
       query: options.query,
       ...(options.toolContext ? { toolContext: options.toolContext } : {}),
-    })
-  ).runId;
-  hub.onRunEvent(runId, (event) => printer.print(event));
-  try {
+    });
+    let afterSeq = 0;
+    const answered = new Set<string>();
     for (;;) {
-      const status = statuses.shift();
-      if (status === undefined) {
-        await new Promise<void>((resolve) => (wake = resolve));
-        continue;
+      const run = await followRun({
+        hub,
+        store,
+        runId,
+        afterSeq,
+        onEvent: (event) => {
+          afterSeq = event.seq;
+          printer.print(event);
+        },
+      });
+      if (TERMINAL_RUN_STATUSES.has(run.status)) return run.status === "finished" ? 0 : 1;
+      if (!run.pause) return 1;
+      if (answered.has(run.pause.resumeToken)) {
+        // The planner refused the answer (e.g. edited args that fail the tool's schema): the pause stands.
+        printer.finish();
+        io.stderr.write(`The run refused the answer: ${run.error?.message ?? "unknown reason"}\n`);
+        return 3;
       }
-      if (TERMINAL_RUN_STATUSES.has(status)) return status === "finished" ? 0 : 1;
-      if (status !== "paused") continue;
-      const run = await store.getRun(runId);
-      if (!run?.pause || answered.has(run.pause.resumeToken)) continue;
       answered.add(run.pause.resumeToken);
       const decision = await decidePause({
         reason: run.pause.reason,
@@ -107,11 +96,11 @@ export async function runLocal(options: RunLocalOptions): Promise<number> {
         );
         return 3;
       }
-      await manager.resumeRun(runId, { resumeToken: run.pause.resumeToken, ...decision });
+      await runs.resumeRun(runId, { resumeToken: run.pause.resumeToken, ...decision });
     }
   } finally {
     printer.finish();
-    await manager.close(1_000);
+    await runs.close(1_000);
     await setup.mcp.close();
     await store.close();
   }

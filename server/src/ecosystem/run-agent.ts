@@ -1,12 +1,12 @@
 import type { RunEvent, RunRecord } from "@waddle/protocol";
 import type { RunEventHub } from "../runs/run-event-hub.js";
-import type { RunService } from "../runs/run-service.js";
+import type { RunCommands } from "../runs/run-service.js";
 import type { WaddleStore } from "../store/waddle-store.js";
-import { followRun } from "./follow-run.js";
+import { followRun } from "../runs/follow-run.js";
 
 /** What the MCP and OpenAI-compatible endpoints need to run a saved agent as any other run. */
 export interface AgentRunner {
-  runs: RunService;
+  runs: RunCommands;
   hub: RunEventHub;
   store: WaddleStore;
 }

@@ -8,7 +8,7 @@ import {
 import { Router } from "express";
 import { z } from "zod";
 import { notFound } from "../shared/api-error.js";
-import type { RunService } from "../runs/run-service.js";
+import type { RunCommands } from "../runs/run-service.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import { parseRequest, RunIdParam } from "./validate-request.js";
 
@@ -18,7 +18,7 @@ const EventsQuery = z.strictObject({
 });
 
 /** `/api/runs`: start, list, get, events after a seq, cancel, resume. */
-export function createRunsRoutes(options: { store: WaddleStore; runs: RunService }): Router {
+export function createRunsRoutes(options: { store: WaddleStore; runs: RunCommands }): Router {
   const { store, runs } = options;
   const router = Router();
 

@@ -3,7 +3,6 @@ import {
   SubscribeMessage,
   UnsubscribeMessage,
   type ClientToServerEvents,
-  type RunEvent,
   type ServerToClientEvents,
   type SubscribeAck,
 } from "@waddle/protocol";
@@ -16,18 +15,19 @@ import type { Logger } from "../shared/logger.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import { createAgentWatchers } from "./agent-watchers.js";
 import type { RunEventHub } from "../runs/run-event-hub.js";
+import { RunEventFollower } from "../runs/run-event-follower.js";
 
 type WaddleSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 export type WaddleIo = Server<ClientToServerEvents, ServerToClientEvents>;
 
 const REPLAY_PAGE = 500;
 
-/** A socket catching up on one run: live events wait in `buffer` until the replay from the store is sent. */
-interface Replay {
-  socket: WaddleSocket;
-  runId: string;
-  buffer: RunEvent[];
+/** A socket following one run: caught up from the store, then live once `live`. */
+interface Follow {
+  follower: RunEventFollower;
+  /** Replaced by a newer subscribe or an unsubscribe, or the socket went away. */
   cancelled: boolean;
+  live: boolean;
 }
 
 export const getRunRoom = (runId: string) => `run:${runId}`;
@@ -35,12 +35,12 @@ export const getRunRoom = (runId: string) => `run:${runId}`;
 /**
  * socket.io for live runs. `watch_agent {agentId}` sends `run_updated` for each run of the agent as it
  * changes (agent-watchers.ts). `subscribe {runId, afterSeq}` replays the stored events after `afterSeq`, then
- * follows the run live, with no gap and no duplicate even when a run is emitting during the replay: events
- * published meanwhile are buffered for that socket and sent after the replay, minus those it already got
- * (seq ≤ last replayed). Flush and follow happen in one synchronous step, so nothing falls between. Each
- * follower keeps the last seq it was sent and gets only later ones: a hub that repeats an event (queue mode's
- * sequencer, filling a gap) never sends a socket one twice. Emits reach this instance's sockets only: in
- * queue mode every instance hears every run (scale/cluster-bridge.ts) and serves its own sockets.
+ * follows the run live (a `RunEventFollower` per socket and run), with no gap and no duplicate even when a
+ * run is emitting during the replay: events published meanwhile wait for that socket and are sent after the
+ * replay, minus those it already got. Flush and follow happen in one synchronous step, so nothing falls
+ * between. Each follower keeps the last seq it was sent and gets only later ones: a hub that repeats an
+ * event (queue mode's sequencer, filling a gap) never sends a socket one twice. Emits reach this instance's
+ * sockets only: in queue mode every instance hears every run (scale/cluster-bridge.ts) and serves its own.
  */
 export function createSocketGateway(options: {
   httpServer: HttpServer;
@@ -70,7 +70,6 @@ export function createSocketGateway(options: {
   });
   // Without a token, only requests addressed to a loopback name and this port (DNS rebinding).
   guardSocketHosts({ httpServer: options.httpServer, engine: io.engine, token: options.token });
-  const replays = new Map<string, Set<Replay>>();
 
   io.use((socket, next) => {
     if (!options.token) return next();
@@ -79,33 +78,23 @@ export function createSocketGateway(options: {
     next(new Error("unauthorized: pass the server's WADDLE_TOKEN as auth.token"));
   });
 
-  /** The sockets following each run live, with the last seq each was sent. */
-  const followers = new Map<string, Map<WaddleSocket, number>>();
+  /** The sockets following each run; each socket's follower keeps the last seq it was sent. */
+  const follows = new Map<string, Map<WaddleSocket, Follow>>();
   const unfollow = (socket: WaddleSocket, runId: string) => {
-    const sockets = followers.get(runId);
-    sockets?.delete(socket);
-    if (sockets?.size === 0) followers.delete(runId);
+    const sockets = follows.get(runId);
+    const follow = sockets?.get(socket);
+    if (!follow) return;
+    follow.cancelled = true;
+    follow.follower.stop();
+    sockets!.delete(socket);
+    if (sockets!.size === 0) follows.delete(runId);
   };
 
-  hub.onEvent((event) => {
-    const catchingUp = replays.get(event.runId);
-    if (catchingUp) for (const replay of catchingUp) replay.buffer.push(event);
-    const sockets = followers.get(event.runId);
-    if (!sockets) return;
-    for (const [socket, sent] of sockets) {
-      if (event.seq <= sent) continue;
-      sockets.set(socket, event.seq);
-      socket.emit("event", event);
-    }
-  });
   hub.onStatus((message) => {
-    for (const socket of followers.get(message.runId)?.keys() ?? []) socket.emit("run_status", message);
+    for (const [socket, follow] of follows.get(message.runId) ?? [])
+      if (follow.live) socket.emit("run_status", message);
   });
   const watchAgents = createAgentWatchers({ io, store, hub, logger });
-
-  const stopReplays = (socket: WaddleSocket, runId: string) => {
-    for (const replay of replays.get(runId) ?? []) if (replay.socket === socket) replay.cancelled = true;
-  };
 
   io.on("connection", (socket) => {
     watchAgents(socket);
@@ -122,45 +111,46 @@ export function createSocketGateway(options: {
         return;
       }
       const { runId, afterSeq } = parsed.data;
-      stopReplays(socket, runId);
       unfollow(socket, runId);
-      await socket.leave(getRunRoom(runId));
-      const replay: Replay = { socket, runId, buffer: [], cancelled: false };
-      const active = replays.get(runId) ?? new Set<Replay>();
-      active.add(replay);
-      replays.set(runId, active);
+      // Listening from here: live events that come while the store is read wait, and none is lost.
+      const follow: Follow = {
+        follower: new RunEventFollower({
+          hub,
+          store,
+          runId,
+          afterSeq,
+          pageSize: REPLAY_PAGE,
+          onEvent: (event) => socket.emit("event", event),
+        }),
+        cancelled: false,
+        live: false,
+      };
+      const sockets = follows.get(runId) ?? new Map<WaddleSocket, Follow>();
+      sockets.set(socket, follow);
+      follows.set(runId, sockets);
+      const drop = () => {
+        if (follows.get(runId)?.get(socket) === follow) unfollow(socket, runId);
+        else follow.follower.stop();
+      };
       try {
+        await socket.leave(getRunRoom(runId));
         const run = await store.getRun(runId);
         if (!run) {
+          drop();
           answer(failure("not_found", `Run "${runId}" does not exist.`));
           return;
         }
-        let cursor = afterSeq;
+        const caughtUp = await follow.follower.catchUp(() => follow.cancelled || !socket.connected);
+        if (!caughtUp) {
+          drop();
+          answer(failure("conflict", "A newer subscribe or an unsubscribe for this run replaced this one."));
+          return;
+        }
+        // From the end of the catch-up to here nothing awaited: the socket follows live from `cursor`.
+        const cursor = follow.follower.lastSeq;
         // The last seq this socket was sent, for the ack: not afterSeq, which may lie beyond the run's end.
-        let sent = 0;
-        for (;;) {
-          const page = await store.listEvents(runId, { afterSeq: cursor, limit: REPLAY_PAGE });
-          if (replay.cancelled || !socket.connected) {
-            answer(
-              failure("conflict", "A newer subscribe or an unsubscribe for this run replaced this one."),
-            );
-            return;
-          }
-          for (const event of page) socket.emit("event", event);
-          cursor = page.at(-1)?.seq ?? cursor;
-          sent = page.at(-1)?.seq ?? sent;
-          if (page.length < REPLAY_PAGE) break;
-        }
-        // From here to following, nothing awaits: no live event can slip between the buffer and the follow.
-        for (const event of replay.buffer) {
-          if (event.seq <= cursor) continue;
-          socket.emit("event", event);
-          cursor = event.seq;
-          sent = event.seq;
-        }
-        const sockets = followers.get(runId) ?? new Map<WaddleSocket, number>();
-        sockets.set(socket, cursor);
-        followers.set(runId, sockets);
+        const sent = cursor > afterSeq ? cursor : 0;
+        follow.live = true;
         options.onFollow?.(runId, cursor);
         await socket.join(getRunRoom(runId));
         const latest = (await store.getRun(runId)) ?? run;
@@ -170,25 +160,21 @@ export function createSocketGateway(options: {
         const ack: SubscribeAck = { ok: true, status: status.status, lastSeq: status.lastSeq };
         answer(ack);
       } catch (error) {
+        drop();
         logger.error("subscribe failed", { runId, error: String(error) });
         answer(failure("internal", "The server could not replay this run."));
-      } finally {
-        active.delete(replay);
-        if (active.size === 0) replays.delete(runId);
       }
     });
 
     socket.on("unsubscribe", async (message) => {
       const parsed = UnsubscribeMessage.safeParse(message);
       if (!parsed.success) return;
-      stopReplays(socket, parsed.data.runId);
       unfollow(socket, parsed.data.runId);
       await socket.leave(getRunRoom(parsed.data.runId));
     });
 
     socket.on("disconnect", () => {
-      for (const runId of replays.keys()) stopReplays(socket, runId);
-      for (const runId of [...followers.keys()]) unfollow(socket, runId);
+      for (const runId of [...follows.keys()]) unfollow(socket, runId);
     });
   });
   return io;

@@ -1,7 +1,7 @@
 import type { AgentSpec } from "@waddle/protocol";
 import type { PlannerOutcome, RecoverOptions, ResumeOptions, RunOptions } from "@waddle/planner";
 
-/** What the run manager needs of a planner (ReactPlanner has it). */
+/** What the run executor needs of a planner (ReactPlanner has it). */
 export interface RunnablePlanner {
   run(query: string, options: RunOptions): Promise<PlannerOutcome>;
   resume(token: string, options: ResumeOptions): Promise<PlannerOutcome>;

@@ -5,7 +5,7 @@ export type RunStatusListener = (message: RunStatusMessage) => void;
 export type RunChangeListener = (runId: string) => void;
 
 /**
- * In-process fan-out of stored events and status changes. The run manager publishes an event only after
+ * In-process fan-out of stored events and status changes. A run's recorder publishes an event only after
  * the store has it, so a listener that registers and then reads the store sees every event exactly once.
  */
 export class RunEventHub {

@@ -10,7 +10,7 @@ import type { RunRecorder } from "./run-recorder.js";
 /**
  * One turn of a run: builds its planner from the exact agent version it runs, marks it running, runs the
  * query or resumes it with the decision, and records the outcome the planner's events did not already
- * record. Throws what the planner or the factory throws; the run manager turns that into the run's end.
+ * record. Throws what the planner or the factory throws; the run executor turns that into the run's end.
  */
 export async function runJob(options: {
   run: RunRecord;
@@ -23,8 +23,10 @@ export async function runJob(options: {
   store: WaddleStore;
   createPlanner: PlannerFactory;
   logger: Logger;
-  /** Queue mode: the epoch of this worker's claim, for the paused states it saves. */
+  /** The epoch of the executor's claim, for the paused states it saves. */
   fence?: number;
+  /** Queue mode: the planner's checkpoints are stored, so that another worker can continue the run. */
+  checkpoints?: boolean;
   /**
    * Queue mode: the run's last worker stopped mid-run; it continues from `checkpoint` (when it made one),
    * after the `lastSeq` events stored.
@@ -56,7 +58,7 @@ export async function runJob(options: {
     toolContext: { ...options.toolContext },
     signal: options.signal,
     onEvent: recorder.sink,
-    ...(options.fence === undefined ? {} : { onCheckpoint: recorder.checkpointSink }),
+    ...(options.checkpoints ? { onCheckpoint: recorder.checkpointSink } : {}),
   };
   let outcome;
   try {

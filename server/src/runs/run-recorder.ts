@@ -1,11 +1,4 @@
-import {
-  addLlmCallUsage,
-  getFinishedStatus,
-  TERMINAL_RUN_STATUSES,
-  type RunEvent,
-  type RunStatus,
-  type Usage,
-} from "@waddle/protocol";
+import { TERMINAL_RUN_STATUSES, type RunEvent, type RunStatus, type Usage } from "@waddle/protocol";
 import type { Logger } from "../shared/logger.js";
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import { StreamChunkRedactor } from "../secrets/stream-chunk-redactor.js";
@@ -16,10 +9,10 @@ import {
   type AppendBatchOptions,
   type EventEntry,
   type RunPatch,
-  type TaskRecord,
   type WaddleStore,
 } from "../store/waddle-store.js";
 import type { RunEventHub } from "./run-event-hub.js";
+import { RunEventEffects } from "./run-event-effects.js";
 
 interface PendingEvent {
   raw: RunEvent;
@@ -30,7 +23,7 @@ interface PendingEvent {
   checkpoint?: PlannerCheckpoint;
 }
 
-/** A recorder writing under a worker's claim on its run (queue mode). */
+/** A recorder writing under an executor's claim on its run. */
 export interface RecorderClaim {
   epoch: number;
   /** Called once when a write is refused because another claim took the run: the run must stop here. */
@@ -52,17 +45,13 @@ export class RunRecorder {
   private lastSeq: number;
   /** Read from the store at the first write when the run already has events (a recorder made later). */
   private lastStep: number | undefined;
-  private usage: Usage;
+  private readonly effects: RunEventEffects;
   private status: RunStatus;
   private sealed = false;
   private fenced = false;
   /** A drain waits for setImmediate (see `checkpointSink`). */
   private deferred = false;
   private readonly streams: StreamChunkRedactor;
-  private readonly taskNames = new Map<
-    string,
-    { name: string; mode?: "subagent" | "tool"; groupId?: string }
-  >();
 
   constructor(
     private readonly options: {
@@ -76,11 +65,13 @@ export class RunRecorder {
       logger: Logger;
       /** Every write names this claim's epoch, and stops for good once refused (fencing). */
       claim?: RecorderClaim;
+      /** The planner's checkpoints come (queue mode): every drain waits for its microtasks. */
+      checkpoints?: boolean;
     },
   ) {
     this.lastSeq = options.lastSeq;
     this.lastStep = options.lastSeq === 0 ? 0 : undefined;
-    this.usage = { ...(options.usage ?? EMPTY_USAGE) };
+    this.effects = new RunEventEffects(options.usage ?? EMPTY_USAGE);
     this.status = options.status;
     this.streams = new StreamChunkRedactor(options.redactor);
   }
@@ -95,8 +86,8 @@ export class RunRecorder {
 
   /** The planner's event sink: synchronous; events are written in the background, in order, in batches. */
   readonly sink = (event: RunEvent): void => {
-    // Under a claim, checkpoints come: every drain waits for the planner's microtasks (see checkpointSink).
-    this.push({ raw: event }, this.options.claim !== undefined);
+    // With checkpoints, every drain waits for the planner's microtasks (see checkpointSink).
+    this.push({ raw: event }, this.options.checkpoints === true);
   };
 
   /**
@@ -243,7 +234,7 @@ export class RunRecorder {
         seq,
         ...(item.extra ? { step } : {}),
       }) as RunEvent;
-      const derived = this.derive(event);
+      const derived = this.effects.derive(event, this.status);
       const run = item.extra ? { ...derived?.run, ...item.extra } : derived?.run;
       const hasRun = run !== undefined && !isEmpty(run);
       entries.push(
@@ -297,104 +288,6 @@ export class RunRecorder {
     if (status === this.status) return;
     this.status = status;
     this.options.hub.publishStatus({ runId: this.options.runId, status, lastSeq: this.lastSeq });
-  }
-
-  /**
-   * The run and task changes an event implies: terminal states, pauses, usage totals, background tasks.
-   * Most events (stream chunks, tool steps) imply none: no object and no timestamp is made for them.
-   */
-  private derive(event: RunEvent): { run: RunPatch; task?: TaskRecord } | undefined {
-    switch (event.type) {
-      case "run_started":
-        return { run: this.status === "running" ? {} : { status: "running" } };
-      case "resumed":
-        return { run: { status: "running", pause: null } };
-      case "llm_call":
-        this.usage = addLlmCallUsage(this.usage, event.data);
-        return { run: { usage: this.usage } };
-      case "pause":
-        return {
-          run: {
-            status: "paused",
-            pause: {
-              reason: event.data.reason,
-              payload: event.data.payload,
-              resumeToken: event.data.resumeToken,
-            },
-            result: {
-              kind: "pause",
-              reason: event.data.reason,
-              payload: event.data.payload,
-              resumeToken: event.data.resumeToken,
-            },
-          },
-        };
-      case "run_finished":
-        return {
-          run: {
-            status: getFinishedStatus(event.data.reason),
-            result: {
-              kind: "finish",
-              reason: event.data.reason,
-              payload: event.data.payload,
-              metadata: event.data.metadata,
-            },
-            usage: event.data.metadata.usage,
-            pause: null,
-            finishedAt: new Date().toISOString(),
-          },
-        };
-      case "run_failed":
-        return {
-          run: {
-            status: "failed",
-            error: { code: event.data.error.code, message: event.data.error.message },
-            pause: null,
-            finishedAt: new Date().toISOString(),
-          },
-        };
-      case "run_interrupted":
-        return { run: { status: "interrupted", finishedAt: new Date().toISOString() } };
-      case "task_spawned": {
-        const { taskId, name, mode, groupId } = event.data;
-        this.taskNames.set(taskId, { name, mode, ...(groupId ? { groupId } : {}) });
-        return {
-          run: {},
-          task: {
-            runId: event.runId,
-            taskId,
-            name,
-            mode,
-            status: "queued",
-            ...(groupId ? { groupId } : {}),
-            updatedAt: new Date().toISOString(),
-          },
-        };
-      }
-      case "task_update": {
-        const known = this.taskNames.get(event.data.taskId);
-        return {
-          run: {},
-          task: {
-            runId: event.runId,
-            taskId: event.data.taskId,
-            name: known?.name ?? event.data.taskId,
-            status: event.data.status,
-            ...(known?.mode ? { mode: known.mode } : {}),
-            ...(event.data.groupId || known?.groupId
-              ? { groupId: event.data.groupId ?? known?.groupId }
-              : {}),
-            ...(event.data.result === undefined ? {} : { result: event.data.result }),
-            ...(event.data.error
-              ? { error: { code: event.data.error.code, message: event.data.error.message } }
-              : {}),
-            updatedAt: new Date().toISOString(),
-          },
-        };
-      }
-      default:
-        return undefined;
-    }
   }
 }
 

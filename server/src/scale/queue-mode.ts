@@ -1,19 +1,19 @@
-import type { AgentSpec, RunRecord } from "@waddle/protocol";
+import type { AgentSpec } from "@waddle/protocol";
 import { createAdapter } from "@socket.io/redis-adapter";
 import type { Server } from "socket.io";
 import type { PlannerFactory } from "../runs/planner-factory.js";
 import { RunEventHub } from "../runs/run-event-hub.js";
-import type { RunService } from "../runs/run-service.js";
+import { RunExecutor } from "../runs/run-executor.js";
+import { createInstanceName, RunService } from "../runs/run-service.js";
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import type { Logger } from "../shared/logger.js";
 import type { WaddleStore } from "../store/waddle-store.js";
+import { BullmqRunQueue } from "./bullmq-run-queue.js";
 import { createClusterBridge } from "./cluster-bridge.js";
-import { createInstanceName, QueuedRunService } from "./queued-run-service.js";
 import { RedisConnections } from "./redis-connections.js";
 import { RunEventSequencer } from "./run-event-sequencer.js";
 import { RunQueue } from "./run-queue.js";
 import { RunSweeper } from "./run-sweeper.js";
-import { RunWorker } from "./run-worker.js";
 
 /** `all` serves the API and runs runs; `api` only serves; `worker` only runs. */
 export type QueueRole = "all" | "api" | "worker";
@@ -32,14 +32,6 @@ export interface QueueModeOptions {
   checkSpec?: (spec: AgentSpec) => void;
 }
 
-/** The runs surface of a server, whatever its mode (RunManager has it). */
-export interface ServerRuns extends RunService {
-  readonly activeCount: number;
-  readonly queuedCount: number;
-  recoverRuns(): Promise<string[]>;
-  close(): Promise<void>;
-}
-
 /**
  * Queue mode (`WADDLE_REDIS_URL`): runs go through a BullMQ queue to the workers of every instance, claims
  * and fencing in the store decide who runs what, and instances hear each other's live events through
@@ -51,31 +43,23 @@ export class QueueMode {
   readonly localHub = new RunEventHub();
   /** What this instance's readers follow: every instance's runs, in order. */
   readonly hub = new RunEventHub();
-  readonly runs: ServerRuns;
+  /** The run service over the BullMQ queue. */
+  readonly runs: RunService;
   readonly owner = createInstanceName();
   private readonly redis: RedisConnections;
   private readonly queue: RunQueue;
-  private readonly worker: RunWorker | undefined;
+  private readonly runQueue: BullmqRunQueue;
   private readonly sweeper: RunSweeper | undefined;
   private sequencer: RunEventSequencer | undefined;
   private bridge: ReturnType<typeof createClusterBridge> | undefined;
 
   constructor(private readonly options: QueueModeOptions) {
-    const { store, logger, leaseMs } = options;
+    const { store, logger, leaseMs, redactor } = options;
+    const parts = { store, hub: this.localHub, redactor, logger };
     this.redis = new RedisConnections(options.redisUrl, logger);
     this.queue = new RunQueue(this.redis.create("queue"), logger);
-    if (options.role !== "api") {
-      this.worker = new RunWorker({
-        connection: this.redis.create("worker", { blocking: true }),
-        store,
-        hub: this.localHub,
-        createPlanner: options.createPlanner,
-        redactor: options.redactor,
-        logger,
-        owner: this.owner,
-        concurrency: options.maxConcurrentRuns,
-        leaseMs,
-      });
+    const worker = options.role !== "api";
+    if (worker) {
       this.sweeper = new RunSweeper({
         store,
         queue: this.queue,
@@ -83,30 +67,33 @@ export class QueueMode {
         logger,
       });
     }
-    const service = new QueuedRunService({
-      store,
+    this.runQueue = new BullmqRunQueue({
       queue: this.queue,
-      hub: this.localHub,
-      redactor: options.redactor,
+      ...(worker
+        ? {
+            executor: new RunExecutor({
+              ...parts,
+              createPlanner: options.createPlanner,
+              owner: this.owner,
+              leaseMs,
+              checkpoints: true,
+            }),
+            connection: this.redis.create("worker", { blocking: true }),
+          }
+        : {}),
+      ...(this.sweeper ? { sweeper: this.sweeper } : {}),
+      concurrency: options.maxConcurrentRuns,
+      leaseMs,
       logger,
+      wakeCancel: (runId) => (this.bridge ? this.bridge.wakeCancel(runId) : this.runQueue.cancelHere(runId)),
+    });
+    this.runs = new RunService({
+      ...parts,
+      queue: this.runQueue,
       owner: this.owner,
       leaseMs,
-      wakeCancel: (runId) => (this.bridge ? this.bridge.wakeCancel(runId) : this.worker?.cancel(runId)),
       ...(options.checkSpec ? { checkSpec: options.checkSpec } : {}),
     });
-    const worker = this.worker;
-    this.runs = {
-      startRun: (request, startOptions) => service.startRun(request, startOptions),
-      cancelRun: (runId): Promise<RunRecord> => service.cancelRun(runId),
-      resumeRun: (runId, request) => service.resumeRun(runId, request),
-      get activeCount() {
-        return worker?.activeCount ?? 0;
-      },
-      queuedCount: 0,
-      // Runs whose worker stopped are found by sweepers and continued, never marked interrupted.
-      recoverRuns: async () => [],
-      close: () => this.closeWorker(),
-    };
   }
 
   /**
@@ -128,7 +115,7 @@ export class QueueMode {
       localHub: this.localHub,
       hub: this.hub,
       sequencer,
-      onCancel: (runId) => this.worker?.cancel(runId),
+      onCancel: (runId) => this.runQueue.cancelHere(runId),
     });
     sequencer.start();
     this.sweeper?.start();
@@ -147,13 +134,8 @@ export class QueueMode {
   }
 
   /** Stops the worker first (its runs are handed over to other workers), then everything else. */
-  private async closeWorker(): Promise<void> {
-    this.sweeper?.stop();
-    await this.worker?.close();
-  }
-
   async close(): Promise<void> {
-    await this.closeWorker();
+    await this.runs.close();
     this.sequencer?.stop();
     this.bridge?.close();
     await this.queue.close().catch(() => undefined);

@@ -17,26 +17,16 @@ import {
   type EventEntry,
   type RunCheckpoint,
   type RunClaim,
-  type RunWork,
   type ListRunsOptions,
   type NewRun,
   type RunPatch,
   type TaskRecord,
   type WaddleStore,
 } from "./waddle-store.js";
-import { fencedError } from "./fenced-error.js";
+import { MemoryRunClaims } from "./memory-run-claims.js";
 import { MemoryRequestKeyStore } from "./request-keys/memory-request-key-store.js";
 import { MemorySessionStore } from "./sessions/memory-session-store.js";
 import { withRunSummary } from "./with-run-summary.js";
-
-/** A run's queue-mode fields, which `RunRecord` does not show. */
-interface RunLease {
-  epoch: number;
-  owner?: string;
-  leaseUntil?: number;
-  cancelRequested: boolean;
-  work?: RunWork;
-}
 
 interface StoredVersion {
   record: AgentRecord;
@@ -50,7 +40,7 @@ export class MemoryStore implements WaddleStore {
   private readonly events = new Map<string, RunEvent[]>();
   private readonly pausedStates = new Map<string, SerializedPlannerState>();
   private readonly tasks = new Map<string, Map<string, TaskRecord>>();
-  private readonly leases = new Map<string, RunLease>();
+  private readonly claims = new MemoryRunClaims(this.runs, (run, patch) => this.applyPatch(run, patch));
   private readonly checkpoints = new Map<string, RunCheckpoint>();
   readonly requestKeys = new MemoryRequestKeyStore();
   readonly sessions = new MemorySessionStore();
@@ -166,12 +156,7 @@ export class MemoryStore implements WaddleStore {
     };
     this.runs.set(run.id, record);
     this.events.set(run.id, []);
-    this.leases.set(run.id, {
-      epoch: 0,
-      cancelRequested: false,
-      ...(run.work ? { work: structuredClone(run.work) } : {}),
-      ...(run.leaseMs === undefined ? {} : { leaseUntil: Date.now() + run.leaseMs }),
-    });
+    this.claims.create(run);
     return withRunSummary(structuredClone(record));
   }
 
@@ -196,7 +181,7 @@ export class MemoryStore implements WaddleStore {
     this.assertOpen();
     const run = this.runs.get(id);
     if (!run) throw new StoreError("not_found", `Run "${id}" does not exist.`);
-    if (options.fence !== undefined) this.assertFence(id, options.fence);
+    if (options.fence !== undefined) this.claims.assertFence(id, options.fence);
     this.applyPatch(run, patch);
     return withRunSummary(structuredClone(run));
   }
@@ -207,7 +192,7 @@ export class MemoryStore implements WaddleStore {
 
   async appendEvents(entries: readonly EventEntry[], batch: AppendBatchOptions = {}): Promise<void> {
     this.assertOpen();
-    if (batch.fence) this.assertFence(batch.fence.runId, batch.fence.epoch);
+    if (batch.fence) this.claims.assertFence(batch.fence.runId, batch.fence.epoch);
     // Check the whole batch first, so that a refused event leaves nothing written (as a transaction would).
     const expected = new Map<string, number>();
     for (const { event } of entries) {
@@ -257,7 +242,7 @@ export class MemoryStore implements WaddleStore {
   }): Promise<void> {
     this.assertOpen();
     if (options.fence !== undefined && options.runId !== undefined)
-      this.assertFence(options.runId, options.fence);
+      this.claims.assertFence(options.runId, options.fence);
     this.pausedStates.set(options.token, structuredClone(options.state));
   }
 
@@ -283,82 +268,36 @@ export class MemoryStore implements WaddleStore {
     return checkpoint ? structuredClone(checkpoint) : undefined;
   }
 
-  async claimRun(options: {
-    runId: string;
-    owner: string;
-    leaseMs: number;
-    statuses: readonly RunStatus[];
-  }): Promise<RunClaim | undefined> {
+  async claimRun(options: Parameters<WaddleStore["claimRun"]>[0]): Promise<RunClaim | undefined> {
     this.assertOpen();
-    const run = this.runs.get(options.runId);
-    const lease = this.leases.get(options.runId);
-    if (!run || !lease || !options.statuses.includes(run.status) || isHeld(lease)) return undefined;
-    lease.epoch += 1;
-    lease.owner = options.owner;
-    lease.leaseUntil = Date.now() + options.leaseMs;
-    return {
-      runId: run.id,
-      owner: options.owner,
-      epoch: lease.epoch,
-      status: run.status,
-      cancelRequested: lease.cancelRequested,
-      ...(lease.work ? { work: structuredClone(lease.work) } : {}),
-    };
+    return this.claims.claimRun(options);
   }
 
   async renewClaim(claim: RunClaim, leaseMs: number): Promise<{ held: boolean; cancelRequested: boolean }> {
     this.assertOpen();
-    const lease = this.leases.get(claim.runId);
-    if (!lease || lease.epoch !== claim.epoch) return { held: false, cancelRequested: false };
-    lease.leaseUntil = Date.now() + leaseMs;
-    return { held: true, cancelRequested: lease.cancelRequested };
+    return this.claims.renewClaim(claim, leaseMs);
   }
 
   async releaseClaim(claim: RunClaim): Promise<void> {
     this.assertOpen();
-    const lease = this.leases.get(claim.runId);
-    if (!lease || lease.epoch !== claim.epoch) return;
-    delete lease.owner;
-    delete lease.leaseUntil;
+    this.claims.releaseClaim(claim);
   }
 
-  async listUnclaimedRuns(limit = 100): Promise<{ runId: string; epoch: number; status: RunStatus }[]> {
+  async listUnclaimedRuns(limit?: number): Promise<{ runId: string; epoch: number; status: RunStatus }[]> {
     this.assertOpen();
-    const found: { runId: string; epoch: number; status: RunStatus }[] = [];
-    for (const run of this.runs.values()) {
-      const lease = this.leases.get(run.id)!;
-      if ((run.status === "queued" || run.status === "running") && !isLive(lease))
-        found.push({ runId: run.id, epoch: lease.epoch, status: run.status });
-      if (found.length >= limit) break;
-    }
-    return found;
+    return this.claims.listUnclaimedRuns(limit);
   }
 
-  async queueResume(options: {
-    runId: string;
-    resumeToken: string;
-    work: RunWork;
-    leaseMs: number;
-    patch?: RunPatch;
-  }): Promise<{ run: RunRecord; epoch: number } | undefined> {
+  async queueResume(
+    options: Parameters<WaddleStore["queueResume"]>[0],
+  ): Promise<{ run: RunRecord; epoch: number } | undefined> {
     this.assertOpen();
-    const run = this.runs.get(options.runId);
-    const lease = this.leases.get(options.runId);
-    if (!run || !lease || run.status !== "paused" || isHeld(lease)) return undefined;
-    if (run.pause?.resumeToken !== options.resumeToken) return undefined;
-    this.applyPatch(run, {
-      ...options.patch,
-      status: "queued",
-      work: options.work,
-      leaseMs: options.leaseMs,
-    });
-    return { run: withRunSummary(structuredClone(run)), epoch: lease.epoch };
+    return this.claims.queueResume(options);
   }
 
   async requestCancel(runId: string): Promise<void> {
     this.assertOpen();
-    const lease = this.leases.get(runId);
-    if (lease) lease.cancelRequested = true;
+    this.claims.requestCancel(runId);
   }
 
   async close(): Promise<void> {
@@ -369,36 +308,12 @@ export class MemoryStore implements WaddleStore {
     if (this.closed) throw new StoreError("closed", "The store is closed.");
   }
 
-  private assertFence(runId: string, epoch: number): void {
-    const lease = this.leases.get(runId);
-    if (!lease) throw new StoreError("not_found", `Run "${runId}" does not exist.`);
-    if (lease.epoch !== epoch) throw fencedError(runId, epoch, lease.epoch);
-  }
-
   /** The record's fields, and the queue-mode ones (`work`, `leaseMs`) kept beside it. */
   private applyPatch(run: RunRecord, patch: RunPatch): void {
     const { work, leaseMs, ...fields } = patch;
-    const lease = this.leases.get(run.id);
-    if (lease && work !== undefined) {
-      if (work === null) delete lease.work;
-      else lease.work = structuredClone(work);
-    }
-    if (lease && leaseMs !== undefined) {
-      if (leaseMs === null) delete lease.leaseUntil;
-      else lease.leaseUntil = Date.now() + leaseMs;
-    }
+    this.claims.applyLeasePatch(run.id, { work, leaseMs });
     applyRunPatch(run, fields);
   }
-}
-
-/** A lease not yet expired: a worker's claim, or the time a queued run's job has to be taken. */
-function isLive(lease: RunLease): boolean {
-  return lease.leaseUntil !== undefined && lease.leaseUntil > Date.now();
-}
-
-/** A live lease that a claim holds (a queued run's lease waits for a claim, it does not block one). */
-function isHeld(lease: RunLease): boolean {
-  return lease.owner !== undefined && isLive(lease);
 }
 
 function applyRunPatch(run: RunRecord, patch: RunPatch): void {

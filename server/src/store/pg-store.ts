@@ -5,17 +5,26 @@ import type {
   AgentVersionSummary,
   RunEvent,
   RunRecord,
-  RunStatus,
 } from "@waddle/protocol";
 import type { SerializedPlannerState } from "@waddle/planner";
-import pg from "pg";
-import { fencedError } from "./fenced-error.js";
-import { isPgConnectionError, isUniqueViolation } from "./pg-errors.js";
+import type pg from "pg";
+import { isUniqueViolation } from "./pg-errors.js";
+import { PgConnection, type OperationKind, type PgStoreOptions, type Query } from "./pg-connection.js";
+import { PgRunClaims } from "./pg-run-claims.js";
+import {
+  appendRunEvents,
+  assertFence,
+  isStoreError,
+  patchRun,
+  toPgRunRecord,
+  type PgRunRow,
+} from "./pg-run-writes.js";
 import { applyPgMigrations } from "./pg-migrations.js";
-import { getPgRunSets } from "./pg-run-patch.js";
 import { PgRequestKeyStore } from "./request-keys/pg-request-key-store.js";
 import { PgSessionStore } from "./sessions/pg-session-store.js";
-import { toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sqlite-rows.js";
+import { toAgentRecord, type VersionRow } from "./sqlite-rows.js";
+
+export type { PgStoreOptions } from "./pg-connection.js";
 import {
   EMPTY_USAGE,
   getAgentSummary,
@@ -26,42 +35,10 @@ import {
   type ListRunsOptions,
   type NewRun,
   type RunCheckpoint,
-  type RunClaim,
   type RunPatch,
-  type RunWork,
   type TaskRecord,
   type WaddleStore,
 } from "./waddle-store.js";
-
-export interface PgStoreOptions {
-  /** `postgres://user:password@host:port/database` (`WADDLE_DATABASE_URL`). */
-  connectionString: string;
-  /** Pooled connections (default 10). */
-  maxConnections?: number;
-  /**
-   * How long a run's write (events, checkpoints, run changes, paused states) waits for PostgreSQL to come
-   * back when the connection breaks (a restart) before it fails (default 5 min): runs go on once the
-   * database is back, and lose nothing.
-   */
-  retryForMs?: number;
-  /** The same for every other operation, which a request waits for (default 5 s). */
-  readRetryForMs?: number;
-  /**
-   * A session that holds a transaction open but idle this long is ended by PostgreSQL, releasing its row
-   * locks (default 5 s): a worker frozen mid-transaction (SIGSTOP, a stalled VM) must not hold the run's
-   * row, or no other worker could claim it. Its own commit then fails, and the retry is fenced.
-   */
-  idleInTransactionMs?: number;
-  /** Told when PostgreSQL is unreachable and when it is back. */
-  onAvailability?: (available: boolean, error?: Error) => void;
-}
-
-type Query = (text: string, params?: unknown[]) => Promise<pg.QueryResult>;
-/** A run's writes wait long for a restarted database; what a request waits for does not. */
-type OperationKind = "read" | "write";
-type PgRunRow = Omit<RunRow, "offline"> & { offline: boolean };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The store on PostgreSQL (`pg`, pooled), for several Waddle instances on one database. Same tables and
@@ -70,47 +47,35 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * measured on PostgreSQL's clock. A broken connection is retried until `retryForMs`.
  */
 export class PgStore implements WaddleStore {
-  private readonly pool: pg.Pool;
+  private readonly connection: PgConnection;
+  private readonly claims: PgRunClaims;
   readonly requestKeys = new PgRequestKeyStore((text, params, kind) => this.query(text, params, kind));
   readonly sessions = new PgSessionStore(
     (text, params, kind) => this.query(text, params, kind),
     (body) => this.transaction("write", (query) => body(query)),
   );
-  private closed = false;
-  private available = true;
 
-  private constructor(private readonly options: PgStoreOptions) {
-    this.pool = new pg.Pool({
-      connectionString: options.connectionString,
-      max: options.maxConnections ?? 10,
-      connectionTimeoutMillis: 5_000,
-      idleTimeoutMillis: 30_000,
-      idle_in_transaction_session_timeout: options.idleInTransactionMs ?? 5_000,
-    });
-    // An idle client whose server went away: the pool drops it; the next query connects again.
-    this.pool.on("error", () => undefined);
+  private constructor(options: PgStoreOptions) {
+    this.connection = new PgConnection(options);
+    this.claims = new PgRunClaims((text, params, kind) => this.query(text, params, kind));
   }
 
   /** Connects, waits up to `retryForMs` for the database, and applies the migrations. */
   static async open(options: PgStoreOptions): Promise<PgStore> {
     const store = new PgStore(options);
+    const { connection } = store;
     try {
-      await store.retry("write", () => applyPgMigrations(store.pool));
+      await connection.retry("write", () => applyPgMigrations(connection.pool));
     } catch (error) {
-      await store.pool.end();
+      await connection.pool.end();
       throw error;
     }
     return store;
   }
 
   /** Resolves when PostgreSQL answers `SELECT 1` within `timeoutMs`; for `/api/health`. */
-  async ping(timeoutMs = 2_000): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query({ text: "SELECT 1", query_timeout: timeoutMs } as pg.QueryConfig);
-    } finally {
-      client.release();
-    }
+  ping(timeoutMs = 2_000): Promise<void> {
+    return this.connection.ping(timeoutMs);
   }
 
   async listAgents(): Promise<AgentSummary[]> {
@@ -376,96 +341,16 @@ export class PgStore implements WaddleStore {
     return row ? { runId, seq: row.seq, state: JSON.parse(row.state) as Record<string, unknown> } : undefined;
   }
 
-  async claimRun(options: {
-    runId: string;
-    owner: string;
-    leaseMs: number;
-    statuses: readonly RunStatus[];
-  }): Promise<RunClaim | undefined> {
-    const { rows } = await this.query(
-      `UPDATE runs SET epoch = epoch + 1, owner = $2,
-           lease_until = clock_timestamp() + $3 * interval '1 millisecond'
-         WHERE id = $1 AND status = ANY($4)
-           AND (owner IS NULL OR lease_until IS NULL OR lease_until <= clock_timestamp())
-         RETURNING epoch, status, cancel_requested, work`,
-      [options.runId, options.owner, options.leaseMs, [...options.statuses]],
-    );
-    const row = rows[0] as
-      { epoch: number; status: RunStatus; cancel_requested: boolean; work: string | null } | undefined;
-    if (!row) return undefined;
-    return {
-      runId: options.runId,
-      owner: options.owner,
-      epoch: row.epoch,
-      status: row.status,
-      cancelRequested: row.cancel_requested,
-      ...(row.work === null ? {} : { work: JSON.parse(row.work) as RunWork }),
-    };
-  }
+  readonly claimRun: WaddleStore["claimRun"] = (options) => this.claims.claimRun(options);
+  readonly renewClaim: WaddleStore["renewClaim"] = (claim, leaseMs) => this.claims.renewClaim(claim, leaseMs);
+  readonly releaseClaim: WaddleStore["releaseClaim"] = (claim) => this.claims.releaseClaim(claim);
+  readonly listUnclaimedRuns: WaddleStore["listUnclaimedRuns"] = (limit) =>
+    this.claims.listUnclaimedRuns(limit);
+  readonly queueResume: WaddleStore["queueResume"] = (options) => this.claims.queueResume(options);
+  readonly requestCancel: WaddleStore["requestCancel"] = (runId) => this.claims.requestCancel(runId);
 
-  async renewClaim(claim: RunClaim, leaseMs: number): Promise<{ held: boolean; cancelRequested: boolean }> {
-    const { rows } = await this.query(
-      `UPDATE runs SET lease_until = clock_timestamp() + $3 * interval '1 millisecond'
-         WHERE id = $1 AND epoch = $2 RETURNING cancel_requested`,
-      [claim.runId, claim.epoch, leaseMs],
-    );
-    return { held: rows.length > 0, cancelRequested: rows[0]?.cancel_requested === true };
-  }
-
-  async releaseClaim(claim: RunClaim): Promise<void> {
-    await this.query(
-      "UPDATE runs SET owner = NULL, lease_until = NULL WHERE id = $1 AND epoch = $2",
-      [claim.runId, claim.epoch],
-      "write",
-    );
-  }
-
-  async listUnclaimedRuns(limit = 100): Promise<{ runId: string; epoch: number; status: RunStatus }[]> {
-    const { rows } = await this.query(
-      `SELECT id, epoch, status FROM runs WHERE status IN ('queued', 'running')
-         AND (lease_until IS NULL OR lease_until <= clock_timestamp()) ORDER BY position LIMIT $1`,
-      [limit],
-    );
-    return (rows as { id: string; epoch: number; status: RunStatus }[]).map((row) => ({
-      runId: row.id,
-      epoch: row.epoch,
-      status: row.status,
-    }));
-  }
-
-  async queueResume(options: {
-    runId: string;
-    resumeToken: string;
-    work: RunWork;
-    leaseMs: number;
-    patch?: RunPatch;
-  }): Promise<{ run: RunRecord; epoch: number } | undefined> {
-    const patch: RunPatch = {
-      ...options.patch,
-      status: "queued",
-      work: options.work,
-      leaseMs: options.leaseMs,
-    };
-    const { sets, params } = getPgRunSets(patch, 3);
-    const { rows } = await this.query(
-      `UPDATE runs SET ${sets.join(", ")}
-         WHERE id = $1 AND status = 'paused' AND pause::json->>'resumeToken' = $2
-           AND (owner IS NULL OR lease_until IS NULL OR lease_until <= clock_timestamp())
-         RETURNING *`,
-      [options.runId, options.resumeToken, ...params],
-    );
-    const row = rows[0] as (PgRunRow & { epoch: number }) | undefined;
-    return row ? { run: toPgRunRecord(row), epoch: row.epoch } : undefined;
-  }
-
-  async requestCancel(runId: string): Promise<void> {
-    await this.query("UPDATE runs SET cancel_requested = true WHERE id = $1", [runId]);
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.pool.end();
+  close(): Promise<void> {
+    return this.connection.close();
   }
 
   private async insertVersion(
@@ -487,129 +372,13 @@ export class PgStore implements WaddleStore {
   }
 
   private query(text: string, params?: unknown[], kind: OperationKind = "read"): Promise<pg.QueryResult> {
-    return this.retry(kind, () => this.pool.query(text, params));
+    return this.connection.query(text, params, kind);
   }
 
-  /** Runs `body` in a transaction on one pooled connection; the whole of it is retried on a broken one. */
   private transaction<T>(
     kind: OperationKind,
     body: (query: Query, attempt: number) => Promise<T>,
   ): Promise<T> {
-    return this.retry(kind, async (attempt) => {
-      const client = await this.pool.connect();
-      let broken: Error | undefined;
-      try {
-        await client.query("BEGIN");
-        const result = await body((text, params) => client.query(text, params), attempt);
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        if (isPgConnectionError(error)) broken = error as Error;
-        else await client.query("ROLLBACK").catch(() => undefined);
-        throw error;
-      } finally {
-        client.release(broken);
-      }
-    });
+    return this.connection.transaction(kind, body);
   }
-
-  /** Retries an operation whose connection broke, with backoff, until its kind's limit has passed. */
-  private async retry<T>(kind: OperationKind, operation: (attempt: number) => Promise<T>): Promise<T> {
-    const started = Date.now();
-    const limit =
-      kind === "write" ? (this.options.retryForMs ?? 300_000) : (this.options.readRetryForMs ?? 5_000);
-    for (let attempt = 0; ; attempt += 1) {
-      if (this.closed) throw new StoreError("closed", "The store is closed.");
-      try {
-        const result = await operation(attempt);
-        this.setAvailable(true);
-        return result;
-      } catch (error) {
-        if (!isPgConnectionError(error) || this.closed) throw error;
-        this.setAvailable(false, error as Error);
-        if (Date.now() - started >= limit) throw error;
-        await sleep(Math.min(1_000, 50 * 2 ** attempt));
-      }
-    }
-  }
-
-  private setAvailable(available: boolean, error?: Error): void {
-    if (available === this.available) return;
-    this.available = available;
-    this.options.onAvailability?.(available, error);
-  }
-}
-
-async function assertFence(query: Query, runId: string, epoch: number): Promise<void> {
-  const { rows } = await query("SELECT epoch FROM runs WHERE id = $1 FOR UPDATE", [runId]);
-  const row = rows[0] as { epoch: number } | undefined;
-  if (!row) throw new StoreError("not_found", `Run "${runId}" does not exist.`);
-  if (row.epoch !== epoch) throw fencedError(runId, epoch, row.epoch);
-}
-
-async function appendRunEvents(query: Query, runId: string, entries: readonly EventEntry[]): Promise<void> {
-  const first = entries[0]!.event.seq;
-  entries.forEach((entry, index) => {
-    if (entry.event.seq !== first + index) {
-      throw new StoreError(
-        "seq_gap",
-        `Event seq ${entry.event.seq} of run "${runId}" does not follow ${first + index - 1}.`,
-        { lastSeq: first + index - 1, seq: entry.event.seq },
-      );
-    }
-  });
-  const last = first + entries.length - 1;
-  const advanced = await query("UPDATE runs SET last_seq = $1 WHERE id = $2 AND last_seq = $3", [
-    last,
-    runId,
-    first - 1,
-  ]);
-  if (advanced.rowCount === 0) {
-    const { rows } = await query("SELECT last_seq FROM runs WHERE id = $1", [runId]);
-    const lastSeq = rows[0]?.last_seq as number | undefined;
-    if (lastSeq === undefined) throw new StoreError("not_found", `Run "${runId}" does not exist.`);
-    throw new StoreError("seq_gap", `Event seq ${first} of run "${runId}" does not follow ${lastSeq}.`, {
-      lastSeq,
-      seq: first,
-    });
-  }
-  await query(
-    `INSERT INTO run_events (run_id, seq, type, event)
-       SELECT $1, * FROM unnest($2::integer[], $3::text[], $4::text[])`,
-    [
-      runId,
-      entries.map((entry) => entry.event.seq),
-      entries.map((entry) => entry.event.type),
-      entries.map((entry) => JSON.stringify(entry.event)),
-    ],
-  );
-  const patch: RunPatch = {};
-  for (const entry of entries) Object.assign(patch, entry.options?.run);
-  if (Object.keys(patch).length > 0) await patchRun(query, runId, patch);
-  for (const entry of entries) {
-    const task = entry.options?.task;
-    if (!task) continue;
-    await query(
-      `INSERT INTO tasks (run_id, task_id, record) VALUES ($1, $2, $3)
-         ON CONFLICT (run_id, task_id) DO UPDATE SET record = EXCLUDED.record`,
-      [task.runId, task.taskId, JSON.stringify(task)],
-    );
-  }
-}
-
-async function patchRun(query: Query, id: string, patch: RunPatch): Promise<void> {
-  const { sets, params } = getPgRunSets(patch, 2);
-  const result =
-    sets.length === 0
-      ? await query("SELECT 1 FROM runs WHERE id = $1", [id])
-      : await query(`UPDATE runs SET ${sets.join(", ")} WHERE id = $1`, [id, ...params]);
-  if ((result.rowCount ?? 0) === 0) throw new StoreError("not_found", `Run "${id}" does not exist.`);
-}
-
-function toPgRunRecord(row: PgRunRow): RunRecord {
-  return toRunRecord({ ...row, offline: row.offline ? 1 : 0 });
-}
-
-function isStoreError(error: unknown, code: string): error is StoreError {
-  return error instanceof StoreError && error.code === code;
 }

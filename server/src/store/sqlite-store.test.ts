@@ -45,6 +45,8 @@ describe("SqliteStore", () => {
       { id: 2, name: "runs_by_position" },
       { id: 3, name: "run_tool_context_keys" },
       { id: 4, name: "run_claims_and_checkpoints" },
+      { id: 5, name: "request_keys" },
+      { id: 6, name: "sessions" },
     ]);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();

@@ -1,6 +1,4 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import type {
   AgentRecord,
   AgentSpec,
@@ -8,15 +6,15 @@ import type {
   AgentVersionSummary,
   RunEvent,
   RunRecord,
-  RunStatus,
 } from "@waddle/protocol";
 import type { SerializedPlannerState } from "@waddle/planner";
-import { fencedError } from "./fenced-error.js";
-import { applySqliteMigrations } from "./sqlite-migrations.js";
-import { WalCheckpointer } from "./wal-checkpointer.js";
+import { SqliteRunClaims } from "./sqlite-run-claims.js";
+import { assertSqliteFence, patchSqliteRun } from "./sqlite-run-writes.js";
+import { openSqliteDatabase, type SqliteStoreOptions } from "./open-sqlite-database.js";
+import type { WalCheckpointer } from "./wal-checkpointer.js";
 import { SqliteRequestKeyStore } from "./request-keys/sqlite-request-key-store.js";
 import { SqliteSessionStore } from "./sessions/sqlite-session-store.js";
-import { RUN_COLUMNS, toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sqlite-rows.js";
+import { toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sqlite-rows.js";
 import {
   EMPTY_USAGE,
   getAgentSummary,
@@ -25,8 +23,6 @@ import {
   type AppendEventOptions,
   type EventEntry,
   type RunCheckpoint,
-  type RunClaim,
-  type RunWork,
   type ListRunsOptions,
   type NewRun,
   type RunPatch,
@@ -34,20 +30,7 @@ import {
   type WaddleStore,
 } from "./waddle-store.js";
 
-export interface SqliteStoreOptions {
-  /**
-   * Checkpoint the WAL from a worker thread on a timer instead of inside commits (the server does; see
-   * server/docs/wal-checkpoints.md). Off by default: short-lived users (the CLI, tests) need no thread.
-   */
-  backgroundCheckpoints?: boolean | { intervalMs?: number; restartFrames?: number };
-  /** Told when background checkpoints stop working and SQLite's own took over again. */
-  onCheckpointFailure?: (error: Error) => void;
-}
-
-/** SQLite's default `wal_autocheckpoint`, restored when the checkpoint worker fails. */
-const AUTOCHECKPOINT_PAGES = 1000;
-/** What the WAL file is cut back to when it starts over, after a burst made it grow. */
-const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
+export type { SqliteStoreOptions } from "./open-sqlite-database.js";
 
 /**
  * The default store: one SQLite file (better-sqlite3, WAL). Every write that touches several rows runs in
@@ -61,31 +44,18 @@ export class SqliteStore implements WaddleStore {
   readonly checkpointer: WalCheckpointer | undefined;
   readonly requestKeys: SqliteRequestKeyStore;
   readonly sessions: SqliteSessionStore;
+  private readonly claims: SqliteRunClaims;
 
   /** Opens (creating when needed) the database at `filename`; `":memory:"` for a throwaway one. */
   constructor(filename: string, options: SqliteStoreOptions = {}) {
-    if (filename !== ":memory:") mkdirSync(path.dirname(filename), { recursive: true });
-    this.db = new Database(filename);
-    this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = NORMAL");
-    this.db.pragma("foreign_keys = ON");
-    this.db.pragma("busy_timeout = 5000");
-    applySqliteMigrations(this.db);
+    ({ db: this.db, checkpointer: this.checkpointer } = openSqliteDatabase(filename, options));
     this.requestKeys = new SqliteRequestKeyStore(this.db);
     this.sessions = new SqliteSessionStore(this.db);
-    const background = options.backgroundCheckpoints;
-    if (background && filename !== ":memory:") {
-      this.db.pragma("wal_autocheckpoint = 0");
-      this.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-      this.checkpointer = new WalCheckpointer({
-        filename,
-        ...(typeof background === "object" ? background : {}),
-        onFailure: (error) => {
-          if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
-          options.onCheckpointFailure?.(error);
-        },
-      });
-    }
+    this.claims = new SqliteRunClaims(
+      this.db,
+      (text) => this.sql(text),
+      (id) => this.getRun(id),
+    );
   }
 
   async listAgents(): Promise<AgentSummary[]> {
@@ -246,8 +216,8 @@ export class SqliteStore implements WaddleStore {
 
   async updateRun(id: string, patch: RunPatch, options: { fence?: number } = {}): Promise<RunRecord> {
     this.db.transaction(() => {
-      if (options.fence !== undefined) this.assertFence(id, options.fence);
-      this.patchRun(id, patch);
+      if (options.fence !== undefined) assertSqliteFence(this.sql, id, options.fence);
+      patchSqliteRun(this.sql, id, patch);
     })();
     return (await this.getRun(id))!;
   }
@@ -266,7 +236,7 @@ export class SqliteStore implements WaddleStore {
    */
   private readonly appendInTransaction = this.lazyTransaction(
     (entries: readonly EventEntry[], batch: AppendBatchOptions) => {
-      if (batch.fence) this.assertFence(batch.fence.runId, batch.fence.epoch);
+      if (batch.fence) assertSqliteFence(this.sql, batch.fence.runId, batch.fence.epoch);
       for (const { event, options = {} } of entries) this.appendOne(event, options);
       const { checkpoint } = batch;
       if (checkpoint) {
@@ -304,7 +274,7 @@ export class SqliteStore implements WaddleStore {
       event.type,
       JSON.stringify(event),
     );
-    if (options.run) this.patchRun(event.runId, options.run);
+    if (options.run) patchSqliteRun(this.sql, event.runId, options.run);
     if (options.task) {
       this.sql("INSERT OR REPLACE INTO tasks (run_id, task_id, record) VALUES (?, ?, ?)").run(
         options.task.runId,
@@ -330,7 +300,7 @@ export class SqliteStore implements WaddleStore {
   }): Promise<void> {
     this.db.transaction(() => {
       if (options.fence !== undefined && options.runId !== undefined)
-        this.assertFence(options.runId, options.fence);
+        assertSqliteFence(this.sql, options.runId, options.fence);
       this.sql(
         "INSERT OR REPLACE INTO paused_states (token, run_id, state, created_at) VALUES (?, ?, ?, ?)",
       ).run(options.token, options.runId ?? null, JSON.stringify(options.state), new Date().toISOString());
@@ -360,88 +330,13 @@ export class SqliteStore implements WaddleStore {
     return row ? { runId, seq: row.seq, state: JSON.parse(row.state) as Record<string, unknown> } : undefined;
   }
 
-  async claimRun(options: {
-    runId: string;
-    owner: string;
-    leaseMs: number;
-    statuses: readonly RunStatus[];
-  }): Promise<RunClaim | undefined> {
-    const now = Date.now();
-    const row = this.sql(
-      `UPDATE runs SET epoch = epoch + 1, owner = ?, lease_until = ?
-         WHERE id = ? AND status IN (SELECT value FROM json_each(?))
-           AND (owner IS NULL OR lease_until IS NULL OR lease_until <= ?)
-         RETURNING epoch, status, cancel_requested, work`,
-    ).get(options.owner, now + options.leaseMs, options.runId, JSON.stringify(options.statuses), now) as
-      { epoch: number; status: RunStatus; cancel_requested: number; work: string | null } | undefined;
-    if (!row) return undefined;
-    return {
-      runId: options.runId,
-      owner: options.owner,
-      epoch: row.epoch,
-      status: row.status,
-      cancelRequested: row.cancel_requested === 1,
-      ...(row.work === null ? {} : { work: JSON.parse(row.work) as RunWork }),
-    };
-  }
-
-  async renewClaim(claim: RunClaim, leaseMs: number): Promise<{ held: boolean; cancelRequested: boolean }> {
-    const row = this.sql(
-      "UPDATE runs SET lease_until = ? WHERE id = ? AND epoch = ? RETURNING cancel_requested",
-    ).get(Date.now() + leaseMs, claim.runId, claim.epoch) as { cancel_requested: number } | undefined;
-    return { held: row !== undefined, cancelRequested: row?.cancel_requested === 1 };
-  }
-
-  async releaseClaim(claim: RunClaim): Promise<void> {
-    this.sql("UPDATE runs SET owner = NULL, lease_until = NULL WHERE id = ? AND epoch = ?").run(
-      claim.runId,
-      claim.epoch,
-    );
-  }
-
-  async listUnclaimedRuns(limit = 100): Promise<{ runId: string; epoch: number; status: RunStatus }[]> {
-    const rows = this.sql(
-      `SELECT id, epoch, status FROM runs WHERE status IN ('queued', 'running')
-         AND (lease_until IS NULL OR lease_until <= ?) ORDER BY position LIMIT ?`,
-    ).all(Date.now(), limit) as { id: string; epoch: number; status: RunStatus }[];
-    return rows.map((row) => ({ runId: row.id, epoch: row.epoch, status: row.status }));
-  }
-
-  async queueResume(options: {
-    runId: string;
-    resumeToken: string;
-    work: RunWork;
-    leaseMs: number;
-    patch?: RunPatch;
-  }): Promise<{ run: RunRecord; epoch: number } | undefined> {
-    const now = Date.now();
-    const taken = this.db.transaction(() => {
-      const row = this.sql(
-        `SELECT pause, epoch FROM runs WHERE id = ? AND status = 'paused'
-           AND (owner IS NULL OR lease_until IS NULL OR lease_until <= ?)`,
-      ).get(options.runId, now) as { pause: string | null; epoch: number } | undefined;
-      const pause = row?.pause ? (JSON.parse(row.pause) as { resumeToken?: string }) : undefined;
-      if (!row || pause?.resumeToken !== options.resumeToken) return undefined;
-      this.patchRun(options.runId, {
-        ...options.patch,
-        status: "queued",
-        work: options.work,
-        leaseMs: options.leaseMs,
-      });
-      return row.epoch;
-    })();
-    return taken === undefined ? undefined : { run: (await this.getRun(options.runId))!, epoch: taken };
-  }
-
-  async requestCancel(runId: string): Promise<void> {
-    this.sql("UPDATE runs SET cancel_requested = 1 WHERE id = ?").run(runId);
-  }
-
-  private assertFence(runId: string, epoch: number): void {
-    const row = this.sql("SELECT epoch FROM runs WHERE id = ?").get(runId) as { epoch: number } | undefined;
-    if (!row) throw new StoreError("not_found", `Run "${runId}" does not exist.`);
-    if (row.epoch !== epoch) throw fencedError(runId, epoch, row.epoch);
-  }
+  readonly claimRun: WaddleStore["claimRun"] = (options) => this.claims.claimRun(options);
+  readonly renewClaim: WaddleStore["renewClaim"] = (claim, leaseMs) => this.claims.renewClaim(claim, leaseMs);
+  readonly releaseClaim: WaddleStore["releaseClaim"] = (claim) => this.claims.releaseClaim(claim);
+  readonly listUnclaimedRuns: WaddleStore["listUnclaimedRuns"] = (limit) =>
+    this.claims.listUnclaimedRuns(limit);
+  readonly queueResume: WaddleStore["queueResume"] = (options) => this.claims.queueResume(options);
+  readonly requestCancel: WaddleStore["requestCancel"] = (runId) => this.claims.requestCancel(runId);
 
   /** A transaction function made once, on first use (the database opens in the constructor). */
   private lazyTransaction<A extends unknown[]>(body: (...args: A) => void): (...args: A) => void {
@@ -452,14 +347,14 @@ export class SqliteStore implements WaddleStore {
     };
   }
 
-  private sql(text: string): Database.Statement {
+  private readonly sql = (text: string): Database.Statement => {
     let statement = this.statements.get(text);
     if (!statement) {
       statement = this.db.prepare(text);
       this.statements.set(text, statement);
     }
     return statement;
-  }
+  };
 
   /** Stops the checkpoint worker, then checkpoints what is left and empties the WAL before closing. */
   async close(): Promise<void> {
@@ -486,35 +381,5 @@ export class SqliteStore implements WaddleStore {
       JSON.stringify(options.spec),
       options.now,
     );
-  }
-
-  private patchRun(id: string, patch: RunPatch): void {
-    const sets: string[] = [];
-    const params: unknown[] = [];
-    for (const [key, value] of Object.entries(patch) as [keyof RunPatch, unknown][]) {
-      const column = RUN_COLUMNS[key];
-      if (value === undefined || !column) continue;
-      sets.push(`${column.column} = ?`);
-      params.push(
-        key === "leaseMs"
-          ? value === null
-            ? null
-            : Date.now() + (value as number)
-          : column.json
-            ? value === null
-              ? null
-              : JSON.stringify(value)
-            : typeof value === "boolean"
-              ? Number(value)
-              : value,
-      );
-    }
-    if (sets.length === 0) {
-      if (!this.sql("SELECT 1 FROM runs WHERE id = ?").get(id))
-        throw new StoreError("not_found", `Run "${id}" does not exist.`);
-      return;
-    }
-    const changes = this.sql(`UPDATE runs SET ${sets.join(", ")} WHERE id = ?`).run(...params, id).changes;
-    if (changes === 0) throw new StoreError("not_found", `Run "${id}" does not exist.`);
   }
 }
