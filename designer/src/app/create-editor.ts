@@ -4,7 +4,7 @@ import { createCommandRegistry } from "../editor/command-registry.js";
 import { createEditorCommands } from "../commands/editor-commands.js";
 import { getErrorMessage } from "../api/api-error.js";
 import { createRunStore } from "../runs/run-store.js";
-import { getRunLockedCommands } from "../runs/ui/get-run-locked-commands.js";
+import { getRunLockedCommands } from "../run-views/get-run-locked-commands.js";
 import { createSocketRunTransport } from "../runs/socket-run-transport.js";
 import { AgentSession } from "../session/agent-session.js";
 import { createDocumentStore } from "../store/document-store.js";

@@ -6,7 +6,7 @@ import { settle } from "../testing/run-transport-conformance.js";
 import { getRunFixture, type RunFixtureName } from "../testing/run-fixtures.js";
 import { FakeRunTransport } from "./fake-run-transport.js";
 import { createRunStore } from "./run-store.js";
-import { selectEdgeRunState, selectNodeRunState } from "./ui/use-run-store.js";
+import { selectEdgeRunState, selectNodeRunState } from "../run-views/use-run-store.js";
 
 /** A run store over fakes, with frames and time moved by hand. */
 function setup() {
