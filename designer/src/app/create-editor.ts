@@ -5,7 +5,7 @@ import { createEditorCommands } from "../commands/editor-commands.js";
 import { getErrorMessage } from "../api/api-error.js";
 import { createRunStore } from "../runs/run-store.js";
 import { getRunLockedCommands } from "../run-views/get-run-locked-commands.js";
-import { createSocketRunTransport } from "../runs/socket-run-transport.js";
+import { createSocketRunTransport } from "../runs/transport/socket-run-transport.js";
 import { AgentSession } from "../session/agent-session.js";
 import { createDocumentStore } from "../store/document-store.js";
 import { createSessionStore } from "../store/session-store.js";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { EditorContext, type Editor } from "../editor/editor-context.js";
 import { FakeRunApi, makeRunRecord } from "../testing/fake-run-api.js";
 import { getRunFixture } from "../testing/run-fixtures.js";
-import { FakeRunTransport } from "../runs/fake-run-transport.js";
+import { FakeRunTransport } from "../runs/transport/fake-run-transport.js";
 import { createRunStore, type RunStore } from "../runs/run-store.js";
 import { useEdgeRunState, useNodeRunState, useRunStore } from "./use-run-store.js";
 

@@ -1,7 +1,7 @@
 import { useStore } from "zustand";
 import { useEditor } from "../editor/editor-context.js";
 import type { RunStoreState } from "../runs/run-store.js";
-import type { EdgeRunView, NodeRunView } from "../runs/run-view.js";
+import type { EdgeRunView, NodeRunView } from "../runs/fold/run-view.js";
 
 /** A tool node's run state while a run or replay is shown; null while editing (or comparing). */
 export function selectNodeRunState(state: RunStoreState, toolName: string): NodeRunView | null {

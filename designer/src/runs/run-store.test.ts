@@ -4,7 +4,7 @@ import { ApiError } from "../api/api-error.js";
 import { FakeRunApi, makeRunRecord } from "../testing/fake-run-api.js";
 import { settle } from "../testing/run-transport-conformance.js";
 import { getRunFixture, type RunFixtureName } from "../testing/run-fixtures.js";
-import { FakeRunTransport } from "./fake-run-transport.js";
+import { FakeRunTransport } from "./transport/fake-run-transport.js";
 import { createRunStore } from "./run-store.js";
 import { selectEdgeRunState, selectNodeRunState } from "../run-views/use-run-store.js";
 

@@ -8,16 +8,16 @@ import {
 } from "@waddle/protocol";
 import { createStore } from "zustand/vanilla";
 import { getErrorMessage, isApiError } from "../api/api-error.js";
-import { applyRunEvents, createRunView } from "./apply-run-event.js";
-import { createCompareActions } from "./compare-actions.js";
+import { applyRunEvents, createRunView } from "./fold/apply-run-event.js";
+import { createCompareActions } from "./compare/compare-actions.js";
 import { getConflictMessage } from "./get-conflict-message.js";
-import { createSpecCache, loadRun, type LoadedRun } from "./load-run.js";
-import { createReplayIndex } from "./replay-index.js";
-import { createReplayPlayer, type ReplayPlayer, type ScheduleFrame } from "./replay-player.js";
-import { createRunListActions } from "./run-list-actions.js";
+import { createSpecCache, loadRun, type LoadedRun } from "./history/load-run.js";
+import { createReplayIndex } from "./replay/replay-index.js";
+import { createReplayPlayer, type ReplayPlayer, type ScheduleFrame } from "./replay/replay-player.js";
+import { createRunListActions } from "./history/run-list-actions.js";
 import type { ReplayState, RunStore, RunStoreOptions, RunStoreState } from "./run-store-state.js";
-import type { RunView } from "./run-view.js";
-import { upsertRun } from "./upsert-run.js";
+import type { RunView } from "./fold/run-view.js";
+import { upsertRun } from "./history/upsert-run.js";
 
 export type {
   CompareSide,

@@ -1,5 +1,5 @@
 import type { RunEvent, RunRecord, RunStatus } from "@waddle/protocol";
-import type { SocketLike } from "../runs/socket-run-transport.js";
+import type { SocketLike } from "../runs/transport/socket-run-transport.js";
 
 type Handler = (...args: never[]) => void;
 type Auth = (callback: (auth: { token?: string }) => void) => void;

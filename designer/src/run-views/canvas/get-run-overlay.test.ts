@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ParallelView, TransitionView } from "../../runs/run-view.js";
+import type { ParallelView, TransitionView } from "../../runs/fold/run-view.js";
 import { getGroupProgress, getRunArcs } from "./get-run-overlay.js";
 
 const move = (seq: number, step: number, from: string | null, to: string, edgeId: string | null = null) =>

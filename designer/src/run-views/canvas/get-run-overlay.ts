@@ -1,4 +1,4 @@
-import type { ParallelView, TransitionProvenance, TransitionView } from "../../runs/run-view.js";
+import type { ParallelView, TransitionProvenance, TransitionView } from "../../runs/fold/run-view.js";
 
 /**
  * What a run adds over the drawn graph, as plain data: temporary arcs for transitions that follow no

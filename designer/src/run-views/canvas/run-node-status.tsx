@@ -1,5 +1,5 @@
 import type { ReactElement } from "react";
-import type { NodeRunState, NodeRunView } from "../../runs/run-view.js";
+import type { NodeRunState, NodeRunView } from "../../runs/fold/run-view.js";
 import { formatDuration } from "../../util/format-metrics.js";
 
 const STATE_LABELS: Record<NodeRunState, string> = {

@@ -1,6 +1,6 @@
 import { memo, type ReactElement } from "react";
 import { useEditor } from "../../editor/editor-context.js";
-import type { NodeRunView } from "../../runs/run-view.js";
+import type { NodeRunView } from "../../runs/fold/run-view.js";
 import { useRunStore } from "../use-run-store.js";
 import { decideOnPause, editPauseArgs } from "../run-actions.js";
 import { RunNodeStatus } from "./run-node-status.js";

@@ -1,7 +1,7 @@
 import type { AgentSpec } from "@waddle/protocol";
 import { useMemo } from "react";
 import type { RunArcFlowEdge } from "../../graph/flow-types.js";
-import type { TransitionView } from "../../runs/run-view.js";
+import type { TransitionView } from "../../runs/fold/run-view.js";
 import { useRunStore } from "../use-run-store.js";
 import { getRunArcs } from "./get-run-overlay.js";
 

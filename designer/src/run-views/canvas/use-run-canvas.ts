@@ -1,6 +1,6 @@
 import type { ParallelGroup } from "@waddle/protocol";
 import { useMemo } from "react";
-import type { EdgeRunView, NodeRunView } from "../../runs/run-view.js";
+import type { EdgeRunView, NodeRunView } from "../../runs/fold/run-view.js";
 import { selectEdgeRunState, useNodeRunState, useRunStore } from "../use-run-store.js";
 import { getGroupProgress, type GroupProgress } from "./get-run-overlay.js";
 

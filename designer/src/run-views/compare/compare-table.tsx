@@ -1,5 +1,5 @@
 import type { ReactElement } from "react";
-import type { CompareRow, CompareStep, RunComparison } from "../../runs/compare-runs.js";
+import type { CompareRow, CompareStep, RunComparison } from "../../runs/compare/compare-runs.js";
 import { formatCost, formatCount, formatDuration } from "../../util/format-metrics.js";
 import { getCompareTotals } from "./compare-totals.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { RunComparison, RunSideSummary } from "../../runs/compare-runs.js";
-import type { RunTotals } from "../../runs/run-view.js";
+import type { RunComparison, RunSideSummary } from "../../runs/compare/compare-runs.js";
+import type { RunTotals } from "../../runs/fold/run-view.js";
 import { getCompareTotals } from "./compare-totals.js";
 
 const base: RunTotals = {

@@ -1,5 +1,5 @@
-import type { RunComparison } from "../../runs/compare-runs.js";
-import type { RunTotals } from "../../runs/run-view.js";
+import type { RunComparison } from "../../runs/compare/compare-runs.js";
+import type { RunTotals } from "../../runs/fold/run-view.js";
 import {
   formatCost,
   formatCount,

@@ -1,7 +1,7 @@
 import type { ToolSpec } from "@waddle/protocol";
 import { useId, useMemo, useState, type ReactElement } from "react";
 import type { ResumeInput } from "../../runs/run-store.js";
-import type { RunView } from "../../runs/run-view.js";
+import type { RunView } from "../../runs/fold/run-view.js";
 import {
   getArgsFormFields,
   getArgsFormValues,

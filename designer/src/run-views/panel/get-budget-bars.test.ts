@@ -1,6 +1,6 @@
 import { PlanningHints } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
-import type { RunTotals } from "../../runs/run-view.js";
+import type { RunTotals } from "../../runs/fold/run-view.js";
 import { getBudgetBars, getElapsedMs } from "./get-budget-bars.js";
 
 const totals: RunTotals = {

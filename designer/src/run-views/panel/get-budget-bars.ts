@@ -1,5 +1,5 @@
 import type { AgentSpec } from "@waddle/protocol";
-import type { RunTotals, StepView } from "../../runs/run-view.js";
+import type { RunTotals, StepView } from "../../runs/fold/run-view.js";
 import { formatCost, formatCount, formatDuration } from "../../util/format-metrics.js";
 
 export type BudgetKey = "tokens" | "cost" | "hops" | "deadline";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StepView, TimelineEntry } from "../../runs/run-view.js";
+import type { StepView, TimelineEntry } from "../../runs/fold/run-view.js";
 import { getStepSummary, getTimelineRows } from "./get-timeline-rows.js";
 
 const entry = (seq: number, step: number): TimelineEntry => ({

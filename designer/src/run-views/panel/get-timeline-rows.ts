@@ -1,4 +1,4 @@
-import type { StepView, TimelineEntry, TimelineKind } from "../../runs/run-view.js";
+import type { StepView, TimelineEntry, TimelineKind } from "../../runs/fold/run-view.js";
 import { formatCost, formatCount, formatDuration } from "../../util/format-metrics.js";
 
 /** A row of the run timeline: a step's header (latency, tokens, cost) or one entry. */

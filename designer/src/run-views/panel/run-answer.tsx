@@ -1,5 +1,5 @@
 import type { ReactElement } from "react";
-import type { RunView } from "../../runs/run-view.js";
+import type { RunView } from "../../runs/fold/run-view.js";
 
 function getEmptyText(status: RunView["status"]): string {
   if (status === "running" || status === "queued") return "Waiting for the answer…";

@@ -1,7 +1,7 @@
 import type { ReactElement } from "react";
 import { useDocument } from "../../editor/editor-context.js";
 import { getIsDirty } from "../../store/document-store.js";
-import type { RunView } from "../../runs/run-view.js";
+import type { RunView } from "../../runs/fold/run-view.js";
 import { useRunStore } from "../use-run-store.js";
 import { getModelLabel } from "./get-model-label.js";
 import { getVersionNote } from "./get-version-note.js";

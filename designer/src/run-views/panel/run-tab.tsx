@@ -1,7 +1,7 @@
 import { TERMINAL_RUN_STATUSES } from "@waddle/protocol";
 import { useCallback, useEffect, useMemo, useState, type ReactElement } from "react";
 import { useEditor } from "../../editor/editor-context.js";
-import type { TimelineEntry } from "../../runs/run-view.js";
+import type { TimelineEntry } from "../../runs/fold/run-view.js";
 import { useRunStore } from "../use-run-store.js";
 import { ApprovalCard } from "./approval-card.js";
 import { BudgetBars } from "./budget-bars.js";

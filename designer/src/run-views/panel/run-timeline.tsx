@@ -1,5 +1,5 @@
 import { memo, useCallback, useMemo, type KeyboardEvent, type ReactElement } from "react";
-import type { StepView, TimelineEntry } from "../../runs/run-view.js";
+import type { StepView, TimelineEntry } from "../../runs/fold/run-view.js";
 import { getTimelineRows, TIMELINE_LABELS, type TimelineRow } from "./get-timeline-rows.js";
 import { VirtualList } from "./virtual-list.js";
 

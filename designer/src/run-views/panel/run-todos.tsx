@@ -1,5 +1,5 @@
 import type { ReactElement } from "react";
-import type { RunView } from "../../runs/run-view.js";
+import type { RunView } from "../../runs/fold/run-view.js";
 
 const MARKS = { pending: "○", in_progress: "◐", completed: "●" } as const;
 

@@ -1,5 +1,5 @@
 import type { ReactElement } from "react";
-import type { RunTotals as Totals } from "../../runs/run-view.js";
+import type { RunTotals as Totals } from "../../runs/fold/run-view.js";
 import { formatCost, formatCount, formatDuration } from "../../util/format-metrics.js";
 
 /** One line of run totals; `auto-seq-saved` counts the LLM calls auto-seq made unnecessary. */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactElement } from "react";
-import type { CallView, TimelineEntry } from "../../runs/run-view.js";
+import type { CallView, TimelineEntry } from "../../runs/fold/run-view.js";
 import { formatDuration } from "../../util/format-metrics.js";
 
 function Preview({ label, value, tone }: { label: string; value: unknown; tone?: "bad" }): ReactElement {

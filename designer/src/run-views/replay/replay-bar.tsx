@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactElement } from "react";
 import { formatClock } from "../../util/format-metrics.js";
-import { formatSpeed, REPLAY_SPEEDS } from "../../runs/replay-clock.js";
+import { formatSpeed, REPLAY_SPEEDS } from "../../runs/replay/replay-clock.js";
 import { animationFrames, createFrameThrottle, type FrameScheduler } from "./replay-frame-throttle.js";
 import type { ReplayMarker } from "./replay-markers.js";
 

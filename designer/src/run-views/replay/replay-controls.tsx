@@ -1,8 +1,8 @@
 import { useEffect, useMemo, type ReactElement } from "react";
 import { useEditor, type Editor } from "../../editor/editor-context.js";
-import type { ReplayIndex } from "../../runs/replay-index.js";
+import type { ReplayIndex } from "../../runs/replay/replay-index.js";
 import { useRunStore } from "../use-run-store.js";
-import { getNextSpeed } from "../../runs/replay-clock.js";
+import { getNextSpeed } from "../../runs/replay/replay-clock.js";
 import { ReplayBar } from "./replay-bar.js";
 import { getReplayEndView } from "./replay-end-view.js";
 import { getReplayKeyAction } from "./replay-key-action.js";

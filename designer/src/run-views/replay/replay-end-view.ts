@@ -1,5 +1,5 @@
-import type { ReplayIndex } from "../../runs/replay-index.js";
-import type { RunView } from "../../runs/run-view.js";
+import type { ReplayIndex } from "../../runs/replay/replay-index.js";
+import type { RunView } from "../../runs/fold/run-view.js";
 
 const endViews = new WeakMap<ReplayIndex, RunView>();
 

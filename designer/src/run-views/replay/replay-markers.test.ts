@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TimelineEntry } from "../../runs/run-view.js";
+import type { TimelineEntry } from "../../runs/fold/run-view.js";
 import { getReplayMarkers } from "./replay-markers.js";
 
 function entry(seq: number, kind: TimelineEntry["kind"], tone?: TimelineEntry["tone"]): TimelineEntry {

@@ -1,4 +1,4 @@
-import type { TimelineEntry, TimelineKind } from "../../runs/run-view.js";
+import type { TimelineEntry, TimelineKind } from "../../runs/fold/run-view.js";
 
 /** A tick on the replay track: where something worth jumping to happened. */
 export interface ReplayMarker {

@@ -1,5 +1,5 @@
 import type { AgentSpec, Edge } from "@waddle/protocol";
-import { JOIN_EDGE_PREFIX } from "../graph/flow-types.js";
+import { JOIN_EDGE_PREFIX } from "../../graph/flow-types.js";
 import type { TransitionProvenance } from "./run-view.js";
 
 const edgeIndexes = new WeakMap<AgentSpec, Map<string, Edge[]>>();

@@ -1,7 +1,7 @@
-import { getErrorMessage } from "../api/api-error.js";
+import { getErrorMessage } from "../../api/api-error.js";
 import { compareRuns } from "./compare-runs.js";
-import { getLoadedRunView, loadRun, type RunLoadApi, type SpecCache } from "./load-run.js";
-import type { CompareSide, RunMode, RunStoreState } from "./run-store-state.js";
+import { getLoadedRunView, loadRun, type RunLoadApi, type SpecCache } from "../history/load-run.js";
+import type { CompareSide, RunMode, RunStoreState } from "../run-store-state.js";
 
 /** The run store's comparison of two runs: both loaded and folded to their ends, then `compareRuns`. */
 export function createCompareActions(input: {

@@ -1,8 +1,8 @@
 import type { RunEvent } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
-import { createEventFactory } from "../testing/make-run-events.js";
-import { getRunFixture } from "../testing/run-fixtures.js";
-import { applyRunEvents, createRunView } from "./apply-run-event.js";
+import { createEventFactory } from "../../testing/make-run-events.js";
+import { getRunFixture } from "../../testing/run-fixtures.js";
+import { applyRunEvents, createRunView } from "../fold/apply-run-event.js";
 import { compareRuns } from "./compare-runs.js";
 
 const LLM = { provider: "openai", model: "gpt-test", offline: false };

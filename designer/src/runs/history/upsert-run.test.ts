@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeRunRecord } from "../testing/fake-run-api.js";
+import { makeRunRecord } from "../../testing/fake-run-api.js";
 import { sortRuns, upsertRun } from "./upsert-run.js";
 
 const run = (id: string, createdAt?: string, status: "queued" | "finished" = "queued") =>

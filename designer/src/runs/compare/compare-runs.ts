@@ -1,5 +1,5 @@
 import type { RunStatus } from "@waddle/protocol";
-import type { RunTotals, RunView, StepView } from "./run-view.js";
+import type { RunTotals, RunView, StepView } from "../fold/run-view.js";
 
 /** One run's side of a step row. */
 export interface CompareStep {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { describeRunTransportConformance, makeEvents, settle } from "../testing/run-transport-conformance.js";
-import { makeRunRecord } from "../testing/fake-run-api.js";
+import {
+  describeRunTransportConformance,
+  makeEvents,
+  settle,
+} from "../../testing/run-transport-conformance.js";
+import { makeRunRecord } from "../../testing/fake-run-api.js";
 import { FakeRunTransport } from "./fake-run-transport.js";
 
 describeRunTransportConformance("FakeRunTransport", () => {

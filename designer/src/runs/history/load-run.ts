@@ -1,7 +1,7 @@
 import type { AgentSpec, RunEvent, RunRecord } from "@waddle/protocol";
-import type { ApiClient } from "../api/api-client.js";
-import { applyRunEvents, createRunView } from "./apply-run-event.js";
-import type { RunView } from "./run-view.js";
+import type { ApiClient } from "../../api/api-client.js";
+import { applyRunEvents, createRunView } from "../fold/apply-run-event.js";
+import type { RunView } from "../fold/run-view.js";
 
 export type RunLoadApi = Pick<ApiClient, "getRun" | "getRunEvents" | "getVersion">;
 

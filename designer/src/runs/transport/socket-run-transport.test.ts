@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { FakeSocketServer } from "../testing/fake-socket-server.js";
-import { describeRunTransportConformance, makeEvents, settle } from "../testing/run-transport-conformance.js";
-import { makeRunRecord } from "../testing/fake-run-api.js";
+import { FakeSocketServer } from "../../testing/fake-socket-server.js";
+import {
+  describeRunTransportConformance,
+  makeEvents,
+  settle,
+} from "../../testing/run-transport-conformance.js";
+import { makeRunRecord } from "../../testing/fake-run-api.js";
 import type { RunTransportError } from "./run-transport.js";
 import { createSocketRunTransport, type SocketRunTransportOptions } from "./socket-run-transport.js";
 

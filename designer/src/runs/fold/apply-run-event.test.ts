@@ -1,8 +1,8 @@
 import type { RunEvent } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
-import { deepFreeze } from "../testing/deep-freeze.js";
-import { createEventFactory, makeLongRun } from "../testing/make-run-events.js";
-import { getRunFixture } from "../testing/run-fixtures.js";
+import { deepFreeze } from "../../testing/deep-freeze.js";
+import { createEventFactory, makeLongRun } from "../../testing/make-run-events.js";
+import { getRunFixture } from "../../testing/run-fixtures.js";
 import { applyRunEvent, applyRunEvents, createRunView } from "./apply-run-event.js";
 import type { RunView } from "./run-view.js";
 

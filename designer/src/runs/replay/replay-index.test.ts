@@ -1,13 +1,13 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { makeLongRun } from "../testing/make-run-events.js";
-import { getRunFixture } from "../testing/run-fixtures.js";
-import type * as ApplyRunEvent from "./apply-run-event.js";
-import { applyRunEvents, createRunView } from "./apply-run-event.js";
+import { makeLongRun } from "../../testing/make-run-events.js";
+import { getRunFixture } from "../../testing/run-fixtures.js";
+import type * as ApplyRunEvent from "../fold/apply-run-event.js";
+import { applyRunEvents, createRunView } from "../fold/apply-run-event.js";
 import { createReplayIndex } from "./replay-index.js";
 
 const folded = vi.hoisted(() => ({ events: 0 }));
 
-vi.mock("./apply-run-event.js", async (importOriginal) => {
+vi.mock("../fold/apply-run-event.js", async (importOriginal) => {
   const original = await importOriginal<typeof ApplyRunEvent>();
   return {
     ...original,

@@ -1,8 +1,8 @@
 import type { RunRecord } from "@waddle/protocol";
-import type { ApiClient } from "../api/api-client.js";
-import { getErrorMessage } from "../api/api-error.js";
-import type { RunStoreState } from "./run-store-state.js";
-import type { RunTransport } from "./run-transport.js";
+import type { ApiClient } from "../../api/api-client.js";
+import { getErrorMessage } from "../../api/api-error.js";
+import type { RunStoreState } from "../run-store-state.js";
+import type { RunTransport } from "../transport/run-transport.js";
 import { sortRuns, upsertRun } from "./upsert-run.js";
 
 interface Watch {

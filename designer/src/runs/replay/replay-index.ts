@@ -1,6 +1,6 @@
 import type { AgentSpec, RunEvent } from "@waddle/protocol";
-import { applyRunEvents, createRunView } from "./apply-run-event.js";
-import type { RunView } from "./run-view.js";
+import { applyRunEvents, createRunView } from "../fold/apply-run-event.js";
+import type { RunView } from "../fold/run-view.js";
 
 /** A finished run's events, folded once with a checkpoint every N events so that any jump is cheap. */
 export interface ReplayIndex {

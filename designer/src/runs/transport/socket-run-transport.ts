@@ -1,7 +1,7 @@
 import { RunEvent, RunRecord, RunStatusMessage, SubscribeAck, WatchAgentAck } from "@waddle/protocol";
 import { io } from "socket.io-client";
-import type { ApiClient } from "../api/api-client.js";
-import { getErrorMessage } from "../api/api-error.js";
+import type { ApiClient } from "../../api/api-client.js";
+import { getErrorMessage } from "../../api/api-error.js";
 import type {
   ConnectionState,
   RunSubscriptionHandlers,

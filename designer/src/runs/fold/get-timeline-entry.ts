@@ -1,5 +1,5 @@
 import type { RunEvent } from "@waddle/protocol";
-import { formatDuration } from "../util/format-metrics.js";
+import { formatDuration } from "../../util/format-metrics.js";
 import type { TimelineEntry, TimelineKind } from "./run-view.js";
 
 const PHASE_TITLES = { plan: "Plan", act: "Act", obs: "Obs", reflect: "Reflect" } as const;
