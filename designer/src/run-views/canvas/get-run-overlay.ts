@@ -1,4 +1,5 @@
-import type { ParallelView, TransitionProvenance, TransitionView } from "../../runs/fold/run-view.js";
+import type { TransitionProvenance } from "../../model/transition-provenance.js";
+import type { ParallelView, TransitionView } from "../../runs/fold/run-view.js";
 
 /**
  * What a run adds over the drawn graph, as plain data: temporary arcs for transitions that follow no

@@ -2,7 +2,7 @@ import { BaseEdge, EdgeLabelRenderer, type EdgeProps } from "@xyflow/react";
 import { memo, type ReactElement } from "react";
 import { ArrowMarker } from "../../components/arrow-marker.js";
 import type { RunArcFlowEdge } from "../../graph/flow-types.js";
-import type { TransitionProvenance } from "../../runs/fold/run-view.js";
+import type { TransitionProvenance } from "../../model/transition-provenance.js";
 import { getArcPath } from "./get-arc-path.js";
 
 const PROVENANCE_LABELS: Record<TransitionProvenance, string> = {

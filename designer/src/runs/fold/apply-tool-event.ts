@@ -1,6 +1,7 @@
 import type { RunEventOf } from "@waddle/protocol";
 import { getTransitionEdge } from "./get-transition-edge.js";
-import type { CallView, NodeRunView, TransitionProvenance } from "./run-view.js";
+import type { TransitionProvenance } from "../../model/transition-provenance.js";
+import type { CallView, NodeRunView } from "./run-view.js";
 import type { RunViewDraft } from "./run-view-draft.js";
 
 /** Records transitions into `to`, one per tool it comes from (or one from the start). */

@@ -1,6 +1,6 @@
 import type { AgentSpec, Edge } from "@waddle/protocol";
 import { JOIN_EDGE_PREFIX } from "../../graph/flow-types.js";
-import type { TransitionProvenance } from "./run-view.js";
+import type { TransitionProvenance } from "../../model/transition-provenance.js";
 
 const edgeIndexes = new WeakMap<AgentSpec, Map<string, Edge[]>>();
 

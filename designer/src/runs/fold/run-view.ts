@@ -1,4 +1,5 @@
 import type { FailedJoin, PendingPause, RunEvent, RunStatus } from "@waddle/protocol";
+import type { TransitionProvenance } from "../../model/transition-provenance.js";
 
 /**
  * The view of one run that the canvas and the run panel draw: built only by folding the run's events
@@ -25,9 +26,6 @@ export interface NodeRunView {
   /** `seq` of the event that last changed this node (lets a node pulse on change). */
   changedSeq: number;
 }
-
-/** How a transition came about; the canvas draws each differently. */
-export type TransitionProvenance = "llm" | "auto_seq" | "parallel" | "join" | "resume" | "system";
 
 /** One move from a tool (or the start, `from: null`) to the next tool. */
 export interface TransitionView {
