@@ -150,6 +150,7 @@ export {
 } from "./run-event.js";
 export type { RunEventData, RunEventOf, RunEventType } from "./run-event.js";
 export {
+  RunEventsMessage,
   RunStatusMessage,
   RunUpdatedMessage,
   SubscribeAck,

@@ -22,6 +22,17 @@ export type WaddleIo = Server<ClientToServerEvents, ServerToClientEvents>;
 
 const REPLAY_PAGE = 500;
 
+/**
+ * One socket following one run live: the last seq it was sent (or queued), and whether it takes `run_events`
+ * batches; a batch follower's events of the current tick wait in `pending` until the tick's flush.
+ */
+interface Follower {
+  socket: WaddleSocket;
+  sent: number;
+  batch: boolean;
+  pending: RunEvent[];
+}
+
 /** A socket catching up on one run: live events wait in `buffer` until the replay from the store is sent. */
 interface Replay {
   socket: WaddleSocket;
@@ -41,6 +52,11 @@ export const getRunRoom = (runId: string) => `run:${runId}`;
  * follower keeps the last seq it was sent and gets only later ones: a hub that repeats an event (queue mode's
  * sequencer, filling a gap) never sends a socket one twice. Emits reach this instance's sockets only: in
  * queue mode every instance hears every run (scale/cluster-bridge.ts) and serves its own sockets.
+ *
+ * A socket that subscribes with `batch: true` gets `run_events` instead of `event`: the replay a page per
+ * message, then each tick's live events of the run as one message (flushed on `setImmediate`, so a burst
+ * costs the page one message per tick, not one per event). A batch is sent before any later `run_status`
+ * of its run; a resubscribe or unsubscribe drops what was pending, as the new replay resends it.
  */
 export function createSocketGateway(options: {
   httpServer: HttpServer;
@@ -79,10 +95,30 @@ export function createSocketGateway(options: {
     next(new Error("unauthorized: pass the server's WADDLE_TOKEN as auth.token"));
   });
 
-  /** The sockets following each run live, with the last seq each was sent. */
-  const followers = new Map<string, Map<WaddleSocket, number>>();
+  /** The sockets following each run live. */
+  const followers = new Map<string, Map<WaddleSocket, Follower>>();
+  /** Batch followers with events pending until this tick's flush. */
+  const queued = new Set<Follower>();
+  let flushScheduled = false;
+  const flushFollower = (follower: Follower) => {
+    queued.delete(follower);
+    if (follower.pending.length === 0) return;
+    const batch = follower.pending;
+    follower.pending = [];
+    follower.socket.emit("run_events", batch);
+  };
+  const flushAll = () => {
+    flushScheduled = false;
+    for (const follower of [...queued]) flushFollower(follower);
+  };
   const unfollow = (socket: WaddleSocket, runId: string) => {
     const sockets = followers.get(runId);
+    const follower = sockets?.get(socket);
+    if (follower) {
+      // Not sent: the subscribe that replaces this one replays them from the store.
+      follower.pending = [];
+      queued.delete(follower);
+    }
     sockets?.delete(socket);
     if (sockets?.size === 0) followers.delete(runId);
   };
@@ -92,14 +128,26 @@ export function createSocketGateway(options: {
     if (catchingUp) for (const replay of catchingUp) replay.buffer.push(event);
     const sockets = followers.get(event.runId);
     if (!sockets) return;
-    for (const [socket, sent] of sockets) {
-      if (event.seq <= sent) continue;
-      sockets.set(socket, event.seq);
-      socket.emit("event", event);
+    for (const follower of sockets.values()) {
+      if (event.seq <= follower.sent) continue;
+      follower.sent = event.seq;
+      if (!follower.batch) {
+        follower.socket.emit("event", event);
+        continue;
+      }
+      follower.pending.push(event);
+      queued.add(follower);
+      if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flushAll);
+      }
     }
   });
   hub.onStatus((message) => {
-    for (const socket of followers.get(message.runId)?.keys() ?? []) socket.emit("run_status", message);
+    for (const follower of followers.get(message.runId)?.values() ?? []) {
+      flushFollower(follower);
+      follower.socket.emit("run_status", message);
+    }
   });
   const watchAgents = createAgentWatchers({ io, store, hub, logger });
 
@@ -122,6 +170,12 @@ export function createSocketGateway(options: {
         return;
       }
       const { runId, afterSeq } = parsed.data;
+      const batch = parsed.data.batch === true;
+      const send = (events: RunEvent[]) => {
+        if (events.length === 0) return;
+        if (batch) socket.emit("run_events", events);
+        else for (const event of events) socket.emit("event", event);
+      };
       stopReplays(socket, runId);
       unfollow(socket, runId);
       await socket.leave(getRunRoom(runId));
@@ -146,26 +200,30 @@ export function createSocketGateway(options: {
             );
             return;
           }
-          for (const event of page) socket.emit("event", event);
+          send(page);
           cursor = page.at(-1)?.seq ?? cursor;
           sent = page.at(-1)?.seq ?? sent;
           if (page.length < REPLAY_PAGE) break;
         }
         // From here to following, nothing awaits: no live event can slip between the buffer and the follow.
+        const missed: RunEvent[] = [];
         for (const event of replay.buffer) {
           if (event.seq <= cursor) continue;
-          socket.emit("event", event);
+          missed.push(event);
           cursor = event.seq;
           sent = event.seq;
         }
-        const sockets = followers.get(runId) ?? new Map<WaddleSocket, number>();
-        sockets.set(socket, cursor);
+        send(missed);
+        const follower: Follower = { socket, sent: cursor, batch, pending: [] };
+        const sockets = followers.get(runId) ?? new Map<WaddleSocket, Follower>();
+        sockets.set(socket, follower);
         followers.set(runId, sockets);
         options.onFollow?.(runId, cursor);
         await socket.join(getRunRoom(runId));
         const latest = (await store.getRun(runId)) ?? run;
         const status = { runId, status: latest.status, lastSeq: Math.max(sent, latest.lastSeq ?? 0) };
-        // The contract (protocol socket.ts): run_status once on subscribe, after the replay.
+        // The contract (protocol socket.ts): run_status once on subscribe, after the replay (and what came since).
+        flushFollower(follower);
         socket.emit("run_status", status);
         const ack: SubscribeAck = { ok: true, status: status.status, lastSeq: status.lastSeq };
         answer(ack);
