@@ -37,7 +37,13 @@ export function createEditor(): Editor {
     return pendingToken;
   };
   const api = new ApiClient({ getToken: getStoredToken, onUnauthorized: askForToken });
-  const transport = createSocketRunTransport({ api, getToken: getStoredToken, onUnauthorized: askForToken });
+  const transport = createSocketRunTransport({
+    api,
+    getToken: getStoredToken,
+    onUnauthorized: askForToken,
+    // one socket message per server tick in a burst, handed to the run store as one delivery
+    batch: true,
+  });
   const runs = createRunStore({ api, transport });
   const agents = new AgentSession({ api, document, session, ui });
   const commands = createCommandRegistry<Editor>({

@@ -43,6 +43,78 @@ describeRunTransportConformance("createSocketRunTransport", () => {
   };
 });
 
+describeRunTransportConformance("createSocketRunTransport with run_events batches", () => {
+  const { server, transport } = setup({ batch: true });
+  return {
+    transport,
+    publish: (events) => server.publish(events),
+    publishStatus: (message) => server.publishStatus(message),
+    publishRun: (run) => server.publishRun(run),
+    dropConnection: () => server.dropConnection(),
+    restoreConnection: () => server.restoreConnection(),
+  };
+});
+
+describe("createSocketRunTransport with run_events batches", () => {
+  /** A listener that keeps each delivery apart, as the run store folds each in one update. */
+  function followDeliveries(transport: ReturnType<typeof setup>["transport"], afterSeq = 0) {
+    const deliveries: number[][] = [];
+    const errors: RunTransportError[] = [];
+    transport.subscribe("run-1", afterSeq, {
+      onEvents: (events) => deliveries.push(events.map((event) => event.seq)),
+      onStatus: () => undefined,
+      onError: (error) => errors.push(error),
+    });
+    return { deliveries, errors };
+  }
+
+  it("asks for batches, and hands the replay and each batch on in one delivery", async () => {
+    const { server, transport } = setup({ batch: true });
+    server.publish(makeEvents("run-1", 3));
+    const follower = followDeliveries(transport);
+    await settle();
+    server.publish(makeEvents("run-1", 4, 4));
+    server.publish(makeEvents("run-1", 1, 8));
+    await settle();
+    expect(server.received.find((message) => message.name === "subscribe")?.payload).toEqual({
+      runId: "run-1",
+      afterSeq: 0,
+      batch: true,
+    });
+    expect(follower.deliveries).toEqual([[1, 2, 3], [4, 5, 6, 7], [8]]);
+  });
+
+  it("drops what it already has from a batch, and fills a gap inside one from the store", async () => {
+    const { server, transport } = setup({ batch: true });
+    server.publish(makeEvents("run-1", 2));
+    const follower = followDeliveries(transport);
+    await settle();
+    const [first, second] = server.logs.get("run-1")!;
+    const later = makeEvents("run-1", 3, 3);
+    server.logs.get("run-1")!.push(...later);
+    // 1 and 2 again, then 3 and 5 with 4 missing from the message
+    server.send("run_events", [first, second, later[0], later[2]]);
+    await settle();
+    expect(follower.deliveries.flat()).toEqual([1, 2, 3, 4, 5]);
+    expect(server.restCalls).toEqual(["run-1:3"]);
+  });
+
+  it("reports a malformed batch, drops it whole, and recovers its events from the store", async () => {
+    const { server, transport } = setup({ batch: true });
+    server.publish(makeEvents("run-1", 1));
+    const follower = followDeliveries(transport);
+    await settle();
+    const batch = makeEvents("run-1", 2, 2);
+    server.logs.get("run-1")!.push(...batch);
+    server.send("run_events", [batch[1], batch[0]]);
+    server.send("run_events", [{ ...batch[0], type: "no_such_event" }]);
+    server.publish(makeEvents("run-1", 1, 4));
+    await settle();
+    expect(follower.errors.map((error) => error.code)).toEqual(["invalid_message", "invalid_message"]);
+    expect(follower.deliveries.flat()).toEqual([1, 2, 3, 4]);
+  });
+});
+
 describe("createSocketRunTransport", () => {
   it("presents the stored token on every connection, read again each time", async () => {
     let token: string | null = "first";

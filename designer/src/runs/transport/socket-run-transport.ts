@@ -1,4 +1,11 @@
-import { RunEvent, RunRecord, RunStatusMessage, SubscribeAck, WatchAgentAck } from "@waddle/protocol";
+import {
+  RunEvent,
+  RunEventsMessage,
+  RunRecord,
+  RunStatusMessage,
+  SubscribeAck,
+  WatchAgentAck,
+} from "@waddle/protocol";
 import { io } from "socket.io-client";
 import type { ApiClient } from "../../api/api-client.js";
 import { getErrorMessage } from "../../api/api-error.js";
@@ -28,6 +35,11 @@ export interface SocketRunTransportOptions {
   url?: string;
   /** On a refused token: resolve true once a new one is stored, to connect again. */
   onUnauthorized?: () => Promise<boolean>;
+  /**
+   * Ask the server for `run_events` batches (one message per server tick, delivered to the listeners in
+   * one `onEvents`) instead of one `event` message per event. The app turns it on.
+   */
+  batch?: boolean;
   /** Makes the socket (tests pass a fake); socket.io-client's `io` by default. */
   createSocket?: (options: { auth: (callback: (auth: { token?: string }) => void) => void }) => SocketLike;
 }
@@ -53,6 +65,7 @@ interface RunChannel {
  * the last seq it delivered, drops duplicates, and fills a gap (an event beyond lastSeq + 1, or a status
  * or ack telling a later seq) from `GET /api/runs/:id/events?after=lastSeq`; on reconnect it subscribes
  * again from lastSeq and watches its agents again. One server subscription per run, however many listeners.
+ * With `batch`, a `run_events` message is checked once and handed on as one delivery.
  */
 export function createSocketRunTransport(options: SocketRunTransportOptions): RunTransport {
   const channels = new Map<string, RunChannel>();
@@ -131,7 +144,12 @@ export function createSocketRunTransport(options: SocketRunTransportOptions): Ru
 
   const sendSubscribe = (channel: RunChannel) => {
     if (!socket.connected) return;
-    socket.emit("subscribe", { runId: channel.runId, afterSeq: channel.lastSeq }, (raw: unknown) => {
+    const message = {
+      runId: channel.runId,
+      afterSeq: channel.lastSeq,
+      ...(options.batch ? { batch: true } : {}),
+    };
+    socket.emit("subscribe", message, (raw: unknown) => {
       if (channels.get(channel.runId) !== channel) return;
       const ack = SubscribeAck.safeParse(raw);
       if (!ack.success) return report(channel, invalid("subscribe acknowledgement"));
@@ -178,6 +196,15 @@ export function createSocketRunTransport(options: SocketRunTransportOptions): Ru
     // A malformed event is dropped; the gap it leaves is filled from the store (or reported from there).
     if (!parsed.success) return report(channel, invalid(`event ${String((raw as { seq?: unknown }).seq)}`));
     deliver(channel, [parsed.data]);
+  });
+  socket.on("run_events", (raw: unknown) => {
+    const parsed = RunEventsMessage.safeParse(raw);
+    const runId = (Array.isArray(raw) ? (raw[0] as { runId?: unknown } | undefined) : undefined)?.runId;
+    const channel = typeof runId === "string" ? channels.get(runId) : undefined;
+    if (channel === undefined) return;
+    // A malformed batch is dropped whole; the gap it leaves is filled from the store, as for one event.
+    if (!parsed.success) return report(channel, invalid(`batch of ${(raw as unknown[]).length} events`));
+    deliver(channel, parsed.data);
   });
   socket.on("run_status", (raw: unknown) => {
     const parsed = RunStatusMessage.safeParse(raw);
