@@ -53,6 +53,9 @@ const defaultScheduleFrame: ScheduleFrame = (callback) => {
   else setTimeout(callback, 16);
 };
 
+/** Live events folded in one frame at most: a burst that came in one batch spreads over a few frames. */
+const MAX_EVENTS_PER_FRAME = 500;
+
 const INITIAL_REPLAY: ReplayState = { position: 0, length: 0, playing: false, speed: 1 };
 
 /** The run slice when no run is shown: the store starts so, and closing a run returns to it. */
@@ -131,8 +134,8 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     const flush = (current: Session) => {
       current.frameScheduled = false;
       if (!isCurrent(current) || current.pending.length === 0) return;
-      const batch = current.pending;
-      current.pending = [];
+      const batch = current.pending.splice(0, MAX_EVENTS_PER_FRAME);
+      if (current.pending.length > 0) enqueue(current, []);
       let lastSeq = current.events.at(-1)?.seq ?? 0;
       for (const event of batch) {
         if (event.seq <= lastSeq) continue;
@@ -148,7 +151,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     };
 
     const enqueue = (current: Session, events: readonly RunEvent[]) => {
-      if (!isCurrent(current) || events.length === 0) return;
+      if (!isCurrent(current) || events.length + current.pending.length === 0) return;
       current.pending.push(...events);
       if (current.frameScheduled) return;
       current.frameScheduled = true;
