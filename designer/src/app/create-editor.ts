@@ -4,8 +4,8 @@ import { createCommandRegistry } from "../editor/command-registry.js";
 import { createEditorCommands } from "../commands/editor-commands.js";
 import { getErrorMessage } from "../api/api-error.js";
 import { createRunStore } from "../runs/run-store.js";
-import { getRunLockedCommands } from "../runs/ui/get-run-locked-commands.js";
-import { createSocketRunTransport } from "../runs/socket-run-transport.js";
+import { getRunLockedCommands } from "../run-views/get-run-locked-commands.js";
+import { createSocketRunTransport } from "../runs/transport/socket-run-transport.js";
 import { AgentSession } from "../session/agent-session.js";
 import { createDocumentStore } from "../store/document-store.js";
 import { createSessionStore } from "../store/session-store.js";
@@ -37,7 +37,13 @@ export function createEditor(): Editor {
     return pendingToken;
   };
   const api = new ApiClient({ getToken: getStoredToken, onUnauthorized: askForToken });
-  const transport = createSocketRunTransport({ api, getToken: getStoredToken, onUnauthorized: askForToken });
+  const transport = createSocketRunTransport({
+    api,
+    getToken: getStoredToken,
+    onUnauthorized: askForToken,
+    // one socket message per server tick in a burst, handed to the run store as one delivery
+    batch: true,
+  });
   const runs = createRunStore({ api, transport });
   const agents = new AgentSession({ api, document, session, ui });
   const commands = createCommandRegistry<Editor>({

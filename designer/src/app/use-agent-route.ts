@@ -1,6 +1,6 @@
 import { useEffect } from "react";
-import { getRunPanelStore } from "../runs/ui/run-panel-store.js";
-import { getAgentRouteHash, parseAgentRoute } from "../runs/ui/run-route.js";
+import { getRunPanelStore } from "../run-views/panel/run-panel-store.js";
+import { getAgentRouteHash, parseAgentRoute } from "../run-views/run-route.js";
 import type { Editor } from "../editor/editor-context.js";
 
 /** The agent id in `#/agents/<id>` (or `#/agents/<id>/runs/<runId>`), if any. */

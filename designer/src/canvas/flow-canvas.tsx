@@ -36,9 +36,9 @@ import { ToolNode } from "./tool-node.js";
 import { useCanvasApi } from "./use-canvas-api.js";
 import { useFitWhenReady } from "./use-fit-when-ready.js";
 import { useFlowState } from "./use-flow-state.js";
-import { RunArcEdge, RunArcMarker } from "../runs/ui/run-arc-edge.js";
-import { RunCanvasBar } from "../runs/ui/run-canvas-bar.js";
-import { useIsRunShown } from "../runs/ui/use-run-canvas.js";
+import { RunArcEdge, RunArcMarker } from "../run-views/canvas/run-arc-edge.js";
+import { RunCanvasBar } from "../run-views/canvas/run-canvas-bar.js";
+import { useIsRunShown } from "../run-views/canvas/use-run-canvas.js";
 
 const nodeTypes: NodeTypes = { tool: ToolNode, group: GroupNode };
 const edgeTypes: EdgeTypes = { spec: SpecEdge, suggested: SuggestedEdge, join: JoinEdge, runArc: RunArcEdge };

@@ -6,8 +6,8 @@ import { IssueBadge } from "../components/issue-badge.js";
 import type { GroupFlowNode } from "../graph/flow-types.js";
 import { getResizeStopChange } from "../graph/get-drag-stop-change.js";
 import { TOOL_NODE_SIZE } from "../model/layout-geometry.js";
-import { GroupRunProgress } from "../runs/ui/group-run-progress.js";
-import { useIsRunShown } from "../runs/ui/use-run-canvas.js";
+import { GroupRunProgress } from "../run-views/canvas/group-run-progress.js";
+import { useIsRunShown } from "../run-views/canvas/use-run-canvas.js";
 
 /** A parallel group as a frame: drag tools in and out; resize when selected. */
 export const GroupNode = memo(function GroupNode({

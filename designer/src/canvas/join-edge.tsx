@@ -1,7 +1,7 @@
 import { BaseEdge, EdgeLabelRenderer, type EdgeProps } from "@xyflow/react";
 import { memo, type ReactElement } from "react";
 import type { JoinFlowEdge } from "../graph/flow-types.js";
-import { SpecEdgeRun } from "../runs/ui/spec-edge-run.js";
+import { SpecEdgeRun } from "../run-views/canvas/spec-edge-run.js";
 import { useRoutedPath } from "./use-edge-route.js";
 
 /** From a group frame to its join tool: the branches' results flow in here. */

@@ -2,7 +2,7 @@ import { BaseEdge, EdgeLabelRenderer, type EdgeProps } from "@xyflow/react";
 import { memo, type ReactElement } from "react";
 import { IssueBadge } from "../components/issue-badge.js";
 import type { SpecFlowEdge } from "../graph/flow-types.js";
-import { SpecEdgeRun } from "../runs/ui/spec-edge-run.js";
+import { SpecEdgeRun } from "../run-views/canvas/spec-edge-run.js";
 import { useRoutedPath } from "./use-edge-route.js";
 
 /** An edge of the spec: auto-seq solid and accented, order dashed and grey; an issue badge at its middle. */

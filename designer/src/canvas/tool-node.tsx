@@ -5,8 +5,8 @@ import { Icon, type IconName } from "../components/icon.js";
 import { IssueBadge } from "../components/issue-badge.js";
 import { SideEffectBadge } from "../components/side-effect-badge.js";
 import type { ToolFlowNode } from "../graph/flow-types.js";
-import { ToolNodeRun } from "../runs/ui/tool-node-run.js";
-import { useToolRunView } from "../runs/ui/use-run-canvas.js";
+import { ToolNodeRun } from "../run-views/canvas/tool-node-run.js";
+import { useToolRunView } from "../run-views/canvas/use-run-canvas.js";
 import { TOOL_KIND_INFO } from "../templates/create-new-tool.js";
 
 export const KIND_ICONS: Record<ToolImplKind, IconName> = {

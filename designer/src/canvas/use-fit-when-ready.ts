@@ -4,7 +4,7 @@ import { useDocument, useEditor } from "../editor/editor-context.js";
 import type { FlowNode } from "../graph/flow-types.js";
 import { getBoundsOfRects, getNodeRects } from "../graph/get-node-rects.js";
 import { getReadableViewport } from "../graph/get-readable-viewport.js";
-import { useRunStore } from "../runs/ui/use-run-store.js";
+import { useRunStore } from "../run-views/use-run-store.js";
 
 // the edge-kind legend floats over the canvas's top 60 px: the first row of a tall agent starts below it
 const FIT_OPTIONS = { padding: 0.2, maxZoom: 1.1, insetTop: 64 };

@@ -13,8 +13,8 @@ import { getDragStopChange, type DraggedNode } from "../graph/get-drag-stop-chan
 import { getVisibleSuggestions } from "../graph/get-validation.js";
 import { reconcileEdges, reconcileNodes } from "../graph/reconcile-nodes.js";
 import { specToFlow } from "../graph/spec-to-flow.js";
-import { useRunArcEdges } from "../runs/ui/use-run-arc-edges.js";
-import { useRunStore } from "../runs/ui/use-run-store.js";
+import { useRunArcEdges } from "../run-views/canvas/use-run-arc-edges.js";
+import { useRunStore } from "../run-views/use-run-store.js";
 import type { Selection } from "../model/selection.js";
 import type { XYPosition } from "../model/geometry.js";
 

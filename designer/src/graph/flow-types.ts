@@ -1,6 +1,6 @@
 import type { EdgeKind, ParallelGroup, ToolSpec } from "@waddle/protocol";
 import type { Edge, Node } from "@xyflow/react";
-import type { TransitionProvenance } from "../runs/run-view.js";
+import type { TransitionProvenance } from "../model/transition-provenance.js";
 import type { IssueSummary } from "./get-issue-index.js";
 
 /** What a tool node shows besides the tool itself. */

@@ -1,11 +1,11 @@
 import type { AgentSpec, ResumeDecision, RunRecord, RunStatus } from "@waddle/protocol";
 import type { StoreApi } from "zustand/vanilla";
 import type { ApiClient } from "../api/api-client.js";
-import type { RunComparison } from "./compare-runs.js";
-import type { ReplayIndex } from "./replay-index.js";
-import type { ScheduleFrame } from "./replay-player.js";
-import type { ConnectionState, RunTransport } from "./run-transport.js";
-import type { RunView } from "./run-view.js";
+import type { RunComparison } from "./compare/compare-runs.js";
+import type { ReplayIndex } from "./replay/replay-index.js";
+import type { ScheduleFrame } from "./replay/replay-player.js";
+import type { ConnectionState, RunTransport } from "./transport/run-transport.js";
+import type { RunView } from "./fold/run-view.js";
 
 export type RunMode = "edit" | "live" | "replay" | "compare";
 

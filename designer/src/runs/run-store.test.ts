@@ -2,11 +2,11 @@ import type { RunEvent, RunStatus } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../api/api-error.js";
 import { FakeRunApi, makeRunRecord } from "../testing/fake-run-api.js";
-import { settle } from "../testing/run-transport-conformance.js";
+import { makeEvents, settle } from "../testing/run-transport-conformance.js";
 import { getRunFixture, type RunFixtureName } from "../testing/run-fixtures.js";
-import { FakeRunTransport } from "./fake-run-transport.js";
+import { FakeRunTransport } from "./transport/fake-run-transport.js";
 import { createRunStore } from "./run-store.js";
-import { selectEdgeRunState, selectNodeRunState } from "./ui/use-run-store.js";
+import { selectEdgeRunState, selectNodeRunState } from "../run-views/use-run-store.js";
 
 /** A run store over fakes, with frames and time moved by hand. */
 function setup() {
@@ -84,6 +84,18 @@ describe("createRunStore: a live run", () => {
     expect(context.runFrames()).toBe(1);
     expect(context.updates()).toBe(before + 1);
     expect(context.store.getState().view?.lastSeq).toBe(31);
+  });
+
+  it("folds a batch of more than 500 live events over frames of at most 500 each, in order", async () => {
+    const context = setup();
+    const { runId } = addFixture(context, "support-triage", { stored: 1 });
+    await context.store.getState().openRun(runId);
+    await settle();
+    context.transport.pushEvents(makeEvents(runId, 1200, 2));
+    await settle();
+    const seen: (number | undefined)[] = [];
+    while (context.runFrames() > 0) seen.push(context.store.getState().view?.lastSeq);
+    expect(seen).toEqual([501, 1001, 1201]);
   });
 
   it("goes to replay at the end of a live run, with every event once", async () => {

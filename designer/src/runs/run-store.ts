@@ -8,16 +8,16 @@ import {
 } from "@waddle/protocol";
 import { createStore } from "zustand/vanilla";
 import { getErrorMessage, isApiError } from "../api/api-error.js";
-import { applyRunEvents, createRunView } from "./apply-run-event.js";
-import { createCompareActions } from "./compare-actions.js";
+import { applyRunEvents, createRunView } from "./fold/apply-run-event.js";
+import { createCompareActions } from "./compare/compare-actions.js";
 import { getConflictMessage } from "./get-conflict-message.js";
-import { createSpecCache, loadRun, type LoadedRun } from "./load-run.js";
-import { createReplayIndex } from "./replay-index.js";
-import { createReplayPlayer, type ReplayPlayer, type ScheduleFrame } from "./replay-player.js";
-import { createRunListActions } from "./run-list-actions.js";
+import { createSpecCache, loadRun, type LoadedRun } from "./history/load-run.js";
+import { createReplayIndex } from "./replay/replay-index.js";
+import { createReplayPlayer, type ReplayPlayer, type ScheduleFrame } from "./replay/replay-player.js";
+import { createRunListActions } from "./history/run-list-actions.js";
 import type { ReplayState, RunStore, RunStoreOptions, RunStoreState } from "./run-store-state.js";
-import type { RunView } from "./run-view.js";
-import { upsertRun } from "./upsert-run.js";
+import type { RunView } from "./fold/run-view.js";
+import { upsertRun } from "./history/upsert-run.js";
 
 export type {
   CompareSide,
@@ -52,6 +52,9 @@ const defaultScheduleFrame: ScheduleFrame = (callback) => {
     globalThis.requestAnimationFrame(() => callback());
   else setTimeout(callback, 16);
 };
+
+/** Live events folded in one frame at most: a burst that came in one batch spreads over a few frames. */
+const MAX_EVENTS_PER_FRAME = 500;
 
 const INITIAL_REPLAY: ReplayState = { position: 0, length: 0, playing: false, speed: 1 };
 
@@ -131,8 +134,8 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     const flush = (current: Session) => {
       current.frameScheduled = false;
       if (!isCurrent(current) || current.pending.length === 0) return;
-      const batch = current.pending;
-      current.pending = [];
+      const batch = current.pending.splice(0, MAX_EVENTS_PER_FRAME);
+      if (current.pending.length > 0) enqueue(current, []);
       let lastSeq = current.events.at(-1)?.seq ?? 0;
       for (const event of batch) {
         if (event.seq <= lastSeq) continue;
@@ -148,7 +151,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     };
 
     const enqueue = (current: Session, events: readonly RunEvent[]) => {
-      if (!isCurrent(current) || events.length === 0) return;
+      if (!isCurrent(current) || events.length + current.pending.length === 0) return;
       current.pending.push(...events);
       if (current.frameScheduled) return;
       current.frameScheduled = true;

@@ -1,7 +1,7 @@
 import type { ReactElement } from "react";
 import { useDocument, useEditor, useSession, useUi } from "../editor/editor-context.js";
 import { useValidation } from "../editor/use-validation.js";
-import { RunControl } from "../runs/ui/run-control.js";
+import { RunControl } from "../run-views/run-control.js";
 import { getIsDirty } from "../store/document-store.js";
 import { CommandButton } from "../components/command-button.js";
 import { Icon } from "../components/icon.js";

@@ -3,7 +3,7 @@ import { ApiClient } from "../api/api-client.js";
 import { createEditorCommands } from "../commands/editor-commands.js";
 import { createCommandRegistry } from "../editor/command-registry.js";
 import type { Editor } from "../editor/editor-context.js";
-import { FakeRunTransport } from "../runs/fake-run-transport.js";
+import { FakeRunTransport } from "../runs/transport/fake-run-transport.js";
 import { createRunStore } from "../runs/run-store.js";
 import { AgentSession } from "../session/agent-session.js";
 import { createDocumentStore } from "../store/document-store.js";

@@ -9,7 +9,7 @@ import type {
 } from "@waddle/protocol";
 import type { ListRunsOptions } from "../api/api-client.js";
 import { ApiError } from "../api/api-error.js";
-import type { FakeRunTransport } from "../runs/fake-run-transport.js";
+import type { FakeRunTransport } from "../runs/transport/fake-run-transport.js";
 import type { RunStoreOptions } from "../runs/run-store.js";
 
 /**

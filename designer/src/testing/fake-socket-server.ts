@@ -1,5 +1,5 @@
 import type { RunEvent, RunRecord, RunStatus } from "@waddle/protocol";
-import type { SocketLike } from "../runs/socket-run-transport.js";
+import type { SocketLike } from "../runs/transport/socket-run-transport.js";
 
 type Handler = (...args: never[]) => void;
 type Auth = (callback: (auth: { token?: string }) => void) => void;
@@ -7,8 +7,10 @@ type Auth = (callback: (auth: { token?: string }) => void) => void;
 /**
  * The server side of the socket contract, in memory, for the socket transport's tests: `subscribe`
  * replays stored events after `afterSeq`, joins the run's room, sends `run_status`, then acks (as
- * server/src/http/socket-gateway.ts does); `watch_agent` adds the agent's runs. Tests can also send raw
- * messages (duplicates, gaps, malformed ones) and cut the connection.
+ * server/src/http/socket-gateway.ts does); `watch_agent` adds the agent's runs. A subscribe with
+ * `batch: true` gets `run_events`: the replay as one message, and each `publish` call's events of the run
+ * as one message (a server tick). Tests can also send raw messages (duplicates, gaps, malformed ones) and
+ * cut the connection.
  */
 export class FakeSocketServer {
   readonly logs = new Map<string, RunEvent[]>();
@@ -22,7 +24,8 @@ export class FakeSocketServer {
   /** When set, the next `connect` is refused with this message (socket.io's middleware error). */
   refuseNext: string | null = null;
   socket: FakeClientSocket | null = null;
-  private readonly rooms = new Set<string>();
+  /** The runs this socket follows, and whether each takes batches. */
+  private readonly rooms = new Map<string, { batch: boolean }>();
   private readonly watched = new Set<string>();
 
   /** The REST side the transport fills gaps from. */
@@ -40,15 +43,19 @@ export class FakeSocketServer {
     return this.socket;
   };
 
-  /** Stores events and sends them to the run's room. */
+  /** Stores events and sends them to the run's room: one message each, or one batch per run. */
   publish(events: readonly RunEvent[]): void {
+    const batches = new Map<string, RunEvent[]>();
     for (const event of events) {
       const log = this.logs.get(event.runId) ?? [];
       log.push(event);
       this.logs.set(event.runId, log);
       this.statuses.set(event.runId, this.statuses.get(event.runId) ?? "running");
-      if (this.rooms.has(event.runId)) this.send("event", event);
+      const room = this.rooms.get(event.runId);
+      if (room?.batch) batches.set(event.runId, [...(batches.get(event.runId) ?? []), event]);
+      else if (room) this.send("event", event);
     }
+    for (const batch of batches.values()) this.send("run_events", batch);
   }
 
   publishStatus(message: { runId: string; status: RunStatus; lastSeq: number }): void {
@@ -94,8 +101,8 @@ export class FakeSocketServer {
 
   handle(name: string, payload: unknown, ack: ((answer: unknown) => void) | undefined): void {
     this.received.push({ name, payload });
-    const message = payload as { runId?: string; agentId?: string; afterSeq?: number };
-    if (name === "subscribe") void this.subscribe(message.runId ?? "", message.afterSeq ?? 0, ack);
+    const message = payload as { runId?: string; agentId?: string; afterSeq?: number; batch?: boolean };
+    if (name === "subscribe") void this.subscribe(message, ack);
     if (name === "unsubscribe") this.rooms.delete(message.runId ?? "");
     if (name === "watch_agent") {
       this.watched.add(message.agentId ?? "");
@@ -104,7 +111,11 @@ export class FakeSocketServer {
     if (name === "unwatch_agent") this.watched.delete(message.agentId ?? "");
   }
 
-  private async subscribe(runId: string, afterSeq: number, ack?: (answer: unknown) => void): Promise<void> {
+  private async subscribe(
+    message: { runId?: string; afterSeq?: number; batch?: boolean },
+    ack?: (answer: unknown) => void,
+  ): Promise<void> {
+    const { runId = "", afterSeq = 0, batch = false } = message;
     await Promise.resolve();
     const status = this.statuses.get(runId);
     if (status === undefined) {
@@ -112,8 +123,10 @@ export class FakeSocketServer {
       return;
     }
     const log = this.logs.get(runId) ?? [];
-    for (const event of log) if (event.seq > afterSeq) this.send("event", event);
-    this.rooms.add(runId);
+    const missed = log.filter((event) => event.seq > afterSeq);
+    if (batch && missed.length > 0) this.send("run_events", missed);
+    else if (!batch) for (const event of missed) this.send("event", event);
+    this.rooms.set(runId, { batch });
     const lastSeq = log.at(-1)?.seq ?? 0;
     this.send("run_status", { runId, status, lastSeq });
     ack?.({ ok: true, status, lastSeq });

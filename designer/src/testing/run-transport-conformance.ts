@@ -1,6 +1,6 @@
 import type { RunEvent, RunRecord, RunStatusMessage } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
-import type { ConnectionState, RunTransport, RunTransportError } from "../runs/run-transport.js";
+import type { ConnectionState, RunTransport, RunTransportError } from "../runs/transport/run-transport.js";
 import { makeRunRecord } from "./fake-run-api.js";
 import { createEventFactory } from "./make-run-events.js";
 

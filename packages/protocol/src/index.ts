@@ -180,6 +180,7 @@ export {
 export { SessionEvent } from "./session-event.js";
 export type { NewSessionEvent, SessionEventOf, SessionEventType } from "./session-event.js";
 export {
+  RunEventsMessage,
   RunStatusMessage,
   RunUpdatedMessage,
   SubscribeAck,

@@ -1,17 +1,40 @@
 import { z } from "zod";
 import { ErrorBody, RunRecord, RunStatus } from "./api.js";
 import { Slug } from "./names.js";
-import type { RunEvent } from "./run-event.js";
+import { RunEvent } from "./run-event.js";
 
-/** client → server: join a run's room with the last `seq` the client holds. */
+/**
+ * client → server: join a run's room with the last `seq` the client holds. With `batch: true` the run's
+ * events come as `run_events` (one message per server tick) instead of one `event` message each.
+ */
 export const SubscribeMessage = z.strictObject({
   runId: z.string().min(1).max(200),
   afterSeq: z.int().nonnegative().default(0),
+  batch: z.boolean().optional(),
 });
 export type SubscribeMessage = z.infer<typeof SubscribeMessage>;
 
 export const UnsubscribeMessage = z.strictObject({ runId: z.string().min(1).max(200) });
 export type UnsubscribeMessage = z.infer<typeof UnsubscribeMessage>;
+
+/**
+ * server → client, to a socket that subscribed with `batch: true`: the events of one run that one server
+ * tick produced (or one page of the replay), in `seq` order, never empty.
+ */
+export const RunEventsMessage = z
+  .array(RunEvent)
+  .min(1)
+  .superRefine((events, context) => {
+    events.forEach((event, index) => {
+      const previous = events[index - 1];
+      if (previous === undefined) return;
+      if (event.runId !== previous.runId)
+        context.addIssue({ code: "custom", path: [index, "runId"], message: "one run per batch" });
+      else if (event.seq <= previous.seq)
+        context.addIssue({ code: "custom", path: [index, "seq"], message: "seq must increase" });
+    });
+  });
+export type RunEventsMessage = z.infer<typeof RunEventsMessage>;
 
 /** server → client: the run's status whenever it changes (and once on subscribe). */
 export const RunStatusMessage = z.object({
@@ -62,6 +85,7 @@ export interface ClientToServerEvents {
 
 export interface ServerToClientEvents {
   event: (event: RunEvent) => void;
+  run_events: (events: RunEventsMessage) => void;
   run_status: (message: RunStatusMessage) => void;
   run_updated: (run: RunRecord) => void;
 }

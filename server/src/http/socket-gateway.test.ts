@@ -89,22 +89,36 @@ const stepEvent = (runId: string, seq: number): RunEvent => ({
   data: { source: "llm" },
 });
 
-/** A client that subscribes from `afterSeq`, collecting events until it has seen `lastSeq`. */
-function collect(options: { runId: string; afterSeq: number; lastSeq: number }): {
+/**
+ * A client that subscribes from `afterSeq`, collecting events until it has seen `lastSeq`: one `event`
+ * message each, or with `batch` the `run_events` batches (kept in `batches`, one array per message).
+ */
+function collect(options: { runId: string; afterSeq: number; lastSeq: number; batch?: boolean }): {
   socket: Socket;
   done: Promise<RunEvent[]>;
+  batches: RunEvent[][];
 } {
   const socket = connect(server.url, { transports: ["websocket"], reconnection: false });
   const events: RunEvent[] = [];
+  const batches: RunEvent[][] = [];
   const done = new Promise<RunEvent[]>((resolve, reject) => {
-    socket.on("event", (event: RunEvent) => {
+    const take = (event: RunEvent) => {
       events.push(event);
       if (event.seq === options.lastSeq) resolve(events);
+    };
+    socket.on("event", (event: RunEvent) => {
+      if (options.batch) reject(new Error(`a batch subscriber got event ${event.seq} alone`));
+      take(event);
+    });
+    socket.on("run_events", (batch: RunEvent[]) => {
+      if (!options.batch) reject(new Error("a subscriber that did not ask for batches got run_events"));
+      batches.push(batch);
+      for (const event of batch) take(event);
     });
     socket.on("connect", () => {
       socket.emit(
         "subscribe",
-        { runId: options.runId, afterSeq: options.afterSeq },
+        { runId: options.runId, afterSeq: options.afterSeq, ...(options.batch ? { batch: true } : {}) },
         (ack: { ok: boolean }) => {
           if (!ack.ok) reject(new Error(JSON.stringify(ack)));
           if (options.afterSeq >= options.lastSeq) resolve(events);
@@ -112,7 +126,7 @@ function collect(options: { runId: string; afterSeq: number; lastSeq: number }):
       );
     });
   });
-  return { socket, done };
+  return { socket, done, batches };
 }
 
 describe("socket subscribe and replay", () => {
@@ -219,5 +233,106 @@ describe("socket subscribe and replay", () => {
     const ack = await new Promise((resolve) => socket.emit("subscribe", { runId, afterSeq: 40 }, resolve));
     socket.disconnect();
     expect(ack).toEqual({ ok: true, status: "failed", lastSeq: 2 });
+  });
+});
+
+describe("run_events batches (subscribe with batch: true)", () => {
+  it("sends each tick's events as one message, in seq order, the stored stream exactly, beside old subscribers", async () => {
+    const runId = "run_batchrace";
+    const recorder = await createRecordedRun(runId);
+    const total = 400;
+    const random = createRandom(11);
+    const clients: (ReturnType<typeof collect> & { afterSeq: number; batch: boolean })[] = [];
+    for (let seq = 1; seq <= total; seq += 1) {
+      recorder.sink(stepEvent(runId, seq));
+      if (seq % 20 === 0) {
+        await recorder.flush();
+        const afterSeq = Math.floor(random() * seq);
+        const batch = clients.length % 3 !== 2;
+        clients.push({ afterSeq, batch, ...collect({ runId, afterSeq, lastSeq: total, batch }) });
+      }
+      if (seq % 4 === 0) await pause(1);
+    }
+    await recorder.flush();
+    const stored = await server.store.listEvents(runId);
+    for (const client of clients) {
+      const received = await client.done;
+      client.socket.disconnect();
+      // Exactly the stored stream after afterSeq: in order, none missing, none twice.
+      expect(received).toEqual(stored.slice(client.afterSeq));
+      if (!client.batch) continue;
+      expect(client.batches.every((batch) => batch.length > 0)).toBe(true);
+      // Fewer messages than events: the replay came a page at a time, live events a tick at a time.
+      expect(client.batches.length).toBeLessThan(received.length);
+    }
+  });
+
+  it("puts the events recorded in one tick into one message, before the status that follows them", async () => {
+    const runId = "run_batchtick";
+    // The run must exist to subscribe; its events here come straight from the hub, all in one tick.
+    await createRecordedRun(runId);
+    const socket = connect(server.url, { transports: ["websocket"], reconnection: false });
+    const received: (RunEvent[] | string)[] = [];
+    socket.on("run_events", (batch: RunEvent[]) => received.push(batch));
+    socket.on("run_status", (message: RunStatusMessage) => received.push(message.status));
+    await new Promise<void>((resolve) => socket.on("connect", () => resolve()));
+    await new Promise((resolve) => socket.emit("subscribe", { runId, afterSeq: 0, batch: true }, resolve));
+    for (let seq = 1; seq <= 50; seq += 1) server.hub.publishEvent(stepEvent(runId, seq));
+    server.hub.publishEvent(stepEvent(runId, 20)); // a hub repeating an event: never sent twice
+    server.hub.publishStatus({ runId, status: "finished", lastSeq: 50 });
+    for (let seq = 51; seq <= 60; seq += 1) server.hub.publishEvent(stepEvent(runId, seq));
+    await new Promise((resolve) => setImmediate(resolve));
+    await pause(50);
+    socket.disconnect();
+    const seqs = (batch: RunEvent[] | string | undefined) =>
+      typeof batch === "object" ? batch.map((event) => event.seq) : batch;
+    expect(received.map(seqs)).toEqual([
+      "running",
+      Array.from({ length: 50 }, (_, index) => index + 1),
+      "finished",
+      Array.from({ length: 10 }, (_, index) => index + 51),
+    ]);
+  });
+
+  it("loses and duplicates nothing across a disconnect and a resubscribe from the last seq", async () => {
+    const runId = "run_batchreconn";
+    const recorder = await createRecordedRun(runId);
+    const total = 300;
+    const received: RunEvent[] = [];
+    const socket = connect(server.url, { transports: ["websocket"], reconnection: false });
+    const finished = new Promise<void>((resolve) => {
+      socket.on("run_events", (batch: RunEvent[]) => {
+        received.push(...batch);
+        if (batch.at(-1)?.seq === total) resolve();
+      });
+    });
+    const subscribe = () =>
+      new Promise((resolve) =>
+        socket.emit("subscribe", { runId, afterSeq: received.at(-1)?.seq ?? 0, batch: true }, resolve),
+      );
+    await new Promise<void>((resolve) => socket.on("connect", () => resolve()));
+    await subscribe();
+    for (let seq = 1; seq <= total; seq += 1) {
+      recorder.sink(stepEvent(runId, seq));
+      if (seq % 10 === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (seq === 100 || seq === 220) {
+        socket.disconnect();
+        for (let more = 0; more < 15; more += 1) recorder.sink(stepEvent(runId, (seq += 1)));
+        socket.connect();
+        await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+        await subscribe();
+      }
+      // A resubscribe while the socket follows, from what it has: the replay resends only what came after.
+      // (A batch still in flight when the client resubscribes may come twice: the designer drops repeats.)
+      if (seq === 150) {
+        while (received.at(-1)?.seq !== 150) await new Promise((resolve) => setTimeout(resolve, 5));
+        await subscribe();
+      }
+    }
+    await finished;
+    socket.disconnect();
+    expect(received.map((event) => event.seq)).toEqual(
+      Array.from({ length: total }, (_, index) => index + 1),
+    );
   });
 });

@@ -4,6 +4,7 @@ import {
   UnsubscribeMessage,
   type ClientToServerEvents,
   type ServerToClientEvents,
+  type RunEvent,
   type SubscribeAck,
 } from "@waddle/protocol";
 import { Server, type Socket } from "socket.io";
@@ -22,12 +23,18 @@ export type WaddleIo = Server<ClientToServerEvents, ServerToClientEvents>;
 
 const REPLAY_PAGE = 500;
 
-/** A socket following one run: caught up from the store, then live once `live`. */
+/**
+ * A socket following one run: caught up from the store, then live once `live`. A socket that takes
+ * `run_events` batches (`batch`) has the events of the current tick waiting in `pending` until the flush.
+ */
 interface Follow {
+  socket: WaddleSocket;
   follower: RunEventFollower;
   /** Replaced by a newer subscribe or an unsubscribe, or the socket went away. */
   cancelled: boolean;
   live: boolean;
+  batch: boolean;
+  pending: RunEvent[];
 }
 
 export const getRunRoom = (runId: string) => `run:${runId}`;
@@ -41,6 +48,12 @@ export const getRunRoom = (runId: string) => `run:${runId}`;
  * between. Each follower keeps the last seq it was sent and gets only later ones: a hub that repeats an
  * event (queue mode's sequencer, filling a gap) never sends a socket one twice. Emits reach this instance's
  * sockets only: in queue mode every instance hears every run (scale/cluster-bridge.ts) and serves its own.
+ *
+ * A socket that subscribes with `batch: true` gets `run_events` instead of `event`: the replay a store page
+ * per message, then each tick's live events of the run as one message (flushed on `setImmediate`, so a
+ * burst costs the page one message per tick, not one per event). A batch is sent before any later
+ * `run_status` of its run and before the subscribe's ack; a resubscribe or unsubscribe drops what was
+ * pending, as the new replay resends it.
  */
 export function createSocketGateway(options: {
   httpServer: HttpServer;
@@ -80,19 +93,51 @@ export function createSocketGateway(options: {
 
   /** The sockets following each run; each socket's follower keeps the last seq it was sent. */
   const follows = new Map<string, Map<WaddleSocket, Follow>>();
+  /** Batch follows with events pending until this tick's flush. */
+  const queued = new Set<Follow>();
+  let flushScheduled = false;
+  const flushFollow = (follow: Follow) => {
+    queued.delete(follow);
+    if (follow.pending.length === 0 || follow.cancelled) return;
+    const batch = follow.pending;
+    follow.pending = [];
+    follow.socket.emit("run_events", batch);
+  };
+  const flushAll = () => {
+    flushScheduled = false;
+    for (const follow of [...queued]) flushFollow(follow);
+  };
+  const send = (follow: Follow, event: RunEvent) => {
+    if (!follow.batch) {
+      follow.socket.emit("event", event);
+      return;
+    }
+    follow.pending.push(event);
+    queued.add(follow);
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flushAll);
+    }
+  };
   const unfollow = (socket: WaddleSocket, runId: string) => {
     const sockets = follows.get(runId);
     const follow = sockets?.get(socket);
     if (!follow) return;
     follow.cancelled = true;
+    // Not sent: the subscribe that replaces this one replays them from the store.
+    follow.pending = [];
+    queued.delete(follow);
     follow.follower.stop();
     sockets!.delete(socket);
     if (sockets!.size === 0) follows.delete(runId);
   };
 
   hub.onStatus((message) => {
-    for (const [socket, follow] of follows.get(message.runId) ?? [])
-      if (follow.live) socket.emit("run_status", message);
+    for (const [socket, follow] of follows.get(message.runId) ?? []) {
+      if (!follow.live) continue;
+      flushFollow(follow);
+      socket.emit("run_status", message);
+    }
   });
   const watchAgents = createAgentWatchers({ io, store, hub, logger });
 
@@ -114,16 +159,21 @@ export function createSocketGateway(options: {
       unfollow(socket, runId);
       // Listening from here: live events that come while the store is read wait, and none is lost.
       const follow: Follow = {
+        socket,
         follower: new RunEventFollower({
           hub,
           store,
           runId,
           afterSeq,
           pageSize: REPLAY_PAGE,
-          onEvent: (event) => socket.emit("event", event),
+          onEvent: (event) => send(follow, event),
+          // The replay goes a store page per message.
+          onPage: () => flushFollow(follow),
         }),
         cancelled: false,
         live: false,
+        batch: parsed.data.batch === true,
+        pending: [],
       };
       const sockets = follows.get(runId) ?? new Map<WaddleSocket, Follow>();
       sockets.set(socket, follow);
@@ -155,7 +205,8 @@ export function createSocketGateway(options: {
         await socket.join(getRunRoom(runId));
         const latest = (await store.getRun(runId)) ?? run;
         const status = { runId, status: latest.status, lastSeq: Math.max(sent, latest.lastSeq ?? 0) };
-        // The contract (protocol socket.ts): run_status once on subscribe, after the replay.
+        // The contract (protocol socket.ts): run_status once on subscribe, after the replay (and what came since).
+        flushFollow(follow);
         socket.emit("run_status", status);
         const ack: SubscribeAck = { ok: true, status: status.status, lastSeq: status.lastSeq };
         answer(ack);

@@ -12,6 +12,8 @@ export interface RunEventFollowerOptions {
   onEvent: (event: RunEvent) => void;
   /** Read the store this many events at a time (default: all at once). */
   pageSize?: number;
+  /** Called after each page read from the store has been delivered (a batching caller sends it then). */
+  onPage?: () => void;
   /**
    * Hold a live event that does not follow the last delivered one until the next `catchUp` reads the gap
    * from the store (default: deliver it, the gap stays).
@@ -63,6 +65,7 @@ export class RunEventFollower {
         });
         if (isCancelled()) return false;
         for (const event of page) this.deliver(event);
+        this.options.onPage?.();
         if (!pageSize || page.length < pageSize) break;
       }
     } finally {

@@ -208,6 +208,10 @@ export function summarizeDesignerBench(input: DesignerBenchInput): BenchResult {
   notes.push(
     "CPU times come from a Chrome trace recorded meanwhile (category toplevel: every main-thread task with its wall duration and its thread CPU time). On this shared 2-core machine a task can last far longer than the work in it while the page's thread waits for a core: the CPU figures are what the page itself spent, the wall figures what a person would have seen.",
   );
+  if (lives.length > 0)
+    notes.push(
+      `WebSocket messages the page received in each live run until it showed the run's end (the events come one a message, or in \`run_events\` batches): ${lives.map((live) => `${live.messages} for ${live.events} events`).join(", ")}.`,
+    );
   const worst = describeLongFrame(worstLive);
   if (worst)
     notes.push(`Longest animation frame during the live runs (long-animation-frame entry): ${worst}.`);

@@ -1,0 +1,79 @@
+import type { ReactElement } from "react";
+import type { NodeRunState, NodeRunView } from "../../runs/fold/run-view.js";
+import { formatDuration } from "../../util/format-metrics.js";
+
+const STATE_LABELS: Record<NodeRunState, string> = {
+  idle: "not run",
+  queued: "queued",
+  running: "running",
+  succeeded: "succeeded",
+  failed: "failed",
+  retrying: "retrying",
+  skipped: "skipped",
+  awaiting_approval: "awaiting approval",
+};
+
+/** The state label a node shows: `retrying (attempt 2)` while retrying. */
+export function getNodeStateLabel(node: Pick<NodeRunView, "state" | "attempt">): string {
+  return node.state === "retrying" ? `retrying (attempt ${node.attempt})` : STATE_LABELS[node.state];
+}
+
+/**
+ * A tool node's run strip: its state (a spinner while it runs), calls and total time, failures, and for a
+ * step waiting for approval the approve / reject / edit buttons (the panel shows the same decision).
+ */
+export function RunNodeStatus(props: {
+  node: NodeRunView;
+  onApprove?: () => void;
+  onReject?: () => void;
+  onEdit?: () => void;
+}): ReactElement {
+  const { node } = props;
+  const label = getNodeStateLabel(node);
+  return (
+    <div className={`node-run state-${node.state}`} data-testid="node-run-status">
+      <div className="node-run-line">
+        <span className="node-run-state" role="status" aria-label={`Run state: ${label}`}>
+          {node.state === "running" || node.state === "retrying" ? (
+            <span className="run-spinner" aria-hidden />
+          ) : null}
+          {label}
+        </span>
+        {node.calls > 0 ? (
+          <span className="node-run-counters" data-testid="node-run-counters" data-calls={node.calls}>
+            {node.calls} call{node.calls === 1 ? "" : "s"} · {formatDuration(node.totalMs)}
+            {node.failures > 0 ? <span className="node-run-failures"> · {node.failures} failed</span> : null}
+          </span>
+        ) : null}
+      </div>
+      {node.state === "awaiting_approval" && props.onApprove ? (
+        <div className="node-run-approval nodrag nopan" role="group" aria-label="Decide on this step">
+          <button
+            type="button"
+            className="btn btn-primary btn-small"
+            data-testid="node-approve-button"
+            onClick={props.onApprove}
+          >
+            Approve
+          </button>
+          <button
+            type="button"
+            className="btn btn-small btn-reject"
+            data-testid="node-reject-button"
+            onClick={props.onReject}
+          >
+            Reject
+          </button>
+          <button
+            type="button"
+            className="btn btn-small"
+            data-testid="node-edit-args-button"
+            onClick={props.onEdit}
+          >
+            Edit…
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+import type { RunRecord } from "@waddle/protocol";
+import { useState, type ReactElement } from "react";
+import { useEditor } from "../../editor/editor-context.js";
+import type { CompareSide } from "../../runs/run-store-state.js";
+import { useRunStore } from "../use-run-store.js";
+import { CompareTable, type CompareSideLabel } from "./compare-table.js";
+import { formatStartTime } from "../../util/format-time.js";
+
+/**
+ * The Compare tab: two runs of the agent side by side (the run store loads and folds both, `compareRuns`
+ * aligns them). With none chosen yet, two pickers choose them here (or two ticks in History).
+ */
+export function RunCompare(): ReactElement {
+  const editor = useEditor();
+  const compare = useRunStore((state) => state.compare);
+  const error = useRunStore((state) => (state.error?.kind === "compare" ? state.error.message : null));
+  const close = () => editor.runs.getState().closeCompare();
+  return (
+    <section className="run-compare" data-testid="run-compare" aria-label="Compare two runs">
+      {compare === null ? (
+        <ComparePicker />
+      ) : (
+        <>
+          <div className="compare-toolbar">
+            <span className="compare-toolbar-title">Comparing two runs</span>
+            <button
+              type="button"
+              className="btn btn-ghost btn-small"
+              data-testid="compare-close"
+              onClick={close}
+            >
+              Close comparison
+            </button>
+          </div>
+          {error ? (
+            <p className="empty-note is-error" role="alert">
+              Could not load both runs: {error}
+            </p>
+          ) : compare.loading || !compare.comparison || !compare.left || !compare.right ? (
+            <p className="empty-note" role="status">
+              Loading both runs…
+            </p>
+          ) : (
+            <CompareTable
+              comparison={compare.comparison}
+              left={getSideLabel("A", compare.left)}
+              right={getSideLabel("B", compare.right)}
+            />
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function getSideLabel(letter: string, side: CompareSide): CompareSideLabel {
+  return {
+    runId: side.runId,
+    title: `${letter} · v${side.run.agentVersion}`,
+    query: side.run.query,
+    started: formatStartTime(side.run.startedAt ?? side.run.createdAt),
+  };
+}
+
+/** Two selects over the agent's ended runs, A the older by default. */
+function ComparePicker(): ReactElement {
+  const editor = useEditor();
+  const runs = useRunStore((state) => state.runs);
+  const ended = runs.filter((run) => run.status !== "queued" && run.status !== "running");
+  const [left, setLeft] = useState<string>("");
+  const [right, setRight] = useState<string>("");
+  const leftId = left || ended[1]?.id || "";
+  const rightId = right || ended[0]?.id || "";
+  if (ended.length < 2)
+    return (
+      <p className="empty-note">
+        Comparing needs two runs of this agent that have ended. Run it twice (or tick two runs in History).
+      </p>
+    );
+  return (
+    <form
+      className="compare-picker"
+      aria-label="Choose two runs to compare"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (leftId && rightId && leftId !== rightId) void editor.runs.getState().openCompare(leftId, rightId);
+      }}
+    >
+      <p className="explain">
+        Pick two runs of this agent: their steps line up side by side, where they part is marked, and the
+        totals show what B cost more or less than A.
+      </p>
+      <RunSelect label="A" value={leftId} runs={ended} onChange={setLeft} testId="compare-pick-left" />
+      <RunSelect label="B" value={rightId} runs={ended} onChange={setRight} testId="compare-pick-right" />
+      <button
+        type="submit"
+        className="btn btn-primary btn-small"
+        data-testid="compare-start"
+        disabled={!leftId || !rightId || leftId === rightId}
+      >
+        Compare
+      </button>
+    </form>
+  );
+}
+
+function RunSelect(props: {
+  label: string;
+  value: string;
+  runs: readonly RunRecord[];
+  onChange(value: string): void;
+  testId: string;
+}): ReactElement {
+  return (
+    <label className="field">
+      <span className="field-label">Run {props.label}</span>
+      <select
+        className="input"
+        value={props.value}
+        data-testid={props.testId}
+        onChange={(event) => props.onChange(event.target.value)}
+      >
+        {props.runs.map((run) => (
+          <option key={run.id} value={run.id}>
+            {formatStartTime(run.startedAt ?? run.createdAt)} · {run.status} · {run.query.slice(0, 60)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

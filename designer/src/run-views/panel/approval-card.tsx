@@ -1,0 +1,211 @@
+import type { ToolSpec } from "@waddle/protocol";
+import { useId, useMemo, useState, type ReactElement } from "react";
+import type { ResumeInput } from "../../runs/run-store.js";
+import type { RunView } from "../../runs/fold/run-view.js";
+import {
+  getArgsFormFields,
+  getArgsFormValues,
+  hasArgsFields,
+  readArgsForm,
+  readArgsJson,
+  type ArgsFormValues,
+} from "./args-form-model.js";
+import { ArgsForm } from "./args-form.js";
+
+export type PendingRunPause = NonNullable<RunView["pause"]>;
+
+const REASONS: Record<string, string> = {
+  approval_required: "needs approval",
+  await_input: "waits for input",
+  external_event: "waits for an outside event",
+  constraints_conflict: "hit conflicting constraints",
+};
+
+const EMPTY_SCHEMA = Object.freeze({});
+
+function EditArgs(props: {
+  tool: ToolSpec | undefined;
+  args: unknown;
+  onCancel: () => void;
+  onSend: (args: Record<string, unknown>) => void;
+  busy: boolean;
+}): ReactElement {
+  const schema = props.tool?.argsSchema ?? EMPTY_SCHEMA;
+  const useFields = hasArgsFields(schema);
+  const fields = useMemo(() => getArgsFormFields(schema, props.args), [schema, props.args]);
+  const [values, setValues] = useState<ArgsFormValues>(() => getArgsFormValues(fields, props.args));
+  const [json, setJson] = useState(() => JSON.stringify(props.args ?? {}, null, 2));
+  const [errors, setErrors] = useState<Readonly<Record<string, string>>>({});
+  const jsonId = useId();
+  const submit = () => {
+    if (useFields) {
+      const result = readArgsForm({ fields, values, base: props.args });
+      if (!result.ok) return setErrors(result.errors);
+      setErrors({});
+      return props.onSend(result.args);
+    }
+    const result = readArgsJson(json);
+    if (!result.ok) return setErrors({ "": result.error });
+    setErrors({});
+    props.onSend(result.args);
+  };
+  return (
+    <form
+      className="approval-edit"
+      aria-label="Edit the args"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      {useFields ? (
+        <ArgsForm
+          fields={fields}
+          values={values}
+          errors={errors}
+          onChange={(name, value) => setValues((previous) => ({ ...previous, [name]: value }))}
+        />
+      ) : (
+        <div className={`field${errors[""] ? " field-invalid" : ""}`}>
+          <label className="field-label" htmlFor={jsonId}>
+            Args (JSON object)
+          </label>
+          <textarea
+            id={jsonId}
+            className="input mono"
+            rows={8}
+            value={json}
+            data-testid="args-json"
+            aria-invalid={errors[""] !== undefined}
+            onChange={(event) => setJson(event.target.value)}
+          />
+          {errors[""] ? (
+            <p className="field-error" role="alert">
+              {errors[""]}
+            </p>
+          ) : null}
+        </div>
+      )}
+      {Object.keys(errors).length > 0 ? (
+        <p className="field-error" role="alert" data-testid="args-form-errors">
+          Fix the marked fields before sending.
+        </p>
+      ) : null}
+      <div className="approval-actions">
+        <button
+          type="submit"
+          className="btn btn-primary btn-small"
+          data-testid="send-edited-args"
+          disabled={props.busy}
+        >
+          Send edited args
+        </button>
+        <button type="button" className="btn btn-small" onClick={props.onCancel}>
+          Cancel edit
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * A paused step in the run panel: what it waits for, the proposed args, approve / reject / edit (a form
+ * generated from the tool's args schema, validated before sending) and a note sent with any decision.
+ */
+export function ApprovalCard(props: {
+  pause: PendingRunPause;
+  tool: ToolSpec | undefined;
+  editing: boolean;
+  onEditingChange: (editing: boolean) => void;
+  /** Sends the decision; resolves false when it was refused (the panel says why). */
+  onDecide: (input: ResumeInput) => Promise<boolean>;
+}): ReactElement {
+  const { pause, tool, editing } = props;
+  const [note, setNote] = useState("");
+  const [busy, setBusy] = useState(false);
+  const noteId = useId();
+  const decide = async (input: ResumeInput) => {
+    setBusy(true);
+    const sent = await props.onDecide(note.trim() ? { ...input, userInput: note.trim() } : input);
+    setBusy(false);
+    if (sent) props.onEditingChange(false);
+  };
+  const toolName = pause.tool ?? tool?.name ?? null;
+  return (
+    <section
+      className="approval-card"
+      data-testid="approval-card"
+      data-reason={pause.reason}
+      aria-label={`Paused: ${toolName ?? "the run"} ${REASONS[pause.reason] ?? pause.reason}`}
+    >
+      <div className="approval-head">
+        <svg className="approval-icon" width={14} height={14} viewBox="0 0 24 24" aria-hidden>
+          <path d="M7 5h3v14H7zM14 5h3v14h-3z" fill="currentColor" />
+        </svg>
+        <strong>{toolName ?? "The run"}</strong> {REASONS[pause.reason] ?? pause.reason.replaceAll("_", " ")}
+      </div>
+      {tool?.safetyNotes ? <p className="approval-safety">{tool.safetyNotes}</p> : null}
+      {pause.args !== undefined && pause.args !== null && !editing ? (
+        <pre className="approval-args" data-testid="approval-args">
+          {JSON.stringify(pause.args, null, 2)}
+        </pre>
+      ) : null}
+      {editing ? (
+        <EditArgs
+          tool={tool}
+          args={pause.args}
+          busy={busy}
+          onCancel={() => props.onEditingChange(false)}
+          onSend={(args) => void decide({ decision: "edit", args })}
+        />
+      ) : null}
+      <div className="field">
+        <label className="field-label" htmlFor={noteId}>
+          Note (sent with the decision)
+        </label>
+        <textarea
+          id={noteId}
+          className="input"
+          rows={2}
+          value={note}
+          placeholder="Optional: why, or what to do instead"
+          data-testid="approval-note"
+          onChange={(event) => setNote(event.target.value)}
+        />
+      </div>
+      {editing ? null : (
+        <div className="approval-actions">
+          <button
+            type="button"
+            className="btn btn-primary btn-small"
+            data-testid="approve-button"
+            disabled={busy}
+            onClick={() => void decide({ decision: "approve" })}
+          >
+            Approve
+          </button>
+          <button
+            type="button"
+            className="btn btn-small btn-reject"
+            data-testid="reject-button"
+            disabled={busy}
+            onClick={() => void decide({ decision: "reject" })}
+          >
+            Reject
+          </button>
+          {pause.args !== undefined && pause.args !== null ? (
+            <button
+              type="button"
+              className="btn btn-small"
+              data-testid="edit-args-button"
+              disabled={busy}
+              onClick={() => props.onEditingChange(true)}
+            >
+              Edit args…
+            </button>
+          ) : null}
+        </div>
+      )}
+    </section>
+  );
+}

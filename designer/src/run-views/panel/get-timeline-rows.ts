@@ -1,0 +1,67 @@
+import type { StepView, TimelineEntry, TimelineKind } from "../../runs/fold/run-view.js";
+import { formatCost, formatCount, formatDuration } from "../../util/format-metrics.js";
+
+/** A row of the run timeline: a step's header (latency, tokens, cost) or one entry. */
+export type TimelineRow =
+  | { type: "step"; key: string; step: number; summary: string }
+  | { type: "entry"; key: string; entry: TimelineEntry };
+
+/** `1.2 s · 812 tokens · $0.001 · 2 LLM calls`, for a step header. */
+export function getStepSummary(step: StepView): string {
+  const parts = [
+    formatDuration(Math.max(0, step.endTs - step.startTs)),
+    `${formatCount(step.tokens)} tokens`,
+  ];
+  if (step.costUsd > 0) parts.push(formatCost(step.costUsd));
+  parts.push(`${step.llmCalls} LLM call${step.llmCalls === 1 ? "" : "s"}`);
+  return parts.join(" · ");
+}
+
+/** The timeline's entries with a header row wherever a new step begins. */
+export function getTimelineRows(
+  timeline: readonly TimelineEntry[],
+  steps: readonly StepView[],
+): TimelineRow[] {
+  const byStep = new Map(steps.map((step) => [step.step, step]));
+  const rows: TimelineRow[] = [];
+  let current: number | null = null;
+  for (const entry of timeline) {
+    if (entry.step !== current) {
+      current = entry.step;
+      const step = byStep.get(entry.step);
+      rows.push({
+        type: "step",
+        key: `step-${entry.step}-${entry.seq}`,
+        step: entry.step,
+        summary: step ? getStepSummary(step) : "",
+      });
+    }
+    rows.push({ type: "entry", key: `entry-${entry.seq}-${rows.length}`, entry });
+  }
+  return rows;
+}
+
+/** The short badge each kind of entry shows. */
+export const TIMELINE_LABELS: Readonly<Record<TimelineKind, string>> = {
+  start: "Start",
+  plan: "Plan",
+  act: "Act",
+  obs: "Obs",
+  reflect: "Reflect",
+  action: "Action",
+  llm: "LLM",
+  tool: "Tool",
+  tool_error: "Error",
+  retry: "Retry",
+  repair: "Repair",
+  constraint: "Limit",
+  summary: "Summary",
+  parallel: "Parallel",
+  auto_seq: "Auto-seq",
+  todos: "Todos",
+  task: "Task",
+  pause: "Pause",
+  resumed: "Resumed",
+  finish: "Finish",
+  error: "Error",
+};

@@ -1,0 +1,40 @@
+import type { ReactElement } from "react";
+import type { RunView } from "../../runs/fold/run-view.js";
+
+function getEmptyText(status: RunView["status"]): string {
+  if (status === "running" || status === "queued") return "Waiting for the answer…";
+  if (status === "paused") return "No answer yet: the run waits for a decision.";
+  return "No answer.";
+}
+
+/** The answer as it streams in; a caret while it is still being written. */
+export function RunAnswer({
+  view,
+}: {
+  view: Pick<RunView, "answer" | "answerDone" | "finish" | "status">;
+}): ReactElement {
+  const answer = view.answer || view.finish?.answer || "";
+  const streaming =
+    !view.answerDone && answer !== "" && (view.status === "running" || view.status === "queued");
+  return (
+    <div className="run-answer-box">
+      <div className="run-subhead">
+        Answer
+        {view.finish ? (
+          <span className="run-finish-reason">{view.finish.reason.replaceAll("_", " ")}</span>
+        ) : null}
+      </div>
+      <div
+        className={`run-answer${answer ? "" : " is-empty"}${streaming ? " is-streaming" : ""}`}
+        data-testid="run-answer"
+        data-done={view.answerDone}
+        aria-live="polite"
+        aria-busy={streaming}
+        // the placeholder is drawn by CSS, so the element's text is only ever the answer
+        data-placeholder={getEmptyText(view.status)}
+      >
+        {answer}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,150 @@
+import { TERMINAL_RUN_STATUSES } from "@waddle/protocol";
+import { useEffect, useId, useMemo, useRef, type ReactElement } from "react";
+import { useDocument, useEditor, useSession } from "../../editor/editor-context.js";
+import { getIsDirty } from "../../store/document-store.js";
+import { useRunStore } from "../use-run-store.js";
+import { getModelLabel } from "./get-model-label.js";
+import { cancelShownRun, startRunFromPanel } from "../run-actions.js";
+import { getRunPanelStore, useRunPanel } from "./run-panel-store.js";
+
+/** Queries to offer: the agent's sample queries, else the last few queries its runs were given. */
+function useOfferedQueries(): string[] {
+  const samples = useDocument((state) => state.spec.sampleQueries);
+  const runs = useRunStore((state) => state.runs);
+  return useMemo(() => {
+    if (samples.length > 0) return samples.slice(0, 6);
+    return [...new Set(runs.map((run) => run.query))].slice(0, 3);
+  }, [samples, runs]);
+}
+
+/**
+ * Starts a run: which model runs it, the query (with the agent's sample queries offered), Run (the saved
+ * version), Save and run when the document has unsaved changes, and Cancel while the shown run is live.
+ */
+export function RunComposer(): ReactElement {
+  const editor = useEditor();
+  const queryId = useId();
+  const agentId = useDocument((state) => state.agentId);
+  const query = useRunPanel((state) => (state.queryAgentId === agentId ? state.query : ""));
+  const version = useDocument((state) => state.baseVersion);
+  const dirty = useDocument(getIsDirty);
+  const llm = useDocument((state) => state.spec.llm);
+  const serverOffline = useSession((state) => state.health?.offline ?? false);
+  const saving = useSession((state) => state.busy === "saving");
+  const status = useRunStore((state) =>
+    state.mode === "live" ? (state.status ?? state.view?.status ?? null) : null,
+  );
+  const offered = useOfferedQueries();
+  const queryBox = useRef<HTMLTextAreaElement>(null);
+  const focusQuery = useRunPanel((state) => state.focusQuery);
+  // the Run control opens the panel to type a query (a route or a history pick does not)
+  useEffect(() => {
+    if (!focusQuery) return;
+    queryBox.current?.focus();
+    getRunPanelStore(editor).getState().set({ focusQuery: false });
+  }, [focusQuery, editor]);
+  const live = status !== null && !TERMINAL_RUN_STATUSES.has(status);
+  const label = getModelLabel({ llm, serverOffline });
+  const setQuery = (next: string) =>
+    getRunPanelStore(editor).getState().set({ query: next, queryAgentId: agentId });
+  const start = (save: boolean) => void startRunFromPanel(editor, { save });
+  const canStart = agentId !== null && query.trim() !== "" && !saving;
+
+  return (
+    <form
+      className="run-composer"
+      aria-label="Start a run"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (canStart) start(false);
+      }}
+    >
+      <div
+        className={`run-model${label.offline ? " is-offline" : ""}`}
+        title={label.title}
+        data-testid="run-model"
+      >
+        Runs on <span className="run-model-name">{label.text}</span>
+      </div>
+      <div className="field">
+        <label className="field-label" htmlFor={queryId}>
+          Query
+        </label>
+        <textarea
+          id={queryId}
+          className="input"
+          rows={3}
+          value={query}
+          placeholder="Ask the agent something… (Ctrl+Enter runs)"
+          data-testid="run-query"
+          ref={queryBox}
+          onChange={(event) => setQuery(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+              event.preventDefault();
+              if (canStart) start(false);
+              else if (agentId === null && query.trim()) start(true);
+            }
+          }}
+        />
+      </div>
+      {offered.length > 0 ? (
+        <div className="sample-queries" role="group" aria-label="Sample queries">
+          {offered.map((sample) => (
+            <button
+              key={sample}
+              type="button"
+              className="sample-query"
+              title={`Use: ${sample}`}
+              data-testid="sample-query"
+              onClick={() => setQuery(sample)}
+            >
+              {sample}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      {agentId === null ? (
+        <p className="run-dirty-note" data-testid="run-unsaved-note">
+          This agent is not saved yet: a run starts from a saved version.
+        </p>
+      ) : dirty ? (
+        <p className="run-dirty-note" data-testid="run-unsaved-note">
+          Unsaved changes: Run starts the saved version {version === null ? "" : `v${version}`}; Save and run
+          saves them first.
+        </p>
+      ) : null}
+      <div className="run-actions">
+        {dirty || agentId === null ? (
+          <button
+            type="button"
+            className="btn btn-primary"
+            data-testid="run-save-and-run"
+            disabled={query.trim() === "" || saving}
+            onClick={() => start(true)}
+          >
+            Save and run
+          </button>
+        ) : null}
+        <button
+          type="submit"
+          className={`btn${dirty || agentId === null ? "" : " btn-primary"}`}
+          data-testid="run-start"
+          disabled={!canStart}
+          title={agentId === null ? "Save the agent first" : `Run version ${version ?? ""} with this query`}
+        >
+          {dirty && agentId !== null ? `Run saved v${version ?? ""}` : "Run"}
+        </button>
+        <button
+          type="button"
+          className="btn"
+          data-testid="run-cancel"
+          disabled={!live}
+          onClick={() => void cancelShownRun(editor)}
+        >
+          Cancel run
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,75 @@
+import type { ReactElement } from "react";
+import { useDocument } from "../../editor/editor-context.js";
+import { getIsDirty } from "../../store/document-store.js";
+import type { RunView } from "../../runs/fold/run-view.js";
+import { useRunStore } from "../use-run-store.js";
+import { getModelLabel } from "./get-model-label.js";
+import { getVersionNote } from "./get-version-note.js";
+
+/** The shown run's status (`run-status`, its text the RunStatus). */
+export function RunStatusChip({ status }: { status: RunView["status"] }): ReactElement {
+  return (
+    <span
+      className={`run-status status-${status}`}
+      data-testid="run-status"
+      data-status={status}
+      role="status"
+    >
+      {status}
+    </span>
+  );
+}
+
+/** The note saying how the open agent differs from the version that ran, if it does. */
+export function useVersionNote(): string | null {
+  const agentId = useRunStore((state) => state.view?.agentId ?? state.spec?.id ?? null);
+  const agentVersion = useRunStore((state) => state.view?.agentVersion ?? null);
+  const documentAgentId = useDocument((state) => state.agentId);
+  const baseVersion = useDocument((state) => state.baseVersion);
+  const dirty = useDocument(getIsDirty);
+  return getVersionNote({
+    run: { agentId, agentVersion },
+    document: { agentId: documentAgentId, baseVersion, dirty },
+  });
+}
+
+/** Which run is shown: status, version, model, query, and a note when the open agent has changed since. */
+export function RunSummary({ view }: { view: RunView }): ReactElement {
+  const spec = useRunStore((state) => state.spec);
+  const note = useVersionNote();
+  const status = useRunStore((state) => state.status) ?? view.status;
+  const model = spec ? getModelLabel({ llm: spec.llm, ran: view.llm }) : null;
+  return (
+    <div
+      className="run-summary"
+      data-testid="run-summary"
+      data-run-id={view.runId}
+      data-last-seq={view.lastSeq}
+      data-timeline-count={view.timeline.length}
+    >
+      <div className="run-summary-line">
+        <RunStatusChip status={status} />
+        {view.agentVersion !== null ? <span className="run-muted">v{view.agentVersion}</span> : null}
+        {model ? (
+          <span className="run-muted" title={model.title} data-testid="run-ran-model">
+            {model.text}
+          </span>
+        ) : null}
+        <span className="run-muted" title={view.runId}>
+          {view.runId.slice(0, 8)}
+        </span>
+      </div>
+      {view.query ? <div className="run-summary-query">{view.query}</div> : null}
+      {note ? (
+        <p className="run-version-note" data-testid="run-version-note">
+          {note}
+        </p>
+      ) : null}
+      {view.error ? (
+        <p className="run-notice tone-error" role="alert">
+          {view.error.code}: {view.error.message}
+        </p>
+      ) : null}
+    </div>
+  );
+}

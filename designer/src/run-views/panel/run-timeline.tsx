@@ -1,0 +1,137 @@
+import { memo, useCallback, useMemo, type KeyboardEvent, type ReactElement } from "react";
+import type { StepView, TimelineEntry } from "../../runs/fold/run-view.js";
+import { getTimelineRows, TIMELINE_LABELS, type TimelineRow } from "./get-timeline-rows.js";
+import { VirtualList } from "./virtual-list.js";
+
+const ROW_HEIGHT = 28;
+
+interface RunTimelineProps {
+  timeline: readonly TimelineEntry[];
+  steps: readonly StepView[];
+  selectedSeq: number | null;
+  onSelect: (entry: TimelineEntry) => void;
+  /** Follow new entries while the reader is at the end (a live run). */
+  follow: boolean;
+  /** In a replay: entries after this seq are yet to come at the position (dimmed; a click jumps there). */
+  futureAfterSeq?: number | undefined;
+}
+
+const TimelineRowView = memo(function TimelineRowView({
+  row,
+  selected,
+  future,
+  onSelect,
+}: {
+  row: TimelineRow;
+  selected: boolean;
+  future?: boolean;
+  onSelect: (entry: TimelineEntry) => void;
+}): ReactElement {
+  if (row.type === "step") {
+    return (
+      <div className="timeline-step" role="presentation" style={{ height: ROW_HEIGHT }}>
+        <span className="timeline-step-name">Step {row.step + 1}</span>
+        <span className="timeline-step-summary">{row.summary}</span>
+      </div>
+    );
+  }
+  const { entry } = row;
+  return (
+    <div
+      id={`run-timeline-${entry.seq}`}
+      role="option"
+      aria-selected={selected}
+      className={`timeline-entry kind-${entry.kind} tone-${entry.tone ?? "neutral"}${selected ? " is-selected" : ""}${future ? " is-future" : ""}`}
+      style={{ height: ROW_HEIGHT }}
+      data-testid="run-timeline-entry"
+      data-kind={entry.kind}
+      data-seq={entry.seq}
+      data-tool={entry.tool}
+      title={entry.detail ? `${entry.title}\n${entry.detail}` : entry.title}
+      onClick={() => onSelect(entry)}
+    >
+      <span className="timeline-badge">{TIMELINE_LABELS[entry.kind]}</span>
+      <span className="timeline-title">{entry.title}</span>
+      {entry.detail ? <span className="timeline-detail">{entry.detail}</span> : null}
+    </div>
+  );
+});
+
+/**
+ * The run's step timeline: Plan / Act / Obs / Reflect, tool calls, repairs, retries, constraint
+ * violations, summaries and tasks, under a header per step (latency, tokens, cost). Virtualized; arrow
+ * keys move the selection, which shows the step's detail and selects its node on the canvas.
+ */
+export function RunTimeline({
+  timeline,
+  steps,
+  selectedSeq,
+  onSelect,
+  follow,
+  futureAfterSeq,
+}: RunTimelineProps): ReactElement {
+  const rows = useMemo(() => getTimelineRows(timeline, steps), [timeline, steps]);
+  const selectedIndex = useMemo(
+    () =>
+      selectedSeq === null
+        ? -1
+        : rows.findIndex((row) => row.type === "entry" && row.entry.seq === selectedSeq),
+    [rows, selectedSeq],
+  );
+  const renderRow = useCallback(
+    (index: number) => {
+      const row = rows[index]!;
+      return (
+        <TimelineRowView
+          key={row.key}
+          row={row}
+          selected={row.type === "entry" && row.entry.seq === selectedSeq}
+          future={row.type === "entry" && futureAfterSeq !== undefined && row.entry.seq > futureAfterSeq}
+          onSelect={onSelect}
+        />
+      );
+    },
+    [rows, selectedSeq, onSelect, futureAfterSeq],
+  );
+  const onKeyDown = useCallback(
+    (event: KeyboardEvent<HTMLDivElement>) => {
+      // [where to start looking, which way]: the next entry row from there is selected
+      const moves: Record<string, [number, 1 | -1]> = {
+        ArrowDown: [selectedIndex, 1],
+        ArrowUp: [selectedIndex < 0 ? rows.length : selectedIndex, -1],
+        Home: [-1, 1],
+        End: [rows.length, -1],
+      };
+      const move = moves[event.key];
+      if (!move || rows.length === 0) return;
+      event.preventDefault();
+      const [from, direction] = move;
+      for (let index = from + direction; index >= 0 && index < rows.length; index += direction) {
+        const row = rows[index]!;
+        if (row.type === "entry") return onSelect(row.entry);
+      }
+    },
+    [rows, selectedIndex, onSelect],
+  );
+  if (timeline.length === 0)
+    return (
+      <p className="run-empty" data-testid="run-timeline">
+        No steps yet.
+      </p>
+    );
+  return (
+    <VirtualList
+      count={rows.length}
+      rowHeight={ROW_HEIGHT}
+      renderRow={renderRow}
+      activeIndex={selectedIndex}
+      follow={follow}
+      role="listbox"
+      label="Run timeline"
+      activeDescendant={selectedSeq === null || selectedIndex < 0 ? undefined : `run-timeline-${selectedSeq}`}
+      testId="run-timeline"
+      className="run-timeline"
+      onKeyDown={onKeyDown}
+    />
+  );
+}

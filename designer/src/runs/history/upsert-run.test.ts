@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { makeRunRecord } from "../../testing/fake-run-api.js";
+import { sortRuns, upsertRun } from "./upsert-run.js";
+
+const run = (id: string, createdAt?: string, status: "queued" | "finished" = "queued") =>
+  makeRunRecord({ id, status, ...(createdAt ? { createdAt } : {}) });
+
+describe("upsertRun", () => {
+  it("adds a new run, replaces a known one, keeps newest first", () => {
+    const runs = [run("b", "2025-01-02"), run("a", "2025-01-01")];
+    expect(upsertRun(runs, run("c", "2025-01-03")).map((item) => item.id)).toEqual(["c", "b", "a"]);
+    const replaced = upsertRun(runs, run("a", "2025-01-01", "finished"));
+    expect(replaced.map((item) => `${item.id}:${item.status}`)).toEqual(["b:queued", "a:finished"]);
+    expect(runs[1]?.status).toBe("queued");
+  });
+
+  it("drops a run that leaves the status filter, and ignores one that never passed it", () => {
+    const runs = [run("a", "2025-01-01", "finished")];
+    expect(upsertRun(runs, run("a", "2025-01-01", "queued"), ["finished"])).toEqual([]);
+    expect(upsertRun(runs, run("b", "2025-01-02", "queued"), ["finished"])).toBe(runs);
+  });
+
+  it("puts a run that tells no time first", () => {
+    expect(sortRuns([run("a", "2025-01-01"), run("new")]).map((item) => item.id)).toEqual(["new", "a"]);
+  });
+});
