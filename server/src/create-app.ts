@@ -17,7 +17,8 @@ import { createMcpServersRoutes } from "./http/mcp-servers-routes.js";
 import { createMetaRoutes, type PartsHealth } from "./http/meta-routes.js";
 import { createRunsRoutes } from "./http/runs-routes.js";
 import { createSessionsRoutes } from "./http/sessions-routes.js";
-import { SessionService } from "./sessions/session-service.js";
+import type { SessionService } from "./sessions/session-service.js";
+import type { SessionTurns } from "./sessions/session-turns.js";
 import {
   createAuth,
   createCors,
@@ -44,8 +45,9 @@ export interface CreateAppOptions {
   mcp?: McpClientManager;
   /** The outside parts' health for `/api/health` (PostgreSQL, Redis). */
   health?: PartsHealth;
-  /** Sessions; by default a service over `store`. */
-  sessions?: SessionService;
+  /** Sessions and their turns. */
+  sessions: SessionService;
+  turns: SessionTurns;
 }
 
 /** The Express app: Host check, security headers, CORS, auth, JSON bodies, the REST routes, the designer. */
@@ -72,11 +74,8 @@ export function createApp(options: CreateAppOptions): Express {
     }),
   );
   api.use("/agents", createAgentsRoutes({ store: options.store }));
-  api.use("/runs", createRunsRoutes({ store: options.store, runs: options.runs }));
-  api.use(
-    "/sessions",
-    createSessionsRoutes({ sessions: options.sessions ?? new SessionService(options.store) }),
-  );
+  api.use("/runs", createRunsRoutes({ store: options.store, runs: options.runs, turns: options.turns }));
+  api.use("/sessions", createSessionsRoutes({ sessions: options.sessions, turns: options.turns }));
   api.use("/mcp", createMcpServersRoutes(options.mcp ? { mcp: options.mcp } : {}));
   api.use((request) => {
     throw new ApiError(

@@ -6,6 +6,9 @@ import { fileURLToPath } from "node:url";
 import type { PriceTable } from "@waddle/planner";
 import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
 import { createApp } from "./create-app.js";
+import { createServerLlm } from "./runs/default-planner-factory.js";
+import { SessionService } from "./sessions/session-service.js";
+import { SessionTurns } from "./sessions/session-turns.js";
 import type { PartsHealth } from "./http/meta-routes.js";
 import type { Logger, LogLevel } from "./shared/logger.js";
 import type { McpServerConfig } from "./mcp-client/mcp-servers-config.js";
@@ -171,6 +174,24 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     });
     const { runs, hub, offline } = runtime;
     queueMode = runtime.queueMode;
+    const sessions = new SessionService(store);
+    const turns = new SessionTurns({
+      store,
+      sessions,
+      runs,
+      hub,
+      logger,
+      createSummarizer: (spec) =>
+        createServerLlm({
+          config: spec.summarizerLlm ?? spec.llm,
+          path: spec.summarizerLlm ? "summarizerLlm" : "llm",
+          env,
+          policy: setup.llmPolicy,
+          redactor: setup.redactor,
+          logger,
+          ...(setup.priceTable ? { priceTable: setup.priceTable } : {}),
+        }),
+    });
     const interrupted = await runs.recoverRuns();
     if (interrupted.length > 0) logger.warn("runs interrupted by the last shutdown", { runs: interrupted });
     const app = createApp({
@@ -178,6 +199,8 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       registry,
       runs,
       hub,
+      sessions,
+      turns,
       logger,
       version: SERVER_VERSION,
       offline,

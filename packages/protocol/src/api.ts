@@ -32,6 +32,8 @@ export const API_ERROR_CODES = [
    * that clients do not retry, since a retry would run those tools again.
    */
   "run_failed_after_side_effects",
+  /** A turn names another agent than its session's. */
+  "session_agent_mismatch",
   "internal",
 ] as const;
 export const ApiErrorCode = z.enum(API_ERROR_CODES);
@@ -194,7 +196,23 @@ export const StartRunRequest = z.strictObject({
   agentVersion: z.int().positive().optional(),
 });
 export type StartRunRequest = z.infer<typeof StartRunRequest>;
-export const StartRunResponse = z.object({ runId: z.string() });
+/**
+ * `POST /api/runs` with `sessionId`: a turn of that session. `agentId` may be left out (the session's); given,
+ * it must be the session's. The session's pinned version runs unless `agentVersion` names another.
+ */
+export const StartTurnRequest = z.strictObject({
+  sessionId: z.string().regex(/^ses_[A-Za-z0-9_-]{1,80}$/, "must be a session id such as ses_4f9c2a1b"),
+  agentId: Slug.optional(),
+  query: StartRunRequest.shape.query,
+  toolContext: StartRunRequest.shape.toolContext,
+  agentVersion: StartRunRequest.shape.agentVersion,
+});
+export type StartTurnRequest = z.infer<typeof StartTurnRequest>;
+export const StartRunResponse = z.object({
+  runId: z.string(),
+  sessionId: z.string().optional(),
+  turn: z.int().positive().optional(),
+});
 export type StartRunResponse = z.infer<typeof StartRunResponse>;
 
 export const PendingPause = z.object({
@@ -203,6 +221,18 @@ export const PendingPause = z.object({
   resumeToken: z.string(),
 });
 export type PendingPause = z.infer<typeof PendingPause>;
+
+/** Where a run belongs: a turn of a session, or a session's background task spawned by a turn. */
+export const RunOrigin = z.object({
+  sessionId: z.string().optional(),
+  /** The turn's number in its session, 1-based. */
+  turn: z.int().positive().optional(),
+  /** `task`: a background task of a session, a run of its own. */
+  kind: z.enum(["run", "task"]).optional(),
+  /** The turn's run that spawned this task. */
+  parentRunId: z.string().optional(),
+});
+export type RunOrigin = z.infer<typeof RunOrigin>;
 
 export const RunRecord = z.object({
   id: z.string(),
@@ -224,6 +254,7 @@ export const RunRecord = z.object({
    * any: after a restart the server holds no toolContext, and a resume must supply it again.
    */
   toolContextKeys: z.array(z.string()).optional(),
+  ...RunOrigin.shape,
   /** Steps the planner took, when known: from the result's metadata of a finished or paused run. */
   steps: z.int().nonnegative().optional(),
   /**

@@ -92,7 +92,12 @@ export function applySessionEvent(record: SessionRecord, event: SessionEvent): S
       next.pendingMerges = record.pendingMerges.filter((merge) => merge.mergeId !== event.data.mergeId);
       break;
     case "context_compacted":
-      next.compactedThroughTurn = Math.max(record.compactedThroughTurn, event.data.throughTurn);
+      if (event.data.throughTurn > record.compactedThroughTurn) {
+        next.compactedThroughTurn = event.data.throughTurn;
+        if (event.data.summary !== undefined) {
+          next.contextSummary = { throughTurn: event.data.throughTurn, state: event.data.summary };
+        }
+      }
       break;
     case "session_closed":
       next.status = "closed";

@@ -96,6 +96,8 @@ export const ContextCompactedEvent = envelope(
     method: z.enum(["rule_based", "llm"]),
     tokensBefore: z.int().nonnegative(),
     tokensAfter: z.int().nonnegative(),
+    /** The summary that now stands for those turns. */
+    summary: z.unknown().optional(),
   }),
 );
 export const SessionClosedEvent = envelope(

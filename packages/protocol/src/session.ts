@@ -73,6 +73,8 @@ export const SessionRecord = z.object({
   lastSeq: z.int().nonnegative(),
   /** Earlier turns up to this one reach the model as a summary (`context_compacted`). */
   compactedThroughTurn: z.int().nonnegative(),
+  /** That summary (the planner's compacted state), when there is one. */
+  contextSummary: z.object({ throughTurn: z.int().positive(), state: z.unknown() }).optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -2,6 +2,8 @@ import {
   ListRunsQuery,
   ResumeRequest,
   StartRunRequest,
+  StartTurnRequest,
+  type StartRunResponse,
   type RunEventsResponse,
   type RunsListResponse,
 } from "@waddle/protocol";
@@ -10,6 +12,7 @@ import { z } from "zod";
 import { notFound } from "../shared/api-error.js";
 import type { RunCommands } from "../runs/run-service.js";
 import type { WaddleStore } from "../store/waddle-store.js";
+import type { SessionTurns } from "../sessions/session-turns.js";
 import { parseRequest, RunIdParam } from "./validate-request.js";
 
 const EventsQuery = z.strictObject({
@@ -18,14 +21,21 @@ const EventsQuery = z.strictObject({
 });
 
 /** `/api/runs`: start, list, get, events after a seq, cancel, resume. */
-export function createRunsRoutes(options: { store: WaddleStore; runs: RunCommands }): Router {
-  const { store, runs } = options;
+export function createRunsRoutes(options: {
+  store: WaddleStore;
+  runs: RunCommands;
+  turns: SessionTurns;
+}): Router {
+  const { store, runs, turns } = options;
   const router = Router();
 
   router.post("/", async (request, response) => {
-    const body = parseRequest(StartRunRequest, request.body, "body");
-    const { runId } = await runs.startRun(body);
-    response.status(202).location(`/api/runs/${runId}`).json({ runId });
+    // With `sessionId`, a turn of that session; without it, a run on its own.
+    const inSession = typeof (request.body as { sessionId?: unknown } | undefined)?.sessionId === "string";
+    const answer: StartRunResponse = inSession
+      ? await turns.start(parseRequest(StartTurnRequest, request.body, "body"))
+      : await runs.startRun(parseRequest(StartRunRequest, request.body, "body"));
+    response.status(202).location(`/api/runs/${answer.runId}`).json(answer);
   });
 
   router.get("/", async (request, response) => {

@@ -3,6 +3,7 @@ import {
   TERMINAL_RUN_STATUSES,
   type AgentSpec,
   type ResumeRequest,
+  type RunOrigin,
   type RunRecord,
   type StartRunRequest,
 } from "@waddle/protocol";
@@ -23,6 +24,10 @@ export interface StartRunOptions {
    * a chat completion. Stored with the run's work until it starts; a paused run keeps it in its saved state.
    */
   contextMeta?: Record<string, unknown>;
+  /** The run's id, when the caller named it before (a session writes its turn first). */
+  runId?: string;
+  /** A session's turn or background task. */
+  origin?: RunOrigin;
 }
 
 /** What the REST routes, `/v1` and `/mcp` ask of the runs. */
@@ -108,7 +113,7 @@ export class RunService implements RunCommands {
     const { store } = this.options;
     const agent = await getRunAgent(store, request);
     this.options.checkSpec?.(agent.spec);
-    const runId = createRunId();
+    const runId = options.runId ?? createRunId();
     const toolContextKeys = getToolContextKeys(request.toolContext);
     await store.createRun({
       id: runId,
@@ -119,6 +124,7 @@ export class RunService implements RunCommands {
       leaseMs: this.options.leaseMs,
       ...(toolContextKeys ? { toolContextKeys } : {}),
       ...(options.contextMeta ? { work: { contextMeta: options.contextMeta } } : {}),
+      ...(options.origin ? { origin: options.origin } : {}),
     });
     this.toolContexts.set(runId, request.toolContext);
     this.options.hub.publishStatus({ runId, status: "queued", lastSeq: 0 });

@@ -19,6 +19,7 @@ const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   request_in_progress: 409,
   // 400: the one status that the AI SDK, LangChain JS and openai-node all leave alone (README, "Clients").
   run_failed_after_side_effects: 400,
+  session_agent_mismatch: 422,
   internal: 500,
 };
 

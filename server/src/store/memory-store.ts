@@ -153,6 +153,7 @@ export class MemoryStore implements WaddleStore {
       error: null,
       offline: run.offline ?? false,
       ...(run.toolContextKeys === undefined ? {} : { toolContextKeys: [...run.toolContextKeys] }),
+      ...run.origin,
     };
     this.runs.set(run.id, record);
     this.events.set(run.id, []);

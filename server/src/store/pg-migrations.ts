@@ -117,6 +117,16 @@ export const PG_MIGRATIONS: readonly { id: number; name: string; sql: string }[]
       );
     `,
   },
+  {
+    id: 4,
+    // Where a run belongs (see the SQLite migration 7).
+    name: "run_origin",
+    sql: `
+      ALTER TABLE runs ADD COLUMN origin text;
+      ALTER TABLE runs ADD COLUMN session_id text;
+      CREATE INDEX runs_by_session ON runs (session_id);
+    `,
+  },
 ];
 
 /** A fixed key for pg_advisory_lock: instances starting together migrate one at a time. */

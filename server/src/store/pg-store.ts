@@ -190,9 +190,9 @@ export class PgStore implements WaddleStore {
     try {
       const { rows } = await this.query(
         `INSERT INTO runs (id, agent_id, agent_version, status, query, usage, offline, created_at,
-           tool_context_keys, work, lease_until)
+           tool_context_keys, work, lease_until, origin, session_id)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
-             clock_timestamp() + $11::integer * interval '1 millisecond')
+             clock_timestamp() + $11::integer * interval '1 millisecond', $12, $13)
            RETURNING *`,
         [
           run.id,
@@ -206,6 +206,8 @@ export class PgStore implements WaddleStore {
           run.toolContextKeys === undefined ? null : JSON.stringify(run.toolContextKeys),
           run.work === undefined ? null : JSON.stringify(run.work),
           run.leaseMs ?? null,
+          run.origin === undefined ? null : JSON.stringify(run.origin),
+          run.origin?.sessionId ?? null,
         ],
       );
       return toPgRunRecord(rows[0] as PgRunRow);

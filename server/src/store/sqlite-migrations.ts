@@ -131,6 +131,16 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
       );
     `,
   },
+  {
+    id: 7,
+    // Where a run belongs (a session's turn, or its background task): {sessionId, turn, kind, parentRunId}.
+    name: "run_origin",
+    sql: `
+      ALTER TABLE runs ADD COLUMN origin TEXT;
+      ALTER TABLE runs ADD COLUMN session_id TEXT;
+      CREATE INDEX runs_by_session ON runs (session_id);
+    `,
+  },
 ];
 
 /** Applies the migrations the database has not seen yet; returns how many ran. */

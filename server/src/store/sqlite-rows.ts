@@ -1,4 +1,4 @@
-import type { AgentRecord, AgentSpec, RunRecord } from "@waddle/protocol";
+import type { AgentRecord, AgentSpec, RunOrigin, RunRecord } from "@waddle/protocol";
 import type { RunPatch } from "./waddle-store.js";
 import { withRunSummary } from "./with-run-summary.js";
 
@@ -18,6 +18,7 @@ export interface RunRow {
   started_at: string | null;
   finished_at: string | null;
   tool_context_keys: string | null;
+  origin?: string | null;
 }
 
 export interface VersionRow {
@@ -77,5 +78,6 @@ export function toRunRecord(row: RunRow): RunRecord {
     ...(row.tool_context_keys === null
       ? {}
       : { toolContextKeys: JSON.parse(row.tool_context_keys) as string[] }),
+    ...(row.origin ? (JSON.parse(row.origin) as RunOrigin) : {}),
   });
 }

@@ -47,6 +47,7 @@ describe("SqliteStore", () => {
       { id: 4, name: "run_claims_and_checkpoints" },
       { id: 5, name: "request_keys" },
       { id: 6, name: "sessions" },
+      { id: 7, name: "run_origin" },
     ]);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();

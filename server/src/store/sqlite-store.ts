@@ -167,8 +167,8 @@ export class SqliteStore implements WaddleStore {
     try {
       this.sql(
         `INSERT INTO runs (id, agent_id, agent_version, status, query, usage, offline, created_at,
-           tool_context_keys, work, lease_until, position)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs))`,
+           tool_context_keys, work, lease_until, origin, session_id, position)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs))`,
       ).run(
         run.id,
         run.agentId,
@@ -181,6 +181,8 @@ export class SqliteStore implements WaddleStore {
         run.toolContextKeys === undefined ? null : JSON.stringify(run.toolContextKeys),
         run.work === undefined ? null : JSON.stringify(run.work),
         run.leaseMs === undefined ? null : Date.now() + run.leaseMs,
+        run.origin === undefined ? null : JSON.stringify(run.origin),
+        run.origin?.sessionId ?? null,
       );
     } catch (error) {
       if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {

@@ -8,6 +8,7 @@ import type {
   PlannerResult,
   ResumeRequest,
   RunEvent,
+  RunOrigin,
   RunRecord,
   RunStatus,
   TaskStatus,
@@ -32,6 +33,8 @@ export interface NewRun {
   work?: RunWork;
   /** Queue mode: nobody re-queues the run for this long (its job is being added). */
   leaseMs?: number;
+  /** A session's turn or background task. */
+  origin?: RunOrigin;
 }
 
 /**

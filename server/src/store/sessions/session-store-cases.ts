@@ -148,4 +148,34 @@ export const sessionStoreCases: readonly StoreConformanceCase[] = [
         );
       }),
   },
+  {
+    name: "runs: a session's turn and task keep where they belong",
+    run: (make) =>
+      withSessions(make, async (store) => {
+        const base = { agentId: "helper", agentVersion: 1, query: "q", status: "queued" as const };
+        await store.createRun({
+          ...base,
+          id: "run_turn",
+          origin: { sessionId: "ses_a", turn: 2, kind: "run" },
+        });
+        await store.createRun({
+          ...base,
+          id: "run_task",
+          origin: { sessionId: "ses_a", kind: "task", parentRunId: "run_turn" },
+        });
+        await store.createRun({ ...base, id: "run_alone" });
+        assert.deepEqual(
+          [
+            await store.getRun("run_turn"),
+            await store.getRun("run_task"),
+            await store.getRun("run_alone"),
+          ].map((run) => [run?.sessionId, run?.turn, run?.kind, run?.parentRunId]),
+          [
+            ["ses_a", 2, "run", undefined],
+            ["ses_a", undefined, "task", "run_turn"],
+            [undefined, undefined, undefined, undefined],
+          ],
+        );
+      }),
+  },
 ];

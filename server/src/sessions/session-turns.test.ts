@@ -1,0 +1,174 @@
+import { fixtureReply, startOpenAiFixtureServer, type OpenAiFixtureServer } from "@waddle/planner/testing";
+import { AgentSpec, type SessionRecord } from "@waddle/protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../testing/start-test-server.js";
+import { waitForRun } from "../testing/wait-for-run.js";
+
+let server: TestServer;
+let fixture: OpenAiFixtureServer;
+
+const slow = AgentSpec.parse({
+  version: 1,
+  id: "slow-helper",
+  name: "Slow helper",
+  tools: [
+    { name: "lookup", desc: "Looks up", impl: { kind: "mock", output: { ok: true }, latencyMs: 60_000 } },
+  ],
+});
+
+beforeAll(async () => {
+  fixture = await startOpenAiFixtureServer({
+    fallback: (request) => {
+      const messages = (request.body as { messages: { content: string }[] }).messages;
+      const user = messages.map((message) => message.content).join("\n");
+      return fixtureReply.finalAnswer(
+        `Heard: ${user.includes(`"assistant":"Heard: fresh"`) ? "earlier turn seen" : "fresh"}`,
+      );
+    },
+  });
+  server = await startTestServer({
+    env: { OPENAI_API_KEY: "sk-fixture-key-0123456789" },
+    llmAllow: [new URL(fixture.baseURL).origin],
+  });
+  const chatty = AgentSpec.parse({
+    version: 1,
+    id: "chatty",
+    name: "Chatty",
+    llm: { provider: "openai", model: "fixture-model", baseUrl: fixture.baseURL },
+    tools: [{ name: "lookup", desc: "Looks up", impl: { kind: "mock", output: { ok: true } } }],
+  });
+  const approver = AgentSpec.parse({
+    version: 1,
+    id: "approver",
+    name: "Approver",
+    tools: [
+      {
+        name: "refund",
+        desc: "Refunds the charge",
+        sideEffects: "write",
+        requiresApproval: true,
+        impl: { kind: "mock", output: { refunded: true } },
+      },
+    ],
+  });
+  for (const spec of [slow, chatty, approver]) {
+    expect((await server.request("/api/agents", { method: "POST", json: spec })).status).toBe(201);
+  }
+});
+afterAll(async () => {
+  await server.stop();
+  await fixture.close();
+});
+
+const newSession = async (agentId: string): Promise<string> =>
+  (await server.request("/api/sessions", { method: "POST", json: { agentId } })).body.sessionId;
+const turn = (json: Record<string, unknown>) => server.request("/api/runs", { method: "POST", json });
+const getSession = async (id: string): Promise<SessionRecord> =>
+  (await server.request(`/api/sessions/${id}`)).body;
+
+/** The session once its last turn has ended (its log hears of it right after the run's status). */
+async function waitForIdle(id: string): Promise<SessionRecord> {
+  for (;;) {
+    const record = await getSession(id);
+    if (record.status !== "running") return record;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe("turns: POST /api/runs with a sessionId", () => {
+  it("runs each turn as a run of the session, and the next turn's model sees the earlier ones", async () => {
+    const sessionId = await newSession("chatty");
+    const first = await turn({ sessionId, query: "My first question about invoices" });
+    expect(first.status).toBe(202);
+    expect(first.body).toEqual({ runId: expect.stringMatching(/^run_/), sessionId, turn: 1 });
+    const run = await waitForRun(server, first.body.runId);
+    expect(run).toMatchObject({ status: "finished", sessionId, turn: 1, kind: "run" });
+    const afterOne = await waitForIdle(sessionId);
+    expect(afterOne).toMatchObject({
+      title: "My first question about invoices",
+      status: "idle",
+      turns: [{ runId: first.body.runId, turn: 1, status: "finished", answer: "Heard: fresh" }],
+    });
+    expect(afterOne.usage.llmCalls).toBeGreaterThan(0);
+
+    const second = await turn({ sessionId, agentId: "chatty", query: "And a follow-up" });
+    expect(second.body.turn).toBe(2);
+    await waitForRun(server, second.body.runId);
+    const afterTwo = await waitForIdle(sessionId);
+    expect(afterTwo.turns.map((entry) => [entry.turn, entry.answer])).toEqual([
+      [1, "Heard: fresh"],
+      [2, "Heard: earlier turn seen"],
+    ]);
+    // The stored query is the person's message; the conversation reached the model beside it.
+    expect((await server.request(`/api/runs/${second.body.runId}`)).body.query).toBe("And a follow-up");
+    const log = (await server.request(`/api/sessions/${sessionId}/events`)).body.events;
+    expect(log.map((event: { type: string }) => event.type)).toEqual([
+      "turn_started",
+      "turn_ended",
+      "turn_started",
+      "turn_ended",
+    ]);
+  });
+
+  it("refuses a turn while one runs (409 turn_in_progress), and after a close (409 session_closed)", async () => {
+    const sessionId = await newSession("slow-helper");
+    const running = await turn({ sessionId, query: "Look it up slowly" });
+    expect(running.status).toBe(202);
+    const busy = await turn({ sessionId, query: "Are you done?" });
+    expect(busy.status).toBe(409);
+    expect(busy.body.details.reason).toBe("turn_in_progress");
+    const closed = await server.request(`/api/sessions/${sessionId}`, { method: "DELETE" });
+    expect(closed.body.status).toBe("closed");
+    expect((await waitForRun(server, running.body.runId)).status).toBe("cancelled");
+    const late = await turn({ sessionId, query: "Hello again" });
+    expect(late.status).toBe(409);
+    expect(late.body.details.reason).toBe("session_closed");
+    const record = await getSession(sessionId);
+    expect(record.turns).toMatchObject([{ status: "cancelled", answer: null }]);
+  });
+
+  it("waits while its turn waits at a pause, and goes on once it is answered", async () => {
+    const sessionId = await newSession("approver");
+    const started = await turn({ sessionId, query: "Refund my duplicate charge" });
+    const paused = await waitForRun(server, started.body.runId, new Set(["paused"]));
+    let record = await getSession(sessionId);
+    for (let tries = 0; record.status !== "waiting" && tries < 100; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      record = await getSession(sessionId);
+    }
+    expect(record).toMatchObject({ status: "waiting", turns: [{ status: "paused" }] });
+    const busy = await turn({ sessionId, query: "Hello?" });
+    expect(busy.status).toBe(409);
+    expect(busy.body.message).toMatch(/waiting at a pause/);
+    const resumed = await server.request(`/api/runs/${started.body.runId}/resume`, {
+      method: "POST",
+      json: { resumeToken: paused.pause!.resumeToken, decision: "approve" },
+    });
+    expect(resumed.status).toBe(202);
+    await waitForRun(server, started.body.runId);
+    const done = await waitForIdle(sessionId);
+    expect(done.turns[0]).toMatchObject({ status: "finished" });
+    const types = (await server.request(`/api/sessions/${sessionId}/events`)).body.events.map(
+      (event: { type: string; data: { status?: string } }) =>
+        `${event.type}${event.data.status ? `:${event.data.status}` : ""}`,
+    );
+    // After the answer the run is queued, then running: whichever status the log heard first.
+    expect(types).toEqual([
+      "turn_started",
+      "turn_updated:paused",
+      expect.stringMatching(/^turn_updated:(queued|running)$/),
+      "turn_ended:finished",
+    ]);
+  });
+
+  it("answers a turn for another agent 422, an unknown session 404, and a bad session id 400", async () => {
+    const sessionId = await newSession("chatty");
+    const other = await turn({ sessionId, agentId: "support-triage", query: "hi" });
+    expect(other.status).toBe(422);
+    expect(other.body.code).toBe("session_agent_mismatch");
+    expect((await turn({ sessionId: "ses_0000000000000000", query: "hi" })).status).toBe(404);
+    expect((await turn({ sessionId: "nope", query: "hi" })).status).toBe(400);
+    expect((await turn({ sessionId, query: "" })).status).toBe(400);
+    expect((await getSession(sessionId)).turns).toEqual([]);
+  });
+});
