@@ -9,6 +9,7 @@ import { createApp } from "./create-app.js";
 import { createServerLlm } from "./runs/default-planner-factory.js";
 import { SessionService } from "./sessions/session-service.js";
 import { SessionTurns } from "./sessions/session-turns.js";
+import { bridgeSessionChanges } from "./scale/session-bridge.js";
 import type { PartsHealth } from "./http/meta-routes.js";
 import type { Logger, LogLevel } from "./shared/logger.js";
 import type { McpServerConfig } from "./mcp-client/mcp-servers-config.js";
@@ -224,9 +225,15 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       ...(options.token ? { token: options.token } : {}),
       ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
       onFollow: (runId, lastSeq) => follow.onFollow?.(runId, lastSeq),
+      sessions,
     });
-    if (queueMode)
+    if (queueMode) {
       follow.onFollow = queueMode.attach(io as unknown as Parameters<QueueMode["attach"]>[0]).onFollow;
+      bridgeSessionChanges({
+        io: io as unknown as Parameters<typeof bridgeSessionChanges>[0]["io"],
+        sessions,
+      });
+    }
     await new Promise<void>((resolve, reject) => {
       httpServer.once("error", reject);
       httpServer.listen(options.port ?? 0, host, () => {

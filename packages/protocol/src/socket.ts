@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { SessionStatus, SessionSummary } from "./session.js";
+import type { SessionEvent } from "./session-event.js";
 import { ErrorBody, RunRecord, RunStatus } from "./api.js";
 import { Slug } from "./names.js";
 import { RunEvent } from "./run-event.js";
@@ -75,12 +77,34 @@ export type WatchAgentAck = z.infer<typeof WatchAgentAck>;
 export const RunUpdatedMessage = RunRecord;
 export type RunUpdatedMessage = z.infer<typeof RunUpdatedMessage>;
 
+/** client → server: replay a session's log after `afterSeq`, then follow it live as `session_event`. */
+export const SubscribeSessionMessage = z.strictObject({
+  sessionId: z.string().regex(/^ses_[A-Za-z0-9_-]{1,80}$/),
+  afterSeq: z.int().nonnegative().default(0),
+});
+export type SubscribeSessionMessage = z.infer<typeof SubscribeSessionMessage>;
+export const UnsubscribeSessionMessage = z.strictObject({ sessionId: z.string().min(1).max(200) });
+export type UnsubscribeSessionMessage = z.infer<typeof UnsubscribeSessionMessage>;
+
+/** The acknowledgement of `subscribe_session`, once the replay is sent. */
+export const SubscribeSessionAck = z.union([
+  z.object({ ok: z.literal(true), status: SessionStatus, lastSeq: z.int().nonnegative() }),
+  z.object({ ok: z.literal(false), error: ErrorBody }),
+]);
+export type SubscribeSessionAck = z.infer<typeof SubscribeSessionAck>;
+
+/** server → client, to sockets watching the session's agent: the session as a list shows it. */
+export const SessionUpdatedMessage = SessionSummary;
+export type SessionUpdatedMessage = z.infer<typeof SessionUpdatedMessage>;
+
 /** Typed socket.io event maps, shared by the server and every client. */
 export interface ClientToServerEvents {
   subscribe: (message: SubscribeMessage, ack?: (answer: SubscribeAck) => void) => void;
   unsubscribe: (message: UnsubscribeMessage) => void;
   watch_agent: (message: WatchAgentMessage, ack?: (answer: WatchAgentAck) => void) => void;
   unwatch_agent: (message: UnwatchAgentMessage) => void;
+  subscribe_session: (message: SubscribeSessionMessage, ack?: (answer: SubscribeSessionAck) => void) => void;
+  unsubscribe_session: (message: UnsubscribeSessionMessage) => void;
 }
 
 export interface ServerToClientEvents {
@@ -88,4 +112,6 @@ export interface ServerToClientEvents {
   run_events: (events: RunEventsMessage) => void;
   run_status: (message: RunStatusMessage) => void;
   run_updated: (run: RunRecord) => void;
+  session_event: (event: SessionEvent) => void;
+  session_updated: (session: SessionSummary) => void;
 }

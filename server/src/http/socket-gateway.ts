@@ -15,6 +15,8 @@ import { RunId } from "./validate-request.js";
 import type { Logger } from "../shared/logger.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import { createAgentWatchers } from "./agent-watchers.js";
+import { createSessionFollowers } from "./session-followers.js";
+import type { SessionService } from "../sessions/session-service.js";
 import type { RunEventHub } from "../runs/run-event-hub.js";
 import { RunEventFollower } from "../runs/run-event-follower.js";
 
@@ -64,6 +66,8 @@ export function createSocketGateway(options: {
   corsOrigin?: string;
   /** Told when a socket has every event of a run up to `lastSeq` and follows it live from there. */
   onFollow?: (runId: string, lastSeq: number) => void;
+  /** Sessions, for `subscribe_session` and `session_updated`. */
+  sessions?: SessionService;
 }): WaddleIo {
   const { store, hub, logger } = options;
   const io: WaddleIo = new Server(options.httpServer, {
@@ -140,9 +144,13 @@ export function createSocketGateway(options: {
     }
   });
   const watchAgents = createAgentWatchers({ io, store, hub, logger });
+  const followSessions = options.sessions
+    ? createSessionFollowers({ io, store, sessions: options.sessions, logger })
+    : undefined;
 
   io.on("connection", (socket) => {
     watchAgents(socket);
+    followSessions?.(socket);
     socket.on("subscribe", async (message, ack) => {
       const answer = typeof ack === "function" ? ack : () => undefined;
       const parsed = SubscribeMessage.safeParse(message);

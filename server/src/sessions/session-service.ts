@@ -13,8 +13,15 @@ import type { WaddleStore } from "../store/waddle-store.js";
 /** Why a session refused a change: the `details.reason` of its 409, as a resume conflict names its own. */
 export type SessionConflictReason = "turn_in_progress" | "session_closed" | "already_answered";
 
+/** A session's log grew (here, or on another instance in queue mode): read it after what you have. */
+export interface SessionChangeNotice {
+  sessionId: string;
+  agentId: string;
+  lastSeq: number;
+}
+
 /** Hears every change to a session's log: the socket gateway and the agent watchers publish them. */
-export type SessionListener = (change: { record: SessionRecord; events: readonly SessionEvent[] }) => void;
+export type SessionListener = (change: SessionChangeNotice) => void;
 
 export function createSessionId(): string {
   return `ses_${randomBytes(8).toString("hex")}`;
@@ -36,6 +43,7 @@ export function sessionConflict(
  */
 export class SessionService {
   private readonly listeners = new Set<SessionListener>();
+  private readonly localListeners = new Set<SessionListener>();
 
   constructor(private readonly store: WaddleStore) {}
 
@@ -129,17 +137,28 @@ export class SessionService {
   async update<R>(id: string, change: SessionChange<R>): Promise<SessionChangeResult<R>> {
     const result = await this.store.sessions.update(id, change);
     if (!result) throw notFound("Session", id);
-    if (result.events.length > 0) this.publish({ record: result.record, events: result.events });
+    if (result.events.length > 0) {
+      const notice = { sessionId: id, agentId: result.record.agentId, lastSeq: result.record.lastSeq };
+      this.publish(notice);
+      for (const listener of this.localListeners) listener(notice);
+    }
     return result;
   }
 
-  /** Listens to every appended change; returns the function that stops listening. */
+  /** Listens to every change, this instance's and (in queue mode) the others'; returns how to stop. */
   onChange(listener: SessionListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  private publish(change: { record: SessionRecord; events: readonly SessionEvent[] }): void {
-    for (const listener of this.listeners) listener(change);
+  /** Listens to this instance's own changes only (to tell the other instances). */
+  onLocalChange(listener: SessionListener): () => void {
+    this.localListeners.add(listener);
+    return () => this.localListeners.delete(listener);
+  }
+
+  /** A change another instance made (queue mode): heard like a local one. */
+  publish(notice: SessionChangeNotice): void {
+    for (const listener of this.listeners) listener(notice);
   }
 }
