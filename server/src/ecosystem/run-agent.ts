@@ -1,12 +1,15 @@
 import type { RunEvent, RunRecord } from "@waddle/protocol";
 import type { RunEventHub } from "../runs/run-event-hub.js";
 import type { RunCommands } from "../runs/run-service.js";
+import type { SessionTurns } from "../sessions/session-turns.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import { followRun } from "../runs/follow-run.js";
 
 /** What the MCP and OpenAI-compatible endpoints need to run a saved agent as any other run. */
 export interface AgentRunner {
   runs: RunCommands;
+  /** Sessions' turns, for requests that name a session. */
+  turns?: SessionTurns;
   hub: RunEventHub;
   store: WaddleStore;
 }
@@ -16,6 +19,8 @@ export interface RunAgentOptions {
   query: string;
   /** The planner's `contextMeta`: what the LLM sees beside the query (earlier chat messages). */
   contextMeta?: Record<string, unknown>;
+  /** Run as the next turn of this session: its context is the session's, not `contextMeta`. */
+  sessionId?: string;
   /** Aborting cancels the run (a client that went away or cancelled its call), unless `keepOnAbort`. */
   signal?: AbortSignal;
   /** The run goes on when the signal aborts: a client that sent an `Idempotency-Key` will ask again. */
@@ -33,10 +38,16 @@ export interface RunAgentOptions {
  */
 export async function runAgent(runner: AgentRunner, options: RunAgentOptions): Promise<RunRecord> {
   options.signal?.throwIfAborted();
-  const { runId } = await runner.runs.startRun(
-    { agentId: options.agentId, query: options.query },
-    options.contextMeta ? { contextMeta: options.contextMeta } : {},
-  );
+  const { runId } = options.sessionId
+    ? await requireTurns(runner).start({
+        sessionId: options.sessionId,
+        agentId: options.agentId,
+        query: options.query,
+      })
+    : await runner.runs.startRun(
+        { agentId: options.agentId, query: options.query },
+        options.contextMeta ? { contextMeta: options.contextMeta } : {},
+      );
   await options.onStarted?.(runId);
   return followAgentRun(runner, runId, options);
 }
@@ -67,4 +78,9 @@ export async function followAgentRun(
   } finally {
     watched?.removeEventListener("abort", cancel);
   }
+}
+
+function requireTurns(runner: AgentRunner): SessionTurns {
+  if (!runner.turns) throw new Error("This server runs no sessions.");
+  return runner.turns;
 }

@@ -12,6 +12,8 @@ import { ChatCompletionRequest } from "./chat-completion-request.js";
 import { getChatQuery } from "./get-chat-query.js";
 import { createOpenAiErrorHandler } from "./openai-error.js";
 import { respondChatCompletion } from "./respond-chat-completion.js";
+import { addResponsesRoutes } from "./responses/responses-routes.js";
+import { getSessionHeader } from "./responses/get-session-header.js";
 
 export interface OpenAiRoutesOptions {
   runner: AgentRunner;
@@ -86,6 +88,7 @@ export function createOpenAiRoutes(options: OpenAiRoutesOptions): [Router, Error
       throw modelNotFound(body.model);
     }
     const chat = getChatQuery(body.messages);
+    const sessionId = getSessionHeader(request.headers["x-waddle-session-id"]);
     const requestKey = getRequestKey({
       endpoint: "v1/chat/completions",
       headers: request.headers,
@@ -108,13 +111,16 @@ export function createOpenAiRoutes(options: OpenAiRoutesOptions): [Router, Error
       },
       signal: controller.signal,
       ...(requestKey ? { requestKey } : {}),
+      ...(sessionId ? { sessionId } : {}),
     });
   });
+
+  addResponsesRoutes(router, { runner, token: options.token });
 
   router.use((request) => {
     throw new ApiError(
       "not_found",
-      `No route ${request.method} /v1${request.path}: Waddle serves /v1/models and /v1/chat/completions.`,
+      `No route ${request.method} /v1${request.path}: Waddle serves /v1/models, /v1/chat/completions and /v1/responses.`,
     );
   });
   return [router, createOpenAiErrorHandler(options.logger)];

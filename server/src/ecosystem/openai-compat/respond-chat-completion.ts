@@ -1,16 +1,10 @@
 import type { Response } from "express";
 import type { RunEvent, RunRecord } from "@waddle/protocol";
-import { ApiError } from "../../shared/api-error.js";
 import type { RequestKey } from "../request-key.js";
 import type { AgentRunner } from "../run-agent.js";
 import { runAgentOnce } from "../run-agent-once.js";
-import {
-  getFailureText,
-  getRunOutcome,
-  type AgentRunOutcome,
-  type RunOutcomeOptions,
-} from "../run-outcome.js";
-import { getSideEffectCalls } from "../side-effect-calls.js";
+import { getRunOutcome, type AgentRunOutcome, type RunOutcomeOptions } from "../run-outcome.js";
+import { getRunFailure } from "./get-run-failure.js";
 import type { ChatQuery } from "./get-chat-query.js";
 import { ChatDeltaTracker } from "./chat-delta-tracker.js";
 import {
@@ -36,6 +30,8 @@ export interface RespondChatCompletionOptions {
   signal: AbortSignal;
   /** Set when the client may send this request again: a retry answers from the first run. */
   requestKey?: RequestKey;
+  /** `x-waddle-session-id`: the request is the session's next turn, which sees the session's context. */
+  sessionId?: string;
 }
 
 /**
@@ -57,7 +53,11 @@ export async function respondChatCompletion(options: RespondChatCompletionOption
     {
       agentId,
       query: options.chat.query,
-      ...(options.chat.contextMeta ? { contextMeta: options.chat.contextMeta } : {}),
+      ...(options.sessionId
+        ? { sessionId: options.sessionId }
+        : options.chat.contextMeta
+          ? { contextMeta: options.chat.contextMeta }
+          : {}),
       signal: options.signal,
       onStarted: (runId) => {
         head.id = `chatcmpl-${runId}`;
@@ -101,18 +101,7 @@ async function sendFailure(
   run: RunRecord,
   sse: SseWriter | undefined,
 ): Promise<void> {
-  const calls = await getSideEffectCalls(options.runner.store, run);
-  const error =
-    calls.length === 0
-      ? new ApiError("internal", getFailureText(outcome), { openAiCode: outcome.error.code })
-      : new ApiError(
-          "run_failed_after_side_effects",
-          `${getFailureText(outcome)} It had already run ${calls
-            .map((call) => `${call.tool} (${call.sideEffects})`)
-            .join(", ")}: sending the request again would run ${calls.length === 1 ? "it" : "them"} ` +
-            "again, so this error is not one to retry.",
-          { openAiCode: "run_failed_after_side_effects" },
-        );
+  const { error, sideEffects: calls } = await getRunFailure(options.runner.store, run, outcome);
   const waddle = { ...getWaddleExtension(outcome), ...(calls.length > 0 ? { sideEffects: calls } : {}) };
   if (!sse) return sendOpenAiError(options.response, error, { waddle });
   // Mid-stream, OpenAI sends the error as an event: clients raise it.

@@ -36,6 +36,11 @@ export class SseWriter {
     this.write(`data: ${JSON.stringify(data)}\n\n`);
   }
 
+  /** A named event (`event: <name>`), as the Responses API streams them. */
+  sendEvent(name: string, data: unknown): void {
+    this.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
   /** `data: [DONE]`, then the end of the response. */
   done(): void {
     this.write("data: [DONE]\n\n");
