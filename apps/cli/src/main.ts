@@ -2,6 +2,7 @@ import { createInterface } from "node:readline/promises";
 import { parseArgs } from "node:util";
 import { getDataDir, loadAgentSpec } from "./agent-source.js";
 import { UsageError, type CliIo } from "./cli-io.js";
+import { chatCommand } from "./chat-command.js";
 import { exportCommand } from "./export-command.js";
 import { runLocal } from "./run-local.js";
 import { readToolContext } from "./read-tool-context.js";
@@ -19,6 +20,9 @@ export const USAGE = `Usage: waddle <command> [options]
       [--data-dir DIR]                     where to find saved agents in-process (default: WADDLE_DATA_DIR or ./data)
   resume <run-id> --server URL            answer a run paused on a server, then follow it to its end
       [--approve | --reject] [--token T] [--tool-context JSON|@file]
+  chat <agent-id> [--server URL] [--session ID] [--token T] [--data-dir DIR]
+                                           chat over many turns (a session), in-process or on a server;
+                                           /approve, /reject, /tasks, /quit
   export <agent-id|file> [--format json|ts] [--server URL] [--token T] [--out FILE]
                                            the spec as JSON, or TypeScript that builds the same planner
 
@@ -34,6 +38,7 @@ const OPTIONS = {
   out: { type: "string" },
   "data-dir": { type: "string" },
   "tool-context": { type: "string" },
+  session: { type: "string" },
   approve: { type: "boolean", default: false },
   reject: { type: "boolean", default: false },
   json: { type: "boolean", default: false },
@@ -124,6 +129,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           ...(token ? { token } : {}),
           ...(decision ? { decision } : {}),
           ...(toolContext ? { toolContext } : {}),
+        });
+      }
+      case "chat": {
+        if (rest.length !== 1) throw new UsageError("chat takes one agent id: waddle chat support-triage");
+        return await chatCommand({
+          agentId: rest[0]!,
+          io,
+          dataDir,
+          ...(server ? { server } : {}),
+          ...(token ? { token } : {}),
+          ...(values.session ? { sessionId: values.session } : {}),
         });
       }
       default:
