@@ -50,6 +50,11 @@ export const BENCHMARKS: readonly BenchEntry[] = [
       "8. Weak models: the malformed-reply corpus (answers kept, extra LLM calls, no_path, placeholders)",
     load: async () => (await import("./weak-models/weak-models-bench.js")).runWeakModelsBench,
   },
+  {
+    name: "sessions",
+    title: "9. Sessions: 200 turns of one chat (turn start, prompt tokens, reading the session, idle memory)",
+    load: async () => (await import("./sessions/sessions-bench.js")).runSessionsBench,
+  },
 ];
 
 export const BENCHMARK_NAMES: readonly string[] = BENCHMARKS.map((entry) => entry.name);
