@@ -95,6 +95,7 @@ export async function runSessionsBench(context: BenchContext): Promise<BenchResu
       await call<SessionRecord>(server, `/api/sessions/${sessionId}`);
       getMs.push(performance.now() - started);
     }
+    context.log("read the session");
     const record = await call<SessionRecord>(server, `/api/sessions/${sessionId}`);
     const run = await call<RunRecord>(server, `/api/runs/${record.turns.at(-1)!.runId}`);
 
@@ -108,9 +109,11 @@ export async function runSessionsBench(context: BenchContext): Promise<BenchResu
       });
       await call(server, "/api/runs", { sessionId: id, query: "Hello" });
       await waitForTurn(server, id, 1);
+      if ((index + 1) % 50 === 0) context.log(`${index + 1} idle sessions`);
     }
     globalThis.gc?.();
     const after = process.memoryUsage();
+    context.log("idle sessions made");
     const perSessionKb = (after.heapUsed - before.heapUsed) / 1024 / idleCount;
     const rssPerSessionKb = (after.rss - before.rss) / 1024 / idleCount;
 
@@ -191,6 +194,7 @@ export async function runSessionsBench(context: BenchContext): Promise<BenchResu
       ],
     };
   } finally {
+    context.log("closing");
     await server.close();
     rmSync(dir, { recursive: true, force: true });
   }
