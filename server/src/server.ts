@@ -9,7 +9,6 @@ import { createApp } from "./create-app.js";
 import { createServerLlm } from "./runs/default-planner-factory.js";
 import { SessionService } from "./sessions/session-service.js";
 import { SessionTurns } from "./sessions/session-turns.js";
-import { bridgeSessionChanges } from "./scale/session-bridge.js";
 import type { PartsHealth } from "./http/meta-routes.js";
 import type { Logger, LogLevel } from "./shared/logger.js";
 import type { McpServerConfig } from "./mcp-client/mcp-servers-config.js";
@@ -229,10 +228,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     });
     if (queueMode) {
       follow.onFollow = queueMode.attach(io as unknown as Parameters<QueueMode["attach"]>[0]).onFollow;
-      bridgeSessionChanges({
-        io: io as unknown as Parameters<typeof bridgeSessionChanges>[0]["io"],
-        sessions,
-      });
+
     }
     await new Promise<void>((resolve, reject) => {
       httpServer.once("error", reject);
