@@ -228,7 +228,6 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     });
     if (queueMode) {
       follow.onFollow = queueMode.attach(io as unknown as Parameters<QueueMode["attach"]>[0]).onFollow;
-
     }
     await new Promise<void>((resolve, reject) => {
       httpServer.once("error", reject);

@@ -43,7 +43,6 @@ export function sessionConflict(
  */
 export class SessionService {
   private readonly listeners = new Set<SessionListener>();
-  private readonly localListeners = new Set<SessionListener>();
 
   constructor(private readonly store: WaddleStore) {}
 
@@ -140,25 +139,17 @@ export class SessionService {
     if (result.events.length > 0) {
       const notice = { sessionId: id, agentId: result.record.agentId, lastSeq: result.record.lastSeq };
       this.publish(notice);
-      for (const listener of this.localListeners) listener(notice);
     }
     return result;
   }
 
-  /** Listens to every change, this instance's and (in queue mode) the others'; returns how to stop. */
+  /** Listens to every change this instance makes; returns how to stop. */
   onChange(listener: SessionListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  /** Listens to this instance's own changes only (to tell the other instances). */
-  onLocalChange(listener: SessionListener): () => void {
-    this.localListeners.add(listener);
-    return () => this.localListeners.delete(listener);
-  }
-
-  /** A change another instance made (queue mode): heard like a local one. */
-  publish(notice: SessionChangeNotice): void {
+  private publish(notice: SessionChangeNotice): void {
     for (const listener of this.listeners) listener(notice);
   }
 }
