@@ -21,7 +21,8 @@ async function expectFenced(promise: Promise<unknown>): Promise<void> {
   await assert.rejects(promise, (error: unknown) => isStoreError(error) && error.code === "fenced");
 }
 
-async function withStore(
+/** Runs `body` on a fresh store and closes it after. */
+export async function withStore(
   makeStore: () => Promise<WaddleStore> | WaddleStore,
   body: (store: WaddleStore) => Promise<void>,
 ) {

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { AgentSpec, FinalPayload, type RunEvent } from "@waddle/protocol";
 import { requestKeyCases } from "./request-keys/request-key-cases.js";
 import { sessionStoreCases } from "./sessions/session-store-cases.js";
-import { storeClaimCases, type StoreConformanceCase } from "./store-claim-cases.js";
-import { isStoreError, type WaddleStore } from "./waddle-store.js";
+import { storeClaimCases, withStore, type StoreConformanceCase } from "./store-claim-cases.js";
+import { isStoreError } from "./waddle-store.js";
 
 export type { StoreConformanceCase } from "./store-claim-cases.js";
 
@@ -29,18 +29,6 @@ const event = (runId: string, seq: number, type: "step_start" | "run_started" = 
 
 async function expectStoreError(promise: Promise<unknown>, code: string): Promise<void> {
   await assert.rejects(promise, (error: unknown) => isStoreError(error) && error.code === code);
-}
-
-async function withStore(
-  makeStore: () => Promise<WaddleStore> | WaddleStore,
-  body: (store: WaddleStore) => Promise<void>,
-) {
-  const store = await makeStore();
-  try {
-    await body(store);
-  } finally {
-    await store.close();
-  }
 }
 
 /** The shared conformance suite of `WaddleStore`: run each case against every implementation. */

@@ -1,18 +1,5 @@
 import assert from "node:assert/strict";
-import type { StoreConformanceCase } from "../store-claim-cases.js";
-import type { WaddleStore } from "../waddle-store.js";
-
-async function withKeys(
-  makeStore: () => Promise<WaddleStore> | WaddleStore,
-  body: (store: WaddleStore) => Promise<void>,
-): Promise<void> {
-  const store = await makeStore();
-  try {
-    await body(store);
-  } finally {
-    await store.close();
-  }
-}
+import { withStore, type StoreConformanceCase } from "../store-claim-cases.js";
 
 const HOUR = 3_600_000;
 
@@ -21,7 +8,7 @@ export const requestKeyCases: readonly StoreConformanceCase[] = [
   {
     name: "request keys: the first reservation holds the key; later ones read its fingerprint and run",
     run: (make) =>
-      withKeys(make, async (store) => {
+      withStore(make, async (store) => {
         const keys = store.requestKeys;
         const entry = { scope: "v1:caller", key: "key-1", fingerprint: "fp-a", ttlMs: HOUR, now: 1_000 };
         assert.deepEqual(await keys.reserve(entry), { reserved: true });
@@ -51,7 +38,7 @@ export const requestKeyCases: readonly StoreConformanceCase[] = [
   {
     name: "request keys: an expired key is taken anew and expired keys are forgotten",
     run: (make) =>
-      withKeys(make, async (store) => {
+      withStore(make, async (store) => {
         const keys = store.requestKeys;
         const entry = { scope: "v1:caller", key: "old", fingerprint: "fp-a", ttlMs: 100, now: 1_000 };
         assert.deepEqual(await keys.reserve(entry), { reserved: true });
@@ -70,7 +57,7 @@ export const requestKeyCases: readonly StoreConformanceCase[] = [
   {
     name: "request keys: one of concurrent reservations of a key wins",
     run: (make) =>
-      withKeys(make, async (store) => {
+      withStore(make, async (store) => {
         const results = await Promise.all(
           Array.from({ length: 8 }, (_, index) =>
             store.requestKeys.reserve({

@@ -1,19 +1,7 @@
 import assert from "node:assert/strict";
 import type { NewSessionEvent, SessionRecord } from "@waddle/protocol";
-import type { StoreConformanceCase } from "../store-claim-cases.js";
-import { isStoreError, type WaddleStore } from "../waddle-store.js";
-
-async function withSessions(
-  makeStore: () => Promise<WaddleStore> | WaddleStore,
-  body: (store: WaddleStore) => Promise<void>,
-): Promise<void> {
-  const store = await makeStore();
-  try {
-    await body(store);
-  } finally {
-    await store.close();
-  }
-}
+import { withStore, type StoreConformanceCase } from "../store-claim-cases.js";
+import { isStoreError } from "../waddle-store.js";
 
 const started = (runId: string, turn: number, query: string, ts: number): NewSessionEvent => ({
   type: "turn_started",
@@ -32,7 +20,7 @@ export const sessionStoreCases: readonly StoreConformanceCase[] = [
   {
     name: "sessions: created idle, updated through their log, read back as the fold of it",
     run: (make) =>
-      withSessions(make, async (store) => {
+      withStore(make, async (store) => {
         const created = await store.sessions.create({
           id: "ses_a",
           agentId: "helper",
@@ -97,7 +85,7 @@ export const sessionStoreCases: readonly StoreConformanceCase[] = [
   {
     name: "sessions: one of concurrent conditional writes wins",
     run: (make) =>
-      withSessions(make, async (store) => {
+      withStore(make, async (store) => {
         await store.sessions.create({ id: "ses_race", agentId: "helper", agentVersion: 1 });
         const results = await Promise.all(
           Array.from({ length: 6 }, (_, index) =>
@@ -116,7 +104,7 @@ export const sessionStoreCases: readonly StoreConformanceCase[] = [
   {
     name: "sessions: listed by latest activity, per agent, with a summary",
     run: (make) =>
-      withSessions(make, async (store) => {
+      withStore(make, async (store) => {
         for (const [id, agentId, now] of [
           ["ses_1", "helper", "2026-01-01T00:00:01.000Z"],
           ["ses_2", "helper", "2026-01-01T00:00:02.000Z"],
@@ -151,7 +139,7 @@ export const sessionStoreCases: readonly StoreConformanceCase[] = [
   {
     name: "runs: a session's turn and task keep where they belong",
     run: (make) =>
-      withSessions(make, async (store) => {
+      withStore(make, async (store) => {
         const base = { agentId: "helper", agentVersion: 1, query: "q", status: "queued" as const };
         await store.createRun({
           ...base,
