@@ -95,9 +95,10 @@ export class RunRecorder {
    * before it. The drain waits for the planner's synchronous run of microtasks to end (setImmediate), so
    * that a call's `tool_end` and the checkpoint that records its step are never written apart.
    */
-  readonly checkpointSink = (checkpoint: PlannerCheckpoint): void => {
-    this.push({ raw: undefined as unknown as RunEvent, checkpoint }, true);
-  };
+  readonly checkpointSink = (checkpoint: PlannerCheckpoint): Promise<void> =>
+    // Settles once the batch holding it is written (or refused): the planner waits for that in front of
+    // a call with side effects, so a worker killed during the call leaves a checkpoint that says so.
+    new Promise((resolve) => this.push({ raw: undefined as unknown as RunEvent, checkpoint, resolve }, true));
 
   /**
    * Writes nothing more, whatever comes (a worker handing its run over at shutdown: the next worker goes on

@@ -123,29 +123,33 @@ describe.skipIf(skip)("scale-out: three Waddle processes on PostgreSQL and Redis
     const killed = byPid(charge.pid);
     killed.child.kill("SIGKILL");
     const killedAt = Date.now();
-    const paused = await cluster.waitForRun(runId, (run) => run.status === "paused", 20_000);
-    expect(Date.now() - killedAt).toBeLessThan(15_000);
-    expect(paused.pause?.payload).toMatchObject({ tool: "charge_card", interrupted: true });
-    const answer = await api.request(`/api/runs/${runId}/resume`, {
-      json: { resumeToken: paused.pause!.resumeToken, decision: "approve" },
-    });
-    expect(answer.status).toBe(202);
-    const run = await cluster.waitForRun(runId);
-    expect(run.status).toBe("finished");
-    await viewer.until(isEnd);
-    viewer.close();
-    const stored = await cluster.getEvents(runId);
-    expectContiguous(stored);
-    expect(viewer.events.map((event) => event.seq)).toEqual(stored.map((event) => event.seq));
-    expect(stored.filter((event) => event.type === "run_recovered")).toHaveLength(1);
-    const ends = callsSince(since).filter((call) => call.phase === "end");
-    for (const tool of ["step_one", "step_two", "step_three", "charge_card", "step_four"])
-      expect(
-        ends.filter((call) => call.tool === tool),
-        tool,
-      ).toHaveLength(1);
-    expect(ends.find((call) => call.tool === "charge_card")?.pid).not.toBe(killed.pid);
-    workers.push(await cluster.start("worker"));
+    try {
+      const paused = await cluster.waitForRun(runId, (run) => run.status === "paused", 20_000);
+      expect(Date.now() - killedAt).toBeLessThan(15_000);
+      expect(paused.pause?.payload).toMatchObject({ tool: "charge_card", interrupted: true });
+      const answer = await api.request(`/api/runs/${runId}/resume`, {
+        json: { resumeToken: paused.pause!.resumeToken, decision: "approve" },
+      });
+      expect(answer.status).toBe(202);
+      const run = await cluster.waitForRun(runId);
+      expect(run.status).toBe("finished");
+      await viewer.until(isEnd);
+      viewer.close();
+      const stored = await cluster.getEvents(runId);
+      expectContiguous(stored);
+      expect(viewer.events.map((event) => event.seq)).toEqual(stored.map((event) => event.seq));
+      expect(stored.filter((event) => event.type === "run_recovered")).toHaveLength(1);
+      const ends = callsSince(since).filter((call) => call.phase === "end");
+      for (const tool of ["step_one", "step_two", "step_three", "charge_card", "step_four"])
+        expect(
+          ends.filter((call) => call.tool === tool),
+          tool,
+        ).toHaveLength(1);
+      expect(ends.find((call) => call.tool === "charge_card")?.pid).not.toBe(killed.pid);
+    } finally {
+      // The later tests need two workers, whatever became of this one.
+      workers.push(await cluster.start("worker"));
+    }
   }, 60_000);
 
   it("refuses the writes of a worker frozen past its claim and thawed", async () => {

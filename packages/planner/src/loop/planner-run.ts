@@ -1,4 +1,11 @@
-import type { ActionSource, FinalPayload, FinishReason, PlannerAction, RunMetadata } from "@waddle/protocol";
+import {
+  type ActionSource,
+  type FinalPayload,
+  type FinishReason,
+  type PlannerAction,
+  READ_ONLY_SIDE_EFFECTS,
+  type RunMetadata,
+} from "@waddle/protocol";
 import type { CheckContext } from "../actions/action-checker.js";
 import { Cancellation } from "../util/cancellation.js";
 import { planWithLlm } from "./action-planner.js";
@@ -140,8 +147,12 @@ export class PlannerRun implements RunContext {
         }
         if (this.config.autoSeq !== undefined) runAutoSeqDetection(this);
         const decision = this.takeQueued() ?? (await planWithLlm(this));
-        if (decision.kind === "action" && decision.checked.kind !== "final")
-          this.saveCheckpoint(getInFlightAction(decision));
+        if (decision.kind === "action" && decision.checked.kind !== "final") {
+          const inFlight = getInFlightAction(decision);
+          const stored = this.saveCheckpoint(inFlight);
+          // Write-ahead: a call that changes the world starts once the host holds its checkpoint.
+          if (stored !== undefined && !READ_ONLY_SIDE_EFFECTS.has(inFlight.sideEffects)) await stored;
+        }
         const handled = this.handle(decision);
         // Answers and refusals settle at once: no await (a microtask and some garbage per step).
         const outcome = handled instanceof Promise ? await handled : handled;
@@ -158,12 +169,14 @@ export class PlannerRun implements RunContext {
   }
 
   /** Hands the host a copy of the state between steps, or in front of a call (`inFlight`). */
-  private saveCheckpoint(inFlight?: InFlightAction): void {
-    if (this.onCheckpoint === undefined || this.ended) return;
+  private saveCheckpoint(inFlight?: InFlightAction): Promise<void> | undefined {
+    if (this.onCheckpoint === undefined || this.ended) return undefined;
     try {
-      this.onCheckpoint(createRunCheckpoint(this.state, inFlight));
-    } catch {
+      const stored = this.onCheckpoint(createRunCheckpoint(this.state, inFlight));
       // As for events: a failing host must not break the run.
+      return stored instanceof Promise ? stored.catch(() => undefined) : undefined;
+    } catch {
+      return undefined;
     }
   }
 

@@ -34,8 +34,11 @@ export interface RunCheckpoint {
 /**
  * Receives each checkpoint synchronously, between the run's events: a host that stores a checkpoint with
  * the events emitted before it (one transaction) never loses a step it already told anyone about.
+ * A sink may return a promise that settles once the checkpoint is durable: the run then waits for it in
+ * front of a `write`, `external` or `stateful` call (write-ahead), so that a process killed during such a
+ * call is always recovered as "interrupted", never by running the call again. Read calls never wait.
  */
-export type CheckpointSink = (checkpoint: RunCheckpoint) => void;
+export type CheckpointSink = (checkpoint: RunCheckpoint) => void | Promise<void>;
 
 /** A checkpoint of `state` as it is now: a deep copy, since the run goes on changing it. */
 export function createRunCheckpoint(state: RunState, inFlight?: InFlightAction): RunCheckpoint {

@@ -24,7 +24,9 @@ async function runWithCheckpoints() {
   const outcome = await planner.run("refund invoice 1", {
     runId: "run-1",
     onEvent: log.onEvent,
-    onCheckpoint: (checkpoint) => checkpoints.push(JSON.stringify(checkpoint)),
+    onCheckpoint: (checkpoint) => {
+      checkpoints.push(JSON.stringify(checkpoint));
+    },
   });
   return { outcome, log, checkpoints: checkpoints.map((text) => JSON.parse(text) as RunCheckpoint) };
 }
@@ -43,6 +45,47 @@ describe("ReactPlanner.recover", () => {
       [2, null],
     ]);
     expect(checkpoints[3]?.inFlight).toMatchObject({ sideEffects: "external", source: "llm" });
+  });
+
+  it("starts a call with side effects only once the host holds its checkpoint; a read call never waits", async () => {
+    const { planner } = createScriptedPlanner(spec, script);
+    const order: string[] = [];
+    const outcome = await planner.run("refund invoice 1", {
+      runId: "run-1",
+      onEvent: (event) => {
+        if (event.type === "tool_start") order.push(`start ${String(event.data.tool)}`);
+      },
+      onCheckpoint: (checkpoint) => {
+        const tool = checkpoint.inFlight?.tool;
+        if (tool === undefined) return undefined;
+        order.push(`checkpoint ${tool}`);
+        // A slow database: the write lands a few turns of the event loop later.
+        return new Promise<void>((resolve) =>
+          setTimeout(() => {
+            order.push(`stored ${tool}`);
+            resolve();
+          }, 5),
+        );
+      },
+    });
+    expect(outcome.kind).toBe("finish");
+    // The read starts at once, before its checkpoint is stored; the refund waits for its own.
+    expect(order.indexOf("start fetch_invoice")).toBe(order.indexOf("checkpoint fetch_invoice") + 1);
+    expect(order.indexOf("start fetch_invoice")).toBeLessThan(order.indexOf("stored fetch_invoice"));
+    expect(order.filter((entry) => entry.endsWith("refund"))).toEqual([
+      "checkpoint refund",
+      "stored refund",
+      "start refund",
+    ]);
+  });
+
+  it("goes on with the call when the host fails to store its checkpoint", async () => {
+    const { planner } = createScriptedPlanner(spec, script);
+    const outcome = await planner.run("refund invoice 1", {
+      runId: "run-1",
+      onCheckpoint: () => Promise.reject(new Error("database down")),
+    });
+    expect(outcome.kind).toBe("finish");
   });
 
   it("re-runs a read call that was in flight, without asking the LLM again for it", async () => {
