@@ -94,6 +94,13 @@ export function createApp(options: CreateAppOptions): Express {
   };
   app.use("/mcp", ...createMcpRoutes({ ...ecosystem, version: options.version }));
   app.use("/v1", ...createOpenAiRoutes(ecosystem));
+  // OAuth discovery (MCP clients probe it): a JSON 404, never the designer's page.
+  app.use("/.well-known", (request) => {
+    throw new ApiError(
+      "not_found",
+      `No /.well-known${request.path}: this server has no OAuth. ${options.token ? "Send its WADDLE_TOKEN as a Bearer token." : "It needs no token."}`,
+    );
+  });
   app.use(createDesignerRoutes(options.designerDir));
   app.use(createErrorHandler(options.logger));
   return app;

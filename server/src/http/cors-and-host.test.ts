@@ -24,6 +24,53 @@ describe("CORS", () => {
     const other = await server.request("/api/agents", { headers: { origin: "https://evil.example.com" } });
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
   });
+
+  it("lets a browser's openai-node and MCP SDK send their headers and read the run id, nothing else", async () => {
+    const preflight = await server.request("/v1/chat/completions", {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://app.example.com",
+        "access-control-request-method": "POST",
+        "access-control-request-headers":
+          "authorization,content-type,x-stainless-os,x-stainless-retry-count,idempotency-key,mcp-session-id,mcp-protocol-version,last-event-id,x-evil-header",
+      },
+    });
+    const allowed = preflight.headers.get("access-control-allow-headers")?.split(", ") ?? [];
+    expect(allowed).toEqual(
+      expect.arrayContaining([
+        "x-stainless-os",
+        "x-stainless-retry-count",
+        "idempotency-key",
+        "mcp-session-id",
+        "mcp-protocol-version",
+        "last-event-id",
+      ]),
+    );
+    expect(allowed).not.toContain("x-evil-header");
+    const models = await server.request("/v1/models", { headers: { origin: "https://app.example.com" } });
+    expect(models.headers.get("access-control-expose-headers")).toContain("x-waddle-run-id");
+    expect(models.headers.get("access-control-expose-headers")).toContain("mcp-session-id");
+  });
+});
+
+describe("OAuth discovery", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ createPlanner: noRuns });
+  });
+  afterAll(() => server.stop());
+
+  it("answers /.well-known/oauth-* with a JSON 404, not the designer's page", async () => {
+    for (const path of [
+      "/.well-known/oauth-authorization-server",
+      "/.well-known/oauth-protected-resource/mcp",
+    ]) {
+      const response = await server.request(path);
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get("content-type")).toMatch(/application\/json/);
+      expect(response.body).toMatchObject({ code: "not_found", message: expect.stringContaining("OAuth") });
+    }
+  });
 });
 
 describe("binding without a token", () => {

@@ -30,7 +30,40 @@ export function createSecurityHeaders(): RequestHandler {
   });
 }
 
-/** CORS for one configured origin only; without `WADDLE_CORS_ORIGIN` no CORS header is ever sent. */
+/** Request headers a browser client may send: openai-node's, the MCP SDK's, retries and tracing. */
+const ALLOWED_HEADERS = new Set([
+  "authorization",
+  "content-type",
+  "accept",
+  "idempotency-key",
+  "x-idempotency-key",
+  "x-waddle-session-id",
+  "mcp-session-id",
+  "mcp-protocol-version",
+  "last-event-id",
+  "traceparent",
+  "tracestate",
+  "openai-organization",
+  "openai-project",
+]);
+/** Response headers a browser client may read: the run behind an answer, the MCP session. */
+const EXPOSED_HEADERS = "x-waddle-run-id, mcp-session-id, www-authenticate";
+
+/** The headers of a preflight's `access-control-request-headers` that Waddle takes, lower-cased. */
+export function getAllowedRequestHeaders(requested: string | undefined): string[] {
+  const names = (requested ?? "")
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => ALLOWED_HEADERS.has(name) || /^x-stainless-[a-z0-9-]+$/.test(name));
+  return [...new Set(["authorization", "content-type", ...names])];
+}
+
+/**
+ * CORS for one configured origin only; without `WADDLE_CORS_ORIGIN` no CORS header is ever sent. A preflight
+ * gets the headers it asks for that a browser client of `/v1` or `/mcp` sends (openai-node's
+ * `x-stainless-*`, the MCP SDK's session and protocol headers, `last-event-id`, idempotency keys,
+ * `traceparent`); an answer exposes `x-waddle-run-id` and `mcp-session-id`.
+ */
 export function createCors(origin: string | undefined): RequestHandler {
   return (request, response, next) => {
     if (!origin || request.headers.origin !== origin) return next();
@@ -38,11 +71,16 @@ export function createCors(origin: string | undefined): RequestHandler {
     response.setHeader("vary", "Origin");
     if (request.method === "OPTIONS") {
       response.setHeader("access-control-allow-methods", "GET, POST, PUT, DELETE, OPTIONS");
-      response.setHeader("access-control-allow-headers", "authorization, content-type");
+      const requested = request.headers["access-control-request-headers"];
+      response.setHeader(
+        "access-control-allow-headers",
+        getAllowedRequestHeaders(Array.isArray(requested) ? requested.join(",") : requested).join(", "),
+      );
       response.setHeader("access-control-max-age", "600");
       response.status(204).end();
       return;
     }
+    response.setHeader("access-control-expose-headers", EXPOSED_HEADERS);
     next();
   };
 }

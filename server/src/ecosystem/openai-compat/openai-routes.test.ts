@@ -245,4 +245,49 @@ describe("POST /v1/chat/completions", () => {
     expect((error as InstanceType<typeof OpenAI.APIError>).type).toBe("server_error");
     expect((await server.store.listRuns({ agentId: "thinker" })).length).toBe(before + 1);
   });
+
+  it("refuses parameters an agent cannot honour, naming them, and runs nothing", async () => {
+    const before = (await server.store.listRuns({ agentId: "thinker" })).length;
+    const messages = [{ role: "user" as const, content: "hi" }];
+    const tools = [{ type: "function" as const, function: { name: "get_weather", parameters: {} } }];
+    const refusals = [
+      { tools, tool_choice: "required" as const, param: "tool_choice" },
+      {
+        tools,
+        tool_choice: { type: "function" as const, function: { name: "get_weather" } },
+        param: "tool_choice",
+      },
+      {
+        response_format: {
+          type: "json_schema" as const,
+          json_schema: { name: "answer", schema: { type: "object" } },
+        },
+        param: "response_format",
+      },
+    ];
+    for (const { param, ...extra } of refusals) {
+      const error = await openai.chat.completions
+        .create({ model: "thinker", messages, ...extra })
+        .catch((caught: unknown) => caught);
+      expect(error, param).toBeInstanceOf(OpenAI.BadRequestError);
+      expect((error as InstanceType<typeof OpenAI.APIError>).param).toBe(param);
+      expect((error as InstanceType<typeof OpenAI.APIError>).code).toBe("unsupported_parameter");
+    }
+    const responsesError = await openai.responses
+      .create({ model: "thinker", input: "hi", text: { format: { type: "json_object" } } })
+      .catch((caught: unknown) => caught);
+    expect(responsesError).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((responsesError as InstanceType<typeof OpenAI.APIError>).param).toBe("text.format");
+    expect((await server.store.listRuns({ agentId: "thinker" })).length).toBe(before);
+  });
+
+  it("takes tool_choice auto and none, which say what the agent does anyway", async () => {
+    fixture.enqueue(fixtureReply.finalAnswer("Fine."));
+    const completion = await openai.chat.completions.create({
+      model: "thinker",
+      messages: [{ role: "user", content: "hi" }],
+      tool_choice: "auto",
+    });
+    expect(completion.choices[0]?.message.content).toBe("Fine.");
+  });
 });

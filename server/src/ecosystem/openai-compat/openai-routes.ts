@@ -10,6 +10,7 @@ import { getRequestKey } from "../request-key.js";
 import type { AgentRunner } from "../run-agent.js";
 import { ChatCompletionRequest } from "./chat-completion-request.js";
 import { getChatQuery } from "./get-chat-query.js";
+import { getUnsupportedParameter } from "./get-unsupported-parameter.js";
 import { createOpenAiErrorHandler } from "./openai-error.js";
 import { respondChatCompletion } from "./respond-chat-completion.js";
 import { addResponsesRoutes } from "./responses/responses-routes.js";
@@ -84,6 +85,8 @@ export function createOpenAiRoutes(options: OpenAiRoutesOptions): [Router, Error
 
   router.post("/chat/completions", async (request, response) => {
     const body = parseRequest(ChatCompletionRequest, request.body, "body");
+    const unsupported = getUnsupportedParameter(body);
+    if (unsupported) throw unsupported;
     if (!Slug.safeParse(body.model).success || !(await runner.store.getAgent(body.model))) {
       throw modelNotFound(body.model);
     }

@@ -3,6 +3,7 @@ import type { Router } from "express";
 import { ApiError } from "../../../shared/api-error.js";
 import { createSessionId } from "../../../sessions/session-service.js";
 import { parseRequest, RunId } from "../../../http/validate-request.js";
+import { getUnsupportedParameter } from "../get-unsupported-parameter.js";
 import { runAgent, type AgentRunner } from "../../run-agent.js";
 import { getRunOutcome, type AgentRunOutcome } from "../../run-outcome.js";
 import { ChatDeltaTracker } from "../chat-delta-tracker.js";
@@ -25,6 +26,8 @@ export function addResponsesRoutes(router: Router, options: { runner: AgentRunne
 
   router.post("/responses", async (request, response) => {
     const body = parseRequest(ResponsesRequest, request.body, "body");
+    const unsupported = getUnsupportedParameter(body);
+    if (unsupported) throw unsupported;
     const agent = Slug.safeParse(body.model).success ? await runner.store.getAgent(body.model) : undefined;
     if (!agent) {
       throw new ApiError(
