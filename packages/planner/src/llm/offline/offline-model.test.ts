@@ -33,7 +33,14 @@ interface Simulation {
  */
 async function simulate(
   spec: AgentSpec,
-  options: { query?: string; todos?: boolean; reject?: string[]; maxIters?: number } = {},
+  options: {
+    query?: string;
+    todos?: boolean;
+    reject?: string[];
+    /** Tools that fail with this error (as a filesystem server says "Access denied"). */
+    fail?: Record<string, { code: string; message: string }>;
+    maxIters?: number;
+  } = {},
 ): Promise<Simulation> {
   const model = new OfflineModel({ chunkDelayMs: 0, chunkSize: 16 });
   const query = options.query ?? spec.sampleQueries[0] ?? "hello";
@@ -48,9 +55,17 @@ async function simulate(
     const tool = spec.tools.find((candidate) => candidate.name === name) as ToolSpec;
     if (options.reject?.includes(name)) {
       return {
-        failure: { node: name, args, error_code: "approval_rejected", message: "The approval was rejected." },
+        // As the planner records it (resume-decision.ts, recordRejection).
+        failure: {
+          node: name,
+          args,
+          error_code: "rejected_by_user",
+          message: "A person rejected this call.",
+        },
       };
     }
+    const failing = options.fail?.[name];
+    if (failing) return { failure: { node: name, args, error_code: failing.code, message: failing.message } };
     if (tool.impl.kind !== "mock") throw new Error("mock tools only");
     if (tool.timeoutMs !== undefined && (tool.impl.latencyMs ?? 0) > tool.timeoutMs) {
       return {
@@ -211,6 +226,17 @@ describe("OfflineModel on the example agents", () => {
     expect(toolOrder(simulation)).toEqual(["lookup_contact", "draft_email", "send_email", "final_response"]);
     expect(simulation.answer).toContain("send_email was not run: its approval was rejected.");
     expect(simulation.actions.at(-1)?.args.requires_followup).toBe(true);
+  });
+
+  it("reads a tool error that says denied or rejected as an error, not as a refused approval", async () => {
+    const simulation = await simulate(example("email-approval"), {
+      fail: {
+        send_email: { code: "tool_error", message: "Access denied: the mail relay rejected the sender" },
+      },
+    });
+    expect(simulation.answer).not.toContain("approval was rejected");
+    expect(simulation.answer).toMatch(/send_email/);
+    expect(simulation.answer).toMatch(/Access denied|failed/);
   });
 
   it("keeps a todo list when todos are enabled: the plan first, statuses as it goes", async () => {

@@ -73,21 +73,17 @@ function record(
   }
 }
 
-const REJECTED = /\b(reject(ed|ion)?|denied|declined|not approved)\b/i;
+/** The codes the planner gives a call a person refused (`recordRejection`), and the simulated one in tests. */
+const REJECTION_CODES = new Set(["rejected_by_user", "approval_rejected"]);
 
 /**
- * An approval a person refused, however the planner words it: a failure saying so, or an observation such
- * as `{approved: false}`, `{decision: "reject"}` or a sentence about the rejected approval.
+ * An approval a person refused: only the planner's own rejection failure. A tool's error that merely says
+ * "Access denied" or "rejected" (a filesystem server outside its roots, an API refusing a request) is a
+ * failure like any other, and neither is an observation that happens to contain `approved: false`.
  */
 export function isRejection(outcome: {
   observation?: unknown;
   failure?: OfflineFailure | undefined;
 }): boolean {
-  const { failure, observation } = outcome;
-  if (failure !== undefined) return REJECTED.test(failure.error_code) || REJECTED.test(failure.message);
-  if (typeof observation === "string") return /approv/i.test(observation) && REJECTED.test(observation);
-  if (typeof observation !== "object" || observation === null) return false;
-  const record = observation as Record<string, unknown>;
-  if (record.rejected === true || record.approved === false) return true;
-  return typeof record.decision === "string" && REJECTED.test(record.decision);
+  return outcome.failure !== undefined && REJECTION_CODES.has(outcome.failure.error_code);
 }
