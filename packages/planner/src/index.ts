@@ -78,6 +78,15 @@ export type {
   TaskOpcode,
 } from "./tasks/opcode-handlers.js";
 export type { TaskTimers } from "./tasks/task-types.js";
+export type {
+  HostedSpawn,
+  HostedSpawnRequest,
+  HostedTaskEntry,
+  HostedWaitRequest,
+  HostedWaitResult,
+  TaskHost,
+} from "./tasks/task-host.js";
+export type { BackgroundJob, TaskRecoverOptions, TaskRunOptions } from "./loop/task-run.js";
 export type { Sleep } from "./util/abortable-sleep.js";
 
 // Errors.
@@ -102,4 +111,16 @@ export {
 } from "./session/compact-conversation.js";
 export type { CompactConversationOptions, CompactedConversation } from "./session/compact-conversation.js";
 export { getSessionContextMeta } from "./session/session-context.js";
+export {
+  applySessionTaskOutcome,
+  getSessionMergedResults,
+  getSessionWaitResult,
+  sealSessionTurn,
+  spawnSessionTask,
+} from "./session/session-task-ledger.js";
+export type {
+  SessionTaskLimits,
+  SessionTaskOutcome,
+  SessionTaskSpawn,
+} from "./session/session-task-ledger.js";
 export type { ConversationTurn, MergedResult, SessionContext } from "./session/session-context.js";

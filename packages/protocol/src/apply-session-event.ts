@@ -1,7 +1,24 @@
 import type { Usage } from "./planner-action.js";
 import { TERMINAL_RUN_STATUSES } from "./api.js";
-import type { SessionRecord, SessionStatus, SessionTask } from "./session.js";
+import type {
+  MergeTask,
+  SessionMergedResult,
+  SessionRecord,
+  SessionStatus,
+  SessionTask,
+  SessionTaskGroup,
+  SessionTaskStatus,
+} from "./session.js";
 import type { SessionEvent } from "./session-event.js";
+
+/** A task in one of these statuses will not change again. */
+export const TERMINAL_TASK_STATUSES: ReadonlySet<SessionTaskStatus> = new Set<SessionTaskStatus>([
+  "completed",
+  "failed",
+  "cancelled",
+  "timed_out",
+  "interrupted",
+]);
 
 /** How much of the first query names a session that was given no title. */
 export const SESSION_TITLE_FROM_QUERY_CHARS = 80;
@@ -63,21 +80,60 @@ export function applySessionEvent(record: SessionRecord, event: SessionEvent): S
       );
       if (event.type === "turn_ended" && event.data.usage)
         next.usage = addUsage(record.usage, event.data.usage);
+      // A group stays open until its turn yields (answers, fails, or pauses for a person).
+      if (event.type === "turn_ended" || status === "paused") sealTurnGroups(next, event.data.turn);
       break;
     }
     case "task_spawned": {
-      const { taskId, runId, parentRunId, name, groupId, mergeStrategy } = event.data;
+      const { taskId, runId, parentRunId, name, groupId, mergeStrategy, turn, mode } = event.data;
       const task: SessionTask = { taskId, runId, parentRunId, name, status: "queued", mergeStrategy };
       if (groupId !== undefined) task.groupId = groupId;
+      if (turn !== undefined) task.turn = turn;
+      const { query, tool, toolArgs } = event.data;
+      if (query !== undefined || tool !== undefined) {
+        task.job = {
+          mode,
+          ...(query === undefined ? {} : { query }),
+          ...(tool === undefined ? {} : { tool }),
+          ...(toolArgs === undefined ? {} : { toolArgs }),
+        };
+      }
       next.tasks = [...record.tasks, task];
+      const group = event.data.group;
+      if (groupId !== undefined && group !== undefined) {
+        const others = (record.groups ?? []).filter((item) => item.groupId !== groupId);
+        const upserted: SessionTaskGroup = {
+          groupId,
+          name: group.name,
+          turn: group.turn,
+          sealed: group.sealed,
+          report: group.report,
+          retainTurn: group.retainTurn,
+          complete: false,
+          ...(group.mergeStrategy === undefined ? {} : { mergeStrategy: group.mergeStrategy }),
+        };
+        next.groups = [...others, upserted].sort((a, b) => compareIds(a.groupId, b.groupId));
+      }
       break;
     }
     case "task_update": {
-      const { taskId, status, error, usage } = event.data;
+      const { taskId, status, error, usage, result } = event.data;
       next.tasks = record.tasks.map((task) =>
-        task.taskId !== taskId ? task : { ...task, status, ...(error ? { error } : {}) },
+        task.taskId !== taskId
+          ? task
+          : { ...task, status, ...(error ? { error } : {}), ...(result === undefined ? {} : { result }) },
       );
       if (usage) next.usage = addUsage(record.usage, usage);
+      const task = next.tasks.find((item) => item.taskId === taskId);
+      if (event.data.merged === true && task) {
+        addMerged(next, {
+          name: task.name,
+          strategy: task.mergeStrategy,
+          ...(task.groupId === undefined ? {} : { groupId: task.groupId }),
+          tasks: [toMergeTask(task)],
+        });
+      }
+      if (task?.groupId !== undefined) updateGroupCompletion(next);
       break;
     }
     case "merge_pending": {
@@ -88,9 +144,20 @@ export function applySessionEvent(record: SessionRecord, event: SessionEvent): S
       ];
       break;
     }
-    case "merge_decided":
+    case "merge_decided": {
+      const decided = record.pendingMerges.find((merge) => merge.mergeId === event.data.mergeId);
       next.pendingMerges = record.pendingMerges.filter((merge) => merge.mergeId !== event.data.mergeId);
+      if (decided && event.data.decision === "approve") {
+        addMerged(next, {
+          name: decided.name,
+          strategy: decided.strategy,
+          mergeId: decided.mergeId,
+          ...(decided.groupId === undefined ? {} : { groupId: decided.groupId }),
+          tasks: decided.tasks,
+        });
+      }
       break;
+    }
     case "context_compacted":
       if (event.data.throughTurn > record.compactedThroughTurn) {
         next.compactedThroughTurn = event.data.throughTurn;
@@ -103,10 +170,58 @@ export function applySessionEvent(record: SessionRecord, event: SessionEvent): S
       next.status = "closed";
       return next;
     case "task_group_report":
+      if (event.data.merged === true) {
+        const { report, groupId, tasks, mergeStrategy } = event.data;
+        addMerged(next, {
+          // `any`: each task's result on its own; `all`: the group's, as one.
+          name: report === "any" && tasks.length === 1 ? tasks[0]!.name : event.data.name,
+          strategy: mergeStrategy,
+          groupId,
+          tasks,
+        });
+      }
       break;
   }
   next.status = getSessionStatus(next);
   return next;
+}
+
+function addMerged(record: SessionRecord, merged: Omit<SessionMergedResult, "afterTurn">): void {
+  record.merged = [...(record.merged ?? []), { ...merged, afterTurn: record.turns.length }];
+}
+
+function toMergeTask(task: SessionTask): MergeTask {
+  return {
+    taskId: task.taskId,
+    runId: task.runId,
+    name: task.name,
+    status: task.status,
+    ...(task.result === undefined ? {} : { result: task.result }),
+    ...(task.error === undefined ? {} : { error: task.error }),
+  };
+}
+
+function sealTurnGroups(record: SessionRecord, turn: number): void {
+  if (!record.groups?.some((group) => group.turn === turn && !group.sealed)) return;
+  record.groups = record.groups.map((group) =>
+    group.turn === turn && !group.sealed ? { ...group, sealed: true } : group,
+  );
+  updateGroupCompletion(record);
+}
+
+/** A group is complete once sealed and every one of its tasks ended. */
+function updateGroupCompletion(record: SessionRecord): void {
+  if (!record.groups) return;
+  record.groups = record.groups.map((group) => {
+    if (group.complete || !group.sealed) return group;
+    const tasks = record.tasks.filter((task) => task.groupId === group.groupId);
+    return tasks.every((task) => TERMINAL_TASK_STATUSES.has(task.status)) ? { ...group, complete: true } : group;
+  });
+}
+
+/** `group_2` before `group_10`. */
+function compareIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 /** Folds a log from the start (or onto `record`). */

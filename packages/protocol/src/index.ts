@@ -162,6 +162,7 @@ export {
   getSessionStatus,
   getTitleFromQuery,
   SESSION_TITLE_FROM_QUERY_CHARS,
+  TERMINAL_TASK_STATUSES,
 } from "./apply-session-event.js";
 export {
   CreateSessionRequest,
@@ -175,7 +176,10 @@ export {
   SessionsListResponse,
   SessionStatus,
   SessionSummary,
+  SessionMergedResult,
   SessionTask,
+  SessionTaskGroup,
+  SessionTaskJob,
   SessionTaskStatus,
   SessionTurn,
 } from "./session.js";

@@ -1,8 +1,10 @@
 import { z } from "zod";
-import { MergeStrategy, ResumeDecision, Usage } from "./planner-action.js";
+import { GroupReport, MergeStrategy, ResumeDecision, Usage } from "./planner-action.js";
 import { RunStatus } from "./api.js";
 import { Preview } from "./run-event.js";
 import { MergeTask, SessionTaskStatus } from "./session.js";
+
+const JsonRecord = z.record(z.string(), z.unknown());
 
 /** A session's own log: `seq` starts at 1 and has no gaps, like a run's (`RunEvent`). */
 const envelope = <T extends string, D extends z.ZodType>(type: T, data: D) =>
@@ -45,6 +47,22 @@ export const SessionTaskSpawnedEvent = envelope(
     mode: z.enum(["subagent", "tool"]),
     mergeStrategy: MergeStrategy,
     groupId: z.string().optional(),
+    /** The spawning turn (1-based). */
+    turn: z.int().positive().optional(),
+    query: z.string().optional(),
+    tool: z.string().optional(),
+    toolArgs: JsonRecord.optional(),
+    /** The task's group as it is after this spawn (created, joined, perhaps sealed by the task's args). */
+    group: z
+      .object({
+        name: z.string(),
+        turn: z.int().positive(),
+        sealed: z.boolean(),
+        report: GroupReport,
+        mergeStrategy: MergeStrategy.optional(),
+        retainTurn: z.boolean(),
+      })
+      .optional(),
   }),
 );
 export const SessionTaskUpdateEvent = envelope(
@@ -57,6 +75,8 @@ export const SessionTaskUpdateEvent = envelope(
     error: TaskError.optional(),
     groupId: z.string().optional(),
     usage: Usage.optional(),
+    /** The result reaches the next turn's context now (an ungrouped APPEND or REPLACE task). */
+    merged: z.boolean().optional(),
   }),
 );
 export const SessionTaskGroupReportEvent = envelope(
@@ -67,6 +87,8 @@ export const SessionTaskGroupReportEvent = envelope(
     report: z.enum(["all", "any"]),
     mergeStrategy: MergeStrategy,
     tasks: z.array(MergeTask),
+    /** The reported results reach the next turn's context now (APPEND or REPLACE). */
+    merged: z.boolean().optional(),
   }),
 );
 export const MergePendingEvent = envelope(

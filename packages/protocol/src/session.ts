@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { Slug } from "./names.js";
-import { MergeStrategy, ResumeDecision, Usage } from "./planner-action.js";
+import { GroupReport, MergeStrategy, ResumeDecision, Usage } from "./planner-action.js";
 import { RunStatus } from "./api.js";
 import { Preview, TaskStatus } from "./run-event.js";
+
+const JsonRecord = z.record(z.string(), z.unknown());
 
 /**
  * A session is what a person talks to: an agent (its version pinned at creation), turns in order (each a
@@ -26,6 +28,15 @@ export const SessionTurn = z.object({
 });
 export type SessionTurn = z.infer<typeof SessionTurn>;
 
+/** What a background task runs. */
+export const SessionTaskJob = z.object({
+  mode: z.enum(["subagent", "tool"]),
+  query: z.string().optional(),
+  tool: z.string().optional(),
+  toolArgs: JsonRecord.optional(),
+});
+export type SessionTaskJob = z.infer<typeof SessionTaskJob>;
+
 export const SessionTask = z.object({
   taskId: z.string(),
   /** The task's own run (`kind: "task"`): watch, replay or cancel it like any run. */
@@ -37,8 +48,31 @@ export const SessionTask = z.object({
   status: SessionTaskStatus,
   mergeStrategy: MergeStrategy,
   error: z.looseObject({ code: z.string(), message: z.string() }).optional(),
+  /** The turn that spawned it (1-based). */
+  turn: z.int().positive().optional(),
+  /** What it runs: a sub-agent's query, or one tool with its args (kept to start it when a slot frees). */
+  job: SessionTaskJob.optional(),
+  /** Its result, bounded (a sub-agent's ContextCapsule, or the tool's output), once it completed. */
+  result: Preview.optional(),
 });
 export type SessionTask = z.infer<typeof SessionTask>;
+
+/**
+ * A task group of a session (seed 000): open until its turn yields (or a task seals it), then it reports
+ * as `report` says once every task ended. `mergeStrategy` is the explicit `group_merge_strategy`, if any.
+ */
+export const SessionTaskGroup = z.object({
+  groupId: z.string(),
+  name: z.string(),
+  turn: z.int().positive(),
+  sealed: z.boolean(),
+  report: GroupReport,
+  mergeStrategy: MergeStrategy.optional(),
+  retainTurn: z.boolean(),
+  /** Sealed, and every task ended. */
+  complete: z.boolean(),
+});
+export type SessionTaskGroup = z.infer<typeof SessionTaskGroup>;
 
 export const MergeTask = z.object({
   taskId: z.string(),
@@ -46,6 +80,8 @@ export const MergeTask = z.object({
   name: z.string(),
   status: SessionTaskStatus,
   result: Preview.optional(),
+  /** Why it did not complete (failed, timed out, interrupted). */
+  error: z.looseObject({ code: z.string(), message: z.string() }).optional(),
 });
 export type MergeTask = z.infer<typeof MergeTask>;
 
@@ -59,6 +95,21 @@ export const PendingMerge = z.object({
 });
 export type PendingMerge = z.infer<typeof PendingMerge>;
 
+/**
+ * Task results that reach the next turns' context: APPEND and REPLACE results as they arrive (per the
+ * group's `group_report`), HUMAN_GATED ones once a person approved them. `afterTurn`: the turns started
+ * when it was merged (the turn after it sees it).
+ */
+export const SessionMergedResult = z.object({
+  name: z.string(),
+  strategy: MergeStrategy,
+  groupId: z.string().optional(),
+  mergeId: z.string().optional(),
+  afterTurn: z.int().nonnegative(),
+  tasks: z.array(MergeTask),
+});
+export type SessionMergedResult = z.infer<typeof SessionMergedResult>;
+
 export const SessionRecord = z.object({
   id: z.string(),
   agentId: Slug,
@@ -68,6 +119,10 @@ export const SessionRecord = z.object({
   turns: z.array(SessionTurn),
   tasks: z.array(SessionTask),
   pendingMerges: z.array(PendingMerge),
+  /** The task groups (background tasks that report together). */
+  groups: z.array(SessionTaskGroup).optional(),
+  /** Task results merged into what the next turns see, oldest first. */
+  merged: z.array(SessionMergedResult).optional(),
   usage: Usage,
   /** The session log's last `seq`: `GET /api/sessions/:id/events?after=` continues from it. */
   lastSeq: z.int().nonnegative(),

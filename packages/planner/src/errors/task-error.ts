@@ -9,6 +9,9 @@ export const TASK_ERROR_CODES = [
   "unknown_merge",
   "merge_requires_decision",
   "tasks_cancelled",
+  "session_closed",
+  "task_timeout",
+  "task_interrupted",
 ] as const;
 export type TaskErrorCode = (typeof TASK_ERROR_CODES)[number];
 

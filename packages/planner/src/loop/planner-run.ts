@@ -1,6 +1,6 @@
 import {
   type ActionSource,
-  type FinalPayload,
+  FinalPayload,
   type FinishReason,
   type PlannerAction,
   READ_ONLY_SIDE_EFFECTS,
@@ -27,6 +27,9 @@ import { createInitialState, createRunLlmCaller, getPlannerView, getRunStartedDa
 import type { ConstraintName, RunContext } from "./run-context.js";
 import { getForkConfig } from "./steps/fork-config.js";
 import { RunTasks } from "./steps/run-tasks.js";
+import { HostedTasks } from "./steps/hosted-tasks.js";
+import type { BackgroundTasks } from "../tasks/task-types.js";
+import type { TaskHost } from "../tasks/task-host.js";
 import type { ForkedRun } from "./steps/task-jobs.js";
 import type { PlannerFinish, PlannerOutcome, PlannerPause, RunOptions } from "../run/run-types.js";
 import { collectSecretStrings, scrubSecrets } from "../secrets/secret-scrubber.js";
@@ -40,6 +43,8 @@ import { getAnswerReserveMs } from "../run/answer-reserve.js";
 import { finishWithAnswerTurn, getDeadlineMessage } from "./budget-answer.js";
 import { getInFlightAction } from "./steps/get-in-flight-action.js";
 import { createRunCheckpoint, type CheckpointSink, type InFlightAction } from "../run/run-checkpoint.js";
+import { executeToolCall } from "../tools/tool-executor.js";
+import { isToolPauseSignal } from "../tools/tool-pause-signal.js";
 
 /** A new run starts from a query; a resumed one from its saved state. */
 export type RunStart = { query: string } | { state: RunState };
@@ -62,7 +67,14 @@ export class PlannerRun implements RunContext {
   readonly cancellation: Cancellation;
   readonly secrets: ReadonlySet<string>;
   /** Background tasks, once the run spawned one. */
-  tasks: RunTasks | undefined;
+  tasks: BackgroundTasks | undefined;
+  /**
+   * A task run (`ReactPlanner.runTask`): why an abort ends it as a failure (`task_timeout`) rather than a
+   * cancel, and the payload's `artifacts.task_result` it finishes with. A pause fails it (`subagent_paused`):
+   * a background task cannot wait for a person.
+   */
+  taskMode: { stopFailure?: PlannerError<string>; toTaskResult?: (payload: FinalPayload) => unknown } | undefined;
+  private readonly taskHost: TaskHost | undefined;
   /** A routed candidate's model name, passed to the main client. */
   routedModel: string | undefined;
   private readonly recorder: TrajectoryRecorder;
@@ -73,6 +85,8 @@ export class PlannerRun implements RunContext {
   constructor(config: PlannerConfig, start: RunStart, options: RunOptions = {}) {
     this.config = config;
     this.onCheckpoint = options.onCheckpoint;
+    this.taskHost = options.taskHost;
+    this.taskMode = undefined;
     this.cancellation = new Cancellation(options.signal);
     this.signal = this.cancellation.signal;
     this.secrets = collectSecretStrings(options.toolContext);
@@ -160,12 +174,19 @@ export class PlannerRun implements RunContext {
         if (outcome !== undefined) return outcome;
       }
     } catch (error) {
-      if (this.signal.aborted) return this.finishCancelled();
-      throw this.fail(error);
+      return this.endAfterError(error);
     } finally {
       this.tasks?.close({ keepResults: false });
       this.cancellation.dispose();
     }
+  }
+
+  /** A cancelled run finishes as cancelled (a task past its limit fails instead); any other error fails it. */
+  private endAfterError(error: unknown): PlannerFinish {
+    if (!this.signal.aborted) throw this.fail(error);
+    const stop = this.taskMode?.stopFailure;
+    if (stop === undefined) return this.finishCancelled();
+    throw this.fail(stop);
   }
 
   /** Hands the host a copy of the state between steps, or in front of a call (`inFlight`). */
@@ -224,7 +245,11 @@ export class PlannerRun implements RunContext {
    * max_iters end the run with an answer turn (docs/budgets.md).
    */
   checkLimits(): PlannerOutcome | Promise<PlannerOutcome> | undefined {
-    if (this.signal.aborted) return this.finishCancelled();
+    if (this.signal.aborted) {
+      // A task run past its time limit fails (the loop's catch writes run_failed once).
+      if (this.taskMode?.stopFailure !== undefined) throw this.taskMode.stopFailure;
+      return this.finishCancelled();
+    }
     if (this.isPastDeadline()) {
       return finishWithAnswerTurn(this, {
         constraint: "deadline",
@@ -300,9 +325,68 @@ export class PlannerRun implements RunContext {
     return this.recorder.visited;
   }
 
-  /** The run's background tasks, created on the first spawn. */
-  getTasks(): RunTasks {
-    return (this.tasks ??= new RunTasks(this, (query, options) => this.fork(query, options)));
+  /** The run's background tasks, created on the first spawn: the host's when one was given. */
+  getTasks(): BackgroundTasks {
+    return (this.tasks ??=
+      this.taskHost === undefined
+        ? new RunTasks(this, (query, options) => this.fork(query, options))
+        : new HostedTasks(this, this.taskHost));
+  }
+
+  /**
+   * A `task.tool` task as a run of its own: `run_started`, the one tool call (its events in this run's
+   * stream, its retries and timeout), and `run_finished` with the tool's output as
+   * `artifacts.task_result` — or `run_failed` with the tool's error.
+   */
+  async executeTool(
+    job: { taskId: string; tool: string; toolArgs: Record<string, unknown> },
+    options: { recovered?: boolean } = {},
+  ): Promise<PlannerOutcome> {
+    if (options.recovered !== true) this.events.emit("run_started", getRunStartedData(this));
+    try {
+      // Stopped before the call (a recovery that must not run it again): it never starts.
+      if (this.signal.aborted) throw new PlannerError("cancelled", "The task was stopped before its call.");
+      const tool = this.config.catalog.get(job.tool);
+      if (tool === undefined || tool === this.config.writeTodosTool) {
+        throw new PlannerError("invalid_action", `task.tool names "${job.tool}", which is not a tool of this agent.`);
+      }
+      const args = tool.args.safeParse(job.toolArgs);
+      if (!args.success) {
+        throw new PlannerError("invalid_args", `tool_args did not validate for ${tool.name}: ${args.error.issues[0]?.message ?? "invalid"}.`);
+      }
+      const toolArgs = args.data as Record<string, unknown>;
+      const action: PlannerAction = { next_node: tool.name, args: toolArgs };
+      this.state.iteration += 1;
+      const result = await executeToolCall(this.toolRuntime, {
+        tool,
+        args: toolArgs,
+        step: 0,
+        callId: job.taskId,
+        source: "system",
+      });
+      if (this.signal.aborted) {
+        if (this.taskMode?.stopFailure !== undefined) throw this.taskMode.stopFailure;
+        return this.finishCancelled();
+      }
+      if (!result.ok) throw new PlannerError<string>(result.failure.error_code, result.failure.message);
+      this.recordStep({ action, source: "system", observation: result.observation });
+      const shown = JSON.stringify(this.events.preview(result.observation)) ?? "null";
+      const answer = `${tool.name} returned: ${shown.length > 600 ? `${shown.slice(0, 600)}…` : shown}`;
+      this.taskMode = { ...this.taskMode, toTaskResult: () => result.observation };
+      return this.finish("answer_complete", FinalPayload.parse({ answer }));
+    } catch (error) {
+      if (isToolPauseSignal(error)) {
+        throw this.fail(
+          new PlannerError(
+            "subagent_paused",
+            `${job.tool} asked to pause (${error.reason}): a background task cannot wait for a person; call it in the foreground.`,
+          ),
+        );
+      }
+      return this.endAfterError(error);
+    } finally {
+      this.cancellation.dispose();
+    }
   }
 
   /** A `task.subagent` job: a forked run of the same planner (see `getForkConfig`). */
@@ -322,7 +406,11 @@ export class PlannerRun implements RunContext {
 
   finish(reason: FinishReason, payload: FinalPayload): PlannerFinish {
     this.ended = true;
-    this.tasks?.close({ keepResults: false });
+    this.tasks?.close({ keepResults: false, reason: "finished" });
+    const toTaskResult = this.taskMode?.toTaskResult;
+    if (toTaskResult !== undefined && reason !== "cancelled") {
+      payload = { ...payload, artifacts: { ...payload.artifacts, task_result: toTaskResult(payload) } };
+    }
     const metadata = this.metadata();
     // An answer over a join that failed and was never redone is not the whole story: ask for a follow-up.
     const joinFailed = metadata.failedJoins?.some((join) => !join.recovered) === true;
@@ -349,6 +437,12 @@ export class PlannerRun implements RunContext {
 
   /** Pauses the run and saves its state (see `pauseRun`). */
   pause(record: PauseRecord): Promise<PlannerPause> {
+    if (this.taskMode !== undefined) {
+      const message =
+        `The task paused (${record.reason}): a background task cannot wait for a person. ` +
+        "Do this step in the foreground instead.";
+      return Promise.reject(new PlannerError("subagent_paused", message));
+    }
     this.ended = true;
     return pauseRun(this, record);
   }
@@ -371,7 +465,7 @@ export class PlannerRun implements RunContext {
   /** Emits `run_failed` and returns the error to throw, as a `PlannerError`. */
   private fail(error: unknown): PlannerError<string> {
     this.ended = true;
-    this.tasks?.close({ keepResults: false });
+    this.tasks?.close({ keepResults: false, reason: "failed" });
     const failure = isPlannerError(error)
       ? error
       : new PlannerError(

@@ -7,6 +7,13 @@ import { PlannerRun } from "./planner-run.js";
 import type { PriceTable } from "../llm/price-table.js";
 import { resumeRun } from "./steps/resume-run.js";
 import { recoverRun } from "./steps/recover-run.js";
+import {
+  recoverTaskJob,
+  runTaskJob,
+  type BackgroundJob,
+  type TaskRecoverOptions,
+  type TaskRunOptions,
+} from "./task-run.js";
 import type {
   PlannerFinish,
   PlannerPause,
@@ -134,6 +141,25 @@ export class ReactPlanner {
       options,
       restore: (state, runOptions) => new PlannerRun(this.config, { state }, runOptions),
     });
+  }
+
+  /**
+   * Runs one background task as a run of its own, for a `TaskHost` that runs tasks outside their turn: a
+   * sub-agent's query (a forked planner: this planner's tools, hints and models, no tasks of its own) or one
+   * tool call. It finishes with the task's result as `payload.artifacts.task_result` (a ContextCapsule, or
+   * the tool's output), or fails: `subagent_paused` (it cannot wait for a person), `task_timeout`.
+   */
+  runTask(job: BackgroundJob, options: TaskRunOptions = {}): Promise<PlannerFinish | PlannerPause> {
+    return runTaskJob(this.config, job, options);
+  }
+
+  /** Continues a task run whose worker stopped (see `recoverTaskJob`); `checkpoint` may be undefined. */
+  recoverTask(
+    job: BackgroundJob,
+    checkpoint: unknown,
+    options: TaskRecoverOptions = {},
+  ): Promise<PlannerFinish | PlannerPause> {
+    return recoverTaskJob(this.config, job, checkpoint, options);
   }
 }
 

@@ -77,5 +77,6 @@ export function getPlannerView(run: RunContext, lastError?: { code: string; mess
     maxIters: config.options.maxIters,
   };
   if (lastError !== undefined) view.lastError = lastError;
+  if (state.contextMeta !== undefined) view.context = state.contextMeta;
   return view;
 }

@@ -59,6 +59,8 @@ export interface PlannerView {
   lastError?: { code: string; message: string };
   todos: { enabled: boolean; items: readonly PlannerViewTodo[] };
   tasksEnabled: boolean;
+  /** The run's `contextMeta` (a session's turn: `{session: {turns, merged_results, …}}`). */
+  context?: Readonly<Record<string, unknown>>;
   iteration: number;
   maxIters: number;
 }

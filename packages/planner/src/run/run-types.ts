@@ -1,5 +1,6 @@
 import type { PlannerFinishResult, PlannerPauseResult, ResumeDecision, RunEvent } from "@waddle/protocol";
 import type { CheckpointSink } from "./run-checkpoint.js";
+import type { TaskHost } from "../tasks/task-host.js";
 
 /** Receives every event of a run, in order, `seq` contiguous from 1 (continuing across resumes). */
 export type EventSink = (event: RunEvent) => void;
@@ -15,6 +16,11 @@ export interface RunOptions {
   contextMeta?: Record<string, unknown>;
   /** Receives a checkpoint after every completed step and in front of every call (see `RunCheckpoint`). */
   onCheckpoint?: CheckpointSink;
+  /**
+   * Runs the background tasks outside the run, so that they outlive its turn (`TaskHost`); without it a
+   * run's unfinished tasks are cancelled when it yields.
+   */
+  taskHost?: TaskHost;
 }
 
 export interface ResumeOptions {
@@ -26,6 +32,7 @@ export interface ResumeOptions {
   signal?: AbortSignal;
   onEvent?: EventSink;
   onCheckpoint?: CheckpointSink;
+  taskHost?: TaskHost;
 }
 
 /** How `ReactPlanner.recover` continues a run from a checkpoint. */
@@ -39,6 +46,7 @@ export interface RecoverOptions {
    * checkpoint): the recovered run's events follow it.
    */
   lastSeq?: number;
+  taskHost?: TaskHost;
 }
 
 /** A finished run: `answer_complete`, `no_path`, `budget_exhausted`, `max_iters` or `cancelled`. */

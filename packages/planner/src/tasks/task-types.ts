@@ -110,13 +110,18 @@ export interface StoppedTask {
  */
 export interface BackgroundTasks {
   readonly isOpen: boolean;
+  /** True when a `TaskHost` runs the tasks: they go on after the turn answers. */
+  readonly outlivesTurn?: boolean;
   /** Spawns the task of a `task.subagent` / `task.tool` action (throws `TaskError` when it may not). */
-  spawn(action: TaskAction): SpawnedTask;
+  spawn(action: TaskAction): SpawnedTask | Promise<SpawnedTask>;
   /** `retain_turn`: the foreground waits for the task or its (now sealed) group, within the deadline. */
   waitFor(spawned: SpawnedTask): Promise<void>;
   getGroup(groupId: string): TaskGroupSnapshot | undefined;
   /** Takes the results that arrived (see `RunTasks.collect`). */
   collect(): void;
-  /** The run yields: unfinished tasks are cancelled; returns the tasks it stopped. */
-  close(options: { keepResults: boolean }): StoppedTask[];
+  /**
+   * The run yields: unfinished tasks are cancelled (or, with a `TaskHost`, go on while the turn's groups
+   * are sealed); returns the tasks it stopped.
+   */
+  close(options: { keepResults: boolean; reason?: "finished" | "failed" | "paused" }): StoppedTask[];
 }

@@ -6,6 +6,7 @@ import { getRunProgress, type RunProgress } from "./offline-progress.js";
 import { getTodosAction, type PathEntry } from "./offline-todos.js";
 import type { OfflineView } from "./offline-view.js";
 import { WRITE_TODOS_TOOL_NAME } from "../../run/todo-state.js";
+import { planOfflineTask } from "./offline-tasks.js";
 
 /** The next action and a one-line reason, sent on the thinking channel. */
 export interface OfflineDecision {
@@ -26,6 +27,9 @@ export interface PlanOfflineInput {
  */
 export function planOfflineAction(input: PlanOfflineInput): OfflineDecision {
   const { view, refusedAction } = input;
+  // Background work asked for, or task results to answer from (tasks enabled, nothing refused).
+  const task = refusedAction === undefined ? planOfflineTask(view) : undefined;
+  if (task !== undefined) return task;
   const graph = getOfflineGraph(view);
   const excluded = new Set<string>();
   // A refused write_todos (planner overuse, bad args) means: stop planning, act.

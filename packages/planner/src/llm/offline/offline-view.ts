@@ -91,6 +91,8 @@ export const OfflineView = z.looseObject({
     .default({ enabled: false, items: [] }),
   iteration: z.number().default(0),
   maxIters: z.number().default(8),
+  tasksEnabled: z.boolean().default(false),
+  context: JsonObject.optional(),
 });
 export type OfflineView = z.infer<typeof OfflineView>;
 export type OfflineTool = OfflineView["tools"][number];

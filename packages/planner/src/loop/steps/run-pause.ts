@@ -12,7 +12,7 @@ type Constraint = RunEventData<"constraint_violation">["constraint"];
  * under a fresh single-use resume token. The caller returns the `PlannerPause`.
  */
 export async function pauseRun(run: RunContext, record: PauseRecord): Promise<PlannerPause> {
-  const stopped = run.tasks?.close({ keepResults: true }) ?? [];
+  const stopped = run.tasks?.close({ keepResults: true, reason: "paused" }) ?? [];
   const payload = stopped.length === 0 ? record.payload : { ...record.payload, cancelledTasks: stopped };
   const safePayload = scrubSecrets(payload, run.secrets);
   const resumeToken = run.config.createResumeToken();

@@ -57,7 +57,7 @@ export async function runTask(
   if ("failure" in prepared) return void record(prepared);
   let spawned;
   try {
-    spawned = run.getTasks().spawn({ next_node: opcode, args: prepared.action.args });
+    spawned = await run.getTasks().spawn({ next_node: opcode, args: prepared.action.args });
   } catch (error) {
     if (!(error instanceof TaskError)) throw error;
     return void record({ failure: taskFailure(decision.action, error.code, error.message) });
@@ -70,7 +70,9 @@ export async function runTask(
       retain_turn: spawned.retainTurn,
       message: spawned.retainTurn
         ? "Started; the turn is kept until it is done (its results follow)."
-        : "Started in the background; its results will be added when they arrive.",
+        : run.config.options.tasks.enabled && run.tasks?.outlivesTurn === true
+          ? "Started in the background; it goes on after this answer, and its results reach a later turn."
+          : "Started in the background; its results will be added when they arrive.",
     },
   });
   if (!spawned.retainTurn) return undefined;
