@@ -19,6 +19,7 @@ import { createRunsRoutes } from "./http/runs-routes.js";
 import { createSessionsRoutes } from "./http/sessions-routes.js";
 import type { SessionService } from "./sessions/session-service.js";
 import type { SessionTurns } from "./sessions/session-turns.js";
+import type { SessionTasks } from "./sessions/session-tasks.js";
 import {
   createAuth,
   createCors,
@@ -48,6 +49,8 @@ export interface CreateAppOptions {
   /** Sessions and their turns. */
   sessions: SessionService;
   turns: SessionTurns;
+  /** Sessions' background tasks (cancel one, cancel all on close). */
+  tasks?: SessionTasks;
 }
 
 /** The Express app: Host check, security headers, CORS, auth, JSON bodies, the REST routes, the designer. */
@@ -75,7 +78,14 @@ export function createApp(options: CreateAppOptions): Express {
   );
   api.use("/agents", createAgentsRoutes({ store: options.store }));
   api.use("/runs", createRunsRoutes({ store: options.store, runs: options.runs, turns: options.turns }));
-  api.use("/sessions", createSessionsRoutes({ sessions: options.sessions, turns: options.turns }));
+  api.use(
+    "/sessions",
+    createSessionsRoutes({
+      sessions: options.sessions,
+      turns: options.turns,
+      ...(options.tasks ? { tasks: options.tasks } : {}),
+    }),
+  );
   api.use("/mcp", createMcpServersRoutes(options.mcp ? { mcp: options.mcp } : {}));
   api.use((request) => {
     throw new ApiError(

@@ -7,6 +7,7 @@ import type { PlannerFactory } from "./runs/planner-factory.js";
 import { RunEventHub } from "./runs/run-event-hub.js";
 import { RunManager } from "./runs/run-manager.js";
 import type { RunService } from "./runs/run-service.js";
+import type { TaskHostSource } from "./runs/run-executor.js";
 import { QueueMode, type QueueRole } from "./scale/queue-mode.js";
 import type { WaddleStore } from "./store/waddle-store.js";
 
@@ -24,6 +25,8 @@ export interface RuntimeOptions {
   maxConcurrentRuns?: number;
   /** Queue mode (`WADDLE_REDIS_URL`): runs are BullMQ jobs for the workers of every instance. */
   queue?: { redisUrl: string; role: QueueRole; leaseMs: number };
+  /** Sessions: the task host of a turn's run (late-bound by the caller). */
+  taskHosts?: TaskHostSource;
 }
 
 /** What runs runs, for the server and for the CLI's in-process runs. */
@@ -67,10 +70,20 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       logger,
       maxConcurrentRuns,
       checkSpec,
+      ...(options.taskHosts ? { taskHosts: options.taskHosts } : {}),
     });
     return { runs: queueMode.runs, hub: queueMode.hub, offline, queueMode };
   }
   const hub = new RunEventHub();
-  const runs = new RunManager({ store, hub, createPlanner, redactor, logger, maxConcurrentRuns, checkSpec });
+  const runs = new RunManager({
+    store,
+    hub,
+    createPlanner,
+    redactor,
+    logger,
+    maxConcurrentRuns,
+    checkSpec,
+    ...(options.taskHosts ? { taskHosts: options.taskHosts } : {}),
+  });
   return { runs, hub, offline };
 }

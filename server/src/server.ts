@@ -9,6 +9,8 @@ import { createApp } from "./create-app.js";
 import { createServerLlm } from "./runs/default-planner-factory.js";
 import { SessionService } from "./sessions/session-service.js";
 import { SessionTurns } from "./sessions/session-turns.js";
+import { SessionTasks } from "./sessions/session-tasks.js";
+import type { TaskHostSource } from "./runs/run-executor.js";
 import type { PartsHealth } from "./http/meta-routes.js";
 import type { Logger, LogLevel } from "./shared/logger.js";
 import type { McpServerConfig } from "./mcp-client/mcp-servers-config.js";
@@ -152,10 +154,15 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     throw error;
   }
   try {
+    // Set once the sessions exist (they need the run service): a session's turns run their tasks as runs.
+    const taskHosts: TaskHostSource & { target?: TaskHostSource } = {
+      forRun: (run, toolContext) => taskHosts.target?.forRun(run, toolContext),
+    };
     const runtime = await createRuntime({
       env,
       store,
       setup,
+      taskHosts,
       exampleAgentsDir:
         options.exampleAgentsDir === undefined
           ? path.join(ROOT, "apps/examples/agents")
@@ -175,12 +182,15 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     const { runs, hub, offline } = runtime;
     queueMode = runtime.queueMode;
     const sessions = new SessionService(store);
+    const tasks = new SessionTasks({ store, sessions, runs, hub, logger });
+    taskHosts.target = tasks;
     const turns = new SessionTurns({
       store,
       sessions,
       runs,
       hub,
       logger,
+      tasks,
       createSummarizer: (spec) =>
         createServerLlm({
           config: spec.summarizerLlm ?? spec.llm,
@@ -201,6 +211,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       hub,
       sessions,
       turns,
+      tasks,
       logger,
       version: SERVER_VERSION,
       offline,

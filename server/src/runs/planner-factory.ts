@@ -1,5 +1,13 @@
 import type { AgentSpec } from "@waddle/protocol";
-import type { PlannerOutcome, RecoverOptions, ResumeOptions, RunOptions } from "@waddle/planner";
+import type {
+  BackgroundJob,
+  PlannerOutcome,
+  RecoverOptions,
+  ResumeOptions,
+  RunOptions,
+  TaskRecoverOptions,
+  TaskRunOptions,
+} from "@waddle/planner";
 
 /** What the run executor needs of a planner (ReactPlanner has it). */
 export interface RunnablePlanner {
@@ -7,6 +15,10 @@ export interface RunnablePlanner {
   resume(token: string, options: ResumeOptions): Promise<PlannerOutcome>;
   /** Continues a run from its last checkpoint (queue mode, after its worker stopped). */
   recover?(checkpoint: unknown, options: RecoverOptions): Promise<PlannerOutcome>;
+  /** Runs a session's background task as a run of its own (`ReactPlanner.runTask`). */
+  runTask?(job: BackgroundJob, options: TaskRunOptions): Promise<PlannerOutcome>;
+  /** Continues a task run whose worker stopped (queue mode). */
+  recoverTask?(job: BackgroundJob, checkpoint: unknown, options: TaskRecoverOptions): Promise<PlannerOutcome>;
 }
 
 export interface CreatePlannerOptions {

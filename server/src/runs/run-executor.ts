@@ -1,4 +1,5 @@
 import { TERMINAL_RUN_STATUSES, type RunRecord } from "@waddle/protocol";
+import type { TaskHost } from "@waddle/planner";
 import type { RunClaim } from "../store/waddle-store.js";
 import { createRunRecorder, type RecorderParts } from "./create-run-recorder.js";
 import type { PlannerFactory } from "./planner-factory.js";
@@ -15,6 +16,13 @@ export interface RunExecutorOptions extends RecorderParts {
   leaseMs: number;
   /** Queue mode: store the planner's checkpoints, and continue from them a run whose executor stopped. */
   checkpoints: boolean;
+  /** Sessions: the task host of a turn's run, so that its background tasks outlive it. */
+  taskHosts?: TaskHostSource;
+}
+
+/** Gives a session's turn its task host (late-bound: the sessions are built after the runs). */
+export interface TaskHostSource {
+  forRun(run: RunRecord, toolContext: Readonly<Record<string, unknown>>): TaskHost | undefined;
 }
 
 /** How this process stops its executions: interrupted (one process), or handed over to another worker. */
@@ -205,6 +213,8 @@ export class RunExecutor {
       return;
     }
     const recovering = checkpoints && claim.status === "running";
+    const task = run.kind === "task" ? claim.work?.task : undefined;
+    const taskHost = task ? undefined : this.options.taskHosts?.forRun(run, toolContext);
     const checkpoint = recovering ? await store.loadCheckpoint(run.id) : undefined;
     if (recovering)
       logger.info("run recovered from its last checkpoint", { runId: run.id, seq: checkpoint?.seq });
@@ -222,6 +232,8 @@ export class RunExecutor {
         fence: claim.epoch,
         checkpoints,
         ...(recovering ? { recovery: { checkpoint: checkpoint?.state, lastSeq: run.lastSeq ?? 0 } } : {}),
+        ...(task ? { task } : {}),
+        ...(taskHost ? { taskHost } : {}),
       });
     } catch (error) {
       await recorder.flush();

@@ -1,4 +1,4 @@
-import { isPlannerError } from "@waddle/planner";
+import { isPlannerError, type BackgroundJob, type PlannerOutcome, type TaskHost } from "@waddle/planner";
 import type { ResumeRequest, RunRecord } from "@waddle/protocol";
 import { ApiError } from "../shared/api-error.js";
 import type { Logger } from "../shared/logger.js";
@@ -6,6 +6,25 @@ import type { WaddleStore } from "../store/waddle-store.js";
 import type { PlannerFactory } from "./planner-factory.js";
 import { getOutcomePatch } from "./run-outcome-events.js";
 import type { RunRecorder } from "./run-recorder.js";
+
+/** A background task's run: its job from the start, or continued after its worker stopped. */
+function runTaskJob(
+  planner: Awaited<ReturnType<PlannerFactory>>["planner"],
+  job: BackgroundJob,
+  input: {
+    common: { toolContext: Record<string, unknown>; signal: AbortSignal; onEvent: RunRecorder["sink"] };
+    runId: string;
+    recovery?: { checkpoint: unknown; lastSeq: number };
+  },
+): Promise<PlannerOutcome> {
+  if (!planner.runTask || !planner.recoverTask) {
+    throw new ApiError("invalid_state", "This server's planner cannot run background tasks as runs.");
+  }
+  const { common, recovery } = input;
+  return recovery
+    ? planner.recoverTask(job, recovery.checkpoint, { ...common, lastSeq: recovery.lastSeq })
+    : planner.runTask(job, { ...common, runId: input.runId });
+}
 
 /**
  * One turn of a run: builds its planner from the exact agent version it runs, marks it running, runs the
@@ -32,6 +51,10 @@ export async function runJob(options: {
    * after the `lastSeq` events stored.
    */
   recovery?: { checkpoint: unknown; lastSeq: number };
+  /** A session's background task: the run runs this job (`runTask`) instead of its query. */
+  task?: BackgroundJob;
+  /** A session's turn: its background tasks run as runs of their own and outlive it. */
+  taskHost?: TaskHost;
 }): Promise<void> {
   const { run, resume, recorder } = options;
   const agent = await options.store.getAgentVersion(run.agentId, run.agentVersion);
@@ -59,11 +82,17 @@ export async function runJob(options: {
     signal: options.signal,
     onEvent: recorder.sink,
     ...(options.checkpoints ? { onCheckpoint: recorder.checkpointSink } : {}),
+    ...(options.taskHost ? { taskHost: options.taskHost } : {}),
   };
   let outcome;
   try {
-    outcome =
-      recovery?.checkpoint && planner.recover
+    outcome = options.task
+      ? await runTaskJob(planner, options.task, {
+          common,
+          runId: run.id,
+          ...(recovery ? { recovery } : {}),
+        })
+      : recovery?.checkpoint && planner.recover
         ? await planner.recover(recovery.checkpoint, { ...common, lastSeq: recovery.lastSeq })
         : resume
           ? await planner.resume(resume.resumeToken, {

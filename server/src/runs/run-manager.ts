@@ -1,6 +1,6 @@
 import { InProcessRunQueue } from "./in-process-run-queue.js";
 import type { PlannerFactory } from "./planner-factory.js";
-import { RunExecutor } from "./run-executor.js";
+import { RunExecutor, type TaskHostSource } from "./run-executor.js";
 import { createInstanceName, RunService, type RunServiceOptions } from "./run-service.js";
 
 export interface RunManagerOptions extends Pick<
@@ -9,6 +9,7 @@ export interface RunManagerOptions extends Pick<
 > {
   createPlanner: PlannerFactory;
   maxConcurrentRuns: number;
+  taskHosts?: TaskHostSource;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   type RunRecord,
   type StartRunRequest,
 } from "@waddle/protocol";
+import type { BackgroundJob } from "@waddle/planner";
 import { ApiError, notFound } from "../shared/api-error.js";
 import type { RunClaim } from "../store/waddle-store.js";
 import { createRunRecorder, type RecorderParts } from "./create-run-recorder.js";
@@ -28,6 +29,8 @@ export interface StartRunOptions {
   runId?: string;
   /** A session's turn or background task. */
   origin?: RunOrigin;
+  /** A background task's job (`origin.kind` "task"): kept with the run's work, so any worker can run it. */
+  task?: BackgroundJob;
 }
 
 /** What the REST routes, `/v1` and `/mcp` ask of the runs. */
@@ -123,7 +126,14 @@ export class RunService implements RunCommands {
       status: "queued",
       leaseMs: this.options.leaseMs,
       ...(toolContextKeys ? { toolContextKeys } : {}),
-      ...(options.contextMeta ? { work: { contextMeta: options.contextMeta } } : {}),
+      ...(options.contextMeta || options.task
+        ? {
+            work: {
+              ...(options.contextMeta ? { contextMeta: options.contextMeta } : {}),
+              ...(options.task ? { task: options.task } : {}),
+            },
+          }
+        : {}),
       ...(options.origin ? { origin: options.origin } : {}),
     });
     this.toolContexts.set(runId, request.toolContext);

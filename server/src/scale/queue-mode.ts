@@ -3,7 +3,7 @@ import { createAdapter } from "@socket.io/redis-adapter";
 import type { Server } from "socket.io";
 import type { PlannerFactory } from "../runs/planner-factory.js";
 import { RunEventHub } from "../runs/run-event-hub.js";
-import { RunExecutor } from "../runs/run-executor.js";
+import { RunExecutor, type TaskHostSource } from "../runs/run-executor.js";
 import { createInstanceName, RunService } from "../runs/run-service.js";
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import type { Logger } from "../shared/logger.js";
@@ -30,6 +30,8 @@ export interface QueueModeOptions {
   /** How long a claim on a run lasts unless renewed (`WADDLE_RUN_LEASE_MS`). */
   leaseMs: number;
   checkSpec?: (spec: AgentSpec) => void;
+  /** Sessions: the task host of a turn's run. */
+  taskHosts?: TaskHostSource;
 }
 
 /**
@@ -77,6 +79,7 @@ export class QueueMode {
               owner: this.owner,
               leaseMs,
               checkpoints: true,
+              ...(options.taskHosts ? { taskHosts: options.taskHosts } : {}),
             }),
             connection: this.redis.create("worker", { blocking: true }),
           }

@@ -11,7 +11,7 @@ import type { SessionChange, SessionChangeResult } from "../store/sessions/sessi
 import type { WaddleStore } from "../store/waddle-store.js";
 
 /** Why a session refused a change: the `details.reason` of its 409, as a resume conflict names its own. */
-export type SessionConflictReason = "turn_in_progress" | "session_closed" | "already_answered";
+export type SessionConflictReason = "turn_in_progress" | "session_closed" | "already_answered" | "task_ended";
 
 /** A session's log grew (here, or on another instance in queue mode): read it after what you have. */
 export interface SessionChangeNotice {

@@ -9,6 +9,8 @@ import {
 import {
   compactConversation,
   getSessionContextMeta,
+  getSessionMergedResults,
+  sealSessionTurn,
   type ConversationTurn,
   type LlmClient,
   type SessionContext,
@@ -30,6 +32,8 @@ export interface SessionTurnsOptions {
   logger: Logger;
   /** The summarizer for an agent (`summarizerLlm`, else its LLM); undefined: rule-based summaries only. */
   createSummarizer?: (spec: AgentSpec) => LlmClient | undefined;
+  /** The session's background tasks, brought up to their runs whenever the session is read. */
+  tasks?: { reconcile(record: SessionRecord): Promise<SessionRecord> };
 }
 
 export interface StartedTurn {
@@ -139,7 +143,8 @@ export class SessionTurns {
    * restart, an instance that went away before writing it).
    */
   async reconcile(sessionId: string): Promise<SessionRecord> {
-    const record = await this.options.sessions.get(sessionId);
+    const read = await this.options.sessions.get(sessionId);
+    const record = this.options.tasks ? await this.options.tasks.reconcile(read) : read;
     const last = record.turns.at(-1);
     if (!last || TERMINAL_RUN_STATUSES.has(last.status)) return record;
     const run = await this.options.store.getRun(last.runId);
@@ -192,7 +197,9 @@ export class SessionTurns {
             data: { runId: run.id, turn, status: run.status, answer: getAnswer(run), usage: run.usage },
           }
         : { type: "turn_updated", data: { runId: run.id, turn, status: run.status } };
-      return { events: [event], result: undefined };
+      // The turn yields (its answer, or a pause): its open task groups are sealed, and report if done.
+      const yields = ended || run.status === "paused";
+      return { events: yields ? [event, ...sealSessionTurn(record, turn)] : [event], result: undefined };
     });
     return change.record;
   }
@@ -206,7 +213,7 @@ export class SessionTurns {
     return {
       turns,
       ...(record.contextSummary ? { summary: record.contextSummary as SessionContext["summary"] } : {}),
-      merged: [],
+      merged: getSessionMergedResults(record),
       openTodos: last ? await getOpenTodos(this.options.store, last.runId) : [],
     };
   }

@@ -14,7 +14,7 @@ import type {
   TaskStatus,
   Usage,
 } from "@waddle/protocol";
-import type { SerializedPlannerState } from "@waddle/planner";
+import type { BackgroundJob, SerializedPlannerState } from "@waddle/planner";
 import { ApiError } from "../shared/api-error.js";
 import type { RequestKeyStore } from "./request-keys/request-key-store.js";
 import type { SessionStore } from "./sessions/session-store.js";
@@ -44,6 +44,8 @@ export interface NewRun {
 export interface RunWork {
   contextMeta?: Record<string, unknown>;
   resume?: Omit<ResumeRequest, "toolContext">;
+  /** A session's background task (`kind: "task"`): what it runs (`ReactPlanner.runTask`). */
+  task?: BackgroundJob;
 }
 
 /** Fields of a run that change while it goes; `undefined` keeps the stored value, `null` clears it. */

@@ -52,7 +52,7 @@ export function planOfflineTask(view: OfflineView): OfflineDecision | undefined 
         args: {
           name,
           query,
-          merge_strategy: "APPEND",
+          // The agent's `tasks.defaultMergeStrategy` decides how its result merges.
           // Without a session there is no later turn: keep this one until the task is done.
           ...(session === undefined ? { retain_turn: true } : {}),
         },
