@@ -168,6 +168,20 @@ describe("background tasks outlive their turn (REST and socket.io)", () => {
     expect(second.turns[1]?.answer).toContain("Revenue grew 12%");
   });
 
+  it("the background-research example: turn 2 answers from the task turn 1 spawned (offline model)", async () => {
+    const api = client(server);
+    const sessionId = await api.newSession("background-research");
+    const first = await api.turn(sessionId, "Research the market for electric bikes in the background");
+    expect(first.turns[0]?.answer).toContain("in the background");
+    expect(first.tasks).toHaveLength(1);
+    await until(
+      () => api.getSession(sessionId),
+      (record) => record.tasks[0]?.status === "completed",
+    );
+    const second = await api.turn(sessionId, "What did the research find?");
+    expect(second.turns[1]?.answer).toContain("demand is growing");
+  });
+
   it("a HUMAN_GATED group waits as one batch: applied, then another rejected; 409 and 404 for the wrong answers", async () => {
     const api = client(server);
     const sessionId = await api.newSession("batcher");
