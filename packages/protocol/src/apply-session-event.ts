@@ -215,7 +215,9 @@ function updateGroupCompletion(record: SessionRecord): void {
   record.groups = record.groups.map((group) => {
     if (group.complete || !group.sealed) return group;
     const tasks = record.tasks.filter((task) => task.groupId === group.groupId);
-    return tasks.every((task) => TERMINAL_TASK_STATUSES.has(task.status)) ? { ...group, complete: true } : group;
+    return tasks.every((task) => TERMINAL_TASK_STATUSES.has(task.status))
+      ? { ...group, complete: true }
+      : group;
   });
 }
 

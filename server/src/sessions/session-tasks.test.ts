@@ -60,18 +60,23 @@ async function until<T>(read: () => Promise<T>, check: (value: T) => boolean): P
 }
 
 function client(server: TestServer) {
-  const getSession = async (id: string): Promise<SessionRecord> => (await server.request(`/api/sessions/${id}`)).body;
+  const getSession = async (id: string): Promise<SessionRecord> =>
+    (await server.request(`/api/sessions/${id}`)).body;
   return {
     newSession: async (agentId: string): Promise<string> =>
       (await server.request("/api/sessions", { method: "POST", json: { agentId } })).body.sessionId,
     getSession,
-    events: async (id: string): Promise<SessionEvent[]> => (await server.request(`/api/sessions/${id}/events`)).body.events,
+    events: async (id: string): Promise<SessionEvent[]> =>
+      (await server.request(`/api/sessions/${id}/events`)).body.events,
     /** A turn, run to its end. */
     turn: async (sessionId: string, query: string) => {
       const started = await server.request("/api/runs", { method: "POST", json: { sessionId, query } });
       expect(started.status).toBe(202);
       await waitForRun(server, started.body.runId);
-      return until(() => getSession(sessionId), (record) => record.status !== "running");
+      return until(
+        () => getSession(sessionId),
+        (record) => record.status !== "running",
+      );
     },
   };
 }
@@ -92,9 +97,15 @@ describe("background tasks outlive their turn (REST and socket.io)", () => {
         const spawned = messages.filter((message) => message.content.includes('"taskId"')).length;
         const group = { group: query, merge_strategy: "HUMAN_GATED" };
         if (spawned === 0)
-          return fixtureReply.json({ next_node: "task.subagent", args: { name: "a", query: "Research a", ...group } });
+          return fixtureReply.json({
+            next_node: "task.subagent",
+            args: { name: "a", query: "Research a", ...group },
+          });
         if (spawned === 1)
-          return fixtureReply.json({ next_node: "task.subagent", args: { name: "b", query: "Research b", ...group } });
+          return fixtureReply.json({
+            next_node: "task.subagent",
+            args: { name: "b", query: "Research b", ...group },
+          });
         return fixtureReply.finalAnswer("Both started.");
       },
     });
@@ -135,10 +146,19 @@ describe("background tasks outlive their turn (REST and socket.io)", () => {
     expect(ack).toMatchObject({ ok: true });
 
     const first = await api.turn(sessionId, "Write the quarterly report in the background");
-    expect(first.turns[0]).toMatchObject({ status: "finished", answer: expect.stringContaining("in the background") });
+    expect(first.turns[0]).toMatchObject({
+      status: "finished",
+      answer: expect.stringContaining("in the background"),
+    });
     // The turn has answered; its task goes on as a run of its own.
     expect(first.tasks).toEqual([
-      expect.objectContaining({ taskId: "task_1", name: expect.any(String), status: "running", turn: 1, parentRunId: first.turns[0]!.runId }),
+      expect.objectContaining({
+        taskId: "task_1",
+        name: expect.any(String),
+        status: "running",
+        turn: 1,
+        parentRunId: first.turns[0]!.runId,
+      }),
     ]);
     const taskRun = (await server.request(`/api/runs/${first.tasks[0]!.runId}`)).body;
     expect(taskRun).toMatchObject({ kind: "task", sessionId, parentRunId: first.turns[0]!.runId, turn: 1 });
@@ -153,7 +173,9 @@ describe("background tasks outlive their turn (REST and socket.io)", () => {
     const log = await api.events(sessionId);
     const order = log.map((event) => event.type);
     expect(order.indexOf("turn_ended")).toBeLessThan(order.lastIndexOf("task_update"));
-    expect(log.find((event) => event.type === "task_update" && event.data.status === "completed")?.data).toMatchObject({
+    expect(
+      log.find((event) => event.type === "task_update" && event.data.status === "completed")?.data,
+    ).toMatchObject({
       merged: true,
       runId: first.tasks[0]!.runId,
     });
@@ -162,7 +184,9 @@ describe("background tasks outlive their turn (REST and socket.io)", () => {
       async () => streamed,
       (events) => events.some((event) => event.type === "task_update" && event.data.status === "completed"),
     );
-    expect(streamedDone.map((event) => event.seq)).toEqual(log.slice(0, streamedDone.length).map((event) => event.seq));
+    expect(streamedDone.map((event) => event.seq)).toEqual(
+      log.slice(0, streamedDone.length).map((event) => event.seq),
+    );
 
     const second = await api.turn(sessionId, "What did the report find?");
     expect(second.turns[1]?.answer).toContain("Revenue grew 12%");
@@ -191,7 +215,12 @@ describe("background tasks outlive their turn (REST and socket.io)", () => {
       (record) => record.pendingMerges.length > 0,
     );
     expect(applied.pendingMerges).toEqual([
-      expect.objectContaining({ mergeId: "merge_group_1", name: "Batch one", groupId: "group_1", strategy: "HUMAN_GATED" }),
+      expect.objectContaining({
+        mergeId: "merge_group_1",
+        name: "Batch one",
+        groupId: "group_1",
+        strategy: "HUMAN_GATED",
+      }),
     ]);
     expect(applied.pendingMerges[0]?.tasks.map((task) => [task.name, task.status])).toEqual([
       ["a", "completed"],
@@ -207,16 +236,25 @@ describe("background tasks outlive their turn (REST and socket.io)", () => {
     expect((await merge("merge_nope", { decision: "approve" })).status).toBe(404);
 
     await api.turn(sessionId, "Batch two");
-    await until(() => api.getSession(sessionId), (record) => record.pendingMerges.length > 0);
+    await until(
+      () => api.getSession(sessionId),
+      (record) => record.pendingMerges.length > 0,
+    );
     expect((await merge("merge_group_2", { decision: "reject" })).status).toBe(202);
     const record = await api.getSession(sessionId);
-    expect(record.merged?.map((merged) => [merged.name, merged.mergeId])).toEqual([["Batch one", "merge_group_1"]]);
+    expect(record.merged?.map((merged) => [merged.name, merged.mergeId])).toEqual([
+      ["Batch one", "merge_group_1"],
+    ]);
     // The next turn sees the applied batch and not the rejected one.
     await api.turn(sessionId, "What came back?");
-    const lastCall = fixture.completionRequests.at(-1)!.body as { messages: { role: string; content: string }[] };
+    const lastCall = fixture.completionRequests.at(-1)!.body as {
+      messages: { role: string; content: string }[];
+    };
     const user = lastCall.messages.find((message) => message.role === "user")!.content;
     const { context } = JSON.parse(user) as {
-      context: { session: { merged_results: { name: string; tasks: { result: { keyFindings: string[] } }[] }[] } };
+      context: {
+        session: { merged_results: { name: string; tasks: { result: { keyFindings: string[] } }[] }[] };
+      };
     };
     const merged = context.session.merged_results;
     expect(merged.map((item) => item.name)).toEqual(["Batch one"]);
@@ -228,12 +266,15 @@ describe("background tasks outlive their turn (REST and socket.io)", () => {
     const sessionId = await api.newSession("backgrounder");
     const first = await api.turn(sessionId, "Draft the memo in the background");
     const taskId = first.tasks[0]!.taskId;
-    const cancel = () => server.request(`/api/sessions/${sessionId}/tasks/${taskId}/cancel`, { method: "POST" });
+    const cancel = () =>
+      server.request(`/api/sessions/${sessionId}/tasks/${taskId}/cancel`, { method: "POST" });
     const cancelled = await cancel();
     expect(cancelled.status).toBe(202);
     expect(cancelled.body).toMatchObject({ taskId, status: "cancelled" });
     expect((await cancel()).body.details.reason).toBe("task_ended");
-    expect((await server.request(`/api/sessions/${sessionId}/tasks/task_9/cancel`, { method: "POST" })).status).toBe(404);
+    expect(
+      (await server.request(`/api/sessions/${sessionId}/tasks/task_9/cancel`, { method: "POST" })).status,
+    ).toBe(404);
     expect((await server.request(`/api/runs/${first.tasks[0]!.runId}`)).body.status).toBe("cancelled");
 
     await api.turn(sessionId, "Draft another in the background");
@@ -257,7 +298,9 @@ describe("a restart mid-task (one process, SQLite)", () => {
   it("marks the task interrupted, the session hears it as a task_update, and the next turn sees it", async () => {
     mkdirSync(dataDir, { recursive: true });
     const first = await startTestServer({ dataDir, toolsDir });
-    expect((await first.request("/api/agents", { method: "POST", json: backgrounder("restarter") })).status).toBe(201);
+    expect(
+      (await first.request("/api/agents", { method: "POST", json: backgrounder("restarter") })).status,
+    ).toBe(201);
     const api = client(first);
     const sessionId = await api.newSession("restarter");
     const turned = await api.turn(sessionId, "Compile the audit in the background");

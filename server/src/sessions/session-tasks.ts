@@ -205,7 +205,8 @@ export class SessionTasks implements TaskHostSource {
         {
           agentId: parent?.agentId ?? record.agentId,
           agentVersion: parent?.agentVersion ?? record.agentVersion,
-          query: job.mode === "subagent" ? (job.query ?? task.name) : `Background task: run ${job.tool ?? ""}`,
+          query:
+            job.mode === "subagent" ? (job.query ?? task.name) : `Background task: run ${job.tool ?? ""}`,
           ...(toolContext ? { toolContext: { ...toolContext } } : {}),
         },
         {
@@ -244,10 +245,19 @@ export class SessionTasks implements TaskHostSource {
       const stopped = request.signal.aborted ? "cancelled" : Date.now() >= deadline ? "timeout" : undefined;
       if (stopped) {
         return (
-          getSessionWaitResult(record, target, stopped) ?? { status: stopped, name: "", strategy: "APPEND", tasks: [] }
+          getSessionWaitResult(record, target, stopped) ?? {
+            status: stopped,
+            name: "",
+            strategy: "APPEND",
+            tasks: [],
+          }
         );
       }
-      await this.nextChange(sessionId, Math.min(this.options.waitPollMs ?? 500, deadline - Date.now()), request.signal);
+      await this.nextChange(
+        sessionId,
+        Math.min(this.options.waitPollMs ?? 500, deadline - Date.now()),
+        request.signal,
+      );
     }
   }
 
@@ -297,7 +307,9 @@ function getRunOutcome(run: RunRecord): Omit<SessionTaskOutcome, "taskId"> {
       const result = run.result?.kind === "finish" ? run.result.payload.artifacts["task_result"] : undefined;
       return {
         status: "completed",
-        ...(result === undefined ? {} : { result: createPreview(result, { maxChars: RESULT_PREVIEW_CHARS }) }),
+        ...(result === undefined
+          ? {}
+          : { result: createPreview(result, { maxChars: RESULT_PREVIEW_CHARS }) }),
         usage,
       };
     }
@@ -308,7 +320,8 @@ function getRunOutcome(run: RunRecord): Omit<SessionTaskOutcome, "taskId"> {
         status: "interrupted",
         error: {
           code: "interrupted",
-          message: run.error?.message ?? "The server stopped while this task was running; it was not finished.",
+          message:
+            run.error?.message ?? "The server stopped while this task was running; it was not finished.",
         },
         usage,
       };

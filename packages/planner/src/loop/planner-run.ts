@@ -73,7 +73,8 @@ export class PlannerRun implements RunContext {
    * cancel, and the payload's `artifacts.task_result` it finishes with. A pause fails it (`subagent_paused`):
    * a background task cannot wait for a person.
    */
-  taskMode: { stopFailure?: PlannerError<string>; toTaskResult?: (payload: FinalPayload) => unknown } | undefined;
+  taskMode:
+    { stopFailure?: PlannerError<string>; toTaskResult?: (payload: FinalPayload) => unknown } | undefined;
   private readonly taskHost: TaskHost | undefined;
   /** A routed candidate's model name, passed to the main client. */
   routedModel: string | undefined;
@@ -348,11 +349,17 @@ export class PlannerRun implements RunContext {
       if (this.signal.aborted) throw new PlannerError("cancelled", "The task was stopped before its call.");
       const tool = this.config.catalog.get(job.tool);
       if (tool === undefined || tool === this.config.writeTodosTool) {
-        throw new PlannerError("invalid_action", `task.tool names "${job.tool}", which is not a tool of this agent.`);
+        throw new PlannerError(
+          "invalid_action",
+          `task.tool names "${job.tool}", which is not a tool of this agent.`,
+        );
       }
       const args = tool.args.safeParse(job.toolArgs);
       if (!args.success) {
-        throw new PlannerError("invalid_args", `tool_args did not validate for ${tool.name}: ${args.error.issues[0]?.message ?? "invalid"}.`);
+        throw new PlannerError(
+          "invalid_args",
+          `tool_args did not validate for ${tool.name}: ${args.error.issues[0]?.message ?? "invalid"}.`,
+        );
       }
       const toolArgs = args.data as Record<string, unknown>;
       const action: PlannerAction = { next_node: tool.name, args: toolArgs };

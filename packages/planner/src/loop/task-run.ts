@@ -38,10 +38,14 @@ export function runTaskJob(
 ): Promise<PlannerOutcome> {
   const { timeoutMs, ...runOptions } = options;
   const limit = createTaskLimit(config, runOptions.signal, timeoutMs);
-  const run = new PlannerRun(getForkConfig(config), { query: getTaskQuery(job) }, {
-    ...runOptions,
-    signal: limit.signal,
-  });
+  const run = new PlannerRun(
+    getForkConfig(config),
+    { query: getTaskQuery(job) },
+    {
+      ...runOptions,
+      signal: limit.signal,
+    },
+  );
   limit.watch(run);
   setTaskMode(run, job);
   const outcome = job.mode === "subagent" ? run.execute() : run.executeTool(getToolJob(job));
@@ -89,7 +93,9 @@ export function recoverTaskJob(
           ? "The task continues on another worker and runs its tool again."
           : `The task's call to ${job.tool} (${tool?.sideEffects}) was interrupted: it may or may not have taken effect, so it is not run again.`,
         checkpointSeq: lastSeq ?? 0,
-        ...(tool === undefined ? {} : { interrupted: { tool: tool.name, sideEffects: tool.sideEffects }, rerun }),
+        ...(tool === undefined
+          ? {}
+          : { interrupted: { tool: tool.name, sideEffects: tool.sideEffects }, rerun }),
       });
       if (!rerun && run.taskMode !== undefined) {
         run.taskMode.stopFailure = new PlannerError(
@@ -133,7 +139,11 @@ function setTaskMode(run: PlannerRun, job: BackgroundJob): void {
 }
 
 /** The task's own signal: the caller's cancel, or its time limit (which fails the run with `task_timeout`). */
-function createTaskLimit(config: PlannerConfig, parent: AbortSignal | undefined, timeoutMs: number | undefined) {
+function createTaskLimit(
+  config: PlannerConfig,
+  parent: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+) {
   const controller = new AbortController();
   const limitMs = timeoutMs ?? config.options.tasks.timeoutS * 1_000;
   const onParentAbort = () => controller.abort(parent?.reason);

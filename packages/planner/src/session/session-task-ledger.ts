@@ -117,7 +117,9 @@ export function spawnSessionTask(
                 sealed: group.sealed,
                 report: group.report,
                 retainTurn: group.retainTurn,
-                ...(group.groupMergeStrategy === undefined ? {} : { mergeStrategy: group.groupMergeStrategy }),
+                ...(group.groupMergeStrategy === undefined
+                  ? {}
+                  : { mergeStrategy: group.groupMergeStrategy }),
               },
             }),
       },
@@ -180,7 +182,8 @@ export function applySessionTaskOutcome(
   const tasks = record.tasks.map((item) => (item.taskId === task.taskId ? ended : item));
   const events: NewSessionEvent[] = [];
   const kept = outcome.status !== "cancelled";
-  const group = task.groupId === undefined ? undefined : record.groups?.find((g) => g.groupId === task.groupId);
+  const group =
+    task.groupId === undefined ? undefined : record.groups?.find((g) => g.groupId === task.groupId);
   const update = {
     taskId: task.taskId,
     runId: task.runId,
@@ -366,7 +369,9 @@ function getCompletionEvents(group: SessionTaskGroup, tasks: readonly SessionTas
 }
 
 function getGroupStrategy(group: SessionTaskGroup, members: readonly SessionTask[]): MergeStrategy {
-  const strategies = members.filter((task) => task.groupId === group.groupId).map((task) => task.mergeStrategy);
+  const strategies = members
+    .filter((task) => task.groupId === group.groupId)
+    .map((task) => task.mergeStrategy);
   return resolveGroupMergeStrategy(toGroupRecord(group, members), strategies, "APPEND");
 }
 

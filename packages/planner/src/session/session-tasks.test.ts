@@ -94,7 +94,12 @@ class MemorySession {
 
   apply(events: readonly NewSessionEvent[]): void {
     for (const event of events) {
-      const stored = { ...event, sessionId: this.record.id, seq: this.record.lastSeq + 1, ts: 1_000 } as SessionEvent;
+      const stored = {
+        ...event,
+        sessionId: this.record.id,
+        seq: this.record.lastSeq + 1,
+        ts: 1_000,
+      } as SessionEvent;
       this.log.push(stored);
       this.record = applySessionEvent(this.record, stored);
     }
@@ -112,11 +117,18 @@ class MemorySession {
       openTodos: [],
     });
     this.apply([{ type: "turn_started", data: { runId, turn, query } }]);
-    const outcome = await this.planner.run(query, { runId, contextMeta: context, taskHost: this.host(runId, turn) });
+    const outcome = await this.planner.run(query, {
+      runId,
+      contextMeta: context,
+      taskHost: this.host(runId, turn),
+    });
     const answered = outcome.kind === "finish" ? outcome.payload.answer : null;
     const seal = sealSessionTurn(this.record, turn);
     this.apply([
-      { type: "turn_ended", data: { runId, turn, status: outcome.kind === "finish" ? "finished" : "paused", answer: answered } },
+      {
+        type: "turn_ended",
+        data: { runId, turn, status: outcome.kind === "finish" ? "finished" : "paused", answer: answered },
+      },
       ...seal,
     ]);
     return outcome;
@@ -162,9 +174,12 @@ class MemorySession {
     void this.planner.runTask(job, { runId: task.runId }).then(
       (outcome) => {
         const finished = outcome.kind === "finish" && outcome.reason !== "cancelled";
-        this.end(taskId, finished
-          ? { status: "completed", result: outcome.payload.artifacts["task_result"] }
-          : { status: "cancelled" });
+        this.end(
+          taskId,
+          finished
+            ? { status: "completed", result: outcome.payload.artifacts["task_result"] }
+            : { status: "cancelled" },
+        );
       },
       (error: { code?: string; message?: string }) =>
         this.end(taskId, {
@@ -208,14 +223,26 @@ function getSessionMeta(entry: ScriptedCall | undefined): Record<string, unknown
 
 describe("session tasks with a TaskHost: tasks outlive their turn", () => {
   it("APPEND: a task spawned in turn 1 runs on after its answer, and its result reaches turn 2's context", async () => {
-    const { session, client, release } = makeSession([slowTask("report", "a"), answer("Started."), answer("Here it is.")]);
+    const { session, client, release } = makeSession([
+      slowTask("report", "a"),
+      answer("Started."),
+      answer("Here it is."),
+    ]);
     const first = await session.turn("Write the report in the background");
     expect(first).toMatchObject({ kind: "finish", payload: { answer: "Started." } });
     // Without a host the run cancels its unfinished tasks when it answers; with one, the task goes on.
     expect(session.record.tasks).toEqual([
-      expect.objectContaining({ taskId: "task_1", runId: "run_task_1", parentRunId: "run_turn_1", turn: 1, status: "running" }),
+      expect.objectContaining({
+        taskId: "task_1",
+        runId: "run_task_1",
+        parentRunId: "run_turn_1",
+        turn: 1,
+        status: "running",
+      }),
     ]);
-    const spawnedStep = JSON.parse(client.calls[1]!.messages.at(-1)!.content) as { observation: { message: string } };
+    const spawnedStep = JSON.parse(client.calls[1]!.messages.at(-1)!.content) as {
+      observation: { message: string };
+    };
     expect(spawnedStep.observation.message).toContain("goes on after this answer");
     await release("a");
     expect(session.record.tasks[0]).toMatchObject({ status: "completed", result: { report: "report a" } });
@@ -229,19 +256,31 @@ describe("session tasks with a TaskHost: tasks outlive their turn", () => {
         name: "report",
         strategy: "APPEND",
         after_turn: 1,
-        tasks: [expect.objectContaining({ taskId: "task_1", status: "completed", result: { report: "report a" } })],
+        tasks: [
+          expect.objectContaining({ taskId: "task_1", status: "completed", result: { report: "report a" } }),
+        ],
       }),
     ]);
   });
 
   it("a task that fails is a task_update with its error, and the next turn sees it", async () => {
-    const { session, client, release } = makeSession([slowTask("flaky", "fail-1"), answer("Started."), answer("It failed.")]);
+    const { session, client, release } = makeSession([
+      slowTask("flaky", "fail-1"),
+      answer("Started."),
+      answer("It failed."),
+    ]);
     await session.turn("Run the flaky report in the background");
     await release("fail-1");
     const update = session.ofType("task_update").at(-1)!;
-    expect(update.data).toMatchObject({ taskId: "task_1", status: "failed", error: { message: expect.stringContaining("report fail-1 broke") } });
+    expect(update.data).toMatchObject({
+      taskId: "task_1",
+      status: "failed",
+      error: { message: expect.stringContaining("report fail-1 broke") },
+    });
     await session.turn("Did it work?");
-    const merged = getSessionMeta(client.calls[2])["merged_results"] as { tasks: { status: string; error?: unknown }[] }[];
+    const merged = getSessionMeta(client.calls[2])["merged_results"] as {
+      tasks: { status: string; error?: unknown }[];
+    }[];
     expect(merged[0]?.tasks[0]).toMatchObject({ status: "failed", error: { code: expect.any(String) } });
   });
 
@@ -255,7 +294,9 @@ describe("session tasks with a TaskHost: tasks outlive their turn", () => {
     ]);
     const outcome = await session.turn("Report, and wait for it");
     expect(outcome).toMatchObject({ kind: "finish" });
-    const note = JSON.parse(client.calls[1]!.messages.at(-1)!.content) as { task_results: Record<string, unknown> };
+    const note = JSON.parse(client.calls[1]!.messages.at(-1)!.content) as {
+      task_results: Record<string, unknown>;
+    };
     expect(note.task_results).toMatchObject({
       name: "report",
       complete: true,
@@ -272,7 +313,14 @@ describe("session tasks with a TaskHost: tasks outlive their turn", () => {
     ]);
     await session.turn("Survey both regions in the background");
     expect(session.record.groups).toEqual([
-      expect.objectContaining({ groupId: "group_1", name: "survey", turn: 1, sealed: true, report: "all", complete: false }),
+      expect.objectContaining({
+        groupId: "group_1",
+        name: "survey",
+        turn: 1,
+        sealed: true,
+        report: "all",
+        complete: false,
+      }),
     ]);
     expect(session.record.tasks.map((task) => task.groupId)).toEqual(["group_1", "group_1"]);
     await release("n");
@@ -309,15 +357,22 @@ describe("session tasks with a TaskHost: tasks outlive their turn", () => {
     ]);
     await any.session.turn("Survey in the background");
     await any.release("s");
-    expect(any.session.ofType("task_group_report").map((event) => event.data.tasks[0]?.name)).toEqual(["south"]);
+    expect(any.session.ofType("task_group_report").map((event) => event.data.tasks[0]?.name)).toEqual([
+      "south",
+    ]);
     await any.release("n");
-    expect(any.session.ofType("task_group_report").map((event) => [event.data.report, event.data.tasks[0]?.name])).toEqual([
+    expect(
+      any.session.ofType("task_group_report").map((event) => [event.data.report, event.data.tasks[0]?.name]),
+    ).toEqual([
       ["any", "south"],
       ["any", "north"],
     ]);
     expect(any.session.record.merged?.map((merged) => merged.name)).toEqual(["south", "north"]);
 
-    const none = makeSession([slowTask("north", "n", { group: "quiet", group_report: "none" }), answer("Quiet.")]);
+    const none = makeSession([
+      slowTask("north", "n", { group: "quiet", group_report: "none" }),
+      answer("Quiet."),
+    ]);
     await none.session.turn("Survey quietly in the background");
     await none.release("n");
     expect(none.session.record.tasks[0]?.status).toBe("completed");
@@ -342,7 +397,10 @@ describe("session tasks with a TaskHost: tasks outlive their turn", () => {
     const merged = getSessionMeta(client.calls[4])["merged_results"] as Record<string, unknown>[];
     expect(merged).toEqual([
       expect.objectContaining({ name: "prices", superseded: true }),
-      expect.objectContaining({ name: "prices", tasks: [expect.objectContaining({ result: { report: "report p2" } })] }),
+      expect.objectContaining({
+        name: "prices",
+        tasks: [expect.objectContaining({ result: { report: "report p2" } })],
+      }),
     ]);
     expect(merged[0]).not.toHaveProperty("tasks");
   });
@@ -358,7 +416,9 @@ describe("session tasks with a TaskHost: tasks outlive their turn", () => {
     await release("d1");
     await release("m1");
     expect(session.record.merged ?? []).toHaveLength(0);
-    expect(session.record.pendingMerges.map((merge) => [merge.mergeId, merge.name, merge.tasks.length])).toEqual([
+    expect(
+      session.record.pendingMerges.map((merge) => [merge.mergeId, merge.name, merge.tasks.length]),
+    ).toEqual([
       ["merge_task_1", "draft", 1],
       ["merge_task_2", "memo", 1],
     ]);
@@ -382,16 +442,29 @@ describe("session tasks with a TaskHost: tasks outlive their turn", () => {
     expect(session.record.pendingMerges).toEqual([]);
     await release("b");
     expect(session.record.pendingMerges).toEqual([
-      expect.objectContaining({ mergeId: "merge_group_1", name: "batch", groupId: "group_1", strategy: "HUMAN_GATED" }),
+      expect.objectContaining({
+        mergeId: "merge_group_1",
+        name: "batch",
+        groupId: "group_1",
+        strategy: "HUMAN_GATED",
+      }),
     ]);
     expect(session.record.pendingMerges[0]?.tasks.map((task) => task.name)).toEqual(["a", "b"]);
     session.decide("merge_group_1", "approve");
-    expect(session.record.merged).toEqual([expect.objectContaining({ name: "batch", mergeId: "merge_group_1" })]);
+    expect(session.record.merged).toEqual([
+      expect.objectContaining({ name: "batch", mergeId: "merge_group_1" }),
+    ]);
   });
 
   it("limits hold per session: maxConcurrent queues, maxPerRun counts every turn's tasks", async () => {
     const { session, client, release } = makeSession(
-      [slowTask("one", "1"), slowTask("two", "2"), answer("Two started."), slowTask("three", "3"), answer("Refused.")],
+      [
+        slowTask("one", "1"),
+        slowTask("two", "2"),
+        answer("Two started."),
+        slowTask("three", "3"),
+        answer("Refused."),
+      ],
       { maxConcurrent: 1, maxPerSession: 2, defaultMergeStrategy: "APPEND" },
     );
     await session.turn("Two reports in the background");
@@ -400,7 +473,9 @@ describe("session tasks with a TaskHost: tasks outlive their turn", () => {
     expect(session.record.tasks.map((task) => task.status)).toEqual(["completed", "running"]);
     await release("2");
     await session.turn("A third in the background");
-    const refused = JSON.parse(client.calls[4]!.messages.at(-1)!.content) as { failure?: { error_code: string } };
+    const refused = JSON.parse(client.calls[4]!.messages.at(-1)!.content) as {
+      failure?: { error_code: string };
+    };
     expect(refused.failure?.error_code).toBe("task_limit_exceeded");
     expect(session.record.tasks).toHaveLength(2);
     expect(session.record.tasks.every((task) => TERMINAL_TASK_STATUSES.has(task.status))).toBe(true);
@@ -416,14 +491,19 @@ describe("task runs (ReactPlanner.runTask)", () => {
       catalog: buildCatalog({ tools }),
       options: { tasks: { enabled: true } },
     });
-    const running = planner.runTask({ taskId: "task_1", mode: "subagent", query: "Find x" }, { runId: "run_sub" });
+    const running = planner.runTask(
+      { taskId: "task_1", mode: "subagent", query: "Find x" },
+      { runId: "run_sub" },
+    );
     await release("x");
     const outcome = await running;
     expect(outcome).toMatchObject({
       kind: "finish",
       payload: { artifacts: { task_result: { goal: "Find x", keyFindings: ["Found x."] } } },
     });
-    await expect(planner.runTask({ taskId: "task_2", mode: "subagent", query: "Send it" })).rejects.toMatchObject({
+    await expect(
+      planner.runTask({ taskId: "task_2", mode: "subagent", query: "Send it" }),
+    ).rejects.toMatchObject({
       code: "subagent_paused",
     });
   });

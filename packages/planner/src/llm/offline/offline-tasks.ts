@@ -27,7 +27,10 @@ export function planOfflineTask(view: OfflineView): OfflineDecision | undefined 
   const noted = view.steps.filter((step) => step.next_node === "task_results");
   if (spawned !== undefined) {
     if (noted.length > 0) {
-      return answer(describeNotes(noted.map((step) => step.observation)), "The background task is done: answering from its results.");
+      return answer(
+        describeNotes(noted.map((step) => step.observation)),
+        "The background task is done: answering from its results.",
+      );
     }
     if (spawned.failure !== undefined) {
       return answer(
@@ -62,7 +65,10 @@ export function planOfflineTask(view: OfflineView): OfflineDecision | undefined 
   }
   const fresh = getFreshMerged(session);
   if (fresh.length > 0 && view.steps.length === 0) {
-    return answer(describeNotes(fresh.map((merged) => ({ task_results: merged }))), "Background results arrived since the last turn: answering from them.");
+    return answer(
+      describeNotes(fresh.map((merged) => ({ task_results: merged }))),
+      "Background results arrived since the last turn: answering from them.",
+    );
   }
   return undefined;
 }
@@ -81,8 +87,13 @@ function getFreshMerged(session: Record<string, unknown> | undefined): Record<st
   if (session === undefined) return [];
   const turns = Array.isArray(session["turns"]) ? (session["turns"] as { turn?: number }[]) : [];
   const lastTurn = turns.at(-1)?.turn ?? 0;
-  const merged = Array.isArray(session["merged_results"]) ? (session["merged_results"] as Record<string, unknown>[]) : [];
-  return merged.filter((item) => typeof item["after_turn"] === "number" && item["after_turn"] >= lastTurn && item["superseded"] !== true);
+  const merged = Array.isArray(session["merged_results"])
+    ? (session["merged_results"] as Record<string, unknown>[])
+    : [];
+  return merged.filter(
+    (item) =>
+      typeof item["after_turn"] === "number" && item["after_turn"] >= lastTurn && item["superseded"] !== true,
+  );
 }
 
 /** `{task_results: {name, tasks: [...]}}` notes as plain sentences. */
@@ -98,7 +109,8 @@ function describeNotes(observations: readonly unknown[]): string {
     }
     for (const task of results.tasks ?? []) {
       const name = task.name ?? results.name ?? "a task";
-      if (task.error?.message !== undefined) lines.push(`"${name}" ${task.status ?? "failed"}: ${task.error.message}`);
+      if (task.error?.message !== undefined)
+        lines.push(`"${name}" ${task.status ?? "failed"}: ${task.error.message}`);
       else lines.push(`From the background task "${name}": ${describeResult(task.result)}`);
     }
   }
