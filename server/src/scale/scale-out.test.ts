@@ -1,4 +1,4 @@
-import type { RunEvent, RunRecord } from "@waddle/protocol";
+import type { RunEvent, RunRecord, SessionEvent, SessionRecord } from "@waddle/protocol";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getMissingPartsReason } from "../testing/real-parts.js";
@@ -18,6 +18,13 @@ const READS_AGENT = {
   name: "Scale reads",
   tools: SCALE_AGENT.tools.filter((tool) => tool.name !== "charge_card"),
   hints: { ordering_hints: ["step_one", "step_two", "step_three", "step_four"] },
+};
+/** Read steps as a session's background task: the offline model spawns a sub-agent for "in the background". */
+const TASKS_AGENT = {
+  ...READS_AGENT,
+  id: "scale-tasks",
+  name: "Scale tasks",
+  planner: { tasks: { enabled: true, spawnRequiresConfirmation: false, timeoutS: 120 } },
 };
 /** The charge always asks a person first. */
 const APPROVAL_AGENT = {
@@ -56,6 +63,18 @@ function expectContiguous(events: readonly RunEvent[]): void {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Polls an async read until `check` holds, failing after `timeoutMs`. */
+async function poll<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`timed out; last read: ${JSON.stringify(value).slice(0, 2_000)}`);
+    await sleep(50);
+  }
+}
+
 async function waitFor<T>(read: () => T | undefined, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -74,7 +93,7 @@ describe.skipIf(skip)("scale-out: three Waddle processes on PostgreSQL and Redis
     cluster = await startTestCluster({ WADDLE_TEST_STEP_MS: "250", WADDLE_TEST_CHARGE_MS: "1500" });
     api = await cluster.start("api");
     workers.push(...(await Promise.all([cluster.start("worker"), cluster.start("worker")])));
-    for (const agent of [SCALE_AGENT, READS_AGENT, APPROVAL_AGENT])
+    for (const agent of [SCALE_AGENT, READS_AGENT, APPROVAL_AGENT, TASKS_AGENT])
       expect((await api.request("/api/agents", { json: agent })).status).toBe(201);
   }, 120_000);
   afterAll(async () => {
@@ -205,6 +224,62 @@ describe.skipIf(skip)("scale-out: three Waddle processes on PostgreSQL and Redis
     expect(stored.some((event) => event.type === "run_interrupted")).toBe(false);
     workers.push(await cluster.start("worker"));
   }, 60_000);
+
+  it("continues a session's background task on another worker when its worker is killed; the next turn sees it", async () => {
+    const since = Date.now();
+    const created = await api.request("/api/sessions", { json: { agentId: "scale-tasks" } });
+    expect(created.status).toBe(201);
+    const sessionId = created.body.sessionId as string;
+    const getSession = async () => (await api.request(`/api/sessions/${sessionId}`)).body as SessionRecord;
+    const turn = await api.request("/api/runs", {
+      json: { sessionId, query: "Walk the steps in the background" },
+    });
+    expect(turn.status).toBe(202);
+    expect((await cluster.waitForRun(turn.body.runId as string)).status).toBe("finished");
+    const spawned = await poll(getSession, (record) => record.tasks.length > 0);
+    const task = spawned.tasks[0]!;
+    expect(task).toMatchObject({ parentRunId: turn.body.runId, turn: 1 });
+    // The turn has answered; the task's run is on a worker now: kill that worker mid-step.
+    const step = await waitFor(() =>
+      callsSince(since).find((call) => call.tool === "step_two" && call.phase === "start"),
+    );
+    // Kill once step_one's end is stored: a read whose end was never stored may rightly run again.
+    await poll(
+      () => cluster.getEvents(task.runId),
+      (events) => events.some((event) => event.type === "tool_start" && event.data.tool === "step_two"),
+    );
+    const killed = byPid(step.pid);
+    killed.child.kill("SIGKILL");
+    try {
+      const taskRun = await cluster.waitForRun(task.runId, undefined, 40_000);
+      expect(taskRun).toMatchObject({ status: "finished", kind: "task", sessionId });
+      const stored = await cluster.getEvents(task.runId);
+      expectContiguous(stored);
+      expect(stored.filter((event) => event.type === "run_recovered")).toHaveLength(1);
+      const ends = callsSince(since).filter((call) => call.phase === "end");
+      for (const tool of ["step_one", "step_two", "step_three", "step_four"])
+        expect(
+          ends.filter((call) => call.tool === tool),
+          tool,
+        ).toHaveLength(1);
+      // The session hears of the end once, and the next turn (on any instance) has the result.
+      const done = await poll(getSession, (record) => record.tasks[0]?.status === "completed");
+      expect(done.tasks[0]?.status).toBe("completed");
+      const log = (await api.request(`/api/sessions/${sessionId}/events`)).body.events as SessionEvent[];
+      expect(
+        log.filter((event) => event.type === "task_update" && event.data.status === "completed"),
+      ).toHaveLength(1);
+      const next = await alive()[0]!.request("/api/runs", {
+        json: { sessionId, query: "What did the steps find?" },
+      });
+      expect(next.status).toBe(202);
+      expect((await cluster.waitForRun(next.body.runId as string)).status).toBe("finished");
+      const after = await poll(getSession, (record) => record.turns[1]?.status === "finished");
+      expect(after.turns[1]?.answer).toContain("step_four");
+    } finally {
+      workers.push(await cluster.start("worker"));
+    }
+  }, 90_000);
 
   it("takes the first of two approvals sent at once to two instances, and answers the other 409", async () => {
     const runId = await startRun("scale-approval");
