@@ -85,7 +85,8 @@ function getToolBody(tool: ToolSpec, out: string): string[] {
 function getCatalog(spec: AgentSpec, report: PenguiflowReport): { source: string; lossy: LossyField[]; renamed: RenamedField[] } {
   const names = new NameScope(CATALOG_NAMES);
   const functions = spec.tools.map((tool) => {
-    const name = names.take(tool.name);
+    // A dunder name (`__import__`, `__init__`) would shadow Python's own: such tools get a prefix.
+    const name = names.take(tool.name.startsWith("__") ? `tool${tool.name}` : tool.name);
     if (name !== tool.name) report.toolFunctions.push({ tool: tool.name, function: name });
     return name;
   });

@@ -90,7 +90,7 @@ async def _call_llm(tool: dict[str, Any], args: dict[str, Any], default_llm: dic
         api_key=os.environ.get(llm.get("apiKeyEnv") or "OPENAI_API_KEY"),
         base_url=llm.get("baseUrl") or os.environ.get("OPENAI_BASE_URL"),
     )
-    system = (
+    instructions = (
         "You are the tool " + json.dumps(tool["name"]) + (": " + tool["desc"] if tool["desc"] else "") + ".\\n"
         "Reply with exactly one JSON object and nothing else (no prose, no code fence). "
         "It must match this JSON Schema:\\n" + json.dumps(tool["outSchema"])
@@ -100,7 +100,7 @@ async def _call_llm(tool: dict[str, Any], args: dict[str, Any], default_llm: dic
         model=llm["model"],
         temperature=llm.get("temperature", 0),
         response_format={"type": "json_object"},
-        messages=[{"role": "system", "content": system}, {"role": "user", "content": prompt}],
+        messages=[{"role": "system", "content": instructions}, {"role": "user", "content": prompt}],
     )
     answer = json.loads(reply.choices[0].message.content or "{}")
     if not isinstance(answer, dict):
