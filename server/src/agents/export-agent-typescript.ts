@@ -147,7 +147,13 @@ const list = (values: readonly string[]) => values.map(toCommentText).join(", ")
  * reaches the code only as JSON, and comments only through `toCommentText`.
  */
 export function exportAgentTypeScript(input: TypeScriptExportInput | AgentSpec): string {
-  const { spec, subagents = [], moduleTools = [] } = "spec" in input ? input : { spec: input };
+  const { spec, subagents = [], ...rest } = "spec" in input ? input : { spec: input };
+  // Without a bundle, every module tool is one the caller passes in.
+  const moduleTools =
+    rest.moduleTools ??
+    [...new Set([spec, ...subagents].flatMap((agent) => agent.tools.flatMap((tool) => (tool.impl.kind === "module" ? [tool.impl.ref] : []))))].map(
+      (ref) => ({ ref }),
+    );
   const needs = getExportNeeds([spec, ...subagents]);
   const imports = getImports(moduleTools);
   const missing = moduleTools.filter((tool) => !tool.importPath).map((tool) => tool.ref);
