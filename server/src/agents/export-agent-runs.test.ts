@@ -43,13 +43,14 @@ beforeAll(async () => {
   apiHost = `127.0.0.1:${(api.address() as AddressInfo).port}`;
   fixture = await startOpenAiFixtureServer({ apiKey: "fixture-key-0042" });
   const mcp = getMcpFixtureStdioConfig("fixture");
+  if (mcp.transport !== "stdio") throw new Error("the MCP fixture config is a stdio one");
   env = {
     PATH: process.env.PATH,
     OPENAI_API_KEY: "fixture-key-0042",
     OPENAI_BASE_URL: fixture.baseURL,
     WADDLE_SECRET_API: SECRET,
     WADDLE_MCP_SERVERS: JSON.stringify({
-      mcpServers: { fixture: { command: mcp.command, args: mcp.transport === "stdio" ? mcp.args : [] } },
+      mcpServers: { fixture: { command: mcp.command, args: mcp.args } },
     }),
   };
 });

@@ -149,7 +149,7 @@ const list = (values: readonly string[]) => values.map(toCommentText).join(", ")
 export function exportAgentTypeScript(input: TypeScriptExportInput | AgentSpec): string {
   const { spec, subagents = [], ...rest } = "spec" in input ? input : { spec: input };
   // Without a bundle, every module tool is one the caller passes in.
-  const moduleTools =
+  const moduleTools: readonly ExportedModuleTool[] =
     rest.moduleTools ??
     [...new Set([spec, ...subagents].flatMap((agent) => agent.tools.flatMap((tool) => (tool.impl.kind === "module" ? [tool.impl.ref] : []))))].map(
       (ref) => ({ ref }),
