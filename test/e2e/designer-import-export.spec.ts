@@ -35,7 +35,10 @@ test("export an agent as JSON, import it back, save it: the same agent", async (
     ["export-tab-penguiflow", "export-download-penguiflow", "support-triage-penguiflow.zip"],
   ] as const) {
     await exportDialog.getByTestId(tab).click();
-    const [file] = await Promise.all([page.waitForEvent("download"), exportDialog.getByTestId(button).click()]);
+    const [file] = await Promise.all([
+      page.waitForEvent("download"),
+      exportDialog.getByTestId(button).click(),
+    ]);
     expect(file.suggestedFilename()).toBe(filename);
     const bytes = readFileSync(await file.path());
     if (filename.endsWith(".zip")) expect(bytes.subarray(0, 4).toString("latin1")).toBe("PK\u0003\u0004");

@@ -108,10 +108,21 @@ describe("waddle export", () => {
       const localFiles = Object.keys(unzipSync(readFileSync(out)));
       const remote = createIo();
       const remoteOut = path.join(work, `remote-${format}.zip`);
-      const argv = ["export", "writing-review", "--format", format, "--server", server.url, "--out", remoteOut];
+      const argv = [
+        "export",
+        "writing-review",
+        "--format",
+        format,
+        "--server",
+        server.url,
+        "--out",
+        remoteOut,
+      ];
       expect(await runCli(argv, remote.io)).toBe(0);
       expect(Object.keys(unzipSync(readFileSync(remoteOut))).sort()).toEqual(localFiles.sort());
-      expect(localFiles).toContain(format === "ts-project" ? "writing-review/tools/text-stats.ts" : "writing-review/catalog.py");
+      expect(localFiles).toContain(
+        format === "ts-project" ? "writing-review/tools/text-stats.ts" : "writing-review/catalog.py",
+      );
     }
   }, 60_000);
 

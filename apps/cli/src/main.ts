@@ -78,7 +78,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         if (rest.length !== 1) throw new UsageError("export takes one agent id or file.");
         const format = ExportFormat.safeParse(values.format);
         if (!format.success)
-          throw new UsageError(`--format must be one of ${ExportFormat.options.join(", ")}, not ${values.format}.`);
+          throw new UsageError(
+            `--format must be one of ${ExportFormat.options.join(", ")}, not ${values.format}.`,
+          );
         return await exportCommand({
           agent: rest[0]!,
           format: format.data,

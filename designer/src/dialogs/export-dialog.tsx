@@ -86,7 +86,11 @@ export function ExportDialog({ close }: { close: () => void }): ReactElement {
     if (!agentId) return;
     setDownloading(true);
     try {
-      download(`${agentId}${PROJECT_FORMATS[format].suffix}`, await editor.api.downloadExport(agentId, format), "application/zip");
+      download(
+        `${agentId}${PROJECT_FORMATS[format].suffix}`,
+        await editor.api.downloadExport(agentId, format),
+        "application/zip",
+      );
     } catch (error) {
       editor.ui.getState().notify("error", `Export failed: ${getErrorMessage(error)}`);
     } finally {

@@ -70,7 +70,11 @@ function everyKindAgent(): AgentSpec {
         name: "fetch_page",
         desc: "Fetches a page",
         argsSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] },
-        impl: { kind: "http", url: `http://${apiHost}/pages/{id}`, headers: { authorization: { secret: "API" } } },
+        impl: {
+          kind: "http",
+          url: `http://${apiHost}/pages/{id}`,
+          headers: { authorization: { secret: "API" } },
+        },
       },
       {
         name: "classify",
@@ -121,7 +125,10 @@ async function runOnServer(setup: RunSetup, store: MemoryStore, spec: AgentSpec,
 
 interface ExportedModule {
   spec: AgentSpec;
-  run(query: string, options: { env: NodeJS.ProcessEnv; onEvent: (event: RunEvent) => void }): Promise<{
+  run(
+    query: string,
+    options: { env: NodeJS.ProcessEnv; onEvent: (event: RunEvent) => void },
+  ): Promise<{
     kind: string;
     payload?: { answer?: string };
   }>;
@@ -140,7 +147,8 @@ async function loadExport(setup: RunSetup, store: MemoryStore, spec: AgentSpec):
   const file = path.join(folder, "agent.ts");
   writeFileSync(file, exported.body);
   for (const name of readdirSync(path.join(examplesDir, "tools"))) {
-    if (!name.endsWith(".test.ts")) writeFileSync(path.join(folder, "tools", name), readFileSync(path.join(examplesDir, "tools", name)));
+    if (!name.endsWith(".test.ts"))
+      writeFileSync(path.join(folder, "tools", name), readFileSync(path.join(examplesDir, "tools", name)));
   }
   expect(typecheckFiles([file])).toEqual([]);
   return (await import(/* @vite-ignore */ pathToFileURL(file).href)) as ExportedModule;
@@ -164,19 +172,23 @@ describe("the TypeScript export runs like the server", () => {
     await store.close();
   });
 
-  it.each(exampleIds)("%s: typechecks, runs, and makes the same tool calls as a server run", async (id) => {
-    const spec = (await store.getAgent(id))!.spec;
-    const query = spec.sampleQueries[0] ?? "Help me with this.";
-    const server = await runOnServer(setup, store, spec, query);
-    // email-approval pauses before send_email: the export must pause at the same call.
-    expect(server.status).toBe(id === "email-approval" ? "paused" : "finished");
-    const exported = await loadExport(setup, store, spec);
-    const events: RunEvent[] = [];
-    const outcome = await exported.run(query, { env, onEvent: (event) => events.push(event) });
-    expect(outcome.kind).toBe(server.status === "paused" ? "pause" : "finish");
-    expect(getCalls(events)).toEqual(getCalls(server.events));
-    expect(getCalls(events).length).toBeGreaterThan(0);
-  }, 120_000);
+  it.each(exampleIds)(
+    "%s: typechecks, runs, and makes the same tool calls as a server run",
+    async (id) => {
+      const spec = (await store.getAgent(id))!.spec;
+      const query = spec.sampleQueries[0] ?? "Help me with this.";
+      const server = await runOnServer(setup, store, spec, query);
+      // email-approval pauses before send_email: the export must pause at the same call.
+      expect(server.status).toBe(id === "email-approval" ? "paused" : "finished");
+      const exported = await loadExport(setup, store, spec);
+      const events: RunEvent[] = [];
+      const outcome = await exported.run(query, { env, onEvent: (event) => events.push(event) });
+      expect(outcome.kind).toBe(server.status === "paused" ? "pause" : "finish");
+      expect(getCalls(events)).toEqual(getCalls(server.events));
+      expect(getCalls(events).length).toBeGreaterThan(0);
+    },
+    120_000,
+  );
 
   it("wires http (allow-list and secret), llm, mcp, subagent and module tools with nothing filled in by hand", async () => {
     const spec = everyKindAgent();
@@ -196,13 +208,18 @@ describe("the TypeScript export runs like the server", () => {
     expect(outcome).toMatchObject({ kind: "finish", payload: { answer: "All five tools answered." } });
     const calls = getCalls(events);
     expect(calls).toEqual(getCalls(server.events));
-    expect(calls).toEqual(["fetch_page", "classify", "say", "delegate", "stats"].map((tool) => ({ tool, ok: true })));
+    expect(calls).toEqual(
+      ["fetch_page", "classify", "say", "delegate", "stats"].map((tool) => ({ tool, ok: true })),
+    );
     expect(apiRequests.slice(served)).toEqual([
       { url: "/pages/42", authorization: SECRET },
       { url: "/pages/42", authorization: SECRET },
     ]);
     const observation = (tool: string) =>
-      JSON.stringify(events.find((event) => event.type === "tool_end" && (event.data as { tool: string }).tool === tool)?.data);
+      JSON.stringify(
+        events.find((event) => event.type === "tool_end" && (event.data as { tool: string }).tool === tool)
+          ?.data,
+      );
     expect(observation("say")).toContain("echo: hi");
     expect(observation("classify")).toContain("billing");
     expect(observation("delegate")).toContain("Duplicate billing charges are reversed");

@@ -125,7 +125,9 @@ function getLiteralHost(url: string): string | undefined {
 }
 
 /** The module tools' imports, `toolModule0`…, for the tools whose file is known. */
-function getImports(moduleTools: readonly ExportedModuleTool[]): { name: string; tool: ExportedModuleTool }[] {
+function getImports(
+  moduleTools: readonly ExportedModuleTool[],
+): { name: string; tool: ExportedModuleTool }[] {
   const seen = new Map<string, string>();
   const imports: { name: string; tool: ExportedModuleTool }[] = [];
   for (const tool of moduleTools) {
@@ -151,9 +153,13 @@ export function exportAgentTypeScript(input: TypeScriptExportInput | AgentSpec):
   // Without a bundle, every module tool is one the caller passes in.
   const moduleTools: readonly ExportedModuleTool[] =
     rest.moduleTools ??
-    [...new Set([spec, ...subagents].flatMap((agent) => agent.tools.flatMap((tool) => (tool.impl.kind === "module" ? [tool.impl.ref] : []))))].map(
-      (ref) => ({ ref }),
-    );
+    [
+      ...new Set(
+        [spec, ...subagents].flatMap((agent) =>
+          agent.tools.flatMap((tool) => (tool.impl.kind === "module" ? [tool.impl.ref] : [])),
+        ),
+      ),
+    ].map((ref) => ({ ref }));
   const needs = getExportNeeds([spec, ...subagents]);
   const imports = getImports(moduleTools);
   const missing = moduleTools.filter((tool) => !tool.importPath).map((tool) => tool.ref);

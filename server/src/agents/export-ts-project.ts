@@ -110,7 +110,9 @@ function getReadme(bundle: ExportBundle): string {
     "- Keys and secrets come from the environment (`.env.example` lists them) or from the options",
     "  (`secrets`, `mcpServers`, `env`); they are never written into these files.",
     `- Tools: ${bundle.spec.tools.map((tool) => `${tool.name} (${tool.impl.kind})`).join(", ") || "none"}.`,
-    ...(bundle.subagents.length > 0 ? [`- Subagents: ${bundle.subagents.map((agent) => agent.id).join(", ")}.`] : []),
+    ...(bundle.subagents.length > 0
+      ? [`- Subagents: ${bundle.subagents.map((agent) => agent.id).join(", ")}.`]
+      : []),
     ...(notes.length > 0 ? ["", "## To do by hand", "", ...notes] : []),
     "",
   ].join("\n");

@@ -39,26 +39,52 @@ describe("GET /api/agents/:id/export", () => {
     const files = await download("writing-review", "ts-project");
     const names = Object.keys(files).sort();
     expect(names).toEqual(
-      [".env.example", "README.md", "agent.ts", "package.json", "run.ts", "tools/clock.ts", "tools/text-stats.ts", "tsconfig.json"].map(
-        (name) => `writing-review/${name}`,
-      ),
+      [
+        ".env.example",
+        "README.md",
+        "agent.ts",
+        "package.json",
+        "run.ts",
+        "tools/clock.ts",
+        "tools/text-stats.ts",
+        "tsconfig.json",
+      ].map((name) => `writing-review/${name}`),
     );
     const packageJson = JSON.parse(strFromU8(files["writing-review/package.json"]!)) as {
       dependencies: Record<string, string>;
       devDependencies: Record<string, string>;
     };
-    for (const version of [...Object.values(packageJson.dependencies), ...Object.values(packageJson.devDependencies)]) {
+    for (const version of [
+      ...Object.values(packageJson.dependencies),
+      ...Object.values(packageJson.devDependencies),
+    ]) {
       expect(version).toMatch(/^\d+\.\d+\.\d+$/);
     }
-    expect(Object.keys(packageJson.dependencies).sort()).toEqual(["@waddle/planner", "@waddle/server", "tsx", "zod"]);
+    expect(Object.keys(packageJson.dependencies).sort()).toEqual([
+      "@waddle/planner",
+      "@waddle/server",
+      "tsx",
+      "zod",
+    ]);
     for (const [name, data] of Object.entries(files)) {
       mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
       writeFileSync(path.join(dir, name), data);
     }
     const result = spawnSync(
       process.execPath,
-      ["--conditions=source", "--import", "tsx", "run.ts", "Review this text: Short words win. Long ones lose."],
-      { cwd: path.join(dir, "writing-review"), encoding: "utf8", env: { PATH: process.env.PATH }, timeout: 120_000 },
+      [
+        "--conditions=source",
+        "--import",
+        "tsx",
+        "run.ts",
+        "Review this text: Short words win. Long ones lose.",
+      ],
+      {
+        cwd: path.join(dir, "writing-review"),
+        encoding: "utf8",
+        env: { PATH: process.env.PATH },
+        timeout: 120_000,
+      },
     );
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);

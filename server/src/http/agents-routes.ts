@@ -23,9 +23,13 @@ const ExportQuery = z.strictObject({ format: z.string().default("json") });
 function parseExportFormat(value: string): ExportFormat {
   const parsed = ExportFormat.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw new ApiError("validation_failed", `Unknown export format ${JSON.stringify(value)}: use one of ${FORMATS}.`, {
-    formats: ExportFormat.options,
-  });
+  throw new ApiError(
+    "validation_failed",
+    `Unknown export format ${JSON.stringify(value)}: use one of ${FORMATS}.`,
+    {
+      formats: ExportFormat.options,
+    },
+  );
 }
 
 const NO_SPEC_MESSAGE = "Send the agent spec as a JSON body.";
@@ -142,7 +146,9 @@ export function createAgentsRoutes(options: {
     // Zips download; text shows inline (the designer and the CLI read it).
     const disposition = typeof exported.body === "string" ? "inline" : "attachment";
     response.setHeader("content-disposition", `${disposition}; filename="${exported.filename}"`);
-    response.type(exported.contentType).send(typeof exported.body === "string" ? exported.body : Buffer.from(exported.body));
+    response
+      .type(exported.contentType)
+      .send(typeof exported.body === "string" ? exported.body : Buffer.from(exported.body));
   });
 
   return router;

@@ -2,11 +2,40 @@ type Schema = Record<string, unknown>;
 
 /** Keywords the export carries into a pydantic model (see schema-to-pydantic.ts); others are not compared. */
 const COMPARED = new Set([
-  "type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "default",
-  "description", "examples", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
-  "minLength", "maxLength", "minItems", "maxItems", "pattern", "format",
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "enum",
+  "const",
+  "anyOf",
+  "default",
+  "description",
+  "examples",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "pattern",
+  "format",
 ]);
-const LOSSY = ["patternProperties", "allOf", "not", "if", "$ref", "dependentRequired", "propertyNames", "prefixItems", "uniqueItems"];
+const LOSSY = [
+  "patternProperties",
+  "allOf",
+  "not",
+  "if",
+  "$ref",
+  "dependentRequired",
+  "propertyNames",
+  "prefixItems",
+  "uniqueItems",
+];
 
 const isRecord = (value: unknown): value is Schema =>
   value !== null && typeof value === "object" && !Array.isArray(value);
@@ -34,18 +63,23 @@ export function toComparableSchema(input: unknown, defs: Schema = {}): unknown {
     } else if (key === "items") {
       if (isRecord(value) && Object.keys(value).length > 0) out.items = toComparableSchema(value, defs);
     } else if (key === "anyOf" && Array.isArray(value)) {
-      const members = value.filter((member) => !(isRecord(member) && member.type === "null" && schema.default === null));
+      const members = value.filter(
+        (member) => !(isRecord(member) && member.type === "null" && schema.default === null),
+      );
       if (members.length === 1) Object.assign(out, toComparableSchema(members[0], defs));
       else out.anyOf = members.map((member) => toComparableSchema(member, defs));
     } else if (key === "additionalProperties") {
       if (value === false) out.additionalProperties = false;
-      else if (isRecord(value) && Object.keys(value).length > 0) out.additionalProperties = toComparableSchema(value, defs);
+      else if (isRecord(value) && Object.keys(value).length > 0)
+        out.additionalProperties = toComparableSchema(value, defs);
     } else if (key === "default" && value === null && Array.isArray(schema.anyOf)) {
       continue;
     } else if (key === "required" && Array.isArray(value)) {
       const properties = isRecord(schema.properties) ? schema.properties : {};
       // A field with a default is optional in pydantic, whatever the spec's `required` says.
-      const required = value.filter((name) => !(isRecord(properties[name]) && properties[name].default !== undefined));
+      const required = value.filter(
+        (name) => !(isRecord(properties[name]) && properties[name].default !== undefined),
+      );
       if (required.length > 0) out.required = [...required].sort();
     } else out[key] = value;
   }

@@ -29,12 +29,16 @@ const examples = readdirSync(examplesDir).map((file) =>
 function writeExport(spec: AgentSpec): string {
   const folder = path.join(dir, spec.id);
   mkdirSync(folder, { recursive: true });
-  for (const [name, text] of Object.entries(exportPenguiflow(spec).files)) writeFileSync(path.join(folder, name), text);
+  for (const [name, text] of Object.entries(exportPenguiflow(spec).files))
+    writeFileSync(path.join(folder, name), text);
   return folder;
 }
 
 function pyCompile(folder: string): void {
-  const result = spawnSync(python!, ["-m", "py_compile", "catalog.py", "planner.py"], { cwd: folder, encoding: "utf8" });
+  const result = spawnSync(python!, ["-m", "py_compile", "catalog.py", "planner.py"], {
+    cwd: folder,
+    encoding: "utf8",
+  });
   expect(result.stderr).toBe("");
   expect(result.status).toBe(0);
 }
@@ -75,10 +79,14 @@ function dumpCatalog(folder: string): DumpedNode[] {
 /** The model's schema with the parts the spec marks lossy masked, so that only carried parts are compared. */
 function maskLossy(spec: unknown, model: unknown): unknown {
   if (spec === "lossy") return "lossy";
-  if (Array.isArray(spec) && Array.isArray(model)) return model.map((entry, index) => maskLossy(spec[index], entry));
+  if (Array.isArray(spec) && Array.isArray(model))
+    return model.map((entry, index) => maskLossy(spec[index], entry));
   if (spec && model && typeof spec === "object" && typeof model === "object") {
     return Object.fromEntries(
-      Object.entries(model).map(([key, value]) => [key, maskLossy((spec as Record<string, unknown>)[key], value)]),
+      Object.entries(model).map(([key, value]) => [
+        key,
+        maskLossy((spec as Record<string, unknown>)[key], value),
+      ]),
     );
   }
   return model;
@@ -115,7 +123,10 @@ const hostileSpec = AgentSpec.parse({
       impl: { kind: "mock", output: { text: HOSTILE } },
     },
     { name: "__import__", desc: HOSTILE, impl: { kind: "llm", prompt: HOSTILE } },
-    { name: "fetch", impl: { kind: "http", url: `https://api.example.com/${HOSTILE}`, headers: { "x-k": HOSTILE } } },
+    {
+      name: "fetch",
+      impl: { kind: "http", url: `https://api.example.com/${HOSTILE}`, headers: { "x-k": HOSTILE } },
+    },
     { name: "remote", impl: { kind: "mcp", server: "srv", tool: "do.it" } },
   ],
   sampleQueries: [HOSTILE],
@@ -144,10 +155,20 @@ describe("PenguiFlow export", () => {
           latency_hint_ms: tool.latencyHintMs ?? null,
           safety_notes: tool.safetyNotes ?? null,
         });
-        expect(node.extra).toMatchObject({ auto_seq: tool.autoSeq, auto_seq_execute: tool.autoSeqExecute, ...tool.extra });
-        for (const [key, schema] of [["args_schema", tool.argsSchema], ["out_schema", tool.outSchema]] as const) {
+        expect(node.extra).toMatchObject({
+          auto_seq: tool.autoSeq,
+          auto_seq_execute: tool.autoSeqExecute,
+          ...tool.extra,
+        });
+        for (const [key, schema] of [
+          ["args_schema", tool.argsSchema],
+          ["out_schema", tool.outSchema],
+        ] as const) {
           const expected = toComparableSchema(schema);
-          expect(maskLossy(expected, fromPydanticSchema(node[key])), `${spec.id}.${tool.name} ${key}`).toEqual(expected);
+          expect(
+            maskLossy(expected, fromPydanticSchema(node[key])),
+            `${spec.id}.${tool.name} ${key}`,
+          ).toEqual(expected);
         }
       });
       const edgeTargets = spec.edges.filter((edge) => edge.kind === "auto_seq").map((edge) => edge.target);
@@ -161,13 +182,30 @@ describe("PenguiFlow export", () => {
     const spec = examples.find((example) => example.groups.length > 0)!;
     const planner = exportPenguiflow(spec).files["planner.py"]!;
     for (const name of [
-      "planning_hints", "system_prompt_extra", "max_iters", "hop_budget", "deadline_s", "token_budget",
-      "repair_attempts", "arg_fill_enabled", "max_consecutive_arg_failures", "auto_seq_enabled",
-      "auto_seq_execute", "background_tasks", "stream_final_response",
+      "planning_hints",
+      "system_prompt_extra",
+      "max_iters",
+      "hop_budget",
+      "deadline_s",
+      "token_budget",
+      "repair_attempts",
+      "arg_fill_enabled",
+      "max_consecutive_arg_failures",
+      "auto_seq_enabled",
+      "auto_seq_execute",
+      "background_tasks",
+      "stream_final_response",
     ]) {
       expect(planner).toContain(`"${name}": `);
     }
-    for (const key of ["ordering_hints", "parallel_groups", "sequential_only", "disallow_nodes", "prefer_nodes", "budget_hints"]) {
+    for (const key of [
+      "ordering_hints",
+      "parallel_groups",
+      "sequential_only",
+      "disallow_nodes",
+      "prefer_nodes",
+      "budget_hints",
+    ]) {
       expect(planner).toContain(`"${key}": `);
     }
     // The group's members join parallel_groups; its join and cap stay in WADDLE_ONLY and the README.
@@ -194,7 +232,9 @@ describe("PenguiFlow export", () => {
     expect(readme).toContain("patternProperties");
     expect(readme).toContain("`class_2`");
     expect(files["catalog.py"]).toMatch(/labels: Optional\[dict\[str, Any\]\] = Field\(None\)/);
-    expect(files["catalog.py"]).toContain('raise NotImplementedError("mcp tool: call tool \\"do.it\\" of MCP server \\"srv\\"');
+    expect(files["catalog.py"]).toContain(
+      'raise NotImplementedError("mcp tool: call tool \\"do.it\\" of MCP server \\"srv\\"',
+    );
     if (!python) return;
     pyCompile(folder);
     for (const file of ["catalog.py", "planner.py"]) {
@@ -208,7 +248,14 @@ describe("PenguiFlow export", () => {
     expect(node!.desc).toBe(HOSTILE);
     expect(node!.tags).toEqual([HOSTILE]);
     const properties = node!.args_schema.properties as Record<string, { default?: string }>;
-    expect(Object.keys(properties)).toEqual([HOSTILE, "my-field", "__proto__x", "model_name", "str", "labels"]);
+    expect(Object.keys(properties)).toEqual([
+      HOSTILE,
+      "my-field",
+      "__proto__x",
+      "model_name",
+      "str",
+      "labels",
+    ]);
     expect(properties[HOSTILE]!.default).toBe(HOSTILE);
   });
 
@@ -217,7 +264,9 @@ describe("PenguiFlow export", () => {
       const exported = await exportAgent({ spec, format: "penguiflow", getAgent: async () => undefined });
       const files = unzipSync(exported.body as Uint8Array);
       expect(Object.keys(files).sort()).toEqual(
-        ["README.md", "catalog.py", "planner.py", "requirements.txt", "waddle-agent.json"].map((name) => `${spec.id}/${name}`),
+        ["README.md", "catalog.py", "planner.py", "requirements.txt", "waddle-agent.json"].map(
+          (name) => `${spec.id}/${name}`,
+        ),
       );
       const imported = importAgent(JSON.parse(strFromU8(files[`${spec.id}/waddle-agent.json`]!)));
       expect(imported.issues.filter((issue) => issue.severity === "error")).toEqual([]);

@@ -1,29 +1,39 @@
 import type { AgentSpec, LlmConfig, ToolSpec } from "@waddle/protocol";
 import { PYTHON_HELPERS } from "./python-helpers.js";
-import { NameScope, toPascalCase, toPythonComment, toPythonLiteral, toPythonString } from "./python-source.js";
+import {
+  NameScope,
+  toPascalCase,
+  toPythonComment,
+  toPythonLiteral,
+  toPythonString,
+} from "./python-source.js";
 import { PydanticWriter, type LossyField, type RenamedField } from "./schema-to-pydantic.js";
+import type { PenguiflowReport } from "./penguiflow-report.js";
 import { getPenguiflowReadme } from "./penguiflow-readme.js";
 
 /** Module-level names of catalog.py that tools and models may not take. */
 const CATALOG_NAMES = [
-  "json", "os", "re", "Any", "Literal", "Optional", "quote", "httpx", "AsyncOpenAI", "BaseModel", "ConfigDict",
-  "Field", "ModelRegistry", "Node", "NodeSpec", "AGENT_LLM", "TOOLS", "registry", "NODES", "CATALOG",
+  "json",
+  "os",
+  "re",
+  "Any",
+  "Literal",
+  "Optional",
+  "quote",
+  "httpx",
+  "AsyncOpenAI",
+  "BaseModel",
+  "ConfigDict",
+  "Field",
+  "ModelRegistry",
+  "Node",
+  "NodeSpec",
+  "AGENT_LLM",
+  "TOOLS",
+  "registry",
+  "NODES",
+  "CATALOG",
 ];
-
-/** What the export could not carry into PenguiFlow's names, for the README. */
-export interface NotCarried {
-  what: string;
-  where: string;
-}
-
-/** Everything the README reports: renamed names, lossy schemas and what went into `extra` or comments. */
-export interface PenguiflowReport {
-  toolFunctions: { tool: string; function: string }[];
-  models: { tool: string; args: string; out: string }[];
-  renamedFields: RenamedField[];
-  lossy: LossyField[];
-  notCarried: NotCarried[];
-}
 
 /** PenguiFlow's LiteLLM-style `llm`: a model name, or a dict with the endpoint and the key from the env. */
 function toLiteLlm(config: LlmConfig): string {
@@ -32,7 +42,9 @@ function toLiteLlm(config: LlmConfig): string {
   const fields = [
     `"model": ${toPythonString(`openai/${config.model}`)}`,
     `"api_key": os.environ.get(${toPythonString(keyEnv)})`,
-    config.baseUrl ? `"api_base": ${toPythonString(config.baseUrl)}` : `"api_base": os.environ.get("OPENAI_BASE_URL")`,
+    config.baseUrl
+      ? `"api_base": ${toPythonString(config.baseUrl)}`
+      : `"api_base": os.environ.get("OPENAI_BASE_URL")`,
     `"temperature": ${toPythonLiteral(config.temperature)}`,
   ];
   return `{${fields.join(", ")}}`;
@@ -47,7 +59,15 @@ function getNodeExtra(spec: AgentSpec, tool: ToolSpec): Record<string, unknown> 
     auto_seq: tool.autoSeq,
     auto_seq_execute: tool.autoSeqExecute,
     requires_approval: tool.requiresApproval,
-    ...(tool.retry ? { retry: { max_attempts: tool.retry.maxAttempts, backoff_ms: tool.retry.backoffMs, max_backoff_ms: tool.retry.maxBackoffMs } } : {}),
+    ...(tool.retry
+      ? {
+          retry: {
+            max_attempts: tool.retry.maxAttempts,
+            backoff_ms: tool.retry.backoffMs,
+            max_backoff_ms: tool.retry.maxBackoffMs,
+          },
+        }
+      : {}),
     ...(tool.timeoutMs !== undefined ? { timeout_ms: tool.timeoutMs } : {}),
     ...(tool.costUsd !== undefined ? { cost_usd: tool.costUsd } : {}),
     ...(autoSeqFrom.length > 0 ? { auto_seq_from: autoSeqFrom.map((edge) => edge.source) } : {}),
@@ -62,7 +82,9 @@ function getToolBody(tool: ToolSpec, out: string): string[] {
   const args = `args.model_dump(by_alias=True, exclude_none=True)`;
   switch (tool.impl.kind) {
     case "mock":
-      return [`    return ${out}.model_validate(_render(TOOLS[${key}]["impl"]["output"], {"args": ${args}}))`];
+      return [
+        `    return ${out}.model_validate(_render(TOOLS[${key}]["impl"]["output"], {"args": ${args}}))`,
+      ];
     case "http":
       return [`    return ${out}.model_validate(await _call_http(TOOLS[${key}]["impl"], ${args}))`];
     case "llm":
@@ -82,7 +104,10 @@ function getToolBody(tool: ToolSpec, out: string): string[] {
   }
 }
 
-function getCatalog(spec: AgentSpec, report: PenguiflowReport): { source: string; lossy: LossyField[]; renamed: RenamedField[] } {
+function getCatalog(
+  spec: AgentSpec,
+  report: PenguiflowReport,
+): { source: string; lossy: LossyField[]; renamed: RenamedField[] } {
   const names = new NameScope(CATALOG_NAMES);
   const functions = spec.tools.map((tool) => {
     // A dunder name (`__import__`, `__init__`) would shadow Python's own: such tools get a prefix.
@@ -92,13 +117,24 @@ function getCatalog(spec: AgentSpec, report: PenguiflowReport): { source: string
   });
   const writer = new PydanticWriter(names);
   const models = spec.tools.map((tool) => {
-    const args = writer.writeModel(`${toPascalCase(tool.name)}Args`, tool.argsSchema, `tools.${tool.name}.argsSchema`);
-    const out = writer.writeModel(`${toPascalCase(tool.name)}Out`, tool.outSchema, `tools.${tool.name}.outSchema`);
+    const args = writer.writeModel(
+      `${toPascalCase(tool.name)}Args`,
+      tool.argsSchema,
+      `tools.${tool.name}.argsSchema`,
+    );
+    const out = writer.writeModel(
+      `${toPascalCase(tool.name)}Out`,
+      tool.outSchema,
+      `tools.${tool.name}.outSchema`,
+    );
     report.models.push({ tool: tool.name, args, out });
     return { args, out };
   });
   const toolData = Object.fromEntries(
-    spec.tools.map((tool) => [tool.name, { name: tool.name, desc: tool.desc, impl: tool.impl, outSchema: tool.outSchema }]),
+    spec.tools.map((tool) => [
+      tool.name,
+      { name: tool.name, desc: tool.desc, impl: tool.impl, outSchema: tool.outSchema },
+    ]),
   );
   const functionsSource = spec.tools.map((tool, index) => {
     const { args, out } = models[index]!;
@@ -120,8 +156,14 @@ function getCatalog(spec: AgentSpec, report: PenguiflowReport): { source: string
       `        args_model=${args},`,
       `        out_model=${out},`,
       `        side_effects=${toPythonString(tool.sideEffects)},`,
-      `        tags=(${tool.tags.map(toPythonString).map((tag) => `${tag}, `).join("")}),`,
-      `        auth_scopes=(${tool.authScopes.map(toPythonString).map((scope) => `${scope}, `).join("")}),`,
+      `        tags=(${tool.tags
+        .map(toPythonString)
+        .map((tag) => `${tag}, `)
+        .join("")}),`,
+      `        auth_scopes=(${tool.authScopes
+        .map(toPythonString)
+        .map((scope) => `${scope}, `)
+        .join("")}),`,
       `        cost_hint=${tool.costHint === undefined ? "None" : toPythonString(tool.costHint)},`,
       `        latency_hint_ms=${tool.latencyHintMs === undefined ? "None" : String(tool.latencyHintMs)},`,
       `        safety_notes=${tool.safetyNotes === undefined ? "None" : toPythonString(tool.safetyNotes)},`,
@@ -156,10 +198,16 @@ function getCatalog(spec: AgentSpec, report: PenguiflowReport): { source: string
     ...writer.classes.map((text) => `${text}\n`),
     ...functionsSource.map((text) => `${text}\n`),
     `registry = ModelRegistry()`,
-    ...spec.tools.map((tool, index) => `registry.register(${toPythonString(tool.name)}, ${models[index]!.args}, ${models[index]!.out})`),
+    ...spec.tools.map(
+      (tool, index) =>
+        `registry.register(${toPythonString(tool.name)}, ${models[index]!.args}, ${models[index]!.out})`,
+    ),
     ``,
     `NODES: dict[str, Node] = {`,
-    ...spec.tools.map((tool, index) => `    ${toPythonString(tool.name)}: Node(${functions[index]}, name=${toPythonString(tool.name)}),`),
+    ...spec.tools.map(
+      (tool, index) =>
+        `    ${toPythonString(tool.name)}: Node(${functions[index]}, name=${toPythonString(tool.name)}),`,
+    ),
     `}`,
     ``,
     `CATALOG: list[NodeSpec] = [`,
@@ -174,11 +222,14 @@ function getCatalog(spec: AgentSpec, report: PenguiflowReport): { source: string
 function getPlanningHints(spec: AgentSpec): Record<string, unknown> {
   const groups = [...spec.hints.parallel_groups];
   for (const group of spec.groups) {
-    if (!groups.some((members) => JSON.stringify(members) === JSON.stringify(group.members))) groups.push(group.members);
+    if (!groups.some((members) => JSON.stringify(members) === JSON.stringify(group.members)))
+      groups.push(group.members);
   }
   const budget: Record<string, unknown> = {};
-  if (spec.hints.budget_hints.max_parallel !== undefined) budget.max_parallel = spec.hints.budget_hints.max_parallel;
-  if (spec.hints.budget_hints.max_cost_usd !== undefined) budget.max_cost_usd = spec.hints.budget_hints.max_cost_usd;
+  if (spec.hints.budget_hints.max_parallel !== undefined)
+    budget.max_parallel = spec.hints.budget_hints.max_parallel;
+  if (spec.hints.budget_hints.max_cost_usd !== undefined)
+    budget.max_cost_usd = spec.hints.budget_hints.max_cost_usd;
   return {
     ordering_hints: spec.hints.ordering_hints,
     parallel_groups: groups,
@@ -269,7 +320,9 @@ function getPlanner(spec: AgentSpec, report: PenguiflowReport): string {
     )},`,
     `        "stream_final_response": True,`,
     ...(spec.summarizerLlm ? [`        "summarizer_llm": SUMMARIZER_LLM,`] : []),
-    ...(spec.llm.reasoningEffort ? [`        "reasoning_effort": ${toPythonString(spec.llm.reasoningEffort)},`] : []),
+    ...(spec.llm.reasoningEffort
+      ? [`        "reasoning_effort": ${toPythonString(spec.llm.reasoningEffort)},`]
+      : []),
     `    }`,
     `    options.update(overrides)`,
     `    return ReactPlanner(**options)`,
@@ -293,10 +346,21 @@ function getToolNotes(spec: AgentSpec, report: PenguiflowReport): void {
   for (const tool of spec.tools) {
     const kind = tool.impl.kind;
     if (kind === "mcp" || kind === "module" || kind === "agent") {
-      report.notCarried.push({ what: `${tool.name} (${kind} tool) body`, where: "catalog.py raises NotImplementedError" });
+      report.notCarried.push({
+        what: `${tool.name} (${kind} tool) body`,
+        where: "catalog.py raises NotImplementedError",
+      });
     }
-    if (kind === "mock" && (tool.impl.latencyMs !== undefined || tool.impl.failRate !== undefined || tool.impl.failFirst !== undefined)) {
-      report.notCarried.push({ what: `${tool.name} mock latency and faults`, where: "catalog.py TOOLS (data only)" });
+    if (
+      kind === "mock" &&
+      (tool.impl.latencyMs !== undefined ||
+        tool.impl.failRate !== undefined ||
+        tool.impl.failFirst !== undefined)
+    ) {
+      report.notCarried.push({
+        what: `${tool.name} mock latency and faults`,
+        where: "catalog.py TOOLS (data only)",
+      });
     }
   }
 }
@@ -307,8 +371,17 @@ function getToolNotes(spec: AgentSpec, report: PenguiflowReport): void {
  * waddle-agent.json (the spec, for `POST /api/agents/import`). Spec text reaches the Python only as string
  * literals with every non-ASCII character escaped, and comments only through `toPythonComment`.
  */
-export function exportPenguiflow(spec: AgentSpec): { files: Record<string, string>; report: PenguiflowReport } {
-  const report: PenguiflowReport = { toolFunctions: [], models: [], renamedFields: [], lossy: [], notCarried: [] };
+export function exportPenguiflow(spec: AgentSpec): {
+  files: Record<string, string>;
+  report: PenguiflowReport;
+} {
+  const report: PenguiflowReport = {
+    toolFunctions: [],
+    models: [],
+    renamedFields: [],
+    lossy: [],
+    notCarried: [],
+  };
   const catalog = getCatalog(spec, report);
   report.lossy.push(...catalog.lossy);
   report.renamedFields.push(...catalog.renamed);

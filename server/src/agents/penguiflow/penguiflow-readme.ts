@@ -1,6 +1,6 @@
 import type { AgentSpec } from "@waddle/protocol";
 import { toPythonComment } from "./python-source.js";
-import type { PenguiflowReport } from "./export-penguiflow.js";
+import type { PenguiflowReport } from "./penguiflow-report.js";
 
 /** Waddle field → PenguiFlow name, as the export maps them (also in the repository README). */
 export const PENGUIFLOW_MAPPING: readonly [string, string][] = [
@@ -12,14 +12,26 @@ export const PENGUIFLOW_MAPPING: readonly [string, string][] = [
   ["tools[].costHint / latencyHintMs / safetyNotes", "NodeSpec.cost_hint / latency_hint_ms / safety_notes"],
   ["tools[].autoSeq / autoSeqExecute", 'NodeSpec.extra["auto_seq"] / extra["auto_seq_execute"]'],
   ["tools[].extra", "NodeSpec.extra (verbatim, e.g. arg_validation)"],
-  ["tools[].requiresApproval / retry / timeoutMs / costUsd", "NodeSpec.extra requires_approval / retry / timeout_ms / cost_usd"],
+  [
+    "tools[].requiresApproval / retry / timeoutMs / costUsd",
+    "NodeSpec.extra requires_approval / retry / timeout_ms / cost_usd",
+  ],
   ["edges (auto_seq / order)", "target's NodeSpec.extra auto_seq_from / order_after"],
   ["hints", "planning_hints (verbatim keys)"],
   ["groups[].members", "planning_hints.parallel_groups"],
   ["planner.systemPromptExtra", "system_prompt_extra"],
-  ["planner.maxIters / hopBudget / deadlineS / tokenBudget", "max_iters / hop_budget / deadline_s / token_budget"],
-  ["planner.repairAttempts / argFill / maxConsecutiveArgFailures", "repair_attempts / arg_fill_enabled / max_consecutive_arg_failures"],
-  ["planner.autoSeq.enabled / execute / readOnlyOnly", "auto_seq_enabled / auto_seq_execute / auto_seq_read_only_only"],
+  [
+    "planner.maxIters / hopBudget / deadlineS / tokenBudget",
+    "max_iters / hop_budget / deadline_s / token_budget",
+  ],
+  [
+    "planner.repairAttempts / argFill / maxConsecutiveArgFailures",
+    "repair_attempts / arg_fill_enabled / max_consecutive_arg_failures",
+  ],
+  [
+    "planner.autoSeq.enabled / execute / readOnlyOnly",
+    "auto_seq_enabled / auto_seq_execute / auto_seq_read_only_only",
+  ],
   ["planner.tasks", "background_tasks"],
   ["llm / summarizerLlm", "llm / summarizer_llm (LiteLLM-style dict)"],
   ["llm.reasoningEffort", "reasoning_effort"],
@@ -61,15 +73,20 @@ export function getPenguiflowReadme(spec: AgentSpec, report: PenguiflowReport): 
   ];
   if (report.toolFunctions.length > 0 || report.renamedFields.length > 0) {
     lines.push("", "## Renamed names", "", "Names that are not usable Python identifiers are mapped:", "");
-    for (const entry of report.toolFunctions) lines.push(`- tool ${entry.tool} → function \`${entry.function}\``);
+    for (const entry of report.toolFunctions)
+      lines.push(`- tool ${entry.tool} → function \`${entry.function}\``);
     for (const entry of report.renamedFields) {
-      lines.push(`- ${entry.model}: property ${cell(JSON.stringify(entry.property))} → field \`${entry.field}\` (its alias)`);
+      lines.push(
+        `- ${entry.model}: property ${cell(JSON.stringify(entry.property))} → field \`${entry.field}\` (its alias)`,
+      );
     }
   }
   if (report.lossy.length > 0) {
     lines.push("", "## Schemas pydantic cannot express", "");
     for (const entry of report.lossy) {
-      lines.push(`- ${entry.model} at ${cell(entry.path)}: ${cell(entry.feature)} (kept as \`dict[str, Any]\` or \`Any\`).`);
+      lines.push(
+        `- ${entry.model} at ${cell(entry.path)}: ${cell(entry.feature)} (kept as \`dict[str, Any]\` or \`Any\`).`,
+      );
     }
   }
   lines.push("", "## Not carried as PenguiFlow arguments", "");

@@ -1,9 +1,44 @@
 /** Python's keywords and soft keywords: never a name in the generated code. */
 const PYTHON_KEYWORDS = new Set([
-  "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def",
-  "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
-  "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield", "match", "case",
-  "type", "_",
+  "False",
+  "None",
+  "True",
+  "and",
+  "as",
+  "assert",
+  "async",
+  "await",
+  "break",
+  "class",
+  "continue",
+  "def",
+  "del",
+  "elif",
+  "else",
+  "except",
+  "finally",
+  "for",
+  "from",
+  "global",
+  "if",
+  "import",
+  "in",
+  "is",
+  "lambda",
+  "nonlocal",
+  "not",
+  "or",
+  "pass",
+  "raise",
+  "return",
+  "try",
+  "while",
+  "with",
+  "yield",
+  "match",
+  "case",
+  "type",
+  "_",
 ]);
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -18,7 +53,9 @@ const MAX_COMMENT_TEXT = 120;
 export function toPythonString(text: string): string {
   return JSON.stringify(text).replace(/[^\x20-\x7e]/gu, (char) => {
     const code = char.codePointAt(0)!;
-    return code > 0xffff ? `\\U${code.toString(16).padStart(8, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+    return code > 0xffff
+      ? `\\U${code.toString(16).padStart(8, "0")}`
+      : `\\u${code.toString(16).padStart(4, "0")}`;
   });
 }
 
@@ -92,7 +129,8 @@ export class NameScope {
 
   take(wanted: string): string {
     let name = wanted;
-    for (let index = 2; this.used.has(name) || PYTHON_KEYWORDS.has(name); index += 1) name = `${wanted}_${index}`;
+    for (let index = 2; this.used.has(name) || PYTHON_KEYWORDS.has(name); index += 1)
+      name = `${wanted}_${index}`;
     this.used.add(name);
     return name;
   }

@@ -35,16 +35,59 @@ const UNSUPPORTED_KEYWORDS = [
 
 /** Keywords the field's type, default and constraints carry; any other keyword goes to `json_schema_extra`. */
 const CARRIED_KEYWORDS = new Set([
-  "type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "oneOf",
-  "default", "description", "examples", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-  "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "pattern", "title",
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "enum",
+  "const",
+  "anyOf",
+  "oneOf",
+  "default",
+  "description",
+  "examples",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "pattern",
+  "title",
 ]);
 
 /** Names a field may not take in a model body: the names its annotations use, and BaseModel's own. */
 const RESERVED_FIELD_NAMES = new Set([
-  "str", "int", "float", "bool", "list", "dict", "Any", "Literal", "Optional", "Field", "BaseModel",
-  "ConfigDict", "None", "copy", "dict", "json", "schema", "schema_json", "construct", "validate", "fields",
-  "parse_obj", "parse_raw", "parse_file", "from_orm", "update_forward_refs",
+  "str",
+  "int",
+  "float",
+  "bool",
+  "list",
+  "dict",
+  "Any",
+  "Literal",
+  "Optional",
+  "Field",
+  "BaseModel",
+  "ConfigDict",
+  "None",
+  "copy",
+  "dict",
+  "json",
+  "schema",
+  "schema_json",
+  "construct",
+  "validate",
+  "fields",
+  "parse_obj",
+  "parse_raw",
+  "parse_file",
+  "from_orm",
+  "update_forward_refs",
 ]);
 
 /** A part of a schema that a pydantic model cannot express, at its JSON path in the tool. */
@@ -77,15 +120,24 @@ export class PydanticWriter {
     const config: string[] = [];
     if (feature) {
       this.lossy.push({ model: name, path, feature });
-      body.push(`    # ${toPythonComment(`${path} uses ${feature}, which a pydantic model cannot express: extra fields allowed.`)}`);
+      body.push(
+        `    # ${toPythonComment(`${path} uses ${feature}, which a pydantic model cannot express: extra fields allowed.`)}`,
+      );
       config.push(`extra="allow"`);
     }
     const properties = isRecord(schema.properties) ? schema.properties : {};
     const required = new Set(Array.isArray(schema.required) ? schema.required.filter(isString) : []);
     if (schema.additionalProperties === false) config.push(`extra="forbid"`);
-    else if (!feature && (schema.additionalProperties !== undefined || Object.keys(properties).length === 0)) {
+    else if (
+      !feature &&
+      (schema.additionalProperties !== undefined || Object.keys(properties).length === 0)
+    ) {
       if (isRecord(schema.additionalProperties) && Object.keys(schema.additionalProperties).length > 0) {
-        this.lossy.push({ model: name, path: `${path}.additionalProperties`, feature: "typed additionalProperties" });
+        this.lossy.push({
+          model: name,
+          path: `${path}.additionalProperties`,
+          feature: "typed additionalProperties",
+        });
       }
       config.push(`extra="allow"`);
     }
@@ -93,7 +145,16 @@ export class PydanticWriter {
     const fields: string[] = [];
     for (const [property, value] of Object.entries(properties)) {
       const field = isRecord(value) ? value : {};
-      fields.push(...this.writeField({ model: name, property, schema: field, required: required.has(property), path, fieldNames }));
+      fields.push(
+        ...this.writeField({
+          model: name,
+          property,
+          schema: field,
+          required: required.has(property),
+          path,
+          fieldNames,
+        }),
+      );
     }
     // pydantic's default regex engine refuses look-arounds and back-references that JSON Schema allows.
     if (Object.values(properties).some((value) => isRecord(value) && typeof value.pattern === "string")) {
@@ -123,13 +184,20 @@ export class PydanticWriter {
     const { model, property, schema, required } = options;
     const fieldPath = `${options.path}.properties[${JSON.stringify(property)}]`;
     const safe = isPythonIdentifier(property) && !property.startsWith("_") && !property.startsWith("model_");
-    const field = options.fieldNames.take(safe ? property : `field_${property.replace(/[^A-Za-z0-9_]/g, "_").replace(/^_+/, "")}`);
+    const field = options.fieldNames.take(
+      safe ? property : `field_${property.replace(/[^A-Za-z0-9_]/g, "_").replace(/^_+/, "")}`,
+    );
     const lines: string[] = [];
     if (field !== property) {
       this.renamed.push({ model, property, field });
       lines.push(`    # ${toPythonComment(`field ${field} is the property ${JSON.stringify(property)}`)}`);
     }
-    let annotation = this.getAnnotation(schema, `${toPascalCase(model)}${toPascalCase(property)}`, fieldPath, lines);
+    let annotation = this.getAnnotation(
+      schema,
+      `${toPascalCase(model)}${toPascalCase(property)}`,
+      fieldPath,
+      lines,
+    );
     const args: string[] = [];
     if (schema.default !== undefined) args.push(toPythonLiteral(schema.default, "    "));
     else if (!required) {
@@ -137,10 +205,13 @@ export class PydanticWriter {
       args.push("None");
     } else args.push("...");
     if (field !== property) args.push(`alias=${toPythonString(property)}`);
-    if (typeof schema.description === "string") args.push(`description=${toPythonString(schema.description)}`);
+    if (typeof schema.description === "string")
+      args.push(`description=${toPythonString(schema.description)}`);
     if (Array.isArray(schema.examples)) args.push(`examples=${toPythonLiteral(schema.examples, "    ")}`);
     args.push(...getConstraints(schema));
-    const extra = Object.fromEntries(Object.entries(schema).filter(([keyword]) => !CARRIED_KEYWORDS.has(keyword)));
+    const extra = Object.fromEntries(
+      Object.entries(schema).filter(([keyword]) => !CARRIED_KEYWORDS.has(keyword)),
+    );
     if (Object.keys(extra).length > 0 && !getUnsupported(schema)) {
       args.push(`json_schema_extra=${toPythonLiteral(extra, "    ")}`);
     }
@@ -153,21 +224,39 @@ export class PydanticWriter {
     const feature = getUnsupported(schema);
     if (feature) {
       this.lossy.push({ model: wanted, path, feature });
-      comments.push(`    # ${toPythonComment(`${path} uses ${feature}, which pydantic cannot express from JSON Schema: kept as a plain value.`)}`);
+      comments.push(
+        `    # ${toPythonComment(`${path} uses ${feature}, which pydantic cannot express from JSON Schema: kept as a plain value.`)}`,
+      );
       return looksLikeObject(schema) ? "dict[str, Any]" : "Any";
     }
     if (schema.const !== undefined) return `Literal[${toPythonLiteral(schema.const)}]`;
     if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every(isLiteralValue)) {
       return `Literal[${schema.enum.map((value) => toPythonLiteral(value)).join(", ")}]`;
     }
-    const union = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+    const union = Array.isArray(schema.anyOf)
+      ? schema.anyOf
+      : Array.isArray(schema.oneOf)
+        ? schema.oneOf
+        : undefined;
     if (union) {
-      if (Array.isArray(schema.oneOf)) this.lossy.push({ model: wanted, path, feature: "oneOf (written as a union: anyOf)" });
+      if (Array.isArray(schema.oneOf))
+        this.lossy.push({ model: wanted, path, feature: "oneOf (written as a union: anyOf)" });
       return union
-        .map((member, index) => this.getAnnotation(isRecord(member) ? member : {}, `${wanted}${index + 1}`, `${path}.anyOf[${index}]`, comments))
+        .map((member, index) =>
+          this.getAnnotation(
+            isRecord(member) ? member : {},
+            `${wanted}${index + 1}`,
+            `${path}.anyOf[${index}]`,
+            comments,
+          ),
+        )
         .join(" | ");
     }
-    const types = Array.isArray(schema.type) ? schema.type.filter(isString) : isString(schema.type) ? [schema.type] : [];
+    const types = Array.isArray(schema.type)
+      ? schema.type.filter(isString)
+      : isString(schema.type)
+        ? [schema.type]
+        : [];
     if (types.length > 1) {
       return types.map((type) => this.getAnnotation({ ...schema, type }, wanted, path, comments)).join(" | ");
     }
@@ -228,7 +317,12 @@ function getUnsupported(schema: Schema): string | undefined {
 }
 
 function looksLikeObject(schema: Schema): boolean {
-  return schema.type === "object" || isRecord(schema.properties) || isRecord(schema.patternProperties) || schema.type === undefined;
+  return (
+    schema.type === "object" ||
+    isRecord(schema.properties) ||
+    isRecord(schema.patternProperties) ||
+    schema.type === undefined
+  );
 }
 
 function isRecord(value: unknown): value is Schema {
