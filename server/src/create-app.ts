@@ -76,7 +76,7 @@ export function createApp(options: CreateAppOptions): Express {
       ...(options.health ? { health: options.health } : {}),
     }),
   );
-  api.use("/agents", createAgentsRoutes({ store: options.store }));
+  api.use("/agents", createAgentsRoutes({ store: options.store, registry: options.registry }));
   api.use("/runs", createRunsRoutes({ store: options.store, runs: options.runs, turns: options.turns }));
   api.use(
     "/sessions",

@@ -20,5 +20,7 @@ export { MemoryStore } from "./store/memory-store.js";
 export { SqliteStore } from "./store/sqlite-store.js";
 export type { WaddleStore } from "./store/waddle-store.js";
 export { exportAgentTypeScript } from "./agents/export-agent-typescript.js";
+export { exportAgent } from "./agents/export-agent.js";
+export type { AgentExport } from "./agents/export-agent.js";
 export { createLogger } from "./shared/logger.js";
 export type { Logger, LogLevel } from "./shared/logger.js";

@@ -61,7 +61,7 @@ async function createRegistry(options: RunSetupOptions, logger: Logger): Promise
       ...(options.importModule ? { importModule: options.importModule } : {}),
     });
     for (const error of loaded.errors) logger.warn("tool module not loaded", error);
-    for (const tool of loaded.tools) registry.register(tool.definition, tool.source);
+    for (const tool of loaded.tools) registry.register(tool.definition, tool.source, tool.file);
   }
   return registry;
 }

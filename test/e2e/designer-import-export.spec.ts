@@ -26,8 +26,25 @@ test("export an agent as JSON, import it back, save it: the same agent", async (
   const file = await download.path();
   expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(original.spec);
   await exportDialog.getByTestId("export-tab-ts").click();
-  await expect(exportDialog.getByTestId("export-ts")).toContainText("ReactPlanner");
+  await expect(exportDialog.getByTestId("export-ts")).toContainText("@waddle/server/runtime");
   await saveScreenshot(page, "designer-export");
+  // Every format downloads: the module, and the two project zips.
+  for (const [tab, button, filename] of [
+    ["export-tab-ts", "export-download-ts", "support-triage.ts"],
+    ["export-tab-ts-project", "export-download-ts-project", "support-triage-ts.zip"],
+    ["export-tab-penguiflow", "export-download-penguiflow", "support-triage-penguiflow.zip"],
+  ] as const) {
+    await exportDialog.getByTestId(tab).click();
+    const [file] = await Promise.all([
+      page.waitForEvent("download"),
+      exportDialog.getByTestId(button).click(),
+    ]);
+    expect(file.suggestedFilename()).toBe(filename);
+    const bytes = readFileSync(await file.path());
+    if (filename.endsWith(".zip")) expect(bytes.subarray(0, 4).toString("latin1")).toBe("PK\u0003\u0004");
+    else expect(bytes.toString("utf8")).toContain("export function run(");
+  }
+  await saveScreenshot(page, "designer-export-penguiflow");
   await page.keyboard.press("Escape");
 
   // import into another open agent: the id is taken, so it comes in as a copy

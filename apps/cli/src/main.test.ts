@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentSpec } from "@waddle/protocol";
+import { unzipSync } from "fflate";
 import { createWaddleServer, type WaddleServer } from "@waddle/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./main.js";
@@ -96,8 +97,34 @@ describe("waddle export", () => {
     const out = path.join(work, "agent.ts");
     const ts = createIo();
     expect(await runCli(["export", "sharded-research", "--format", "ts", "--out", out], ts.io)).toBe(0);
-    expect(readFileSync(out, "utf8")).toContain("ReactPlanner.fromSpec(spec");
+    expect(readFileSync(out, "utf8")).toContain('from "@waddle/server/runtime"');
   });
+
+  it("writes the ts-project and penguiflow zips, locally and from a server", async () => {
+    for (const format of ["ts-project", "penguiflow"]) {
+      const local = createIo();
+      const out = path.join(work, `local-${format}.zip`);
+      expect(await runCli(["export", "writing-review", "--format", format, "--out", out], local.io)).toBe(0);
+      const localFiles = Object.keys(unzipSync(readFileSync(out)));
+      const remote = createIo();
+      const remoteOut = path.join(work, `remote-${format}.zip`);
+      const argv = [
+        "export",
+        "writing-review",
+        "--format",
+        format,
+        "--server",
+        server.url,
+        "--out",
+        remoteOut,
+      ];
+      expect(await runCli(argv, remote.io)).toBe(0);
+      expect(Object.keys(unzipSync(readFileSync(remoteOut))).sort()).toEqual(localFiles.sort());
+      expect(localFiles).toContain(
+        format === "ts-project" ? "writing-review/tools/text-stats.ts" : "writing-review/catalog.py",
+      );
+    }
+  }, 60_000);
 
   it("exports from a server", async () => {
     const { io, stdout } = createIo();

@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline/promises";
 import { parseArgs } from "node:util";
+import { ExportFormat } from "@waddle/protocol";
 import { getDataDir, loadAgentSpec } from "./agent-source.js";
 import { UsageError, type CliIo } from "./cli-io.js";
 import { chatCommand } from "./chat-command.js";
@@ -23,7 +24,7 @@ export const USAGE = `Usage: waddle <command> [options]
   chat <agent-id> [--server URL] [--session ID] [--token T] [--data-dir DIR]
                                            chat over many turns (a session), in-process or on a server;
                                            /approve, /reject, /tasks, /quit
-  export <agent-id|file> [--format json|ts] [--server URL] [--token T] [--out FILE]
+  export <agent-id|file> [--format json|ts|ts-project|penguiflow] [--server URL] [--token T] [--out FILE]
                                            the spec as JSON, or TypeScript that builds the same planner
 
 In-process runs use the offline model unless the agent's LLM names a key that is set (OPENAI_API_KEY), and
@@ -75,11 +76,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await validateCommand({ file: rest[0]!, io, json: values.json });
       case "export": {
         if (rest.length !== 1) throw new UsageError("export takes one agent id or file.");
-        if (values.format !== "json" && values.format !== "ts")
-          throw new UsageError(`--format must be json or ts, not ${values.format}.`);
+        const format = ExportFormat.safeParse(values.format);
+        if (!format.success)
+          throw new UsageError(
+            `--format must be one of ${ExportFormat.options.join(", ")}, not ${values.format}.`,
+          );
         return await exportCommand({
           agent: rest[0]!,
-          format: values.format,
+          format: format.data,
           io,
           dataDir,
           ...(server ? { server } : {}),

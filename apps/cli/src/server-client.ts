@@ -31,7 +31,7 @@ export class ServerClient {
     method: string,
     pathname: string,
     body?: unknown,
-  ): Promise<{ status: number; json: unknown; text: string }> {
+  ): Promise<{ status: number; json: unknown; text: string; bytes: Uint8Array }> {
     const headers: Record<string, string> = {};
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     if (body !== undefined) headers["content-type"] = "application/json";
@@ -49,7 +49,9 @@ export class ServerClient {
         `Cannot reach ${this.baseUrl}: ${(error as Error).cause ?? (error as Error).message}`,
       );
     }
-    const text = await response.text();
+    // Bytes too: exports in zip formats are binary.
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const text = new TextDecoder().decode(bytes);
     const parsed = text ? parseJson(text, { reviver: protoSafeReviver }) : undefined;
     const json = parsed?.ok ? parsed.value : undefined;
     if (!response.ok) {
@@ -60,6 +62,6 @@ export class ServerClient {
         `${method} ${pathname}: ${response.status} ${error?.code ?? ""} ${error?.message ?? text}`.trim(),
       );
     }
-    return { status: response.status, json, text };
+    return { status: response.status, json, text, bytes };
   }
 }

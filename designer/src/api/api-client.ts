@@ -132,6 +132,15 @@ export class ApiClient {
     return response.text();
   }
 
+  /** An export as a file to download (zips for `ts-project` and `penguiflow`). */
+  async downloadExport(id: string, format: ExportFormat): Promise<Blob> {
+    const response = await this.request(
+      "GET",
+      `/api/agents/${encodeURIComponent(id)}/export?format=${format}`,
+    );
+    return response.blob();
+  }
+
   /** Starts a run of the agent's saved version (or `agentVersion`); 202 with its id. */
   async startRun(body: StartRunRequest): Promise<StartRunResponse> {
     return this.json("POST", "/api/runs", StartRunResponse, body);

@@ -6,8 +6,37 @@ import { Icon } from "../components/icon.js";
 import { Tabs } from "../components/tabs.js";
 import { getIsDirty } from "../store/document-store.js";
 
-function download(filename: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+/** The zip formats: what each holds, shown on its tab. */
+const PROJECT_FORMATS = {
+  "ts-project": {
+    label: "TS project",
+    suffix: "-ts.zip",
+    explain: "as a TypeScript project that runs the agent in your own process, every tool kind wired:",
+    files: [
+      ["package.json", "exact dependency versions"],
+      ["agent.ts", "the agent, its subagents and module tools over @waddle/server/runtime"],
+      ["run.ts", 'npx tsx run.ts "…" prints the events and the answer'],
+      ["tools/", "the module tools' files"],
+      ["README.md, .env.example", "how to run it and the keys and secrets it reads"],
+    ],
+  },
+  penguiflow: {
+    label: "PenguiFlow",
+    suffix: "-penguiflow.zip",
+    explain: "as a Python project for PenguiFlow's ReactPlanner:",
+    files: [
+      ["catalog.py", "pydantic models per tool and a NodeSpec each"],
+      ["planner.py", "ReactPlanner with planning_hints, limits and switches"],
+      ["requirements.txt", "penguiflow, pydantic, httpx, openai"],
+      ["README.md", "the mapping, and what PenguiFlow cannot carry"],
+      ["waddle-agent.json", "the spec, for importing it back"],
+    ],
+  },
+} as const;
+type ProjectFormat = keyof typeof PROJECT_FORMATS;
+
+function download(filename: string, content: string | Blob, type: string): void {
+  const url = URL.createObjectURL(typeof content === "string" ? new Blob([content], { type }) : content);
   const link = document.createElement("a");
   link.href = url;
   link.download = filename;
@@ -15,14 +44,15 @@ function download(filename: string, text: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** The spec as JSON (download or copy), or the TypeScript that builds the same planner (copy). */
+/** The spec as JSON, the TypeScript that runs it (download or copy), or a TS or PenguiFlow project (download). */
 export function ExportDialog({ close }: { close: () => void }): ReactElement {
   const editor = useEditor();
   const spec = useDocument((state) => state.spec);
   const agentId = useDocument((state) => state.agentId);
   const version = useDocument((state) => state.baseVersion);
   const dirty = useDocument(getIsDirty);
-  const [tab, setTab] = useState<"json" | "ts">("json");
+  const [tab, setTab] = useState<"json" | "ts" | ProjectFormat>("json");
+  const [downloading, setDownloading] = useState(false);
   const [typescript, setTypescript] = useState<{ text: string | null; error: string | null }>({
     text: null,
     error: null,
@@ -52,6 +82,22 @@ export function ExportDialog({ close }: { close: () => void }): ReactElement {
     }
   };
 
+  const downloadProject = async (format: ProjectFormat) => {
+    if (!agentId) return;
+    setDownloading(true);
+    try {
+      download(
+        `${agentId}${PROJECT_FORMATS[format].suffix}`,
+        await editor.api.downloadExport(agentId, format),
+        "application/zip",
+      );
+    } catch (error) {
+      editor.ui.getState().notify("error", `Export failed: ${getErrorMessage(error)}`);
+    } finally {
+      setDownloading(false);
+    }
+  };
+
   return (
     <Dialog title="Export" size="large" testId="export-dialog" onClose={close}>
       <Tabs
@@ -61,6 +107,8 @@ export function ExportDialog({ close }: { close: () => void }): ReactElement {
         tabs={[
           { value: "json", label: "JSON", testId: "export-tab-json" },
           { value: "ts", label: "TypeScript", testId: "export-tab-ts" },
+          { value: "ts-project", label: "TS project", testId: "export-tab-ts-project" },
+          { value: "penguiflow", label: "PenguiFlow", testId: "export-tab-penguiflow" },
         ]}
       />
       {tab === "json" ? (
@@ -92,13 +140,40 @@ export function ExportDialog({ close }: { close: () => void }): ReactElement {
         </>
       ) : !agentId ? (
         <p className="empty-note">
-          Save the agent first: the server writes the TypeScript from the saved version.
+          Save the agent first: the server writes the {tab === "ts" ? "TypeScript" : "project"} from the saved
+          version.
         </p>
+      ) : tab !== "ts" ? (
+        <>
+          <p className="explain">
+            Saved version {version} {PROJECT_FORMATS[tab].explain}
+            {dirty ? " (save to include your latest changes)" : ""}
+          </p>
+          <ul className="export-files" data-testid={`export-files-${tab}`}>
+            {PROJECT_FORMATS[tab].files.map(([file, what]) => (
+              <li key={file}>
+                <code>{file}</code> {what}
+              </li>
+            ))}
+          </ul>
+          <div className="dialog-actions">
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={downloading}
+              data-testid={`export-download-${tab}`}
+              onClick={() => void downloadProject(tab)}
+            >
+              <Icon name="download" /> Download {agentId}
+              {PROJECT_FORMATS[tab].suffix}
+            </button>
+          </div>
+        </>
       ) : (
         <>
           <p className="explain">
-            TypeScript that builds the same planner with <code>@waddle/planner</code>, from saved version{" "}
-            {version}.{dirty ? " Save to include your latest changes." : ""}
+            TypeScript that runs the agent with every tool wired, over <code>@waddle/server/runtime</code>,
+            from saved version {version}.{dirty ? " Save to include your latest changes." : ""}
           </p>
           {typescript.error ? <p className="field-error">{typescript.error}</p> : null}
           <pre className="code-block" data-testid="export-ts">
@@ -108,6 +183,15 @@ export function ExportDialog({ close }: { close: () => void }): ReactElement {
             <button
               type="button"
               className="btn btn-primary"
+              disabled={!typescript.text}
+              data-testid="export-download-ts"
+              onClick={() => typescript.text && download(`${agentId}.ts`, typescript.text, "text/plain")}
+            >
+              <Icon name="download" /> Download {agentId}.ts
+            </button>
+            <button
+              type="button"
+              className="btn"
               disabled={!typescript.text}
               data-testid="export-copy-ts"
               onClick={() => typescript.text && void copy(typescript.text)}

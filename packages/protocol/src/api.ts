@@ -167,7 +167,8 @@ export type ValidateResponse = z.infer<typeof ValidateResponse>;
 export const ImportResponse = z.object({ spec: AgentSpec.nullable(), issues: z.array(SpecIssue) });
 export type ImportResponse = z.infer<typeof ImportResponse>;
 
-export const ExportFormat = z.enum(["json", "ts"]);
+/** `GET /api/agents/:id/export?format=`: the spec, a TypeScript module, a TypeScript project zip, a PenguiFlow project zip. */
+export const ExportFormat = z.enum(["json", "ts", "ts-project", "penguiflow"]);
 export type ExportFormat = z.infer<typeof ExportFormat>;
 
 export const RunStatus = z.enum([

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { AgentSpec, type RunEvent } from "@waddle/protocol";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
+import { typecheckFiles } from "../testing/typecheck-files.js";
 import { exportAgentTypeScript } from "./export-agent-typescript.js";
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -67,31 +68,7 @@ function codeIdentifiers(source: string): string[] {
   return names;
 }
 
-function typecheck(files: string[]): string[] {
-  const program = ts.createProgram(files, {
-    target: ts.ScriptTarget.ES2023,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    noUncheckedIndexedAccess: true,
-    verbatimModuleSyntax: true,
-    isolatedModules: true,
-    customConditions: ["source"],
-    types: ["node"],
-    lib: ["lib.es2023.d.ts"],
-  });
-  return ts
-    .getPreEmitDiagnostics(program)
-    .filter(
-      (diagnostic) => diagnostic.file === undefined || files.includes(path.resolve(diagnostic.file.fileName)),
-    )
-    .map(
-      (diagnostic) =>
-        `${diagnostic.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`,
-    );
-}
+const typecheck = typecheckFiles;
 
 describe("exportAgentTypeScript", () => {
   it("writes TypeScript that typechecks for the examples and every tool kind", () => {
@@ -102,9 +79,10 @@ describe("exportAgentTypeScript", () => {
     });
     expect(typecheck(files)).toEqual([]);
     const source = readFileSync(path.join(dir, "every-kind.ts"), "utf8");
-    expect(source).toContain("this agent uses: calculator");
-    expect(source).toContain("fetch_page (http), classify (llm), delegate (agent)");
-    expect(source).not.toMatch(/WADDLE_SECRET|sk-/);
+    expect(source).toContain('export const httpAllow: string[] = ["api.example.com"];');
+    expect(source).toContain('export const secretNames: string[] = ["API"];');
+    expect(source).toContain("Not found on the exporting server, pass them in `moduleTools`: calculator.");
+    expect(source).not.toMatch(/sk-/);
   }, 60_000);
 
   it("keeps hostile names, descriptions, refs and prompts out of the code: it typechecks and runs nothing", async () => {
@@ -126,18 +104,17 @@ describe("exportAgentTypeScript", () => {
     writeFileSync(file, exportAgentTypeScript(spec));
     const exported = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as {
       spec: AgentSpec;
-      createPlanner: () => {
-        run(
-          query: string,
-          options: { onEvent: (event: RunEvent) => void },
-        ): Promise<{ kind: string; payload?: { answer: string } }>;
-      };
+      run(
+        query: string,
+        options: { env: NodeJS.ProcessEnv; onEvent: (event: RunEvent) => void },
+      ): Promise<{ kind: string; payload?: { answer: string } }>;
     };
     expect(exported.spec).toEqual(spec);
     const events: RunEvent[] = [];
-    const outcome = await exported
-      .createPlanner()
-      .run("My invoice shows a duplicate charge", { onEvent: (event) => events.push(event) });
+    const outcome = await exported.run("My invoice shows a duplicate charge", {
+      env: {},
+      onEvent: (event) => events.push(event),
+    });
     expect(outcome.kind).toBe("finish");
     expect(outcome.payload?.answer).toContain("Duplicate billing charges are reversed");
     expect(

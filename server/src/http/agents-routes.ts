@@ -10,12 +10,27 @@ import {
 import { Router } from "express";
 import { z } from "zod";
 import { ApiError, notFound } from "../shared/api-error.js";
-import { exportAgentTypeScript } from "../agents/export-agent-typescript.js";
+import { exportAgent } from "../agents/export-agent.js";
 import { importAgent } from "../agents/import-agent.js";
 import type { WaddleStore } from "../store/waddle-store.js";
+import type { ToolRegistry } from "../tools/tool-registry.js";
 import { AgentIdParam, AgentVersionParams, parseRequest } from "./validate-request.js";
 
-const ExportQuery = z.strictObject({ format: ExportFormat.default("json") });
+const FORMATS = ExportFormat.options.join(", ");
+const ExportQuery = z.strictObject({ format: z.string().default("json") });
+
+/** The export format asked for, or a 400 that lists the formats. */
+function parseExportFormat(value: string): ExportFormat {
+  const parsed = ExportFormat.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new ApiError(
+    "validation_failed",
+    `Unknown export format ${JSON.stringify(value)}: use one of ${FORMATS}.`,
+    {
+      formats: ExportFormat.options,
+    },
+  );
+}
 
 const NO_SPEC_MESSAGE = "Send the agent spec as a JSON body.";
 
@@ -37,7 +52,11 @@ function requireValidSpec(body: unknown): AgentSpec {
 }
 
 /** `/api/agents`: CRUD with versions and optimistic concurrency, validate, import, export. */
-export function createAgentsRoutes(options: { store: WaddleStore }): Router {
+export function createAgentsRoutes(options: {
+  store: WaddleStore;
+  /** Module tools' files, for exports that import or copy them. */
+  registry?: ToolRegistry;
+}): Router {
   const { store } = options;
   const router = Router();
 
@@ -115,17 +134,21 @@ export function createAgentsRoutes(options: { store: WaddleStore }): Router {
 
   router.get("/:id/export", async (request, response) => {
     const { id } = parseRequest(AgentIdParam, request.params, "params");
-    const { format } = parseRequest(ExportQuery, request.query, "query");
+    const format = parseExportFormat(parseRequest(ExportQuery, request.query, "query").format);
     const record = await store.getAgent(id);
     if (!record) throw notFound("Agent", id);
-    if (format === "json") {
-      response.setHeader("content-disposition", `inline; filename="${id}.json"`);
-      // Indented: this is a file people read, diff and commit.
-      response.type("application/json").send(`${JSON.stringify(record.spec, null, 2)}\n`);
-      return;
-    }
-    response.setHeader("content-disposition", `inline; filename="${id}.ts"`);
-    response.type("text/plain; charset=utf-8").send(exportAgentTypeScript(record.spec));
+    const exported = await exportAgent({
+      spec: record.spec,
+      format,
+      getAgent: async (agentId) => (await store.getAgent(agentId))?.spec,
+      ...(options.registry ? { registry: options.registry } : {}),
+    });
+    // Zips download; text shows inline (the designer and the CLI read it).
+    const disposition = typeof exported.body === "string" ? "inline" : "attachment";
+    response.setHeader("content-disposition", `${disposition}; filename="${exported.filename}"`);
+    response
+      .type(exported.contentType)
+      .send(typeof exported.body === "string" ? exported.body : Buffer.from(exported.body));
   });
 
   return router;

@@ -192,7 +192,7 @@ describe("agents", () => {
     expect(imported.body).toEqual({ spec: json.body, issues: [] });
     const ts = await server.request("/api/agents/sharded-research/export?format=ts");
     expect(ts.headers.get("content-type")).toContain("text/plain");
-    expect(ts.text).toContain("ReactPlanner.fromSpec(spec");
+    expect(ts.text).toContain('from "@waddle/server/runtime"');
     expect((await server.request("/api/agents/sharded-research/export?format=xml")).status).toBe(400);
     expect((await server.request("/api/agents/nobody/export")).status).toBe(404);
   });

@@ -8,7 +8,7 @@ import { isToolDefinition } from "./tool-registry.js";
 export type ModuleImporter = (file: string) => Promise<unknown>;
 
 export interface LoadedTools {
-  tools: { definition: ToolDefinition; source: string }[];
+  tools: { definition: ToolDefinition; source: string; file: string }[];
   /** Files that failed to import, with the reason: the server logs them and goes on. */
   errors: { file: string; message: string }[];
 }
@@ -72,7 +72,7 @@ export async function loadToolModules(options: {
       )) {
         if (!isToolDefinition(value) || seen.has(value)) continue;
         seen.add(value);
-        result.tools.push({ definition: value, source });
+        result.tools.push({ definition: value, source, file });
       }
     } catch (error) {
       result.errors.push({ file: source, message: error instanceof Error ? error.message : String(error) });

@@ -6,6 +6,8 @@ export interface RegisteredTool {
   definition: ToolDefinition;
   /** Where it came from, e.g. `examples/calculator.ts`. */
   source: string;
+  /** The module file's absolute path, when it was loaded from a file (the ts-project export copies it). */
+  file?: string;
 }
 
 /** True for a value shaped like what `defineTool` returns (a name, zod args and out, `run`). */
@@ -40,13 +42,13 @@ export class ToolRegistry {
   private readonly infos = new Map<string, ToolInfo>();
 
   /** Adds a tool; a later tool with the same name replaces the earlier one (user tools override examples). */
-  register(definition: ToolDefinition, source: string): void {
+  register(definition: ToolDefinition, source: string, file?: string): void {
     if (!TOOL_NAME_PATTERN.test(definition.name)) {
       throw new Error(
         `Tool name "${definition.name}" from ${source} is not valid: use letters, digits and "_".`,
       );
     }
-    this.tools.set(definition.name, { definition, source });
+    this.tools.set(definition.name, { definition, source, ...(file ? { file } : {}) });
     this.infos.delete(definition.name);
   }
 

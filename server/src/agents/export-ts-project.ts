@@ -1,0 +1,158 @@
+import { readFileSync } from "node:fs";
+import { exportAgentTypeScript, getExportNeeds, toCommentText } from "./export-agent-typescript.js";
+import type { ExportBundle } from "./get-export-bundle.js";
+import { getPackageVersions } from "./get-package-versions.js";
+
+/** The `run.ts` of every project: no spec text in it, so nothing of the spec can become code here. */
+const RUN_TS = `// Runs the exported agent: npx tsx run.ts "your question". Reads .env when there is one.
+import { existsSync } from "node:fs";
+import { loadEnvFile } from "node:process";
+import { run, spec } from "./agent.js";
+
+if (existsSync(".env")) loadEnvFile(".env");
+
+const query = process.argv.slice(2).join(" ").trim() || spec.sampleQueries[0] || "";
+if (query === "") {
+  console.error('Give a question: npx tsx run.ts "…"');
+  process.exit(2);
+}
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? "";
+  return text.length > 200 ? \`\${text.slice(0, 199)}…\` : text;
+}
+
+const outcome = await run(query, {
+  onEvent: (event) => console.log(\`[\${event.seq}] \${event.type} \${preview(event.data)}\`),
+});
+if (outcome.kind === "finish") {
+  console.log(\`\\nAnswer (\${outcome.reason}):\\n\${outcome.payload.answer}\`);
+  process.exitCode = outcome.reason === "answer_complete" ? 0 : 1;
+} else {
+  console.log(\`\\nPaused (\${outcome.reason}): resume token \${outcome.resumeToken}\`);
+  process.exitCode = 3;
+}
+`;
+
+const TSCONFIG = `${JSON.stringify(
+  {
+    compilerOptions: {
+      target: "ES2023",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: ["node"],
+    },
+    include: ["*.ts", "tools/*.ts"],
+  },
+  null,
+  2,
+)}\n`;
+
+/** Markdown-safe one-line text for the README (comment rules, and no backticks). */
+const toReadmeText = (text: string) => toCommentText(text).replaceAll("`", "'");
+
+function getEnvExample(bundle: ExportBundle): string {
+  const needs = getExportNeeds([bundle.spec, ...bundle.subagents]);
+  const lines = [
+    "# Copy to .env and fill in. run.ts reads it; nothing here is ever written into agent.ts.",
+    "# Without OPENAI_API_KEY the agent runs on the embedded offline model.",
+    "OPENAI_API_KEY=",
+    "# OPENAI_BASE_URL=https://api.openai.com/v1",
+    ...needs.llmKeyEnvs.map((name) => `${name}=`),
+    ...needs.secretNames.map((name) => `WADDLE_SECRET_${name}=`),
+    "# More hosts for http tools, comma-separated (agent.ts already allows the ones its tools name):",
+    "# WADDLE_HTTP_ALLOW=",
+  ];
+  if (needs.mcpServers.length > 0) {
+    lines.push(
+      `# MCP servers used: ${needs.mcpServers.join(", ")}. Inline JSON or a file path, in the mcpServers format:`,
+      `WADDLE_MCP_SERVERS={"mcpServers":{${needs.mcpServers.map((name) => `"${name}":{"command":"…","args":[]}`).join(",")}}}`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function getReadme(bundle: ExportBundle): string {
+  const needs = getExportNeeds([bundle.spec, ...bundle.subagents]);
+  const missingTools = bundle.moduleTools.filter((tool) => !tool.projectPath).map((tool) => tool.ref);
+  const notes = [
+    ...(missingTools.length > 0
+      ? [
+          `- Module tools whose files the exporting server did not have: ${missingTools.map(toReadmeText).join(", ")}. Pass them to \`createRuntime({ moduleTools: [...] })\`.`,
+        ]
+      : []),
+    ...(bundle.missingAgents.length > 0
+      ? [`- Subagents that were not saved: ${bundle.missingAgents.join(", ")}; their agent tools fail.`]
+      : []),
+    ...(needs.templatedHosts.length > 0
+      ? [
+          `- http tools whose host comes from args: ${needs.templatedHosts.join(", ")}. List their hosts in WADDLE_HTTP_ALLOW.`,
+        ]
+      : []),
+  ];
+  return [
+    `# ${toReadmeText(bundle.spec.name)}`,
+    "",
+    "Exported from Waddle: the agent as a TypeScript project that runs in your own process.",
+    "",
+    "```sh",
+    "npm install",
+    "cp .env.example .env   # then fill in the keys you use",
+    'npx tsx run.ts "your question"',
+    "```",
+    "",
+    "- `agent.ts`: the agent spec and its subagents (as JSON), its module tools (imported from `tools/`), and",
+    "  `run(query, options)` / `createRuntime(options)` over `@waddle/server/runtime`.",
+    "- `run.ts`: reads the question from the command line, prints every event and the answer.",
+    "- Keys and secrets come from the environment (`.env.example` lists them) or from the options",
+    "  (`secrets`, `mcpServers`, `env`); they are never written into these files.",
+    `- Tools: ${bundle.spec.tools.map((tool) => `${tool.name} (${tool.impl.kind})`).join(", ") || "none"}.`,
+    ...(bundle.subagents.length > 0
+      ? [`- Subagents: ${bundle.subagents.map((agent) => agent.id).join(", ")}.`]
+      : []),
+    ...(notes.length > 0 ? ["", "## To do by hand", "", ...notes] : []),
+    "",
+  ].join("\n");
+}
+
+/**
+ * The files of a `format=ts-project` export: package.json with exact versions, agent.ts, run.ts, the module
+ * tools' files, tsconfig.json, README.md and .env.example.
+ */
+export function exportTsProject(bundle: ExportBundle): Record<string, string> {
+  const versions = getPackageVersions();
+  const usesModuleTools = bundle.moduleTools.length > 0;
+  const packageJson = {
+    name: bundle.spec.id,
+    version: "0.1.0",
+    private: true,
+    type: "module",
+    description: `Waddle agent ${bundle.spec.id}, exported`,
+    scripts: { start: "tsx run.ts", typecheck: "tsc" },
+    engines: { node: ">=20.19" },
+    dependencies: {
+      ...(usesModuleTools ? { "@waddle/planner": versions["@waddle/planner"] } : {}),
+      "@waddle/server": versions["@waddle/server"],
+      tsx: versions.tsx,
+      ...(usesModuleTools ? { zod: versions.zod } : {}),
+    },
+    devDependencies: { "@types/node": versions["@types/node"], typescript: versions.typescript },
+  };
+  const files: Record<string, string> = {
+    "package.json": `${JSON.stringify(packageJson, null, 2)}\n`,
+    "agent.ts": exportAgentTypeScript(bundle),
+    "run.ts": RUN_TS,
+    "tsconfig.json": TSCONFIG,
+    "README.md": getReadme(bundle),
+    ".env.example": getEnvExample(bundle),
+  };
+  for (const tool of bundle.moduleTools) {
+    if (tool.file && tool.projectPath && !(tool.projectPath in files)) {
+      files[tool.projectPath] = readFileSync(tool.file, "utf8");
+    }
+  }
+  return files;
+}

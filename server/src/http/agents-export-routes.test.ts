@@ -1,0 +1,105 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { strFromU8, unzipSync } from "fflate";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../testing/start-test-server.js";
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+// Inside the repository: the unpacked project resolves @waddle/* from the workspace's node_modules.
+const dir = mkdtempSync(path.join(serverDir, ".tmp-export-routes-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ env: {} });
+});
+afterAll(() => server.stop());
+
+async function download(id: string, format: string): Promise<Record<string, Uint8Array>> {
+  const response = await fetch(`${server.url}/api/agents/${id}/export?format=${format}`);
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toBe("application/zip");
+  expect(response.headers.get("content-disposition")).toContain("attachment;");
+  return unzipSync(new Uint8Array(await response.arrayBuffer()));
+}
+
+describe("GET /api/agents/:id/export", () => {
+  it("answers an unknown format with 400 listing the formats", async () => {
+    const response = await server.request("/api/agents/support-triage/export?format=python");
+    expect(response.status).toBe(400);
+    const body = response.body as { code: string; message: string; details: unknown };
+    expect(body.code).toBe("validation_failed");
+    expect(body.message).toBe('Unknown export format "python": use one of json, ts, ts-project, penguiflow.');
+    expect(body.details).toEqual({ formats: ["json", "ts", "ts-project", "penguiflow"] });
+  });
+
+  it("zips a ts-project whose run.ts runs in a fresh folder against the workspace packages", async () => {
+    const files = await download("writing-review", "ts-project");
+    const names = Object.keys(files).sort();
+    expect(names).toEqual(
+      [
+        ".env.example",
+        "README.md",
+        "agent.ts",
+        "package.json",
+        "run.ts",
+        "tools/clock.ts",
+        "tools/text-stats.ts",
+        "tsconfig.json",
+      ].map((name) => `writing-review/${name}`),
+    );
+    const packageJson = JSON.parse(strFromU8(files["writing-review/package.json"]!)) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    for (const version of [
+      ...Object.values(packageJson.dependencies),
+      ...Object.values(packageJson.devDependencies),
+    ]) {
+      expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    }
+    expect(Object.keys(packageJson.dependencies).sort()).toEqual([
+      "@waddle/planner",
+      "@waddle/server",
+      "tsx",
+      "zod",
+    ]);
+    for (const [name, data] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      writeFileSync(path.join(dir, name), data);
+    }
+    const result = spawnSync(
+      process.execPath,
+      [
+        "--conditions=source",
+        "--import",
+        "tsx",
+        "run.ts",
+        "Review this text: Short words win. Long ones lose.",
+      ],
+      {
+        cwd: path.join(dir, "writing-review"),
+        encoding: "utf8",
+        env: { PATH: process.env.PATH },
+        timeout: 120_000,
+      },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/\[1\] run_started/);
+    expect(result.stdout).toMatch(/tool_end .*"tool":"text_stats"/);
+    expect(result.stdout).toMatch(/\nAnswer \(answer_complete\):\n\S/);
+  }, 150_000);
+
+  it("zips a PenguiFlow project whose waddle-agent.json imports back as the same agent", async () => {
+    const files = await download("sharded-research", "penguiflow");
+    const spec = JSON.parse(strFromU8(files["sharded-research/waddle-agent.json"]!)) as unknown;
+    const saved = (await server.request("/api/agents/sharded-research")).body as { spec: unknown };
+    expect(spec).toEqual(saved.spec);
+    const imported = await server.request("/api/agents/import", { method: "POST", json: spec });
+    expect(imported.status).toBe(200);
+    expect((imported.body as { spec: unknown }).spec).toEqual(saved.spec);
+  });
+});
