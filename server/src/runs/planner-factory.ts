@@ -1,5 +1,13 @@
 import type { AgentSpec } from "@waddle/protocol";
-import type { PlannerOutcome, RecoverOptions, ResumeOptions, RunOptions } from "@waddle/planner";
+import type {
+  ImplResolver,
+  LlmClient,
+  PlannerOutcome,
+  RecoverOptions,
+  ResumeOptions,
+  RunOptions,
+  ToolDefinition,
+} from "@waddle/planner";
 
 /** What the run executor needs of a planner (ReactPlanner has it). */
 export interface RunnablePlanner {
@@ -20,6 +28,16 @@ export interface CreatePlannerOptions {
   agentChain?: readonly string[];
   /** The epoch of the worker's claim on the run (queue mode): paused states are saved under it. */
   fence?: number;
+  /** Changes what the planner is built from (a test case serves its mocks and recorded replies so). */
+  prepare?: (parts: PlannerParts) => PlannerParts;
+}
+
+/** The parts of a run's planner that `prepare` may replace. */
+export interface PlannerParts {
+  spec: AgentSpec;
+  llm: LlmClient;
+  moduleTools: ReadonlyMap<string, ToolDefinition>;
+  resolveImpl: ImplResolver | undefined;
 }
 
 export interface CreatedPlanner {
