@@ -22,3 +22,6 @@ export type { WaddleStore } from "./store/waddle-store.js";
 export { exportAgentTypeScript } from "./agents/export-agent-typescript.js";
 export { createLogger } from "./shared/logger.js";
 export type { Logger, LogLevel } from "./shared/logger.js";
+export { TestRunService } from "./agent-tests/test-run-service.js";
+export type { TestRunServiceOptions } from "./agent-tests/test-run-service.js";
+export { createServerLlm } from "./runs/default-planner-factory.js";
