@@ -8,12 +8,15 @@ const XML_ESCAPES: Readonly<Record<string, string>> = {
   "'": "&apos;",
 };
 
+/** Characters XML 1.0 cannot hold: the C0 controls other than tab, newline and carriage return. */
+function isXmlChar(code: number): boolean {
+  return code >= 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
 /** Text safe in XML content and attributes (characters XML 1.0 forbids are dropped). */
 function escapeXml(text: string): string {
-  // eslint-disable-next-line no-control-regex -- these are exactly the characters XML cannot hold
-  return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "")
-    .replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+  const kept = [...text].filter((char) => isXmlChar(char.codePointAt(0) ?? 0)).join("");
+  return kept.replace(/[&<>"']/g, (char) => XML_ESCAPES[char]!);
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);

@@ -31,11 +31,15 @@ function getCases(count: number): TestCase[] {
 }
 
 function getSpec(): AgentSpec {
-  return AgentSpec.parse(JSON.parse(readFileSync(path.join(ROOT, `apps/examples/agents/${AGENT_ID}.json`), "utf8")));
+  return AgentSpec.parse(
+    JSON.parse(readFileSync(path.join(ROOT, `apps/examples/agents/${AGENT_ID}.json`), "utf8")),
+  );
 }
 
 /** The planner alone: each case through `runTestCase`, `CONCURRENCY` at once. */
-async function timePlanner(cases: readonly TestCase[]): Promise<{ ms: number; passed: number; perCase: number[] }> {
+async function timePlanner(
+  cases: readonly TestCase[],
+): Promise<{ ms: number; passed: number; perCase: number[] }> {
   const spec = getSpec();
   const started = performance.now();
   const { results, totals } = await runTestSuite({
@@ -43,11 +47,17 @@ async function timePlanner(cases: readonly TestCase[]): Promise<{ ms: number; pa
     concurrency: CONCURRENCY,
     runCase: async (testCase) => (await runTestCase({ spec, testCase, llm: new OfflineModel() })).result,
   });
-  return { ms: performance.now() - started, passed: totals.passed, perCase: results.map((r) => r.durationMs) };
+  return {
+    ms: performance.now() - started,
+    passed: totals.passed,
+    perCase: results.map((r) => r.durationMs),
+  };
 }
 
 /** What `npx waddle test` runs in-process: the server's runtime and test runner over an in-memory store. */
-async function timeInProcess(cases: readonly TestCase[]): Promise<{ ms: number; passed: number; perCase: number[] }> {
+async function timeInProcess(
+  cases: readonly TestCase[],
+): Promise<{ ms: number; passed: number; perCase: number[] }> {
   const env = { OPENAI_API_KEY: "" } as NodeJS.ProcessEnv;
   const logger = createLogger({ level: "silent" });
   const setup = await createRunSetup({
@@ -57,7 +67,13 @@ async function timeInProcess(cases: readonly TestCase[]): Promise<{ ms: number; 
     logger,
   });
   const store = new MemoryStore();
-  const runtime = await createRuntime({ env, store, setup, exampleAgentsDir: null, maxConcurrentRuns: CONCURRENCY });
+  const runtime = await createRuntime({
+    env,
+    store,
+    setup,
+    exampleAgentsDir: null,
+    maxConcurrentRuns: CONCURRENCY,
+  });
   await store.createAgent({ spec: getSpec() });
   await store.tests.putSuite(AGENT_ID, cases);
   let finish: (record: TestRunRecord) => void = () => undefined;
@@ -81,7 +97,9 @@ async function timeInProcess(cases: readonly TestCase[]): Promise<{ ms: number; 
 }
 
 /** A server with SQLite, over REST: `POST /api/agents/:id/test-runs`, then `GET /api/test-runs/:id` until it ends. */
-async function timeServer(cases: readonly TestCase[]): Promise<{ ms: number; passed: number; perCase: number[] }> {
+async function timeServer(
+  cases: readonly TestCase[],
+): Promise<{ ms: number; passed: number; perCase: number[] }> {
   const dir = mkdtempSync(path.join(tmpdir(), "waddle-bench-tests-"));
   const server = await createWaddleServer({
     port: 0,
@@ -95,14 +113,18 @@ async function timeServer(cases: readonly TestCase[]): Promise<{ ms: number; pas
     const send = async (method: string, pathname: string, body?: unknown) => {
       const response = await fetch(`${server.url}${pathname}`, {
         method,
-        ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+        ...(body === undefined
+          ? {}
+          : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
       });
       if (!response.ok) throw new Error(`${method} ${pathname}: ${response.status} ${await response.text()}`);
       return (await response.json()) as unknown;
     };
     await send("PUT", `/api/agents/${AGENT_ID}/tests`, { cases });
     const started = performance.now();
-    const { testRunId } = (await send("POST", `/api/agents/${AGENT_ID}/test-runs`, { concurrency: CONCURRENCY })) as {
+    const { testRunId } = (await send("POST", `/api/agents/${AGENT_ID}/test-runs`, {
+      concurrency: CONCURRENCY,
+    })) as {
       testRunId: string;
     };
     for (;;) {
@@ -138,7 +160,11 @@ export async function runTestsBench(context: BenchContext): Promise<BenchResult>
     const { ms, passed, perCase } = await time(cases);
     const summary = getSummary(perCase);
     rows.push([label, count, passed, round(ms / 1000, 2), round(summary.median, 1), round(summary.p90, 1)]);
-    targets.push({ target: `${label}: ${count} cases < 10 s`, measured: `${round(ms / 1000, 2)} s`, met: ms < 10_000 });
+    targets.push({
+      target: `${label}: ${count} cases < 10 s`,
+      measured: `${round(ms / 1000, 2)} s`,
+      met: ms < 10_000,
+    });
   }
   return {
     tables: [
