@@ -17,6 +17,8 @@ import { createMcpServersRoutes } from "./http/mcp-servers-routes.js";
 import { createMetaRoutes, type PartsHealth } from "./http/meta-routes.js";
 import { createRunsRoutes } from "./http/runs-routes.js";
 import { createSessionsRoutes } from "./http/sessions-routes.js";
+import { createTestsRoutes } from "./http/tests-routes.js";
+import type { TestRunService } from "./agent-tests/test-run-service.js";
 import type { SessionService } from "./sessions/session-service.js";
 import type { SessionTurns } from "./sessions/session-turns.js";
 import type { SessionTasks } from "./sessions/session-tasks.js";
@@ -51,6 +53,8 @@ export interface CreateAppOptions {
   turns: SessionTurns;
   /** Sessions' background tasks (cancel one, cancel all on close). */
   tasks?: SessionTasks;
+  /** Tests from runs: suites and test runs (`/api/agents/:id/tests`, `/api/test-runs`). */
+  tests?: TestRunService;
 }
 
 /** The Express app: Host check, security headers, CORS, auth, JSON bodies, the REST routes, the designer. */
@@ -76,6 +80,7 @@ export function createApp(options: CreateAppOptions): Express {
       ...(options.health ? { health: options.health } : {}),
     }),
   );
+  if (options.tests) api.use(createTestsRoutes({ store: options.store, tests: options.tests }));
   api.use("/agents", createAgentsRoutes({ store: options.store, registry: options.registry }));
   api.use("/runs", createRunsRoutes({ store: options.store, runs: options.runs, turns: options.turns }));
   api.use(

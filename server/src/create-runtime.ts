@@ -3,6 +3,7 @@ import type { AgentSpec } from "@waddle/protocol";
 import { loadExampleAgents } from "./agents/load-example-agents.js";
 import type { RunSetup } from "./run-setup.js";
 import { createDefaultPlannerFactory } from "./runs/default-planner-factory.js";
+import { createTestCasePlannerFactory, TestCaseRegistry } from "./agent-tests/test-case-planner-factory.js";
 import type { PlannerFactory } from "./runs/planner-factory.js";
 import { RunEventHub } from "./runs/run-event-hub.js";
 import { RunManager } from "./runs/run-manager.js";
@@ -38,6 +39,8 @@ export interface Runtime {
   offline: boolean;
   /** Set in queue mode. */
   queueMode?: QueueMode;
+  /** The cases of the test runs this process runs, for the planner factory to serve their mocks. */
+  testCases: TestCaseRegistry;
 }
 
 /**
@@ -54,7 +57,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const loaded = await loadExampleAgents({ store, dir: agentsDir, logger });
     if (loaded.length > 0) logger.info("example agents loaded", { agents: loaded });
   }
-  const createPlanner = options.createPlanner ?? createDefaultPlannerFactory({ ...setup, store });
+  const testCases = new TestCaseRegistry();
+  const createPlanner = createTestCasePlannerFactory({
+    base: options.createPlanner ?? createDefaultPlannerFactory({ ...setup, store }),
+    store,
+    registry: testCases,
+  });
   const checkSpec = (spec: AgentSpec) => {
     setup.llmPolicy.assertSpec(spec);
     setup.mcp.assertSpec(spec);
@@ -72,7 +80,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       checkSpec,
       ...(options.taskHosts ? { taskHosts: options.taskHosts } : {}),
     });
-    return { runs: queueMode.runs, hub: queueMode.hub, offline, queueMode };
+    return { runs: queueMode.runs, hub: queueMode.hub, offline, queueMode, testCases };
   }
   const hub = new RunEventHub();
   const runs = new RunManager({
@@ -85,5 +93,5 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     checkSpec,
     ...(options.taskHosts ? { taskHosts: options.taskHosts } : {}),
   });
-  return { runs, hub, offline };
+  return { runs, hub, offline, testCases };
 }

@@ -24,3 +24,6 @@ export { exportAgent } from "./agents/export-agent.js";
 export type { AgentExport } from "./agents/export-agent.js";
 export { createLogger } from "./shared/logger.js";
 export type { Logger, LogLevel } from "./shared/logger.js";
+export { TestRunService } from "./agent-tests/test-run-service.js";
+export type { TestRunServiceOptions } from "./agent-tests/test-run-service.js";
+export { createServerLlm } from "./runs/default-planner-factory.js";

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PriceTable } from "@waddle/planner";
+import type { TestRunRecord } from "@waddle/protocol";
 import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
 import { createApp } from "./create-app.js";
 import { createServerLlm } from "./runs/default-planner-factory.js";
@@ -20,6 +21,8 @@ import type { PlannerFactory } from "./runs/planner-factory.js";
 import type { RunEventHub } from "./runs/run-event-hub.js";
 import type { RunService } from "./runs/run-service.js";
 import { createSocketGateway, type WaddleIo } from "./http/socket-gateway.js";
+import { getAgentRoom } from "./http/agent-watchers.js";
+import { TestRunService } from "./agent-tests/test-run-service.js";
 import { lockDataDir } from "./store/data-dir-lock.js";
 import { PgStore } from "./store/pg-store.js";
 import type { QueueMode, QueueRole } from "./scale/queue-mode.js";
@@ -90,6 +93,8 @@ export interface WaddleServer {
   hub: RunEventHub;
   /** Set in queue mode. */
   queueMode?: QueueMode;
+  /** Tests from runs: saves runs as cases and runs suites. */
+  tests: TestRunService;
   io: WaddleIo;
   httpServer: HttpServer;
   /** Marks running runs interrupted, closes sockets, the HTTP server and the database. */
@@ -202,6 +207,26 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
           ...(setup.priceTable ? { priceTable: setup.priceTable } : {}),
         }),
     });
+    // Set once socket.io exists: test runs tell the agent's watchers of each change.
+    const testUpdates: { emit?: (record: TestRunRecord) => void } = {};
+    const tests = new TestRunService({
+      store,
+      runs,
+      hub,
+      registry: runtime.testCases,
+      logger,
+      createJudgeLlm: (spec, model) =>
+        createServerLlm({
+          config: model ? { ...spec.llm, model } : spec.llm,
+          path: "llm",
+          env,
+          policy: setup.llmPolicy,
+          redactor: setup.redactor,
+          logger,
+          ...(setup.priceTable ? { priceTable: setup.priceTable } : {}),
+        }),
+      onUpdate: (record) => testUpdates.emit?.(record),
+    });
     const interrupted = await runs.recoverRuns();
     if (interrupted.length > 0) logger.warn("runs interrupted by the last shutdown", { runs: interrupted });
     const app = createApp({
@@ -212,6 +237,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       sessions,
       turns,
       tasks,
+      tests,
       logger,
       version: SERVER_VERSION,
       offline,
@@ -237,6 +263,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       onFollow: (runId, lastSeq) => follow.onFollow?.(runId, lastSeq),
       sessions,
     });
+    testUpdates.emit = (record) => io.local.to(getAgentRoom(record.agentId)).emit("test_run_updated", record);
     if (queueMode) {
       follow.onFollow = queueMode.attach(io as unknown as Parameters<QueueMode["attach"]>[0]).onFollow;
     }
@@ -272,6 +299,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       runs,
       hub,
       ...(queueMode ? { queueMode } : {}),
+      tests,
       io,
       httpServer,
       close,

@@ -55,6 +55,11 @@ export const BENCHMARKS: readonly BenchEntry[] = [
     title: "9. Sessions: 200 turns of one chat (turn start, prompt tokens, reading the session, idle memory)",
     load: async () => (await import("./sessions/sessions-bench.js")).runSessionsBench,
   },
+  {
+    name: "tests",
+    title: "10. Tests from runs: a 100-case suite with recorded LLM and mocks",
+    load: async () => (await import("./tests/tests-bench.js")).runTestsBench,
+  },
 ];
 
 export const BENCHMARK_NAMES: readonly string[] = BENCHMARKS.map((entry) => entry.name);

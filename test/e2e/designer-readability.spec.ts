@@ -8,7 +8,7 @@ import { openDesigner, saveScreenshot, toolNode } from "./designer-helpers.js";
 const LEGIBLE_PX = 10;
 
 const EXAMPLE_IDS = readdirSync(path.join(import.meta.dirname, "../../apps/examples/agents"))
-  .filter((file) => file.endsWith(".json"))
+  .filter((file) => file.endsWith(".json") && !file.endsWith(".tests.json"))
   .map((file) => file.replace(/\.json$/, ""));
 
 interface Box {

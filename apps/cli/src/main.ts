@@ -10,6 +10,7 @@ import { readToolContext } from "./read-tool-context.js";
 import { resumeCommand } from "./resume-command.js";
 import { runRemote } from "./run-remote.js";
 import { validateCommand } from "./validate-command.js";
+import { testCommand } from "./test-command.js";
 
 export const USAGE = `Usage: waddle <command> [options]
 
@@ -26,6 +27,10 @@ export const USAGE = `Usage: waddle <command> [options]
                                            /approve, /reject, /tasks, /quit
   export <agent-id|file> [--format json|ts|ts-project|penguiflow] [--server URL] [--token T] [--out FILE]
                                            the spec as JSON, or TypeScript that builds the same planner
+  test <agent-id|spec.json> [--tests FILE] [--version N] [--server URL] [--junit out.xml] [--grep text]
+                                           run the agent's test suite (default: <id>.tests.json beside the
+                                           spec, or the suite the server holds); a line per case, a summary,
+                                           JUnit XML; exit 0 all passed, 1 a case failed, 2 bad input
 
 In-process runs use the offline model unless the agent's LLM names a key that is set (OPENAI_API_KEY), and
 follow the server's rules: an agent's llm.baseUrl and apiKeyEnv must be allowed by OPENAI_BASE_URL,
@@ -43,6 +48,10 @@ const OPTIONS = {
   approve: { type: "boolean", default: false },
   reject: { type: "boolean", default: false },
   json: { type: "boolean", default: false },
+  tests: { type: "string" },
+  version: { type: "string" },
+  junit: { type: "string" },
+  grep: { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -144,6 +153,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           ...(server ? { server } : {}),
           ...(token ? { token } : {}),
           ...(values.session ? { sessionId: values.session } : {}),
+        });
+      }
+      case "test": {
+        if (rest.length !== 1)
+          throw new UsageError("test takes one agent id or spec file: waddle test support-triage");
+        return await testCommand({
+          source: rest[0]!,
+          io,
+          dataDir,
+          ...(server ? { server } : {}),
+          ...(token ? { token } : {}),
+          ...(values.tests ? { testsFile: values.tests } : {}),
+          ...(values.version ? { version: values.version } : {}),
+          ...(values.junit ? { junit: values.junit } : {}),
+          ...(values.grep !== undefined ? { grep: values.grep } : {}),
         });
       }
       default:

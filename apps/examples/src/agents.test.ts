@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 const agentsDir = new URL("../agents/", import.meta.url);
 const examples = readdirSync(agentsDir)
-  .filter((file) => file.endsWith(".json"))
+  .filter((file) => file.endsWith(".json") && !file.endsWith(".tests.json"))
   .map((file) => ({ file, spec: JSON.parse(readFileSync(new URL(file, agentsDir), "utf8")) as unknown }));
 const validateJsonSchema = new Ajv2020({ strict: false, logger: false }).compile(agentSpecJsonSchema);
 

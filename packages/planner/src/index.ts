@@ -124,3 +124,17 @@ export type {
   SessionTaskSpawn,
 } from "./session/session-task-ledger.js";
 export type { ConversationTurn, MergedResult, SessionContext } from "./session/session-context.js";
+
+// Tests from runs: cases with recorded mocks and replies, deciding them, running them in-process.
+export { createTestCaseFromRun } from "./evals/create-test-case-from-run.js";
+export type { RecordedRun } from "./evals/create-test-case-from-run.js";
+export { evaluateTestCase } from "./evals/evaluate-test-case.js";
+export type { JudgeLlmFactory, TestCaseVerdict } from "./evals/evaluate-test-case.js";
+export { RecordedLlmClient } from "./evals/recorded-llm-client.js";
+export { getRunFacts } from "./evals/run-facts.js";
+export type { RunFacts } from "./evals/run-facts.js";
+export { getTestCaseLlm, runTestCase } from "./evals/run-test-case.js";
+export type { RunTestCaseOptions, TestCaseRun } from "./evals/run-test-case.js";
+export { runTestSuite } from "./evals/run-test-suite.js";
+export { createTestCaseTools, TestCaseToolError } from "./evals/test-case-tools.js";
+export type { TestCaseTools, UnexpectedToolCall } from "./evals/test-case-tools.js";

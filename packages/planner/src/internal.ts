@@ -124,3 +124,12 @@ export type {
 export type { PendingMerge, TaskErrorInfo, TaskResultEntry } from "./run/pending-merge.js";
 export { buildContextCapsule, CAPSULE_LIMITS } from "./tasks/context-capsule.js";
 export type { BuildContextCapsuleOptions, CapsuleAnswer, CapsuleStep } from "./tasks/context-capsule.js";
+
+// Tests from runs: the checks, the judge and the mock matcher on their own.
+export { checkExpectations, isTrajectoryMatch } from "./evals/check-expectations.js";
+export { getUnknownTools } from "./evals/evaluate-test-case.js";
+export { judgeAnswer } from "./evals/judge-answer.js";
+export type { JudgeOutcome } from "./evals/judge-answer.js";
+export { getStatusFromEvents } from "./evals/run-facts.js";
+export { isJsonEqual, ToolMockMatcher } from "./evals/tool-mock-matcher.js";
+export type { MatchedMock } from "./evals/tool-mock-matcher.js";

@@ -7,8 +7,11 @@ describe("ListRunsQuery", () => {
       agentId: "a",
       status: ["finished", "failed"],
       limit: 100,
+      purpose: "run",
     });
-    expect(ListRunsQuery.parse({ limit: "5" })).toEqual({ limit: 5 });
+    expect(ListRunsQuery.parse({ limit: "5" })).toEqual({ limit: 5, purpose: "run" });
+    expect(ListRunsQuery.parse({ purpose: "test" }).purpose).toBe("test");
+    expect(ListRunsQuery.safeParse({ purpose: "tests" }).success).toBe(false);
   });
 
   it("names an unknown status and the known ones", () => {

@@ -232,6 +232,11 @@ export const RunOrigin = z.object({
   kind: z.enum(["run", "task"]).optional(),
   /** The turn's run that spawned this task. */
   parentRunId: z.string().optional(),
+  /** `test`: a case of a test run; history lists such runs only when asked (`GET /api/runs?purpose=test`). */
+  purpose: z.enum(["run", "test"]).optional(),
+  /** The test run and case a `test` run belongs to. */
+  testRunId: z.string().optional(),
+  caseId: z.string().optional(),
 });
 export type RunOrigin = z.infer<typeof RunOrigin>;
 
@@ -290,9 +295,10 @@ const RunStatusList = z.string().transform((text, context) => {
   return statuses;
 });
 
-/** `GET /api/runs?agentId=&status=a,b&limit=N`: newest first. */
+/** `GET /api/runs?agentId=&status=a,b&limit=N&purpose=run|test|all`: newest first; tests only when asked. */
 export const ListRunsQuery = z.strictObject({
   agentId: Slug.optional(),
+  purpose: z.enum(["run", "test", "all"]).default("run"),
   status: RunStatusList.optional(),
   limit: z.coerce.number().int().min(1).max(RUNS_LIST_MAX_LIMIT).default(RUNS_LIST_DEFAULT_LIMIT),
 });

@@ -204,3 +204,28 @@ export type { ClientToServerEvents, ServerToClientEvents } from "./socket.js";
 export { SPEC_ISSUE_CODES, SpecIssue, SpecIssueCode, SpecIssueTarget } from "./spec-issue.js";
 export { getIssueTarget, parseAgentSpec, SpecError, validateAgentSpec } from "./validate-agent-spec.js";
 export type { ValidateAgentSpecResult } from "./validate-agent-spec.js";
+export {
+  AnswerExpect,
+  BudgetExpect,
+  getTestTotals,
+  RecordedLlmReply,
+  SaveTestRequest,
+  StartTestRunRequest,
+  TestCase,
+  TestCaseId,
+  TestCaseLlm,
+  TestCaseResult,
+  TestCaseStatus,
+  TestExpect,
+  TestFailure,
+  TestRunRecord,
+  TestRunsListResponse,
+  TestRunStatus,
+  TestSuite,
+  TestTotals,
+  ToolMock,
+  TRAJECTORY_ORDERS,
+  TrajectoryExpect,
+  TrajectoryOrder,
+} from "./agent-tests.js";
+export type { TestCaseInput, TestSuiteInput } from "./agent-tests.js";

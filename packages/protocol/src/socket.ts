@@ -3,6 +3,7 @@ import { SessionStatus, SessionSummary } from "./session.js";
 import type { SessionEvent } from "./session-event.js";
 import { ErrorBody, RunRecord, RunStatus } from "./api.js";
 import { Slug } from "./names.js";
+import type { TestRunRecord } from "./agent-tests.js";
 import { RunEvent } from "./run-event.js";
 
 /**
@@ -114,4 +115,6 @@ export interface ServerToClientEvents {
   run_updated: (run: RunRecord) => void;
   session_event: (event: SessionEvent) => void;
   session_updated: (session: SessionSummary) => void;
+  /** To `watch_agent` watchers: a test run of the agent started, a case ended, or it finished. */
+  test_run_updated: (testRun: TestRunRecord) => void;
 }

@@ -1,10 +1,13 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { parseJson, protoSafeReviver, validateAgentSpec } from "@waddle/protocol";
+import { parseJson, protoSafeReviver, TestSuite, validateAgentSpec } from "@waddle/protocol";
 import type { Logger } from "../shared/logger.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 
-/** Saves the example agents (`*.json` of a folder) into a store that holds no agent yet; returns their ids. */
+/**
+ * Saves the example agents (`*.json` of a folder) into a store that holds no agent yet, each with its test
+ * suite (`<id>.tests.json` beside it) when it has one; returns their ids.
+ */
 export async function loadExampleAgents(options: {
   store: WaddleStore;
   dir: string;
@@ -13,7 +16,7 @@ export async function loadExampleAgents(options: {
   if ((await options.store.listAgents()).length > 0) return [];
   const loaded: string[] = [];
   for (const file of readdirSync(options.dir)
-    .filter((name) => name.endsWith(".json"))
+    .filter((name) => name.endsWith(".json") && !name.endsWith(".tests.json"))
     .sort()) {
     const parsed = parseJson(readFileSync(path.join(options.dir, file), "utf8"), {
       reviver: protoSafeReviver,
@@ -27,7 +30,28 @@ export async function loadExampleAgents(options: {
       continue;
     }
     await options.store.createAgent({ spec: result.spec, message: "example" });
+    await loadExampleSuite({ ...options, agentId: result.spec.id });
     loaded.push(result.spec.id);
   }
   return loaded;
+}
+
+async function loadExampleSuite(options: {
+  store: WaddleStore;
+  dir: string;
+  logger: Logger;
+  agentId: string;
+}): Promise<void> {
+  const file = path.join(options.dir, `${options.agentId}.tests.json`);
+  if (!existsSync(file)) return;
+  const parsed = parseJson(readFileSync(file, "utf8"), { reviver: protoSafeReviver });
+  const suite = parsed.ok ? TestSuite.safeParse(parsed.value) : undefined;
+  if (!suite?.success) {
+    options.logger.warn("example test suite skipped", {
+      file,
+      reason: parsed.ok ? suite?.error.issues[0]?.message : parsed.error,
+    });
+    return;
+  }
+  await options.store.tests.putSuite(options.agentId, suite.data.cases);
 }

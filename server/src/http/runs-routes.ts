@@ -44,6 +44,7 @@ export function createRunsRoutes(options: {
       runs: await store.listRuns({
         ...(query.agentId ? { agentId: query.agentId } : {}),
         ...(query.status ? { statuses: query.status } : {}),
+        ...(query.purpose === "all" ? {} : { purpose: query.purpose }),
         limit: query.limit,
       }),
     };

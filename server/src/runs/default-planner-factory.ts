@@ -113,24 +113,31 @@ export function createDefaultPlannerFactory(options: DefaultPlannerFactoryOption
   const create: PlannerFactory = async (request: CreatePlannerOptions) => {
     // Every endpoint of the spec at once, so that a refused one fails the run before anything is sent.
     options.llmPolicy.assertSpec(request.spec);
-    const spec = await fillMcpSchemas(request.spec, options.mcp);
-    const llm = llmFor(spec.llm, "llm");
-    const planner = ReactPlanner.fromSpec(spec, {
-      llm,
-      ...(spec.summarizerLlm ? { summarizerLlm: llmFor(spec.summarizerLlm, "summarizerLlm") } : {}),
-      ...(spec.routerLlm ? { routerLlm: llmFor(spec.routerLlm, "routerLlm") } : {}),
-      candidateLlms: createCandidateLlms(spec, { env: options.env, llmFor }),
+    const filled = await fillMcpSchemas(request.spec, options.mcp);
+    const agentLlm = llmFor(filled.llm, "llm");
+    const own = {
+      spec: filled,
+      llm: agentLlm,
       moduleTools: new Map(Object.entries(options.registry.getDefinitions())),
       resolveImpl: createImplResolver({
         allowList: options.allowList,
         secrets: options.secrets,
         redactor: options.redactor,
         createLlm: llmFor,
-        agentLlm: spec.llm,
+        agentLlm: filled.llm,
         runSubagent: createSubagentRunner({ request, create, store: options.store, maxDepth }),
         ...(options.lookup ? { lookup: options.lookup } : {}),
         ...(options.mcp ? { mcp: options.mcp } : {}),
       }),
+    };
+    const { spec, llm, moduleTools, resolveImpl } = request.prepare ? request.prepare(own) : own;
+    const planner = ReactPlanner.fromSpec(spec, {
+      llm,
+      ...(spec.summarizerLlm ? { summarizerLlm: llmFor(spec.summarizerLlm, "summarizerLlm") } : {}),
+      ...(spec.routerLlm ? { routerLlm: llmFor(spec.routerLlm, "routerLlm") } : {}),
+      candidateLlms: createCandidateLlms(spec, { env: options.env, llmFor }),
+      moduleTools,
+      ...(resolveImpl ? { resolveImpl } : {}),
       stateStore: new PausedStateStore(options.store, request.runId, request.fence),
       agentId: spec.id,
       ...(request.agentVersion ? { agentVersion: request.agentVersion } : {}),

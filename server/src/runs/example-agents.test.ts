@@ -8,7 +8,7 @@ import { waitForRun } from "../testing/wait-for-run.js";
 
 const agentsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../apps/examples/agents");
 const examples = readdirSync(agentsDir)
-  .filter((file) => file.endsWith(".json"))
+  .filter((file) => file.endsWith(".json") && !file.endsWith(".tests.json"))
   .map((file) => AgentSpec.parse(JSON.parse(readFileSync(path.join(agentsDir, file), "utf8"))));
 
 let server: TestServer;

@@ -1,12 +1,15 @@
 import type { AgentSpec } from "@waddle/protocol";
 import type {
   BackgroundJob,
+  ImplResolver,
+  LlmClient,
   PlannerOutcome,
   RecoverOptions,
   ResumeOptions,
   RunOptions,
   TaskRecoverOptions,
   TaskRunOptions,
+  ToolDefinition,
 } from "@waddle/planner";
 
 /** What the run executor needs of a planner (ReactPlanner has it). */
@@ -32,6 +35,16 @@ export interface CreatePlannerOptions {
   agentChain?: readonly string[];
   /** The epoch of the worker's claim on the run (queue mode): paused states are saved under it. */
   fence?: number;
+  /** Changes what the planner is built from (a test case serves its mocks and recorded replies so). */
+  prepare?: (parts: PlannerParts) => PlannerParts;
+}
+
+/** The parts of a run's planner that `prepare` may replace. */
+export interface PlannerParts {
+  spec: AgentSpec;
+  llm: LlmClient;
+  moduleTools: ReadonlyMap<string, ToolDefinition>;
+  resolveImpl: ImplResolver | undefined;
 }
 
 export interface CreatedPlanner {

@@ -26,6 +26,7 @@ import {
 import { MemoryRunClaims } from "./memory-run-claims.js";
 import { MemoryRequestKeyStore } from "./request-keys/memory-request-key-store.js";
 import { MemorySessionStore } from "./sessions/memory-session-store.js";
+import { MemoryTestStore } from "./tests/memory-test-store.js";
 import { withRunSummary } from "./with-run-summary.js";
 
 interface StoredVersion {
@@ -44,6 +45,7 @@ export class MemoryStore implements WaddleStore {
   private readonly checkpoints = new Map<string, RunCheckpoint>();
   readonly requestKeys = new MemoryRequestKeyStore();
   readonly sessions = new MemorySessionStore();
+  readonly tests = new MemoryTestStore();
   private closed = false;
 
   async listAgents(): Promise<AgentSummary[]> {
@@ -172,6 +174,7 @@ export class MemoryStore implements WaddleStore {
     const runs = [...this.runs.values()]
       .filter((run) => options.agentId === undefined || run.agentId === options.agentId)
       .filter((run) => options.statuses === undefined || options.statuses.includes(run.status))
+      .filter((run) => options.purpose === undefined || (run.purpose ?? "run") === options.purpose)
       .reverse();
     return structuredClone(options.limit === undefined ? runs : runs.slice(0, options.limit)).map(
       withRunSummary,

@@ -127,6 +127,25 @@ export const PG_MIGRATIONS: readonly { id: number; name: string; sql: string }[]
       CREATE INDEX runs_by_session ON runs (session_id);
     `,
   },
+  {
+    id: 9,
+    // Tests from runs (see the SQLite migration 12).
+    name: "agent_tests",
+    sql: `
+      CREATE TABLE test_suites (
+        agent_id text PRIMARY KEY,
+        cases text NOT NULL,
+        updated_at text NOT NULL
+      );
+      CREATE TABLE test_runs (
+        id text PRIMARY KEY,
+        agent_id text NOT NULL,
+        record text NOT NULL,
+        created_at text NOT NULL
+      );
+      CREATE INDEX test_runs_by_agent ON test_runs (agent_id, created_at);
+    `,
+  },
 ];
 
 /** A fixed key for pg_advisory_lock: instances starting together migrate one at a time. */

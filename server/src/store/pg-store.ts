@@ -22,6 +22,7 @@ import {
 import { applyPgMigrations } from "./pg-migrations.js";
 import { PgRequestKeyStore } from "./request-keys/pg-request-key-store.js";
 import { PgSessionStore } from "./sessions/pg-session-store.js";
+import { PgTestStore } from "./tests/pg-test-store.js";
 import { toAgentRecord, type VersionRow } from "./sqlite-rows.js";
 
 export type { PgStoreOptions } from "./pg-connection.js";
@@ -54,6 +55,8 @@ export class PgStore implements WaddleStore {
     (text, params, kind) => this.query(text, params, kind),
     (body) => this.transaction("write", (query) => body(query)),
   );
+
+  readonly tests = new PgTestStore((text, params, kind) => this.query(text, params, kind));
 
   private constructor(options: PgStoreOptions) {
     this.connection = new PgConnection(options);
@@ -232,6 +235,10 @@ export class PgStore implements WaddleStore {
     if (options.statuses !== undefined) {
       params.push([...options.statuses]);
       where.push(`status = ANY($${params.length})`);
+    }
+    if (options.purpose !== undefined) {
+      params.push(options.purpose);
+      where.push(`COALESCE(origin::jsonb->>'purpose', 'run') = $${params.length}`);
     }
     params.push(options.limit ?? null);
     const { rows } = await this.query(

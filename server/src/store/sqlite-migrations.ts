@@ -141,6 +141,26 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
       CREATE INDEX runs_by_session ON runs (session_id);
     `,
   },
+  {
+    id: 12,
+    // Tests from runs: each agent's suite and its test runs, one JSON document each; runs of test cases are
+    // told apart by their origin's purpose (listed only when asked).
+    name: "agent_tests",
+    sql: `
+      CREATE TABLE test_suites (
+        agent_id TEXT PRIMARY KEY,
+        cases TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE test_runs (
+        id TEXT PRIMARY KEY,
+        agent_id TEXT NOT NULL,
+        record TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX test_runs_by_agent ON test_runs (agent_id, created_at);
+    `,
+  },
 ];
 
 /** Applies the migrations the database has not seen yet; returns how many ran. */

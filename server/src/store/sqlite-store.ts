@@ -14,6 +14,7 @@ import { openSqliteDatabase, type SqliteStoreOptions } from "./open-sqlite-datab
 import type { WalCheckpointer } from "./wal-checkpointer.js";
 import { SqliteRequestKeyStore } from "./request-keys/sqlite-request-key-store.js";
 import { SqliteSessionStore } from "./sessions/sqlite-session-store.js";
+import { SqliteTestStore } from "./tests/sqlite-test-store.js";
 import { toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sqlite-rows.js";
 import {
   EMPTY_USAGE,
@@ -44,6 +45,7 @@ export class SqliteStore implements WaddleStore {
   readonly checkpointer: WalCheckpointer | undefined;
   readonly requestKeys: SqliteRequestKeyStore;
   readonly sessions: SqliteSessionStore;
+  readonly tests: SqliteTestStore;
   private readonly claims: SqliteRunClaims;
 
   /** Opens (creating when needed) the database at `filename`; `":memory:"` for a throwaway one. */
@@ -51,6 +53,7 @@ export class SqliteStore implements WaddleStore {
     ({ db: this.db, checkpointer: this.checkpointer } = openSqliteDatabase(filename, options));
     this.requestKeys = new SqliteRequestKeyStore(this.db);
     this.sessions = new SqliteSessionStore(this.db);
+    this.tests = new SqliteTestStore(this.db);
     this.claims = new SqliteRunClaims(
       this.db,
       (text) => this.sql(text),
@@ -208,6 +211,10 @@ export class SqliteStore implements WaddleStore {
     if (options.statuses !== undefined) {
       where.push(`status IN (${options.statuses.map(() => "?").join(", ") || "NULL"})`);
       params.push(...options.statuses);
+    }
+    if (options.purpose !== undefined) {
+      where.push(`COALESCE(json_extract(origin, '$.purpose'), 'run') = ?`);
+      params.push(options.purpose);
     }
     const sql = `SELECT * FROM runs ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY position DESC${
       options.limit === undefined ? "" : " LIMIT ?"

@@ -18,6 +18,7 @@ import type { BackgroundJob, SerializedPlannerState } from "@waddle/planner";
 import { ApiError } from "../shared/api-error.js";
 import type { RequestKeyStore } from "./request-keys/request-key-store.js";
 import type { SessionStore } from "./sessions/session-store.js";
+import type { TestStore } from "./tests/test-store.js";
 
 /** What a run starts with; the store fills `lastSeq`, `usage` and the timestamps. */
 export interface NewRun {
@@ -125,6 +126,8 @@ export interface ListRunsOptions {
   agentId?: string;
   statuses?: readonly RunStatus[];
   limit?: number;
+  /** `run`: runs that are not test cases; `test`: only those; all when left out. */
+  purpose?: "run" | "test";
 }
 
 /**
@@ -224,6 +227,8 @@ export interface WaddleStore {
   readonly requestKeys: RequestKeyStore;
   /** Sessions (what a person chats with) and their ordered logs. */
   readonly sessions: SessionStore;
+  /** Agents' test suites and test runs. */
+  readonly tests: TestStore;
 
   /** Resolves when the database answers (for `/api/health`); stores in this process need none. */
   ping?(): Promise<void>;

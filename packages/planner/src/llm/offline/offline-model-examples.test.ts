@@ -10,7 +10,7 @@ const agentsDir = new URL("../../../../../apps/examples/agents/", import.meta.ur
 // server's tool registry and run end to end in server/src/runs/example-agents.test.ts.
 const examples = new Map(
   readdirSync(agentsDir)
-    .filter((file) => file.endsWith(".json"))
+    .filter((file) => file.endsWith(".json") && !file.endsWith(".tests.json"))
     .map((file) => AgentSpec.parse(JSON.parse(readFileSync(new URL(file, agentsDir), "utf8"))))
     .filter((spec) => spec.tools.every((tool) => tool.impl.kind === "mock"))
     .map((spec) => [spec.id, spec] as const),
