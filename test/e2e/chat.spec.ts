@@ -69,9 +69,9 @@ test("a three-turn chat with the support example on the offline model survives a
   await expect(page).toHaveURL(new RegExp(`/sessions/${sessionId}$`));
   await expect(page.getByTestId("chat-meta")).toHaveAttribute("data-session-id", sessionId);
   await expect(page.getByTestId("chat-turn")).toHaveCount(2);
-  await expect(page.locator("[data-testid='chat-turn'][data-turn='1'] [data-testid='chat-answer']")).toHaveText(
-    afterOne.turns[0]!.answer!,
-  );
+  await expect(
+    page.locator("[data-testid='chat-turn'][data-turn='1'] [data-testid='chat-answer']"),
+  ).toHaveText(afterOne.turns[0]!.answer!);
   const reloadedSecond = page.locator("[data-testid='chat-turn'][data-turn='2']");
   await expect(reloadedSecond).toHaveAttribute("data-status", "finished", { timeout: 30_000 });
 

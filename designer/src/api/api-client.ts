@@ -239,7 +239,11 @@ export class ApiClient {
   }
 
   /** Applies or rejects a pending merge; a merge already decided throws 409 `already_answered`. */
-  async decideMerge(sessionId: string, mergeId: string, body: MergeDecisionRequest): Promise<MergeDecisionResponse> {
+  async decideMerge(
+    sessionId: string,
+    mergeId: string,
+    body: MergeDecisionRequest,
+  ): Promise<MergeDecisionResponse> {
     return this.json(
       "POST",
       `/api/sessions/${encodeURIComponent(sessionId)}/merges/${encodeURIComponent(mergeId)}`,

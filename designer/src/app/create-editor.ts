@@ -48,7 +48,11 @@ export function createEditor(): Editor {
   });
   const runs = createRunStore({ api, transport });
   // sessions on a socket of their own, connected when the Chat tab first needs it
-  const sessions = createSocketSessionTransport({ api, getToken: getStoredToken, onUnauthorized: askForToken });
+  const sessions = createSocketSessionTransport({
+    api,
+    getToken: getStoredToken,
+    onUnauthorized: askForToken,
+  });
   const chats = createChatStore({ api, runs: transport, sessions });
   const agents = new AgentSession({ api, document, session, ui });
   const commands = createCommandRegistry<Editor>({

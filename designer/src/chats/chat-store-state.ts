@@ -7,7 +7,8 @@ import type { RunTransport } from "../runs/transport/run-transport.js";
 import type { ChatGroupReport, PendingTurn } from "./chat-types.js";
 import type { SessionTransport } from "./transport/session-transport.js";
 
-export type ChatErrorKind = "sessions" | "load" | "send" | "resume" | "already_answered" | "merge" | "stream" | "close";
+export type ChatErrorKind =
+  "sessions" | "load" | "send" | "resume" | "already_answered" | "merge" | "stream" | "close";
 
 export interface ChatError {
   kind: ChatErrorKind;

@@ -15,7 +15,13 @@ import type { ChatGroupReport } from "./chat-types.js";
 import type { ChatStore, ChatStoreOptions, ChatStoreState } from "./chat-store-state.js";
 import { upsertSession } from "./session-list.js";
 
-export type { ChatError, ChatErrorKind, ChatStore, ChatStoreOptions, ChatStoreState } from "./chat-store-state.js";
+export type {
+  ChatError,
+  ChatErrorKind,
+  ChatStore,
+  ChatStoreOptions,
+  ChatStoreState,
+} from "./chat-store-state.js";
 
 /** The open session's plumbing, replaced on every open: async work of an older one finds itself stale. */
 interface OpenChat {
@@ -194,7 +200,8 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
           );
           return true;
         } catch (error) {
-          if (isCurrent(chat)) set({ loading: false, error: { kind: "load", message: getErrorMessage(error) } });
+          if (isCurrent(chat))
+            set({ loading: false, error: { kind: "load", message: getErrorMessage(error) } });
           return false;
         }
       },
@@ -273,7 +280,10 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
         const sessionId = get().sessionId;
         if (sessionId === null) return false;
         try {
-          await api.decideMerge(sessionId, mergeId, { decision, ...(note?.trim() ? { note: note.trim() } : {}) });
+          await api.decideMerge(sessionId, mergeId, {
+            decision,
+            ...(note?.trim() ? { note: note.trim() } : {}),
+          });
           set({ error: null });
           return true;
         } catch (error) {

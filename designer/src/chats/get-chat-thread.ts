@@ -35,9 +35,7 @@ export function getChatThread(input: {
     const view = turnViews[turn.runId];
     const ended = TERMINAL_RUN_STATUSES.has(turn.status);
     const status = ended ? turn.status : (view?.status ?? turn.status);
-    const answer = ended
-      ? (turn.answer ?? view?.finish?.answer ?? view?.answer ?? "")
-      : (view?.answer ?? "");
+    const answer = ended ? (turn.answer ?? view?.finish?.answer ?? view?.answer ?? "") : (view?.answer ?? "");
     return {
       turn: turn.turn,
       runId: turn.runId,

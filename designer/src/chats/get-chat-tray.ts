@@ -67,7 +67,14 @@ export function getChatTray(
     let group = groups.get(task.groupId);
     if (group === undefined) {
       const report = lastReport.get(task.groupId) ?? null;
-      group = { groupId: task.groupId, name: report?.name ?? task.groupId, tasks: [], done: 0, total: 0, report };
+      group = {
+        groupId: task.groupId,
+        name: report?.name ?? task.groupId,
+        tasks: [],
+        done: 0,
+        total: 0,
+        report,
+      };
       groups.set(task.groupId, group);
     }
     group.tasks.push(item);

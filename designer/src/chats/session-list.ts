@@ -1,7 +1,10 @@
 import type { SessionSummary } from "@waddle/protocol";
 
 /** The list with this session added or replaced, newest activity first (as `GET /api/sessions` orders). */
-export function upsertSession(sessions: readonly SessionSummary[], session: SessionSummary): SessionSummary[] {
+export function upsertSession(
+  sessions: readonly SessionSummary[],
+  session: SessionSummary,
+): SessionSummary[] {
   const known = sessions.find((candidate) => candidate.id === session.id);
   // an update that arrives after a newer one (a list loaded meanwhile) changes nothing
   if (known !== undefined && known.updatedAt > session.updatedAt) return [...sessions];

@@ -78,7 +78,11 @@ export function createSocketSessionTransport(options: SocketSessionTransportOpti
       }
       fresh.push(event);
       channel.lastSeq = event.seq;
-      for (let next = channel.ahead.get(channel.lastSeq + 1); next; next = channel.ahead.get(channel.lastSeq + 1)) {
+      for (
+        let next = channel.ahead.get(channel.lastSeq + 1);
+        next;
+        next = channel.ahead.get(channel.lastSeq + 1)
+      ) {
         channel.ahead.delete(next.seq);
         fresh.push(next);
         channel.lastSeq = next.seq;

@@ -1,6 +1,7 @@
 import type { ReactElement } from "react";
 import { useId } from "react";
 import { useDocument, useEditor } from "../../editor/editor-context.js";
+import type { ChatThreadTurn } from "../../chats/get-chat-thread.js";
 import { getSendState } from "../../chats/get-send-state.js";
 import { sendChatMessage } from "./chat-actions.js";
 import { getChatViewStore, useChatView, useChats } from "./use-chat-store.js";
@@ -9,18 +10,24 @@ import { getChatViewStore, useChatView, useChats } from "./use-chat-store.js";
  * The message box and Send. Send is off, with the reason beside it, while a turn runs or waits for a
  * decision, while the chat loads or sends, once the session is closed, and with nothing typed.
  */
-export function ChatComposer(): ReactElement {
+export function ChatComposer(props: { lastTurn: ChatThreadTurn | null }): ReactElement {
   const editor = useEditor();
   const inputId = useId();
   const reasonId = useId();
   const message = useChatView((state) => state.message);
   const agentId = useChats((state) => state.agentId);
   const record = useChats((state) => state.record);
-  const pendingTurn = useChats((state) => state.pendingTurn);
   const sending = useChats((state) => state.sending);
   const loading = useChats((state) => state.loading);
   const baseVersion = useDocument((state) => state.baseVersion);
-  const state = getSendState({ agentId, record, pendingTurn, sending, loading, query: message });
+  const state = getSendState({
+    agentId,
+    closed: record?.status === "closed",
+    lastTurn: props.lastTurn,
+    sending,
+    loading,
+    query: message,
+  });
   // "type a message" is what the empty box says already: no need to repeat it below
   const reason = state.ok || state.block === "empty" ? null : state.reason;
   const versionNote =
@@ -47,7 +54,11 @@ export function ChatComposer(): ReactElement {
         className="input chat-input"
         rows={2}
         value={message}
-        placeholder={record === null ? "Ask the agent something… (Enter sends)" : "Reply… (Enter sends, Shift+Enter for a new line)"}
+        placeholder={
+          record === null
+            ? "Ask the agent something… (Enter sends)"
+            : "Reply… (Enter sends, Shift+Enter for a new line)"
+        }
         data-testid="chat-input"
         aria-describedby={reason ? reasonId : undefined}
         onChange={(event) => getChatViewStore(editor).getState().set({ message: event.target.value })}

@@ -41,9 +41,9 @@ export function ChatSessionList(): ReactElement {
             <strong>No chats with this agent yet.</strong>
           </p>
           <p>
-            A chat is a conversation over many turns: each message runs the agent once, and it remembers
-            the turns before. Background tasks it starts go on after a turn has answered and show in the
-            chat's tray. <strong>New chat</strong> starts one.
+            A chat is a conversation over many turns: each message runs the agent once, and it remembers the
+            turns before. Background tasks it starts go on after a turn has answered and show in the chat's
+            tray. <strong>New chat</strong> starts one.
           </p>
         </div>
       ) : shown.length === 0 ? (
@@ -62,14 +62,16 @@ export function ChatSessionList(): ReactElement {
               >
                 <span className="chat-session-head">
                   <span className="chat-session-title">{session.title || "New chat"}</span>
-                  <span className={`run-history-status is-${session.status === "waiting" ? "paused" : session.status}`}>
+                  <span
+                    className={`run-history-status is-${session.status === "waiting" ? "paused" : session.status}`}
+                  >
                     {STATUS_LABELS[session.status]}
                   </span>
                 </span>
                 {session.lastQuery ? <span className="chat-session-last">{session.lastQuery}</span> : null}
                 <span className="chat-session-meta">
-                  {session.turnCount === 1 ? "1 turn" : `${session.turnCount} turns`} · v{session.agentVersion} ·{" "}
-                  {formatRelativeTime(session.updatedAt)}
+                  {session.turnCount === 1 ? "1 turn" : `${session.turnCount} turns`} · v
+                  {session.agentVersion} · {formatRelativeTime(session.updatedAt)}
                 </span>
               </button>
             </li>

@@ -118,7 +118,12 @@ export function ChatThreadView(): ReactElement {
         </button>
       </div>
       {record ? (
-        <div className="chat-meta" data-testid="chat-meta" data-session-id={record.id} data-status={record.status}>
+        <div
+          className="chat-meta"
+          data-testid="chat-meta"
+          data-session-id={record.id}
+          data-status={record.status}
+        >
           <span className={`run-history-status is-${record.status === "waiting" ? "paused" : record.status}`}>
             {record.status}
           </span>
@@ -144,13 +149,19 @@ export function ChatThreadView(): ReactElement {
           )}
         </div>
       ) : null}
-      <div className="chat-thread" ref={scrollRef} role="log" aria-label="Conversation" data-testid="chat-thread">
+      <div
+        className="chat-thread"
+        ref={scrollRef}
+        role="log"
+        aria-label="Conversation"
+        data-testid="chat-thread"
+      >
         {loading ? <p className="run-empty">Loading the chat…</p> : null}
         {!loading && thread.length === 0 ? (
           <div className="chat-empty">
             <p>
-              <strong>Chat with {agentName}.</strong> Each message is a turn: a run of the saved agent that sees
-              the turns before it. Click a turn to watch it on the canvas.
+              <strong>Chat with {agentName}.</strong> Each message is a turn: a run of the saved agent that
+              sees the turns before it. Click a turn to watch it on the canvas.
             </p>
             {sampleQueries.length > 0 ? (
               <div className="sample-queries">
@@ -188,7 +199,7 @@ export function ChatThreadView(): ReactElement {
         onOpenRun={(runId) => openRunOnCanvas(editor, runId)}
       />
       <ChatNotice />
-      <ChatComposer />
+      <ChatComposer lastTurn={thread.at(-1) ?? null} />
     </div>
   );
 }

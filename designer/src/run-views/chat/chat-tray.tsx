@@ -179,7 +179,11 @@ export function ChatTray(props: {
   const { tray, open } = props;
   if (tray.total === 0 && tray.merges.length === 0 && tray.orphanReports.length === 0) return null;
   return (
-    <section className={`chat-tray${open ? " is-open" : ""}`} data-testid="chat-tray" aria-label="Tasks and merges">
+    <section
+      className={`chat-tray${open ? " is-open" : ""}`}
+      data-testid="chat-tray"
+      aria-label="Tasks and merges"
+    >
       <button
         type="button"
         className="chat-tray-toggle"
