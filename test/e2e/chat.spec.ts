@@ -109,6 +109,8 @@ test("a three-turn chat with the support example on the offline model survives a
   await page.getByTestId("chat-search").fill("no such words");
   await expect(page.getByTestId("chat-session-item")).toHaveCount(0);
   await page.getByTestId("chat-search").fill("duplicate MARCH");
+  await expect(page.getByTestId("chat-session-item")).toHaveCount(1);
+  await saveScreenshot(page, "chat-list");
   await item.click();
   await expect(page.getByTestId("chat-turn")).toHaveCount(3);
   await expect(page).toHaveURL(new RegExp(`/sessions/${sessionId}$`));
