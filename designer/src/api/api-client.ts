@@ -5,6 +5,7 @@ import {
   AgentVersionsResponse,
   ConflictDetails,
   CreateAgentResponse,
+  CreateSessionResponse,
   ErrorBody,
   HealthResponse,
   ImportResponse,
@@ -14,6 +15,10 @@ import {
   RunRecord,
   RunsListResponse,
   RunStatus,
+  SessionEvent,
+  SessionRecord,
+  SessionsListResponse,
+  SessionStatus,
   StartRunResponse,
   ToolsResponse,
   UpdateAgentResponse,
@@ -23,9 +28,13 @@ import {
   type AgentVersionSummary,
   type ExportFormat,
   type McpServerInfo,
+  type CreateSessionRequest,
+  type MergeDecisionRequest,
   type ResumeRequest,
   type RunEvent,
+  type SessionSummary,
   type StartRunRequest,
+  type StartTurnRequest,
   type ToolInfo,
 } from "@waddle/protocol";
 import { z } from "zod";
@@ -45,6 +54,16 @@ type Method = "GET" | "POST" | "PUT" | "DELETE";
 /** `POST /api/runs/:id/cancel` answers the run's status once the cancel took effect. */
 const CancelRunResponse = z.object({ runId: z.string(), status: RunStatus });
 export type CancelRunResponse = z.infer<typeof CancelRunResponse>;
+
+const SessionEventsResponse = z.object({ events: z.array(SessionEvent) });
+/** `POST /api/sessions/:id/merges/:mergeId` answers 202 with the session's status after the decision. */
+const MergeDecisionResponse = z.object({
+  sessionId: z.string(),
+  mergeId: z.string(),
+  decision: z.string(),
+  status: SessionStatus,
+});
+export type MergeDecisionResponse = z.infer<typeof MergeDecisionResponse>;
 
 export interface ListRunsOptions {
   agentId?: string;
@@ -182,6 +201,64 @@ export class ApiClient {
    */
   async resumeRun(id: string, body: ResumeRequest): Promise<{ runId: string }> {
     return this.json("POST", `/api/runs/${encodeURIComponent(id)}/resume`, StartRunResponse, body);
+  }
+
+  /** Opens a session (a chat) with the agent, its version pinned now unless `agentVersion` names one. */
+  async createSession(body: CreateSessionRequest): Promise<CreateSessionResponse> {
+    return this.json("POST", "/api/sessions", CreateSessionResponse, body);
+  }
+
+  /** Sessions, newest activity first. */
+  async listSessions(options: { agentId?: string; limit?: number } = {}): Promise<SessionSummary[]> {
+    const query = new URLSearchParams();
+    if (options.agentId !== undefined) query.set("agentId", options.agentId);
+    if (options.limit !== undefined) query.set("limit", String(options.limit));
+    const search = query.toString();
+    return (await this.json("GET", `/api/sessions${search ? `?${search}` : ""}`, SessionsListResponse))
+      .sessions;
+  }
+
+  /** The session record: the fold of its log (turns, tasks, pending merges, usage). */
+  async getSession(id: string): Promise<SessionRecord> {
+    return this.json("GET", `/api/sessions/${encodeURIComponent(id)}`, SessionRecord);
+  }
+
+  /** Closes the session: its tasks are cancelled, its runs kept. */
+  async closeSession(id: string): Promise<SessionRecord> {
+    return this.json("DELETE", `/api/sessions/${encodeURIComponent(id)}`, SessionRecord);
+  }
+
+  /** The session's own log after `after`, in `seq` order. */
+  async getSessionEvents(id: string, after = 0): Promise<SessionEvent[]> {
+    return (
+      await this.json(
+        "GET",
+        `/api/sessions/${encodeURIComponent(id)}/events?after=${after}`,
+        SessionEventsResponse,
+      )
+    ).events;
+  }
+
+  /**
+   * Starts the session's next turn (a run). While a turn runs or waits, or once the session is closed, it
+   * throws ApiError 409 whose `details.reason` is `turn_in_progress` or `session_closed`.
+   */
+  async startTurn(body: StartTurnRequest): Promise<StartRunResponse> {
+    return this.json("POST", "/api/runs", StartRunResponse, body);
+  }
+
+  /** Applies or rejects a pending merge; a merge already decided throws 409 `already_answered`. */
+  async decideMerge(
+    sessionId: string,
+    mergeId: string,
+    body: MergeDecisionRequest,
+  ): Promise<MergeDecisionResponse> {
+    return this.json(
+      "POST",
+      `/api/sessions/${encodeURIComponent(sessionId)}/merges/${encodeURIComponent(mergeId)}`,
+      MergeDecisionResponse,
+      body,
+    );
   }
 
   private async json<T>(method: Method, path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {

@@ -3,6 +3,8 @@ import { getStoredToken, setStoredToken } from "../api/token-storage.js";
 import { createCommandRegistry } from "../editor/command-registry.js";
 import { createEditorCommands } from "../commands/editor-commands.js";
 import { getErrorMessage } from "../api/api-error.js";
+import { createChatStore } from "../chats/chat-store.js";
+import { createSocketSessionTransport } from "../chats/transport/socket-session-transport.js";
 import { createRunStore } from "../runs/run-store.js";
 import { getRunLockedCommands } from "../run-views/get-run-locked-commands.js";
 import { createSocketRunTransport } from "../runs/transport/socket-run-transport.js";
@@ -45,6 +47,13 @@ export function createEditor(): Editor {
     batch: true,
   });
   const runs = createRunStore({ api, transport });
+  // sessions on a socket of their own, connected when the Chat tab first needs it
+  const sessions = createSocketSessionTransport({
+    api,
+    getToken: getStoredToken,
+    onUnauthorized: askForToken,
+  });
+  const chats = createChatStore({ api, runs: transport, sessions });
   const agents = new AgentSession({ api, document, session, ui });
   const commands = createCommandRegistry<Editor>({
     // design edits are off while a run is shown: the canvas then shows the version that ran
@@ -56,5 +65,5 @@ export function createEditor(): Editor {
     onError: (error) => ui.getState().notify("error", getErrorMessage(error)),
   });
   const isMac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
-  return { api, document, ui, session, agents, commands, runs, canvas: { current: null }, isMac };
+  return { api, document, ui, session, agents, commands, runs, chats, canvas: { current: null }, isMac };
 }

@@ -2,6 +2,7 @@ import { createContext, useContext } from "react";
 import { useStore } from "zustand";
 import type { ApiClient } from "../api/api-client.js";
 import type { CommandRegistry } from "./command-registry.js";
+import type { ChatStore } from "../chats/chat-store.js";
 import type { RunStore } from "../runs/run-store.js";
 import type { AgentSession } from "../session/agent-session.js";
 import type { DocumentState, DocumentStore } from "../store/document-store.js";
@@ -34,6 +35,8 @@ export interface Editor {
   commands: CommandRegistry<Editor>;
   /** Runs: the open run (live, replay, compare) and the agent's run list; outside the document and undo. */
   runs: RunStore;
+  /** Chats: the agent's sessions and the open one, its turns streaming and its tasks (the Chat tab). */
+  chats: ChatStore;
   canvas: { current: CanvasApi | null };
   isMac: boolean;
 }

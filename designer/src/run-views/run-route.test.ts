@@ -10,6 +10,16 @@ describe("parseAgentRoute", () => {
     });
   });
 
+  it("reads a chat", () => {
+    expect(parseAgentRoute("#/agents/support-triage/sessions/ses_4f9c2a1b")).toEqual({
+      agentId: "support-triage",
+      runId: null,
+      sessionId: "ses_4f9c2a1b",
+    });
+    expect(parseAgentRoute("#/agents/a/sessions/run_1")).toBeNull();
+    expect(parseAgentRoute("#/agents/a/sessions/ses_1/runs/run_1")).toBeNull();
+  });
+
   it("refuses anything else", () => {
     expect(parseAgentRoute("")).toBeNull();
     expect(parseAgentRoute("#/agents/")).toBeNull();
@@ -28,5 +38,7 @@ describe("getAgentRouteHash", () => {
     });
     expect(getAgentRouteHash({ agentId: "a" })).toBe("#/agents/a");
     expect(getAgentRouteHash({ agentId: null, runId: "run_1" })).toBe("");
+    expect(getAgentRouteHash({ agentId: "a", sessionId: "ses_1" })).toBe("#/agents/a/sessions/ses_1");
+    expect(parseAgentRoute(getAgentRouteHash({ agentId: "a", sessionId: "ses_1" }))?.sessionId).toBe("ses_1");
   });
 });

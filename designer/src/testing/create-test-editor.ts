@@ -3,6 +3,8 @@ import { ApiClient } from "../api/api-client.js";
 import { createEditorCommands } from "../commands/editor-commands.js";
 import { createCommandRegistry } from "../editor/command-registry.js";
 import type { Editor } from "../editor/editor-context.js";
+import { createChatStore } from "../chats/chat-store.js";
+import { FakeSessionTransport } from "../chats/transport/fake-session-transport.js";
 import { FakeRunTransport } from "../runs/transport/fake-run-transport.js";
 import { createRunStore } from "../runs/run-store.js";
 import { AgentSession } from "../session/agent-session.js";
@@ -27,6 +29,7 @@ export function createTestEditor(options: { spec?: AgentSpec; fetch?: typeof fet
     commands: createEditorCommands(),
     transact: (editor, label, perform) => editor.document.getState().transact(label, perform),
   });
+  const runTransport = new FakeRunTransport();
   return {
     api,
     document,
@@ -34,7 +37,8 @@ export function createTestEditor(options: { spec?: AgentSpec; fetch?: typeof fet
     session,
     agents: new AgentSession({ api, document, session, ui }),
     commands,
-    runs: createRunStore({ api, transport: new FakeRunTransport() }),
+    runs: createRunStore({ api, transport: runTransport }),
+    chats: createChatStore({ api, runs: runTransport, sessions: new FakeSessionTransport() }),
     canvas: { current: null },
     isMac: false,
   };

@@ -3,7 +3,7 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import { useEditor, type Editor } from "../../editor/editor-context.js";
 import { useRunStore } from "../use-run-store.js";
 
-export type RunPanelTab = "run" | "history" | "compare";
+export type RunPanelTab = "run" | "chat" | "history" | "compare";
 
 /** A message the panel keeps until dismissed or the next run (a refused decision, a failed start). */
 export interface RunPanelNotice {

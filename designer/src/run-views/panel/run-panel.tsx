@@ -3,6 +3,7 @@ import { useEditor } from "../../editor/editor-context.js";
 import { Tabs } from "../../components/tabs.js";
 import { useRunStore } from "../use-run-store.js";
 import { RunCompare } from "../compare/compare-view.js";
+import { ChatTab } from "../chat/chat-tab.js";
 import { RunHistory } from "../history/run-history.js";
 import { getRunPanelStore, useRunPanel, type RunPanelTab } from "./run-panel-store.js";
 import { RunStatusChip } from "./run-summary.js";
@@ -10,7 +11,7 @@ import { RunTab } from "./run-tab.js";
 
 /**
  * The run panel, in the right column while it is open or a run is shown: Run (start, watch, approve),
- * History (the agent's runs, live) and Compare.
+ * Chat (the agent's sessions: a conversation over many turns), History (the agent's runs, live) and Compare.
  */
 export function RunPanel(): ReactElement {
   const editor = useEditor();
@@ -42,7 +43,8 @@ export function RunPanel(): ReactElement {
         value={tab}
         onChange={(next) => panel.getState().set({ tab: next })}
         tabs={[
-          { value: "run", label: "Run", testId: "run-tab-run" },
+          { value: "run", label: "Run", testId: "run-tab-run", title: "One-off runs" },
+          { value: "chat", label: "Chat", testId: "chat-tab", title: "Chat with the agent over many turns" },
           {
             value: "history",
             testId: "run-tab-history",
@@ -56,9 +58,16 @@ export function RunPanel(): ReactElement {
           { value: "compare", label: "Compare", testId: "run-tab-compare" },
         ]}
       />
-      <div className="sidebar-scroll" role="tabpanel" aria-label={tab}>
-        {tab === "run" ? <RunTab /> : tab === "history" ? <RunHistory /> : <RunCompare />}
-      </div>
+      {tab === "chat" ? (
+        // the chat scrolls its own thread, with the message box always in view
+        <div className="chat-panel-body" role="tabpanel" aria-label={tab}>
+          <ChatTab />
+        </div>
+      ) : (
+        <div className="sidebar-scroll" role="tabpanel" aria-label={tab}>
+          {tab === "run" ? <RunTab /> : tab === "history" ? <RunHistory /> : <RunCompare />}
+        </div>
+      )}
     </aside>
   );
 }

@@ -1,0 +1,25 @@
+import type { Editor } from "../../editor/editor-context.js";
+import { getChatViewStore } from "./use-chat-store.js";
+
+/**
+ * What the Chat tab does beyond the chat store: a turn sent is shown live on the canvas (as the Run tab
+ * shows the run it starts), and a turn or task picked in the thread opens there as today's run view.
+ */
+
+/** Sends the typed message as the next turn; on success the box empties and the turn shows on the canvas. */
+export async function sendChatMessage(editor: Editor): Promise<boolean> {
+  const view = getChatViewStore(editor);
+  const message = view.getState().message;
+  const runId = await editor.chats.getState().send(message);
+  if (runId === null) return false;
+  if (view.getState().message === message) view.getState().set({ message: "" });
+  void editor.runs.getState().openRun(runId);
+  return true;
+}
+
+/** Shows a run (a turn, a task) on the canvas: live while it goes on, else as a replay. */
+export function openRunOnCanvas(editor: Editor, runId: string): void {
+  const runs = editor.runs.getState();
+  if (runs.runId === runId && runs.mode !== "edit") return;
+  void runs.openRun(runId);
+}
