@@ -88,17 +88,16 @@ export class McpClientManager {
   }
 
   /**
-   * The spec with the args and out schemas of its mcp tools taken from their servers' listings where the
-   * spec leaves them empty. A server that cannot be reached leaves its tools as they are: their calls fail
-   * with a failure observation that says why.
+   * The spec as its mcp tools' servers list them, at every run: args and out schemas taken from the listing
+   * where the spec leaves them empty, and the side effects the tool's annotations give (`readOnlyHint`,
+   * `destructiveHint`, `openWorldHint`; see `getAnnotatedSideEffects`) over whatever the spec saved, so that
+   * approvals, auto-seq and recovery follow what the server says its tool does. A server that cannot be
+   * reached leaves its tools as they are: their calls fail with a failure observation that says why.
    */
   async fillSchemas(spec: AgentSpec): Promise<AgentSpec> {
-    const needed = spec.tools.some(
-      (tool) => tool.impl.kind === "mcp" && (isEmptySchema(tool.argsSchema) || isEmptySchema(tool.outSchema)),
-    );
-    if (!needed) return spec;
+    if (!spec.tools.some((tool) => tool.impl.kind === "mcp")) return spec;
     const tools = await Promise.all(spec.tools.map((tool) => this.#fillTool(tool)));
-    return { ...spec, tools };
+    return tools.every((tool, index) => tool === spec.tools[index]) ? spec : { ...spec, tools };
   }
 
   /** Closes every client and ends the stdio servers' processes. */
@@ -109,15 +108,18 @@ export class McpClientManager {
   async #fillTool(tool: ToolSpec): Promise<ToolSpec> {
     const impl = tool.impl;
     if (impl.kind !== "mcp") return tool;
-    const emptyArgs = isEmptySchema(tool.argsSchema);
-    const emptyOut = isEmptySchema(tool.outSchema);
     const connection = this.#connections.get(impl.server);
-    if ((!emptyArgs && !emptyOut) || connection === undefined) return tool;
+    if (connection === undefined) return tool;
     const listed = (await connection.listTools().catch(() => [])).find((info) => info.name === impl.tool);
     if (listed === undefined) return tool;
+    const emptyArgs = isEmptySchema(tool.argsSchema);
+    const emptyOut = isEmptySchema(tool.outSchema);
+    const sideEffects = listed.sideEffects ?? tool.sideEffects;
+    if (!emptyArgs && !emptyOut && sideEffects === tool.sideEffects) return tool;
     return {
       ...tool,
       desc: tool.desc || listed.desc,
+      sideEffects,
       ...(emptyArgs ? { argsSchema: listed.argsSchema } : {}),
       ...(emptyOut ? { outSchema: listed.outSchema ?? { ...MCP_TEXT_RESULT_SCHEMA } } : {}),
     };
