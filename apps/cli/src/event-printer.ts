@@ -124,7 +124,10 @@ export class EventPrinter {
       case "tool_progress": {
         const { progress, total, message } = event.data;
         const amount = total === undefined ? `${progress}` : `${progress}/${total}`;
-        return this.paint("dim", `  … ${event.data.tool} ${amount}${message === undefined ? "" : ` ${message}`}`);
+        return this.paint(
+          "dim",
+          `  … ${event.data.tool} ${amount}${message === undefined ? "" : ` ${message}`}`,
+        );
       }
       case "tool_retry":
         return this.paint(

@@ -35,7 +35,8 @@ const SERVERS: McpServerInfo[] = [
         name: "reindex",
         desc: "Rebuilds the index as an MCP task.",
         argsSchema: { type: "object", properties: {} },
-        unavailable: 'it runs only as an MCP task (execution.taskSupport "required"), which Waddle does not run yet',
+        unavailable:
+          'it runs only as an MCP task (execution.taskSupport "required"), which Waddle does not run yet',
       },
     ],
   },

@@ -41,8 +41,16 @@ describe("the mcp tool impl", () => {
     ["a URL of its own", { kind: "mcp", server: "fs", tool: "read", url: "http://x" }, "$.tools[0].impl.url"],
     ["no server", { kind: "mcp", tool: "read" }, "$.tools[0].impl.server"],
     ["a server name with a space", { kind: "mcp", server: "a b", tool: "read" }, "$.tools[0].impl.server"],
-    ["a server name that starts with a slash", { kind: "mcp", server: "/a", tool: "read" }, "$.tools[0].impl.server"],
-    ["a server name over 128 characters", { kind: "mcp", server: "a".repeat(129), tool: "read" }, "$.tools[0].impl.server"],
+    [
+      "a server name that starts with a slash",
+      { kind: "mcp", server: "/a", tool: "read" },
+      "$.tools[0].impl.server",
+    ],
+    [
+      "a server name over 128 characters",
+      { kind: "mcp", server: "a".repeat(129), tool: "read" },
+      "$.tools[0].impl.server",
+    ],
     ["an empty tool", { kind: "mcp", server: "fs", tool: "" }, "$.tools[0].impl.tool"],
   ])("refuses %s", (_name, impl, path) => {
     const result = validateAgentSpec(withImpl(impl));

@@ -11,6 +11,7 @@ import {
   ElicitRequestSchema,
   ErrorCode,
   McpError,
+  ProgressNotificationSchema,
   type CallToolResult,
   type CreateMessageRequestParams,
   type CreateMessageResult,
@@ -84,6 +85,9 @@ export class McpConnection {
   #closed = false;
   /** The hooks of the calls in flight: a server's elicitation or sampling request goes to the one call. */
   readonly #inFlight = new Set<McpCallHooks>();
+  /** Progress listeners by the `progressToken` their call sent. */
+  readonly #progress = new Map<string, NonNullable<McpCallHooks["onProgress"]>>();
+  #progressTokens = 0;
 
   constructor(options: McpConnectionOptions) {
     this.#options = options;
@@ -130,23 +134,21 @@ export class McpConnection {
       const client = await this.#connect();
       options.signal.throwIfAborted();
       this.#inFlight.add(hooks);
+      // Waddle's own progressToken rather than the SDK's `onprogress`: the SDK forgets a request's token
+      // as soon as its response is read, so progress sent just before the result (in the same read) was
+      // lost. Here a token lives until the call's promise has settled, after those notifications.
+      const token = hooks.onProgress ? `waddle-${(this.#progressTokens += 1)}` : undefined;
+      if (token !== undefined) this.#progress.set(token, hooks.onProgress!);
       try {
-        // `onprogress` makes the SDK send a `progressToken` in the request's `_meta`.
-        const onprogress = hooks.onProgress;
-        const result = await client.callTool({ name: options.tool, arguments: options.args }, undefined, {
-          signal: options.signal,
-          timeout,
-          ...(onprogress
-            ? {
-                onprogress: ({ progress, total, message }) =>
-                  onprogress({
-                    progress,
-                    ...(total === undefined ? {} : { total }),
-                    ...(message === undefined ? {} : { message }),
-                  }),
-              }
-            : {}),
-        });
+        const result = await client.callTool(
+          {
+            name: options.tool,
+            arguments: options.args,
+            ...(token === undefined ? {} : { _meta: { progressToken: token } }),
+          },
+          undefined,
+          { signal: options.signal, timeout },
+        );
         return result as CallToolResult;
       } catch (error) {
         if (!isConnectionFailure(error) || options.signal.aborted) throw error;
@@ -154,6 +156,7 @@ export class McpConnection {
         if (attempt > 1 || !(error instanceof StreamableHTTPError && error.code === 404)) throw error;
       } finally {
         this.#inFlight.delete(hooks);
+        if (token !== undefined) this.#progress.delete(token);
       }
     }
   }
@@ -190,6 +193,14 @@ export class McpConnection {
     client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
       this.#onSample(request.params, extra.signal),
     );
+    client.setNotificationHandler(ProgressNotificationSchema, (notification) => {
+      const { progressToken, progress, total, message } = notification.params;
+      this.#progress.get(String(progressToken))?.({
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+      });
+    });
     client.onclose = () => this.#onClosed(client);
     // A Streamable HTTP server that dies mid-call ends the call's response stream: without this the call
     // would wait for its timeout. (A dropped idle GET stream is left to the SDK, which reconnects it.) A

@@ -112,7 +112,9 @@ export function createMcpFixtureServer(options: { onCrash: () => void }): McpSer
         calls: z.array(z.string()),
         cancelled: z.array(z.string()),
         progressTokens: z.array(z.union([z.string(), z.number()])),
-        elicitations: z.array(z.object({ action: z.string(), content: z.record(z.string(), z.unknown()).optional() })),
+        elicitations: z.array(
+          z.object({ action: z.string(), content: z.record(z.string(), z.unknown()).optional() }),
+        ),
       },
     },
     async () => {
