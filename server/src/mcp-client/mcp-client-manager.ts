@@ -3,6 +3,7 @@ import {
   type AgentSpec,
   type JsonSchema,
   type McpServerInfo,
+  type SideEffect,
   type ToolSpec,
 } from "@waddle/protocol";
 import { ApiError } from "../shared/api-error.js";
@@ -12,6 +13,11 @@ import { systemLookup, type HostLookup } from "../tools/resolve-allowed-address.
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import { McpConnection } from "./mcp-connection.js";
 import type { McpServerConfig } from "./mcp-servers-config.js";
+
+/** What a run's failure needs to know of the MCP tools: the side effects their annotations give. */
+export interface McpSideEffectsSource {
+  getListedSideEffects(server: string, tool: string): SideEffect | undefined;
+}
 
 export interface McpClientManagerOptions {
   /** The servers of `WADDLE_MCP_SERVERS`: the only ones ever started or called. */
@@ -30,7 +36,7 @@ export interface McpClientManagerOptions {
  * The MCP servers the operator listed, each an `McpConnection` made on first use. Runs reach a server by
  * its name only; a spec naming another one is refused before its run starts.
  */
-export class McpClientManager {
+export class McpClientManager implements McpSideEffectsSource {
   readonly #connections = new Map<string, McpConnection>();
 
   constructor(options: McpClientManagerOptions) {
@@ -57,6 +63,14 @@ export class McpClientManager {
 
   get(name: string): McpConnection | undefined {
     return this.#connections.get(name);
+  }
+
+  /** The side effects a tool's annotations give, from its server's last listing (nothing is connected). */
+  getListedSideEffects(server: string, tool: string): SideEffect | undefined {
+    return this.#connections
+      .get(server)
+      ?.getInfo()
+      .tools.find((info) => info.name === tool)?.sideEffects;
   }
 
   /** Every server with its status and tools; servers not connected are connected first (in parallel). */

@@ -264,4 +264,26 @@ describe("MCP sampling answered by the agent's LLM (local OpenAI-compatible fixt
     expect(sampling).toContain("Summarize: Refunds take five days.");
     expect(ofType(events, "llm_call").map((event) => event.data.purpose)).toContain("tool");
   });
+
+  it("counts an mcp tool's annotated side effects when /v1 answers a run that failed after it", async () => {
+    fixture.enqueue(fixtureReply.json({ next_node: "delete_page", args: { id: "p7" } }), {
+      kind: "http_error",
+      status: 401,
+      message: "Incorrect API key",
+      type: "invalid_request_error",
+    });
+    // Saved as "read"; the server annotates delete_page as destructive, so a retry would delete again.
+    const spec = AgentSpec.parse({
+      ...single("mcp-deleter", "delete_page", { sideEffects: "read" }),
+      llm: { provider: "openai", model: "house-model" },
+    });
+    expect((await server.request("/api/agents", { method: "POST", json: spec })).status).toBe(201);
+    const answer = await server.request("/v1/chat/completions", {
+      method: "POST",
+      json: { model: "mcp-deleter", messages: [{ role: "user", content: "Delete page 7" }] },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ error: { code: "run_failed_after_side_effects" } });
+    expect(JSON.stringify(answer.body)).toContain("delete_page (write)");
+  });
 });
