@@ -101,7 +101,13 @@ export function createApp(options: CreateAppOptions): Express {
   app.use("/api", api);
   // The saved agents as MCP tools and as OpenAI-compatible models (server/src/ecosystem).
   const ecosystem = {
-    runner: { runs: options.runs, hub: options.hub, store: options.store, turns: options.turns },
+    runner: {
+      runs: options.runs,
+      hub: options.hub,
+      store: options.store,
+      turns: options.turns,
+      ...(options.mcp ? { mcp: options.mcp } : {}),
+    },
     logger: options.logger,
     ...(options.token ? { token: options.token } : {}),
     ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),

@@ -71,7 +71,11 @@ function createMcpClients(
 ): McpClientManager {
   const servers = options.settings.mcpServers ?? [];
   for (const server of servers) {
-    if (server.transport === "http" && !options.allowList.isAllowed(new URL(server.url))) {
+    // Keys of another client's config file that Waddle leaves (never fatal): said once, at start.
+    for (const note of server.notes ?? []) {
+      options.logger.info("WADDLE_MCP_SERVERS: ignored", { server: server.name, note });
+    }
+    if (server.transport !== "stdio" && !options.allowList.isAllowed(new URL(server.url))) {
       options.logger.warn("MCP server not on WADDLE_HTTP_ALLOW: its calls are refused", {
         server: server.name,
         host: new URL(server.url).host,

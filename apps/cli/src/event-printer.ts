@@ -121,6 +121,14 @@ export class EventPrinter {
       case "tool_error":
         this.running.delete(event.data.callId);
         return `  ${this.paint("red", "✗")} ${event.data.tool} ${event.data.failure.error_code}: ${event.data.failure.message}`;
+      case "tool_progress": {
+        const { progress, total, message } = event.data;
+        const amount = total === undefined ? `${progress}` : `${progress}/${total}`;
+        return this.paint(
+          "dim",
+          `  … ${event.data.tool} ${amount}${message === undefined ? "" : ` ${message}`}`,
+        );
+      }
       case "tool_retry":
         return this.paint(
           "yellow",

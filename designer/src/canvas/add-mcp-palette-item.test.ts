@@ -25,6 +25,19 @@ const SERVERS: McpServerInfo[] = [
         argsSchema: { type: "object", properties: {} },
         outSchema: { type: "object", properties: { count: { type: "number" } }, required: ["count"] },
       },
+      {
+        name: "delete-page",
+        desc: "Deletes a page.",
+        argsSchema: { type: "object", properties: { id: { type: "string" } } },
+        sideEffects: "write",
+      },
+      {
+        name: "reindex",
+        desc: "Rebuilds the index as an MCP task.",
+        argsSchema: { type: "object", properties: {} },
+        unavailable:
+          'it runs only as an MCP task (execution.taskSupport "required"), which Waddle does not run yet',
+      },
     ],
   },
   { name: "broken", transport: "stdio", status: "error", error: "spawn nope ENOENT", tools: [] },
@@ -57,6 +70,24 @@ describe("an MCP tool from the palette", () => {
       impl: { kind: "mcp", server: "docs.search", tool: "count" },
     });
     expect(validateAgentSpec(spec).ok).toBe(true);
+  });
+
+  it("takes the side effects the tool's annotations give", async () => {
+    const editor = createMcpTestEditor();
+    await editor.agents.refreshMcpServers();
+    addPaletteItem(editor, { item: { type: "mcp-tool", server: "docs.search", tool: "delete-page" } });
+    addPaletteItem(editor, { item: { type: "mcp-tool", server: "docs.search", tool: "find-pages" } });
+    const tools = editor.document.getState().spec.tools;
+    expect(tools.find((tool) => tool.name === "delete_page")?.sideEffects).toBe("write");
+    expect(tools.find((tool) => tool.name === "find_pages")?.sideEffects).toBe("read");
+  });
+
+  it("never adds a tool its server lists as unavailable", async () => {
+    const editor = createMcpTestEditor();
+    await editor.agents.refreshMcpServers();
+    const before = editor.document.getState().spec.tools.length;
+    addPaletteItem(editor, { item: { type: "mcp-tool", server: "docs.search", tool: "reindex" } });
+    expect(editor.document.getState().spec.tools).toHaveLength(before);
   });
 
   it("does nothing for a tool the server no longer lists", async () => {

@@ -21,7 +21,7 @@ export function addPaletteItem(editor: Editor, options: { item: PaletteItem; cen
   if (item.type === "mcp-tool") {
     const server = editor.session.getState().mcpServers?.find((candidate) => candidate.name === item.server);
     const info = server?.tools.find((tool) => tool.name === item.tool);
-    if (!info) return;
+    if (!info || info.unavailable !== undefined) return;
     const tool = createMcpTool({ server: item.server, info, taken });
     addToolToCanvas(editor, { tool, ...(center ? { center } : {}) });
     return;

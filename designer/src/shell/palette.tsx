@@ -96,16 +96,28 @@ function McpPaletteSection(props: { servers: McpServerInfo[]; needle: string }):
             </div>
             {server.error ? <p className="empty-note palette-mcp-error">{server.error}</p> : null}
             <div className="palette-list">
-              {tools.map((tool) => (
-                <PaletteEntry
-                  key={tool.name}
-                  item={{ type: "mcp-tool", server: server.name, tool: tool.name }}
-                  icon="plug"
-                  title={tool.name}
-                  blurb={tool.desc || "No description"}
-                  testId={`palette-mcp-${server.name}-${tool.name}`}
-                />
-              ))}
+              {tools.map((tool) =>
+                // A tool Waddle cannot call (e.g. it needs MCP tasks) is listed with why, never offered.
+                tool.unavailable ? (
+                  <p
+                    key={tool.name}
+                    className="empty-note palette-mcp-unavailable"
+                    title={tool.desc}
+                    data-testid={`palette-mcp-unavailable-${server.name}-${tool.name}`}
+                  >
+                    {tool.name}: not available, {tool.unavailable}
+                  </p>
+                ) : (
+                  <PaletteEntry
+                    key={tool.name}
+                    item={{ type: "mcp-tool", server: server.name, tool: tool.name }}
+                    icon="plug"
+                    title={tool.name}
+                    blurb={tool.desc || "No description"}
+                    testId={`palette-mcp-${server.name}-${tool.name}`}
+                  />
+                ),
+              )}
             </div>
           </div>
         );

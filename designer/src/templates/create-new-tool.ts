@@ -116,8 +116,9 @@ export function createMcpTool(options: {
   return ToolSpec.parse({
     name: createUniqueName({ base, taken: options.taken }),
     desc: info.desc,
-    // Unless its server marks it read-only, "external" until someone who knows says otherwise.
-    sideEffects: info.readOnly ? "read" : "external",
+    // What its annotations say (they win at run time anyway), else "external" until someone who knows
+    // says otherwise.
+    sideEffects: info.sideEffects ?? (info.readOnly ? "read" : "external"),
     argsSchema: info.argsSchema,
     outSchema: info.outSchema ?? MCP_TEXT_RESULT_SCHEMA,
     impl: { kind: "mcp", server: options.server, tool: info.name },

@@ -30,6 +30,7 @@ export type {
   ImplResolver,
   ToolDefinition,
   ToolResumeInput,
+  ToolProgressInput,
   ToolRunContext,
   ToolRunner,
 } from "./catalog/tool.js";

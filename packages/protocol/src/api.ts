@@ -85,6 +85,13 @@ export const McpToolInfo = z.object({
   outSchema: JsonSchema.optional(),
   /** The server marks the tool as not changing anything (MCP's `readOnlyHint`). */
   readOnly: z.boolean().optional(),
+  /**
+   * The side effects the tool's annotations give (`readOnlyHint` → read, `openWorldHint` → external,
+   * `destructiveHint` → write, both of those false → stateful); they win over a spec's own at run time.
+   */
+  sideEffects: z.enum(SIDE_EFFECTS).optional(),
+  /** Set when Waddle cannot call the tool, saying why (e.g. it needs MCP tasks): never offered. */
+  unavailable: z.string().optional(),
 });
 export type McpToolInfo = z.infer<typeof McpToolInfo>;
 
@@ -94,7 +101,8 @@ export type McpToolInfo = z.infer<typeof McpToolInfo>;
  */
 export const McpServerInfo = z.object({
   name: z.string(),
-  transport: z.enum(["stdio", "http"]),
+  /** `sse` is the legacy HTTP+SSE transport. */
+  transport: z.enum(["stdio", "http", "sse"]),
   status: z.enum(["connected", "error", "idle"]),
   error: z.string().optional(),
   tools: z.array(McpToolInfo),

@@ -21,6 +21,18 @@ describe("the mcp tool impl", () => {
   });
 
   it.each([
+    "github.com/modelcontextprotocol/servers/tree/main/src/github",
+    "@modelcontextprotocol/server-memory",
+    "localhost:3001",
+    "a".repeat(128),
+  ])("takes the server names other clients write: %s", (server) => {
+    const spec = withImpl({ kind: "mcp", server, tool: "find_pages" });
+    const result = validateAgentSpec(spec);
+    expect(result.ok, JSON.stringify(result.issues)).toBe(true);
+    expect(validateJsonSchema(spec), JSON.stringify(validateJsonSchema.errors)).toBe(true);
+  });
+
+  it.each([
     [
       "a command of its own",
       { kind: "mcp", server: "fs", tool: "read", command: "rm" },
@@ -28,7 +40,17 @@ describe("the mcp tool impl", () => {
     ],
     ["a URL of its own", { kind: "mcp", server: "fs", tool: "read", url: "http://x" }, "$.tools[0].impl.url"],
     ["no server", { kind: "mcp", tool: "read" }, "$.tools[0].impl.server"],
-    ["a server name with a slash", { kind: "mcp", server: "a/b", tool: "read" }, "$.tools[0].impl.server"],
+    ["a server name with a space", { kind: "mcp", server: "a b", tool: "read" }, "$.tools[0].impl.server"],
+    [
+      "a server name that starts with a slash",
+      { kind: "mcp", server: "/a", tool: "read" },
+      "$.tools[0].impl.server",
+    ],
+    [
+      "a server name over 128 characters",
+      { kind: "mcp", server: "a".repeat(129), tool: "read" },
+      "$.tools[0].impl.server",
+    ],
     ["an empty tool", { kind: "mcp", server: "fs", tool: "" }, "$.tools[0].impl.tool"],
   ])("refuses %s", (_name, impl, path) => {
     const result = validateAgentSpec(withImpl(impl));

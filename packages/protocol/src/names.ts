@@ -27,8 +27,12 @@ export const READ_ONLY_SIDE_EFFECTS: ReadonlySet<SideEffect> = new Set(["pure", 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 export const ENV_NAME_PATTERN = /^[A-Z_][A-Z0-9_]{0,127}$/;
-/** A name in the operator's `mcpServers` list (`WADDLE_MCP_SERVERS`). */
-export const MCP_SERVER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/**
+ * A name in the operator's `mcpServers` list (`WADDLE_MCP_SERVERS`): letters, digits, `_ . - / @ :` (max
+ * 128), so that the names other clients write work as they are (Cline's
+ * `github.com/modelcontextprotocol/servers/tree/main/src/github`, `@scope/pkg`, `host:port`).
+ */
+export const MCP_SERVER_NAME_PATTERN = /^[A-Za-z0-9@][A-Za-z0-9_.\-/@:]{0,127}$/;
 /** A tool name as MCP servers list them (the MCP spec's 1–128 characters of letters, digits, `_ - .`). */
 export const MCP_TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -55,7 +59,7 @@ export const McpServerName = z
   .string()
   .regex(
     MCP_SERVER_NAME_PATTERN,
-    "must be the name of a server in WADDLE_MCP_SERVERS: letters, digits, '_', '-' or '.' (max 64)",
+    "must be the name of a server in WADDLE_MCP_SERVERS: letters, digits, '_', '-', '.', '/', '@' or ':' (max 128)",
   );
 
 /** The name of a tool an MCP server lists. */

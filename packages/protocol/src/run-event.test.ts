@@ -13,6 +13,7 @@ describe("RunEvent", () => {
       "tool_end",
       "tool_error",
       "tool_retry",
+      "tool_progress",
       "parallel_start",
       "parallel_end",
       "reasoning",

@@ -146,6 +146,20 @@ export const ToolErrorEvent = envelope(
     join: z.boolean().optional(),
   }),
 );
+/**
+ * Progress a running tool reported (an MCP server's `notifications/progress`, or `ctx.reportProgress`):
+ * `progress` rises, `total` when known, and a short message. Bounded per call; never holds results.
+ */
+export const ToolProgressEvent = envelope(
+  "tool_progress",
+  z.looseObject({
+    tool: z.string(),
+    callId: z.string(),
+    progress: z.number(),
+    total: z.number().optional(),
+    message: z.string().optional(),
+  }),
+);
 export const ToolRetryEvent = envelope(
   "tool_retry",
   z.looseObject({
@@ -353,6 +367,7 @@ export const RunEvent = z.discriminatedUnion("type", [
   ToolEndEvent,
   ToolErrorEvent,
   ToolRetryEvent,
+  ToolProgressEvent,
   ParallelStartEvent,
   ParallelEndEvent,
   TodosUpdatedEvent,

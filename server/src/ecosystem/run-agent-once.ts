@@ -115,5 +115,5 @@ async function isWorthFollowing(
   const run = await runner.store.getRun(earlier.runId);
   if (!run) return false;
   if (run.status !== "cancelled") return true;
-  return (await getSideEffectCalls(runner.store, run)).length > 0;
+  return (await getSideEffectCalls(runner.store, run, runner.mcp)).length > 0;
 }

@@ -2,6 +2,7 @@ import type { RunEvent, RunRecord } from "@waddle/protocol";
 import type { RunEventHub } from "../runs/run-event-hub.js";
 import type { RunCommands } from "../runs/run-service.js";
 import type { SessionTurns } from "../sessions/session-turns.js";
+import type { McpSideEffectsSource } from "../mcp-client/mcp-client-manager.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import { followRun } from "../runs/follow-run.js";
 
@@ -12,6 +13,8 @@ export interface AgentRunner {
   turns?: SessionTurns;
   hub: RunEventHub;
   store: WaddleStore;
+  /** The MCP servers' annotated side effects, so that a failed run's retry status counts them. */
+  mcp?: McpSideEffectsSource;
 }
 
 export interface RunAgentOptions {

@@ -132,7 +132,23 @@ describe.each(transports)("an MCP server over %s", (transport, getConfig, getAll
       status: "connected",
     });
     const byName = new Map(server!.tools.map((tool) => [tool.name, tool]));
-    expect([...byName.keys()].sort()).toEqual(["add", "crash", "echo", "fail", "slow", "stats"]);
+    expect([...byName.keys()].sort()).toEqual([
+      "add",
+      "confirm",
+      "count",
+      "crash",
+      "delete_page",
+      "document",
+      "echo",
+      "fail",
+      "fetch_url",
+      "note",
+      "picture",
+      "reindex",
+      "slow",
+      "stats",
+      "summarize",
+    ]);
     expect(byName.get("echo")).toMatchObject({
       desc: "Echoes the text back.",
       readOnly: true,

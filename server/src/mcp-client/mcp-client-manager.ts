@@ -3,6 +3,7 @@ import {
   type AgentSpec,
   type JsonSchema,
   type McpServerInfo,
+  type SideEffect,
   type ToolSpec,
 } from "@waddle/protocol";
 import { ApiError } from "../shared/api-error.js";
@@ -12,6 +13,11 @@ import { systemLookup, type HostLookup } from "../tools/resolve-allowed-address.
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import { McpConnection } from "./mcp-connection.js";
 import type { McpServerConfig } from "./mcp-servers-config.js";
+
+/** What a run's failure needs to know of the MCP tools: the side effects their annotations give. */
+export interface McpSideEffectsSource {
+  getListedSideEffects(server: string, tool: string): SideEffect | undefined;
+}
 
 export interface McpClientManagerOptions {
   /** The servers of `WADDLE_MCP_SERVERS`: the only ones ever started or called. */
@@ -30,7 +36,7 @@ export interface McpClientManagerOptions {
  * The MCP servers the operator listed, each an `McpConnection` made on first use. Runs reach a server by
  * its name only; a spec naming another one is refused before its run starts.
  */
-export class McpClientManager {
+export class McpClientManager implements McpSideEffectsSource {
   readonly #connections = new Map<string, McpConnection>();
 
   constructor(options: McpClientManagerOptions) {
@@ -57,6 +63,14 @@ export class McpClientManager {
 
   get(name: string): McpConnection | undefined {
     return this.#connections.get(name);
+  }
+
+  /** The side effects a tool's annotations give, from its server's last listing (nothing is connected). */
+  getListedSideEffects(server: string, tool: string): SideEffect | undefined {
+    return this.#connections
+      .get(server)
+      ?.getInfo()
+      .tools.find((info) => info.name === tool)?.sideEffects;
   }
 
   /** Every server with its status and tools; servers not connected are connected first (in parallel). */
@@ -88,17 +102,16 @@ export class McpClientManager {
   }
 
   /**
-   * The spec with the args and out schemas of its mcp tools taken from their servers' listings where the
-   * spec leaves them empty. A server that cannot be reached leaves its tools as they are: their calls fail
-   * with a failure observation that says why.
+   * The spec as its mcp tools' servers list them, at every run: args and out schemas taken from the listing
+   * where the spec leaves them empty, and the side effects the tool's annotations give (`readOnlyHint`,
+   * `destructiveHint`, `openWorldHint`; see `getAnnotatedSideEffects`) over whatever the spec saved, so that
+   * approvals, auto-seq and recovery follow what the server says its tool does. A server that cannot be
+   * reached leaves its tools as they are: their calls fail with a failure observation that says why.
    */
   async fillSchemas(spec: AgentSpec): Promise<AgentSpec> {
-    const needed = spec.tools.some(
-      (tool) => tool.impl.kind === "mcp" && (isEmptySchema(tool.argsSchema) || isEmptySchema(tool.outSchema)),
-    );
-    if (!needed) return spec;
+    if (!spec.tools.some((tool) => tool.impl.kind === "mcp")) return spec;
     const tools = await Promise.all(spec.tools.map((tool) => this.#fillTool(tool)));
-    return { ...spec, tools };
+    return tools.every((tool, index) => tool === spec.tools[index]) ? spec : { ...spec, tools };
   }
 
   /** Closes every client and ends the stdio servers' processes. */
@@ -109,15 +122,18 @@ export class McpClientManager {
   async #fillTool(tool: ToolSpec): Promise<ToolSpec> {
     const impl = tool.impl;
     if (impl.kind !== "mcp") return tool;
-    const emptyArgs = isEmptySchema(tool.argsSchema);
-    const emptyOut = isEmptySchema(tool.outSchema);
     const connection = this.#connections.get(impl.server);
-    if ((!emptyArgs && !emptyOut) || connection === undefined) return tool;
+    if (connection === undefined) return tool;
     const listed = (await connection.listTools().catch(() => [])).find((info) => info.name === impl.tool);
     if (listed === undefined) return tool;
+    const emptyArgs = isEmptySchema(tool.argsSchema);
+    const emptyOut = isEmptySchema(tool.outSchema);
+    const sideEffects = listed.sideEffects ?? tool.sideEffects;
+    if (!emptyArgs && !emptyOut && sideEffects === tool.sideEffects) return tool;
     return {
       ...tool,
       desc: tool.desc || listed.desc,
+      sideEffects,
       ...(emptyArgs ? { argsSchema: listed.argsSchema } : {}),
       ...(emptyOut ? { outSchema: listed.outSchema ?? { ...MCP_TEXT_RESULT_SCHEMA } } : {}),
     };

@@ -1,11 +1,24 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  McpError,
+  ProgressNotificationSchema,
+  type CallToolResult,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestFormParams,
+  type ElicitResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchema, McpServerInfo, McpToolInfo } from "@waddle/protocol";
 import type { Logger } from "../shared/logger.js";
 import type { HostAllowList } from "../tools/host-allow-list.js";
@@ -14,10 +27,31 @@ import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import { ToolExecutionError } from "../tools/tool-execution-error.js";
 import { createPinnedFetch } from "./create-pinned-fetch.js";
 import { resolveMcpConfigValues, type McpServerConfig } from "./mcp-servers-config.js";
+import { getAnnotatedSideEffects, getUnavailableReason } from "./mcp-tool-annotations.js";
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const STDERR_TAIL_CHARS = 2_000;
 const MAX_TOOL_PAGES = 50;
+
+/** A progress notification of one call (`notifications/progress` for its `progressToken`). */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * What a call does with what its server sends during it: progress, and the requests a server may make of
+ * its client while a tool runs (MCP's elicitation and sampling). A request the call does not handle is
+ * refused with a clear answer.
+ */
+export interface McpCallHooks {
+  onProgress?: (progress: McpProgress) => void;
+  /** A form elicitation (`elicitation/create`): what a person answers. */
+  onElicit?: (params: ElicitRequestFormParams) => Promise<ElicitResult>;
+  /** A sampling request (`sampling/createMessage`): an LLM completion. */
+  onSample?: (params: CreateMessageRequestParams, signal: AbortSignal) => Promise<CreateMessageResult>;
+}
 
 export interface McpConnectionOptions {
   config: McpServerConfig;
@@ -49,7 +83,11 @@ export class McpConnection {
   #error: string | undefined;
   #stderrTail = "";
   #closed = false;
-  #callsInFlight = 0;
+  /** The hooks of the calls in flight: a server's elicitation or sampling request goes to the one call. */
+  readonly #inFlight = new Set<McpCallHooks>();
+  /** Progress listeners by the `progressToken` their call sent. */
+  readonly #progress = new Map<string, NonNullable<McpCallHooks["onProgress"]>>();
+  #progressTokens = 0;
 
   constructor(options: McpConnectionOptions) {
     this.#options = options;
@@ -87,23 +125,38 @@ export class McpConnection {
     args: Record<string, unknown>;
     signal: AbortSignal;
     timeoutMs: number;
+    hooks?: McpCallHooks;
   }): Promise<CallToolResult> {
+    const hooks = options.hooks ?? {};
+    // Cline's per-server `timeout` caps every call to the server; the planner's own may end it sooner.
+    const timeout = Math.min(options.timeoutMs, this.#options.config.timeoutMs ?? Number.POSITIVE_INFINITY);
     for (let attempt = 1; ; attempt += 1) {
       const client = await this.#connect();
       options.signal.throwIfAborted();
-      this.#callsInFlight += 1;
+      this.#inFlight.add(hooks);
+      // Waddle's own progressToken rather than the SDK's `onprogress`: the SDK forgets a request's token
+      // as soon as its response is read, so progress sent just before the result (in the same read) was
+      // lost. Here a token lives until the call's promise has settled, after those notifications.
+      const token = hooks.onProgress ? `waddle-${(this.#progressTokens += 1)}` : undefined;
+      if (token !== undefined) this.#progress.set(token, hooks.onProgress!);
       try {
-        const result = await client.callTool({ name: options.tool, arguments: options.args }, undefined, {
-          signal: options.signal,
-          timeout: options.timeoutMs,
-        });
+        const result = await client.callTool(
+          {
+            name: options.tool,
+            arguments: options.args,
+            ...(token === undefined ? {} : { _meta: { progressToken: token } }),
+          },
+          undefined,
+          { signal: options.signal, timeout },
+        );
         return result as CallToolResult;
       } catch (error) {
         if (!isConnectionFailure(error) || options.signal.aborted) throw error;
         this.#drop(client, describeError(error));
         if (attempt > 1 || !(error instanceof StreamableHTTPError && error.code === 404)) throw error;
       } finally {
-        this.#callsInFlight -= 1;
+        this.#inFlight.delete(hooks);
+        if (token !== undefined) this.#progress.delete(token);
       }
     }
   }
@@ -131,14 +184,33 @@ export class McpConnection {
   }
 
   async #open(): Promise<Client> {
-    const client = new Client({ name: "waddle", version: this.#options.clientVersion });
+    const client = new Client(
+      { name: "waddle", version: this.#options.clientVersion },
+      // Form elicitation becomes a Waddle pause; sampling is answered by the run's agent LLM (mcp-tool.ts).
+      { capabilities: { elicitation: {}, sampling: {} } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, (request) => this.#onElicit(request.params));
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+      this.#onSample(request.params, extra.signal),
+    );
+    client.setNotificationHandler(ProgressNotificationSchema, (notification) => {
+      const { progressToken, progress, total, message } = notification.params;
+      this.#progress.get(String(progressToken))?.({
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+      });
+    });
     client.onclose = () => this.#onClosed(client);
     // A Streamable HTTP server that dies mid-call ends the call's response stream: without this the call
-    // would wait for its timeout. (A dropped idle GET stream is left to the SDK, which reconnects it.)
+    // would wait for its timeout. (A dropped idle GET stream is left to the SDK, which reconnects it.) A
+    // legacy SSE stream that breaks is a lost session: its next call connects again.
     client.onerror = (error) => {
-      if (this.#callsInFlight > 0 && error.message.startsWith("SSE stream disconnected")) {
-        this.#drop(client, error.message);
-      }
+      const broken =
+        this.transport === "sse"
+          ? this.#client === client
+          : this.#inFlight.size > 0 && error.message.startsWith("SSE stream disconnected");
+      if (broken) this.#drop(client, error.message);
     };
     const timeout = this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     this.#stderrTail = "";
@@ -172,14 +244,50 @@ export class McpConnection {
     }
   }
 
+  /** The one call in flight, which a server's request during a call belongs to; else why there is none. */
+  #getAskingCall(): McpCallHooks | string {
+    if (this.#inFlight.size === 1) return [...this.#inFlight][0]!;
+    return this.#inFlight.size === 0
+      ? "no call is in flight"
+      : `${this.#inFlight.size} calls are in flight and MCP does not say which one asks`;
+  }
+
+  async #onElicit(params: ElicitRequestFormParams | { mode: "url" }): Promise<ElicitResult> {
+    const call = this.#getAskingCall();
+    const refuse = (reason: string): ElicitResult => {
+      this.#options.logger.warn("MCP elicitation declined", { server: this.name, reason });
+      return { action: "decline" };
+    };
+    if (params.mode === "url") return refuse("Waddle answers form elicitations only");
+    if (typeof call === "string") return refuse(call);
+    if (call.onElicit === undefined) return refuse("this call cannot pause for a person");
+    return call.onElicit(params as ElicitRequestFormParams);
+  }
+
+  async #onSample(params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
+    const call = this.#getAskingCall();
+    const reason =
+      typeof call === "string"
+        ? call
+        : call.onSample === undefined
+          ? "this call has no LLM to ask"
+          : undefined;
+    if (reason !== undefined || typeof call === "string" || call.onSample === undefined) {
+      this.#options.logger.warn("MCP sampling refused", { server: this.name, reason });
+      throw new McpError(ErrorCode.InvalidRequest, `Waddle cannot answer this sampling request: ${reason}.`);
+    }
+    return call.onSample(params, signal);
+  }
+
   #createTransport(): Transport {
     const { config, secrets } = this.#options;
-    if (config.transport === "http") {
+    if (config.transport !== "stdio") {
       const headers = resolveMcpConfigValues(config.headers, { secrets, server: this.name });
-      return new StreamableHTTPClientTransport(new URL(config.url), {
-        requestInit: { headers },
-        fetch: createPinnedFetch({ allowList: this.#options.allowList, lookup: this.#options.lookup }),
-      });
+      // Both HTTP transports go through the http tools' allow-list and pinned addresses.
+      const fetch = createPinnedFetch({ allowList: this.#options.allowList, lookup: this.#options.lookup });
+      return config.transport === "sse"
+        ? new SSEClientTransport(new URL(config.url), { requestInit: { headers }, fetch })
+        : new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers }, fetch });
     }
     const transport = new StdioClientTransport({
       command: config.command,
@@ -235,12 +343,16 @@ async function listAllTools(client: Client, timeout: number): Promise<Tool[]> {
 }
 
 function toToolInfo(tool: Tool): McpToolInfo {
+  const sideEffects = getAnnotatedSideEffects(tool.annotations);
+  const unavailable = getUnavailableReason(tool);
   return {
     name: tool.name,
     desc: tool.description ?? tool.title ?? tool.annotations?.title ?? "",
     argsSchema: withoutDialect(tool.inputSchema),
     ...(tool.outputSchema ? { outSchema: withoutDialect(tool.outputSchema) } : {}),
     ...(tool.annotations?.readOnlyHint === true ? { readOnly: true } : {}),
+    ...(sideEffects === undefined ? {} : { sideEffects }),
+    ...(unavailable === undefined ? {} : { unavailable }),
   };
 }
 

@@ -1,14 +1,18 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, CreateMessageResult } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { McpImpl, ToolSpec } from "@waddle/protocol";
-import type { ToolRunContext, ToolRunner } from "@waddle/planner";
+import type { LlmClient, ToolRunContext, ToolRunner } from "@waddle/planner";
 import type { z } from "zod";
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import { ToolExecutionError } from "../tools/tool-execution-error.js";
-import { describeError, type McpConnection } from "./mcp-connection.js";
+import { describeError, type McpCallHooks, type McpConnection } from "./mcp-connection.js";
+import { McpElicitation } from "./mcp-elicitation.js";
+import { answerSampling } from "./mcp-sampling.js";
 
 /** The longest text an MCP result may bring into the run (the rest is cut, and says so). */
 export const MAX_MCP_TEXT_CHARS = 1_000_000;
+/** How many non-text items a result lists by reference (the rest are counted). */
+export const MAX_MCP_CONTENT_REFS = 50;
 /** The SDK's own request timeout when the tool sets none: the planner's timeout aborts the call first. */
 const BACKSTOP_TIMEOUT_MS = 3_600_000;
 /** Added to the tool's `timeoutMs` for the SDK, so that the planner's timeout (`timeout`) always fires first. */
@@ -19,17 +23,26 @@ export interface McpToolOptions {
   /** The listed server the impl names; undefined when `WADDLE_MCP_SERVERS` does not list it. */
   connection: McpConnection | undefined;
   redactor: SecretRedactor;
+  /**
+   * The LLM that answers the server's sampling requests during a call (the agent's); without it they are
+   * refused with a clear error.
+   */
+  samplingLlm?: () => LlmClient;
 }
 
 /**
  * Runs an `mcp` tool: calls `impl.tool` on the listed server `impl.server` with the validated args. The
  * planner's timeout and the run's cancellation abort the call, which sends MCP's cancel notification. The
- * observation is the result's `structuredContent`, else `{text}`; an error result (`isError`) fails the
- * call with `mcp_tool_error`, quoting the server's message for the model.
+ * observation is the result's `structuredContent`, else `{text}` (with embedded text resources) and
+ * references to binary items; an error result (`isError`) fails the call with `mcp_tool_error`, quoting
+ * the server's message for the model. During the call, the server's progress becomes `tool_progress`
+ * events, an elicitation pauses the run (`await_input`) for a person, and a sampling request is answered
+ * by the agent's LLM, its usage counted against the run.
  */
 export function createMcpToolRunner(options: McpToolOptions): ToolRunner {
   const { tool, connection, redactor } = options;
   const { server, tool: toolName } = tool.impl;
+  const where = { server, tool: toolName };
   return async (args, context) => {
     if (connection === undefined) {
       throw new ToolExecutionError(
@@ -39,31 +52,98 @@ export function createMcpToolRunner(options: McpToolOptions): ToolRunner {
         { server },
       );
     }
+    // The call's own signal: aborted by the run (cancel, timeout) and by an elicitation that pauses.
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(context.signal.reason);
+    if (context.signal.aborted) onAbort();
+    else context.signal.addEventListener("abort", onAbort, { once: true });
+    const elicitation = new McpElicitation({ ...where, resumeInput: context.resumeInput, redactor });
+    let done = false;
+    const hooks: McpCallHooks = {
+      onProgress: (progress) => {
+        if (done) return;
+        context.reportProgress?.({
+          progress: progress.progress,
+          ...(progress.total === undefined ? {} : { total: progress.total }),
+          ...(progress.message === undefined ? {} : { message: redactor.redactText(progress.message) }),
+        });
+      },
+      onElicit: async (params) => {
+        const answer = elicitation.answer(params);
+        // Not answerable now: the call stops here and the run pauses until a person answers.
+        if (elicitation.pending !== undefined) controller.abort(new Error("paused for a person's answer"));
+        return answer;
+      },
+      onSample: (params, signal) => sample({ options, context, params, signal }),
+    };
+    let result: CallToolResult | undefined;
+    let failure: unknown;
     try {
       const listed = await connection.listTools();
-      if (!listed.some((info) => info.name === toolName)) {
-        const names = listed.map((info) => info.name).join(", ") || "none";
+      const info = listed.find((candidate) => candidate.name === toolName);
+      if (info === undefined) {
+        const names = listed.map((candidate) => candidate.name).join(", ") || "none";
         throw new ToolExecutionError(
           "mcp_unknown_tool",
           `MCP server "${server}" lists no tool "${toolName}" (it lists: ${names}).`,
           false,
-          { server, tool: toolName },
+          where,
         );
       }
-      const result = await connection.callTool({
+      if (info.unavailable !== undefined) {
+        throw new ToolExecutionError(
+          "mcp_tool_unavailable",
+          `MCP tool "${toolName}" on "${server}" cannot be called from Waddle: ${info.unavailable}.`,
+          false,
+          where,
+        );
+      }
+      result = await connection.callTool({
         tool: toolName,
         args,
-        signal: context.signal,
+        signal: controller.signal,
         timeoutMs: (tool.timeoutMs ?? BACKSTOP_TIMEOUT_MS) + BACKSTOP_MARGIN_MS,
+        hooks,
       });
-      return redactor.redact(toObservation(result, { server, tool: toolName }));
+    } catch (error) {
+      failure = error;
+    } finally {
+      done = true;
+      context.signal.removeEventListener("abort", onAbort);
+    }
+    // An elicitation nobody has answered yet: the run waits for a person (outside the error mapping, so
+    // that the planner sees the pause itself).
+    if (elicitation.pending !== undefined && !context.signal.aborted) {
+      context.pause("await_input", elicitation.pending);
+    }
+    if (result === undefined) throw toToolError(failure, { context, server, tool: toolName, redactor });
+    try {
+      return redactor.redact(toObservation(result, where));
     } catch (error) {
       throw toToolError(error, { context, server, tool: toolName, redactor });
     }
   };
 }
 
-/** `structuredContent` when the tool gives it, else the text of its content (`{text}`) and other items. */
+async function sample(input: {
+  options: McpToolOptions;
+  context: ToolRunContext;
+  params: Parameters<NonNullable<McpCallHooks["onSample"]>>[0];
+  signal: AbortSignal;
+}): Promise<CreateMessageResult> {
+  const { options, context } = input;
+  if (options.samplingLlm === undefined) {
+    throw new McpError(ErrorCode.InvalidRequest, "This Waddle run has no LLM to answer sampling requests.");
+  }
+  const signal = AbortSignal.any([input.signal, context.signal]);
+  return answerSampling({ llm: options.samplingLlm(), params: input.params, signal, context });
+}
+
+/**
+ * `structuredContent` when the tool gives it. Otherwise `{text}`: its text items and the text of its
+ * embedded text resources, which the model reads; other items (images, audio, blob resources, resource
+ * links) are listed in `content` as bounded references with their MIME type and size, never their bytes.
+ */
 export function toObservation(
   result: CallToolResult,
   where: { server: string; tool: string },
@@ -78,18 +158,72 @@ export function toObservation(
     );
   }
   if (result.structuredContent !== undefined) return result.structuredContent;
-  const others = result.content
-    .filter((item) => item.type !== "text")
-    .map((item) => {
-      const { data: _data, blob: _blob, text: _text, ...rest } = item as Record<string, unknown>;
-      const resource = rest.resource as Record<string, unknown> | undefined;
-      return resource ? { ...rest, resource: { uri: resource.uri, mimeType: resource.mimeType } } : rest;
-    });
-  return others.length > 0 ? { text, content: others } : { text };
+  const refs = result.content.flatMap((item) => (item.type === "text" ? [] : [toContentRef(item)]));
+  if (refs.length === 0) return { text };
+  const content: Record<string, unknown>[] = refs.slice(0, MAX_MCP_CONTENT_REFS);
+  if (refs.length > MAX_MCP_CONTENT_REFS) {
+    content.push({ type: "omitted", count: refs.length - MAX_MCP_CONTENT_REFS });
+  }
+  return { text, content };
 }
 
+type ContentItem = CallToolResult["content"][number];
+
+/** A non-text item by reference: its kind, MIME type, size in bytes (or characters) and URI. */
+function toContentRef(item: ContentItem): Record<string, unknown> {
+  const cut = (value: unknown, max = 500) =>
+    typeof value === "string" ? (value.length > max ? `${value.slice(0, max)}…` : value) : undefined;
+  const defined = (entries: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined));
+  switch (item.type) {
+    case "image":
+    case "audio":
+      return { type: item.type, mimeType: cut(item.mimeType, 200), bytes: getBase64Bytes(item.data) };
+    case "resource": {
+      const resource = item.resource as { uri: string; mimeType?: string; text?: string; blob?: string };
+      return defined({
+        type: "resource",
+        uri: cut(resource.uri),
+        mimeType: cut(resource.mimeType, 200),
+        // A text resource's text is in `text`; a blob is only counted.
+        ...(typeof resource.text === "string"
+          ? { chars: resource.text.length, inText: true }
+          : { bytes: getBase64Bytes(resource.blob ?? "") }),
+      });
+    }
+    case "resource_link":
+      return defined({
+        type: "resource_link",
+        uri: cut(item.uri),
+        name: cut(item.name, 200),
+        mimeType: cut(item.mimeType, 200),
+        bytes: typeof item.size === "number" ? item.size : undefined,
+      });
+    default:
+      return { type: cut((item as { type?: unknown }).type, 100) ?? "unknown" };
+  }
+}
+
+/** The decoded size of base64 text, without decoding it. */
+function getBase64Bytes(data: string): number {
+  const length = data.replace(/\s/g, "").length;
+  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
+  return Math.max(0, Math.floor((length * 3) / 4) - padding);
+}
+
+/** The text items, then each embedded text resource's text under a line naming it. */
 function getText(result: CallToolResult): string {
-  const text = result.content.flatMap((item) => (item.type === "text" ? [item.text] : [])).join("\n");
+  const parts = result.content.flatMap((item): string[] => {
+    if (item.type === "text") return [item.text];
+    if (item.type === "resource" && typeof (item.resource as { text?: unknown }).text === "string") {
+      const resource = item.resource as { uri: string; mimeType?: string; text: string };
+      return [
+        `[resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ""}]\n${resource.text}`,
+      ];
+    }
+    return [];
+  });
+  const text = parts.join("\n");
   return text.length > MAX_MCP_TEXT_CHARS
     ? `${text.slice(0, MAX_MCP_TEXT_CHARS)}… [cut: ${text.length} characters in all]`
     : text;

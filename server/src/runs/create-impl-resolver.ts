@@ -54,6 +54,8 @@ export function createImplResolver(options: ImplResolverOptions): ImplResolver {
           tool: { ...tool, impl },
           connection: options.mcp?.get(impl.server),
           redactor: options.redactor,
+          // A server's sampling requests during a call are answered by the agent's own LLM.
+          samplingLlm: () => options.createLlm(options.agentLlm, "llm"),
         });
       default:
         return undefined;

@@ -1,7 +1,7 @@
 /** What this reads of an MCP server's config (`McpServerConfig`): its env or headers, literal or secret refs. */
 export type McpSecretSource =
   | { transport: "stdio"; env: Readonly<Record<string, unknown>> }
-  | { transport: "http"; headers: Readonly<Record<string, unknown>> };
+  | { transport: "http" | "sse"; headers: Readonly<Record<string, unknown>> };
 
 /** Environment variables whose values are treated as secrets: keys, tokens, passwords. */
 const SECRET_ENV_NAME = /(?:KEY|TOKEN|SECRET|PASSWORD)$/;

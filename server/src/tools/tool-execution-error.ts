@@ -22,6 +22,7 @@ export type ToolExecutionErrorCode =
   | "subagent_failed"
   | "mcp_server_not_configured"
   | "mcp_unknown_tool"
+  | "mcp_tool_unavailable"
   | "mcp_unavailable"
   | "mcp_connection_closed"
   | "mcp_timeout"

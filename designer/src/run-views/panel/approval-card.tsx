@@ -11,6 +11,7 @@ import {
   type ArgsFormValues,
 } from "./args-form-model.js";
 import { ArgsForm } from "./args-form.js";
+import { getElicitationView } from "./get-elicitation-view.js";
 
 export type PendingRunPause = NonNullable<RunView["pause"]>;
 
@@ -131,6 +132,8 @@ export function ApprovalCard(props: {
     if (sent) props.onEditingChange(false);
   };
   const toolName = pause.tool ?? tool?.name ?? null;
+  // An MCP server asking a person during a call: the note is the answer, sent with Approve.
+  const elicitation = getElicitationView(pause.payload);
   return (
     <section
       className="approval-card"
@@ -145,6 +148,29 @@ export function ApprovalCard(props: {
         <strong>{toolName ?? "The run"}</strong> {REASONS[pause.reason] ?? pause.reason.replaceAll("_", " ")}
       </div>
       {tool?.safetyNotes ? <p className="approval-safety">{tool.safetyNotes}</p> : null}
+      {elicitation ? (
+        <div className="approval-elicitation" data-testid="approval-elicitation">
+          <p>
+            <strong>{elicitation.server || "The MCP server"} asks:</strong> {elicitation.question}
+          </p>
+          {elicitation.fields.length > 0 ? (
+            <ul>
+              {elicitation.fields.map((field) => (
+                <li key={field.name}>
+                  <code>{field.name}</code>
+                  {field.required ? " (required)" : ""}
+                  {field.description ? `: ${field.description}` : ""}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {elicitation.problem ? (
+            <p className="field-error" role="alert">
+              The last answer did not fit: {elicitation.problem}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
       {pause.args !== undefined && pause.args !== null && !editing ? (
         <pre className="approval-args" data-testid="approval-args">
           {JSON.stringify(pause.args, null, 2)}
@@ -161,14 +187,20 @@ export function ApprovalCard(props: {
       ) : null}
       <div className="field">
         <label className="field-label" htmlFor={noteId}>
-          Note (sent with the decision)
+          {elicitation ? "Answer (sent with Approve; Reject declines)" : "Note (sent with the decision)"}
         </label>
         <textarea
           id={noteId}
           className="input"
           rows={2}
           value={note}
-          placeholder="Optional: why, or what to do instead"
+          placeholder={
+            elicitation
+              ? elicitation.fields.length === 1
+                ? `The value of ${elicitation.fields[0]!.name}`
+                : `{${elicitation.fields.map((field) => `"${field.name}": …`).join(", ")}}`
+              : "Optional: why, or what to do instead"
+          }
           data-testid="approval-note"
           onChange={(event) => setNote(event.target.value)}
         />

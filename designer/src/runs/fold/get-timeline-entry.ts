@@ -52,6 +52,15 @@ export function getTimelineEntry(event: RunEvent, lastTool: string | null): Time
         callId: event.data.callId,
         tone: "bad",
       });
+    case "tool_progress": {
+      const { progress, total, message } = event.data;
+      const amount = total === undefined ? `${progress}` : `${progress}/${total}`;
+      return entry("tool", `Progress ${event.data.tool}`, {
+        detail: message === undefined ? amount : `${amount} · ${message}`,
+        tool: event.data.tool,
+        callId: event.data.callId,
+      });
+    }
     case "tool_retry":
       return entry("retry", `Retry ${event.data.tool} (attempt ${event.data.attempt})`, {
         detail: `${event.data.error_code}: ${event.data.message} · in ${formatDuration(event.data.delayMs)}`,

@@ -14,6 +14,13 @@ export interface ToolResumeInput {
   args?: Record<string, unknown>;
 }
 
+/** A progress report of a running call (`ToolRunContext.reportProgress`). */
+export interface ToolProgressInput {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
 /** What a tool sees when it runs. Secrets arrive in `toolContext`, never in args. */
 export interface ToolRunContext {
   /** Aborted when the run is cancelled or the call times out: pass it to fetch and timers. */
@@ -36,6 +43,11 @@ export interface ToolRunContext {
    * usage × the run's price table. Throws `invalid_usage_report` for counts that are not whole and >= 0.
    */
   reportUsage(usage: ToolUsageReportInput): void;
+  /**
+   * Reports how far the call has come: emitted as `tool_progress` (at most `MAX_PROGRESS_EVENTS` per call;
+   * the message is cut to 500 characters and redacted). Optional so that hand-made contexts need not have it.
+   */
+  reportProgress?(progress: ToolProgressInput): void;
   /** Pauses the run until a person answers (`resume`); never returns. */
   pause(reason: "await_input" | "external_event", payload?: Record<string, unknown>): never;
   /** Set when this call runs again after its own pause was resumed. */

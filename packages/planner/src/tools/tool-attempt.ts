@@ -1,7 +1,7 @@
 import { LazyAbortSignal, TimeoutError } from "../util/cancellation.js";
 import type { CatalogTool } from "../catalog/catalog.js";
 import { redactText } from "../secrets/redact-text.js";
-import type { ToolResumeInput, ToolRunContext } from "../catalog/tool.js";
+import type { ToolProgressInput, ToolResumeInput, ToolRunContext } from "../catalog/tool.js";
 import type { ToolCall, ToolRuntime } from "./tool-runtime.js";
 import { isToolPauseSignal, ToolPauseSignal } from "./tool-pause-signal.js";
 import { parseToolUsageReport, type ToolUsageReportInput } from "../catalog/tool-usage-report.js";
@@ -173,6 +173,7 @@ class AttemptContext implements ToolRunContext {
   private readonly lazy: LazyAbortSignal;
   private readonly runtime: ToolRuntime;
   private readonly toolName: string;
+  private progressEvents = 0;
 
   constructor(input: { runtime: ToolRuntime; call: ToolCall; attempt: number; lazy: LazyAbortSignal }) {
     const { runtime, call } = input;
@@ -198,7 +199,30 @@ class AttemptContext implements ToolRunContext {
     this.runtime.reportUsage(parseToolUsageReport(usage, this.toolName), this.step);
   }
 
+  reportProgress(input: ToolProgressInput): void {
+    if (this.progressEvents >= MAX_PROGRESS_EVENTS || !Number.isFinite(input.progress)) return;
+    if (this.lazy.signal.aborted) return;
+    this.progressEvents += 1;
+    const { runtime } = this;
+    const message =
+      input.message === undefined ? undefined : redactText(input.message.slice(0, 500), runtime.secrets);
+    runtime.events.emit(
+      "tool_progress",
+      {
+        tool: this.toolName,
+        callId: this.callId,
+        progress: input.progress,
+        ...(input.total === undefined || !Number.isFinite(input.total) ? {} : { total: input.total }),
+        ...(message === undefined ? {} : { message }),
+      },
+      this.step,
+    );
+  }
+
   pause(reason: "await_input" | "external_event", payload?: Record<string, unknown>): never {
     throw new ToolPauseSignal(reason, payload);
   }
 }
+
+/** The most `tool_progress` events one attempt emits: a chatty server cannot flood the run's events. */
+export const MAX_PROGRESS_EVENTS = 100;

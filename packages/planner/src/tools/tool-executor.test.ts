@@ -10,6 +10,7 @@ import { defineTool, type ToolRunContext } from "../catalog/tool.js";
 import { executeToolCall } from "./tool-executor.js";
 import type { ToolRuntime } from "./tool-runtime.js";
 import { ToolPauseSignal } from "./tool-pause-signal.js";
+import { MAX_PROGRESS_EVENTS } from "./tool-attempt.js";
 import type { ToolUsageReport } from "../catalog/tool-usage-report.js";
 
 function setup(input: {
@@ -228,5 +229,38 @@ describe("executeToolCall", () => {
     expect(await pending).toMatchObject({ ok: false, cancelled: true, failure: { error_code: "cancelled" } });
     const pausing = setup({ run: (_args, context) => context.pause("await_input", { q: "which?" }) });
     await expect(pausing.call()).rejects.toBeInstanceOf(ToolPauseSignal);
+  });
+
+  it("emits reported progress as tool_progress between the call's start and end, bounded and redacted", async () => {
+    const { call, events } = setup({
+      run: async (args, context) => {
+        for (let at = 1; at <= MAX_PROGRESS_EVENTS + 5; at += 1) {
+          context.reportProgress?.({
+            progress: at,
+            total: MAX_PROGRESS_EVENTS + 5,
+            message: `step ${at} tok-secret-1`,
+          });
+        }
+        context.reportProgress?.({ progress: Number.NaN });
+        await Promise.resolve();
+        return { doubled: args.n * 2 };
+      },
+    });
+    expect(await call()).toMatchObject({ ok: true });
+    const progress = events.filter((event) => event.type === "tool_progress");
+    expect(progress).toHaveLength(MAX_PROGRESS_EVENTS);
+    expect(progress[0]).toMatchObject({
+      step: 3,
+      data: {
+        tool: "probe",
+        callId: "c1",
+        progress: 1,
+        total: MAX_PROGRESS_EVENTS + 5,
+        message: "step 1 [redacted]",
+      },
+    });
+    const types = events.map((event) => event.type);
+    expect(types.indexOf("tool_start")).toBeLessThan(types.indexOf("tool_progress"));
+    expect(types.lastIndexOf("tool_progress")).toBeLessThan(types.indexOf("tool_end"));
   });
 });

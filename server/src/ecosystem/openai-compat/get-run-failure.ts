@@ -1,5 +1,6 @@
 import type { RunRecord } from "@waddle/protocol";
 import { ApiError } from "../../shared/api-error.js";
+import type { McpSideEffectsSource } from "../../mcp-client/mcp-client-manager.js";
 import type { WaddleStore } from "../../store/waddle-store.js";
 import { getFailureText, type AgentRunOutcome } from "../run-outcome.js";
 import { getSideEffectCalls, type SideEffectCall } from "../side-effect-calls.js";
@@ -13,8 +14,9 @@ export async function getRunFailure(
   store: WaddleStore,
   run: RunRecord,
   outcome: Extract<AgentRunOutcome, { kind: "failure" }>,
+  mcp?: McpSideEffectsSource,
 ): Promise<{ error: ApiError; sideEffects: SideEffectCall[] }> {
-  const calls = await getSideEffectCalls(store, run);
+  const calls = await getSideEffectCalls(store, run, mcp);
   const error =
     calls.length === 0
       ? new ApiError("internal", getFailureText(outcome), { openAiCode: outcome.error.code })

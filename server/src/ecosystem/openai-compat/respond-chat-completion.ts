@@ -101,7 +101,12 @@ async function sendFailure(
   run: RunRecord,
   sse: SseWriter | undefined,
 ): Promise<void> {
-  const { error, sideEffects: calls } = await getRunFailure(options.runner.store, run, outcome);
+  const { error, sideEffects: calls } = await getRunFailure(
+    options.runner.store,
+    run,
+    outcome,
+    options.runner.mcp,
+  );
   const waddle = { ...getWaddleExtension(outcome), ...(calls.length > 0 ? { sideEffects: calls } : {}) };
   if (!sse) return sendOpenAiError(options.response, error, { waddle });
   // Mid-stream, OpenAI sends the error as an event: clients raise it.

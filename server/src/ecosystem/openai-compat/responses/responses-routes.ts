@@ -89,7 +89,7 @@ export function addResponsesRoutes(router: Router, options: { runner: AgentRunne
     if (!writer) writer = new ResponseEventWriter(run.id, send);
     if (!sse && tracker.reasoning) writer.add({ reasoning_content: tracker.reasoning });
     if (outcome.kind === "failure") {
-      const { error, sideEffects } = await getRunFailure(runner.store, run, outcome);
+      const { error, sideEffects } = await getRunFailure(runner.store, run, outcome, runner.mcp);
       const waddle = { ...getWaddleExtension(outcome), ...(sideEffects.length > 0 ? { sideEffects } : {}) };
       if (!sse) return sendOpenAiError(response, error, { waddle });
       writer.finish(undefined, "incomplete");
