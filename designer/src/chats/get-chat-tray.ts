@@ -10,7 +10,7 @@ export const ENDED_TASK_STATUSES: ReadonlySet<SessionTaskStatus> = new Set([
   "interrupted",
 ]);
 
-export interface ChatTrayTask extends SessionTask {
+export interface ChatTrayTask extends Omit<SessionTask, "turn"> {
   /** The turn that spawned it (null when that turn is not in the record). */
   turn: number | null;
 }

@@ -86,7 +86,7 @@ export type {
   HostedWaitRequest,
   HostedWaitResult,
   TaskHost,
-} from "./tasks/task-host.js";
+} from "./run/task-host.js";
 export type { BackgroundJob, TaskRecoverOptions, TaskRunOptions } from "./loop/task-run.js";
 export type { Sleep } from "./util/abortable-sleep.js";
 

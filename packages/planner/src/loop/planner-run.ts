@@ -29,7 +29,7 @@ import { getForkConfig } from "./steps/fork-config.js";
 import { RunTasks } from "./steps/run-tasks.js";
 import { HostedTasks } from "./steps/hosted-tasks.js";
 import type { BackgroundTasks } from "../tasks/task-types.js";
-import type { TaskHost } from "../tasks/task-host.js";
+import type { TaskHost } from "../run/task-host.js";
 import type { ForkedRun } from "./steps/task-jobs.js";
 import type { PlannerFinish, PlannerOutcome, PlannerPause, RunOptions } from "../run/run-types.js";
 import { collectSecretStrings, scrubSecrets } from "../secrets/secret-scrubber.js";

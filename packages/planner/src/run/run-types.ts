@@ -1,6 +1,6 @@
 import type { PlannerFinishResult, PlannerPauseResult, ResumeDecision, RunEvent } from "@waddle/protocol";
 import type { CheckpointSink } from "./run-checkpoint.js";
-import type { TaskHost } from "../tasks/task-host.js";
+import type { TaskHost } from "./task-host.js";
 
 /** Receives every event of a run, in order, `seq` contiguous from 1 (continuing across resumes). */
 export type EventSink = (event: RunEvent) => void;

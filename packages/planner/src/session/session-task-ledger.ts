@@ -17,7 +17,7 @@ import {
   resolveGroupMergeStrategy,
   type GroupRecord,
 } from "../tasks/task-groups.js";
-import type { HostedWaitResult } from "../tasks/task-host.js";
+import type { HostedWaitResult } from "../run/task-host.js";
 import { parseTaskAction } from "../tasks/task-spawn.js";
 import type { TaskAction } from "../tasks/task-types.js";
 import type { MergedResult } from "./session-context.js";

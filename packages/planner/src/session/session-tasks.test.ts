@@ -11,7 +11,7 @@ import { z } from "zod";
 import { buildCatalog } from "../catalog/catalog.js";
 import { defineTool } from "../catalog/tool.js";
 import { ReactPlanner } from "../loop/react-planner.js";
-import type { TaskHost } from "../tasks/task-host.js";
+import type { TaskHost } from "../run/task-host.js";
 import { answer, call } from "../testing/run-harness.js";
 import { ScriptedClient, type ScriptedCall, type ScriptedReply } from "../testing/scripted-client.js";
 import { getSessionContextMeta } from "./session-context.js";

@@ -1,5 +1,8 @@
 import type { GroupReport, MergeStrategy, RunEventData, TaskStatus } from "@waddle/protocol";
 import type { TaskErrorInfo } from "../run/pending-merge.js";
+import type { SpawnedTask, TaskAction } from "../run/task-host.js";
+
+export type { SpawnedTask, TaskAction } from "../run/task-host.js";
 
 /** What `execute` receives: one background job. */
 export interface TaskJob {
@@ -79,23 +82,9 @@ export interface TaskGroupSnapshot {
   tasks: TaskSnapshot[];
 }
 
-export interface SpawnedTask {
-  taskId: string;
-  status: "queued" | "running";
-  groupId?: string;
-  /** True when the task asked to keep the turn: wait with `waitForGroup` / `waitForTask`. */
-  retainTurn: boolean;
-}
-
 export interface WaitResult<T> {
   status: "completed" | "timeout" | "cancelled";
   snapshot: T;
-}
-
-/** A `task.subagent` / `task.tool` action as the planner hands it over. */
-export interface TaskAction {
-  next_node: "task.subagent" | "task.tool";
-  args: Record<string, unknown>;
 }
 
 /** A task the run stopped because it finished or paused first. */

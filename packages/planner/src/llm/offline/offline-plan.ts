@@ -7,12 +7,9 @@ import { getTodosAction, type PathEntry } from "./offline-todos.js";
 import type { OfflineView } from "./offline-view.js";
 import { WRITE_TODOS_TOOL_NAME } from "../../run/todo-state.js";
 import { planOfflineTask } from "./offline-tasks.js";
+import type { OfflineDecision } from "./offline-decision.js";
 
-/** The next action and a one-line reason, sent on the thinking channel. */
-export interface OfflineDecision {
-  action: PlannerAction;
-  rationale: string;
-}
+export type { OfflineDecision } from "./offline-decision.js";
 
 export interface PlanOfflineInput {
   view: OfflineView;

@@ -1,4 +1,4 @@
-import type { OfflineDecision } from "./offline-plan.js";
+import type { OfflineDecision } from "./offline-decision.js";
 import type { OfflineView } from "./offline-view.js";
 
 const TASK_NODES = new Set(["task.subagent", "task.tool"]);

@@ -1,7 +1,7 @@
 import type { RunEventData } from "@waddle/protocol";
 import { scrubSecrets } from "../../secrets/secret-scrubber.js";
 import { parseTaskAction } from "../../tasks/task-spawn.js";
-import type { HostedWaitResult, TaskHost } from "../../tasks/task-host.js";
+import type { HostedWaitResult, TaskHost } from "../../run/task-host.js";
 import type {
   BackgroundTasks,
   SpawnedTask,

@@ -1,6 +1,20 @@
 import type { GroupReport, MergeStrategy } from "@waddle/protocol";
-import type { TaskErrorInfo } from "../run/pending-merge.js";
-import type { SpawnedTask, TaskAction } from "./task-types.js";
+import type { TaskErrorInfo } from "./pending-merge.js";
+
+/** A task as its spawn answers: queued past a limit, or running. */
+export interface SpawnedTask {
+  taskId: string;
+  status: "queued" | "running";
+  groupId?: string;
+  /** True when the task asked to keep the turn: wait with `waitForGroup` / `waitForTask`. */
+  retainTurn: boolean;
+}
+
+/** A `task.subagent` / `task.tool` action as the planner hands it over. */
+export interface TaskAction {
+  next_node: "task.subagent" | "task.tool";
+  args: Record<string, unknown>;
+}
 
 /**
  * Who runs a run's background tasks when they must outlive its turn (docs/background-tasks.md): a host
