@@ -42,6 +42,7 @@ describe("the public surface", () => {
         "isLlmError",
         "isPlannerError",
         "redactText",
+        "testToolCall",
       ]
     `);
   });
