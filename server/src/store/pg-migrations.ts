@@ -127,6 +127,20 @@ export const PG_MIGRATIONS: readonly { id: number; name: string; sql: string }[]
       CREATE INDEX runs_by_session ON runs (session_id);
     `,
   },
+  {
+    id: 6,
+    // Versions saved with errors, and each agent's unsaved edits (see the SQLite migration 9).
+    name: "agent_drafts",
+    sql: `
+      ALTER TABLE agent_versions ADD COLUMN invalid boolean NOT NULL DEFAULT false;
+      CREATE TABLE agent_drafts (
+        agent_id text PRIMARY KEY,
+        base_version integer,
+        spec text NOT NULL,
+        updated_at text NOT NULL
+      );
+    `,
+  },
 ];
 
 /** A fixed key for pg_advisory_lock: instances starting together migrate one at a time. */

@@ -141,6 +141,20 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
       CREATE INDEX runs_by_session ON runs (session_id);
     `,
   },
+  {
+    id: 9,
+    // Versions saved with errors (runs refuse them), and each agent's unsaved edits (issue 21).
+    name: "agent_drafts",
+    sql: `
+      ALTER TABLE agent_versions ADD COLUMN invalid INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE agent_drafts (
+        agent_id TEXT PRIMARY KEY,
+        base_version INTEGER,
+        spec TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Applies the migrations the database has not seen yet; returns how many ran. */
