@@ -6,6 +6,8 @@ import { fileURLToPath } from "node:url";
 import type { PriceTable } from "@waddle/planner";
 import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
 import { createApp } from "./create-app.js";
+import { createEnvSettingsView } from "./agents/server-settings-view.js";
+import { createToolTester } from "./tools/tool-tester.js";
 import { createServerLlm } from "./runs/default-planner-factory.js";
 import { SessionService } from "./sessions/session-service.js";
 import { SessionTurns } from "./sessions/session-turns.js";
@@ -197,6 +199,8 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     const app = createApp({
       store,
       registry,
+      settings: createEnvSettingsView({ ...setup, store }),
+      toolTester: createToolTester({ ...setup, store }),
       runs,
       hub,
       sessions,

@@ -120,7 +120,12 @@ export const AgentsListResponse = z.object({ agents: z.array(AgentSummary) });
 export type AgentsListResponse = z.infer<typeof AgentsListResponse>;
 
 /** `POST /api/agents` body is an AgentSpec; the answer: */
-export const CreateAgentResponse = z.object({ id: Slug, version: z.int().positive() });
+export const CreateAgentResponse = z.object({
+  id: Slug,
+  version: z.int().positive(),
+  /** Saved with errors (`allowInvalid`): runs of this version are refused until a valid one is saved. */
+  invalid: z.boolean().optional(),
+});
 export type CreateAgentResponse = z.infer<typeof CreateAgentResponse>;
 
 export const AgentRecord = z.object({
