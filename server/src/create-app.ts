@@ -12,7 +12,7 @@ import type { ToolRegistry } from "./tools/tool-registry.js";
 import type { ServerSettingsView } from "./agents/server-settings-view.js";
 import { createAgentsRoutes } from "./http/agents-routes.js";
 import { createToolTestRoutes } from "./http/tool-test-routes.js";
-import type { ToolTester } from "./tools/tool-tester.js";
+import type { ToolTester } from "./runs/tool-tester.js";
 import { createDesignerRoutes } from "./http/designer-static.js";
 import { createErrorHandler } from "./http/error-handler.js";
 import { createHostGuard } from "./http/host-guard.js";

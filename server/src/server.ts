@@ -7,7 +7,7 @@ import type { PriceTable } from "@waddle/planner";
 import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
 import { createApp } from "./create-app.js";
 import { createEnvSettingsView } from "./agents/server-settings-view.js";
-import { createToolTester } from "./tools/tool-tester.js";
+import { createToolTester } from "./runs/tool-tester.js";
 import { createServerLlm } from "./runs/default-planner-factory.js";
 import { SessionService } from "./sessions/session-service.js";
 import { SessionTurns } from "./sessions/session-turns.js";

@@ -17,7 +17,9 @@ test.beforeAll(async () => {
   api = createServer((request, response) => {
     apiCalls.push(request.url ?? "");
     response.setHeader("content-type", "application/json");
-    response.end(JSON.stringify({ city: decodeURIComponent((request.url ?? "").split("/").pop() ?? ""), celsius: 21 }));
+    response.end(
+      JSON.stringify({ city: decodeURIComponent((request.url ?? "").split("/").pop() ?? ""), celsius: 21 }),
+    );
   });
   await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
   apiPort = (api.address() as AddressInfo).port;

@@ -18,6 +18,8 @@ import { getLastToolArgs, rememberToolArgs } from "./last-tool-args.js";
 
 type Errors = Readonly<Record<string, string>>;
 
+const EMPTY_SCHEMA: ToolSpec["argsSchema"] = Object.freeze({});
+
 /** Why this tool asks before a test call, or null when it runs at once. */
 export function getConfirmReason(tool: Pick<ToolSpec, "sideEffects" | "requiresApproval">): string | null {
   if (tool.requiresApproval) return "This tool requires approval in runs.";
@@ -80,7 +82,7 @@ export function ToolTestDialog({ toolName, close }: { toolName: string; close: (
   const tool = useDocument((state) => state.spec.tools.find((candidate) => candidate.name === toolName));
   const agentId = useDocument((state) => state.agentId);
   const [initial, setInitial] = useState<unknown>(() => getLastToolArgs(agentId, toolName));
-  const schema = tool?.argsSchema ?? {};
+  const schema = tool?.argsSchema ?? EMPTY_SCHEMA;
   const useFields = hasArgsFields(schema);
   const fields = useMemo(() => getArgsFormFields(schema, initial), [schema, initial]);
   const [values, setValues] = useState<ArgsFormValues>(() => getArgsFormValues(fields, initial));

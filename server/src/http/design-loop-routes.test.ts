@@ -30,7 +30,10 @@ afterAll(async () => {
 });
 
 const cityArgs = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
-const weatherSpec = (id: string, extra: Record<string, unknown> = {}) => ({
+const weatherSpec = (
+  id: string,
+  extra: Record<string, unknown> = {},
+): { tools: Array<Record<string, unknown>> } & Record<string, unknown> => ({
   version: 1,
   id,
   name: id,

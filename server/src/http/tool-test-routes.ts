@@ -1,6 +1,6 @@
 import { ToolTestRequest } from "@waddle/protocol";
 import { Router } from "express";
-import type { ToolTester } from "../tools/tool-tester.js";
+import type { ToolTester } from "../runs/tool-tester.js";
 import { parseRequest } from "./validate-request.js";
 
 /** `POST /api/tools/test`: one tool called once through the real executor (the designer's **Run tool**). */

@@ -19,7 +19,11 @@ describe("testToolCall", () => {
 
   it("refuses args that do not fit the schema, naming each issue, without calling the tool", async () => {
     let calls = 0;
-    const tool = ToolSpec.parse({ name: "echo", argsSchema: textArgs, impl: { kind: "module", ref: "echo" } });
+    const tool = ToolSpec.parse({
+      name: "echo",
+      argsSchema: textArgs,
+      impl: { kind: "module", ref: "echo" },
+    });
     const result = await testToolCall({
       tool,
       args: { text: 3 },

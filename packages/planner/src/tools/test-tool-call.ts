@@ -105,7 +105,10 @@ export async function testToolCall(input: TestToolCallOptions): Promise<TestTool
     if (!isToolPauseSignal(error)) throw error;
     return {
       ok: false,
-      error: { code: "pause_requested", message: `${tool.name} asked to pause the run; a test call cannot wait.` },
+      error: {
+        code: "pause_requested",
+        message: `${tool.name} asked to pause the run; a test call cannot wait.`,
+      },
       attempts: 1,
       durationMs: Math.max(0, clock() - started),
     };

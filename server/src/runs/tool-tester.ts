@@ -7,14 +7,14 @@ import {
   type ToolTestResponse,
 } from "@waddle/protocol";
 import { testToolCall } from "@waddle/planner";
-import { createImplResolver } from "../runs/create-impl-resolver.js";
+import { createImplResolver } from "./create-impl-resolver.js";
 import {
   createDefaultPlannerFactory,
   createServerLlm,
   createSubagentRunner,
   MAX_AGENT_DEPTH,
   type DefaultPlannerFactoryOptions,
-} from "../runs/default-planner-factory.js";
+} from "./default-planner-factory.js";
 import { ApiError, notFound } from "../shared/api-error.js";
 
 const CONFIRMED_SIDE_EFFECTS: ReadonlySet<string> = new Set(["write", "external", "stateful"]);
