@@ -7,7 +7,7 @@ const VALIDATION_MEASURE = "waddle-validation";
 export interface ValidationSample {
   /** Each validation that followed one edit of the description (ms, in the page). */
   validationsMs: number[];
-  /** For each keystroke: key press → the page's handler ran (input delay, ms). */
+  /** Keystrokes that took 16 ms or more to paint: key press → the page's handler ran (input delay, ms). */
   inputDelaysMs: number[];
 }
 
