@@ -9,7 +9,10 @@ import type { RunCommands } from "./runs/run-service.js";
 import { protoSafeReviver } from "@waddle/protocol";
 import type { WaddleStore } from "./store/waddle-store.js";
 import type { ToolRegistry } from "./tools/tool-registry.js";
+import type { ServerSettingsView } from "./agents/server-settings-view.js";
 import { createAgentsRoutes } from "./http/agents-routes.js";
+import { createToolTestRoutes } from "./http/tool-test-routes.js";
+import type { ToolTester } from "./runs/tool-tester.js";
 import { createDesignerRoutes } from "./http/designer-static.js";
 import { createErrorHandler } from "./http/error-handler.js";
 import { createHostGuard } from "./http/host-guard.js";
@@ -55,6 +58,10 @@ export interface CreateAppOptions {
   tasks?: SessionTasks;
   /** Tests from runs: suites and test runs (`/api/agents/:id/tests`, `/api/test-runs`). */
   tests?: TestRunService;
+  /** This server's settings as validation sees them (allow-lists, secrets, keys, MCP servers, agents). */
+  settings?: ServerSettingsView;
+  /** `POST /api/tools/test`; absent, the route is not served. */
+  toolTester?: ToolTester;
 }
 
 /** The Express app: Host check, security headers, CORS, auth, JSON bodies, the REST routes, the designer. */
@@ -81,7 +88,15 @@ export function createApp(options: CreateAppOptions): Express {
     }),
   );
   if (options.tests) api.use(createTestsRoutes({ store: options.store, tests: options.tests }));
-  api.use("/agents", createAgentsRoutes({ store: options.store, registry: options.registry }));
+  api.use(
+    "/agents",
+    createAgentsRoutes({
+      store: options.store,
+      registry: options.registry,
+      ...(options.settings ? { settings: options.settings } : {}),
+    }),
+  );
+  if (options.toolTester) api.use("/tools", createToolTestRoutes({ tester: options.toolTester }));
   api.use("/runs", createRunsRoutes({ store: options.store, runs: options.runs, turns: options.turns }));
   api.use(
     "/sessions",

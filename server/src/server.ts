@@ -7,6 +7,8 @@ import type { PriceTable } from "@waddle/planner";
 import type { TestRunRecord } from "@waddle/protocol";
 import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
 import { createApp } from "./create-app.js";
+import { createEnvSettingsView } from "./agents/server-settings-view.js";
+import { createToolTester } from "./runs/tool-tester.js";
 import { createServerLlm } from "./runs/default-planner-factory.js";
 import { SessionService } from "./sessions/session-service.js";
 import { SessionTurns } from "./sessions/session-turns.js";
@@ -232,6 +234,8 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     const app = createApp({
       store,
       registry,
+      settings: createEnvSettingsView({ ...setup, store }),
+      toolTester: createToolTester({ ...setup, store }),
       runs,
       hub,
       sessions,

@@ -87,6 +87,38 @@ describe("waddle validate", () => {
   });
 });
 
+describe("waddle validate --server", () => {
+  it("adds what the server's settings say: a host not allowed is a warning, a template mistake an error", async () => {
+    const file = path.join(work, "weather.json");
+    const tool = (url: string) => ({
+      name: "weather",
+      desc: "Weather of a city",
+      argsSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+      impl: { kind: "http", url },
+    });
+    const spec = {
+      version: 1,
+      id: "weather",
+      name: "Weather",
+      tools: [tool("https://api.example.com/q?q={query}")],
+    };
+    writeFileSync(file, JSON.stringify(spec));
+    const local = createIo();
+    expect(await runCli(["validate", file], local.io)).toBe(0);
+    expect(local.stdout()).not.toContain("host_not_allowed");
+    const remote = createIo();
+    expect(await runCli(["validate", file, "--server", server.url], remote.io)).toBe(0);
+    expect(remote.stdout()).toMatch(/warning \$\.tools\[0\]\.impl\.url +host_not_allowed: api\.example\.com/);
+    expect(remote.stdout()).toContain(`1 warning(s) on ${server.url}`);
+    writeFileSync(file, JSON.stringify({ ...spec, tools: [tool("https://api.example.com/{city}")] }));
+    const broken = createIo();
+    expect(await runCli(["validate", file, "--server", server.url], broken.io)).toBe(1);
+    expect(broken.stdout()).toMatch(
+      /error +\$\.tools\[0\]\.impl\.url +unknown_template_arg: \{city\} names no argument/,
+    );
+  });
+});
+
 describe("waddle export", () => {
   it("prints an example as JSON and as TypeScript, and writes --out", async () => {
     const json = createIo();

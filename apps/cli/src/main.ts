@@ -15,6 +15,7 @@ import { testCommand } from "./test-command.js";
 export const USAGE = `Usage: waddle <command> [options]
 
   validate <file> [--json]                 check an agent spec; every issue with its JSON path (exit 1 on errors)
+      [--server URL] [--token T]           also against a server's settings (allow-lists, secrets, MCP servers)
   run <file|agent-id> "<query>"            run an agent and print its events live
       [--server URL] [--token T]           against a running server (REST + socket.io) instead of in-process
       [--approve | --reject]               answer approval pauses without asking
@@ -82,7 +83,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     switch (command) {
       case "validate":
         if (rest.length !== 1) throw new UsageError("validate takes one file.");
-        return await validateCommand({ file: rest[0]!, io, json: values.json });
+        return await validateCommand({
+          file: rest[0]!,
+          io,
+          json: values.json,
+          ...(server ? { server: { url: server, ...(token ? { token } : {}) } } : {}),
+        });
       case "export": {
         if (rest.length !== 1) throw new UsageError("export takes one agent id or file.");
         const format = ExportFormat.safeParse(values.format);

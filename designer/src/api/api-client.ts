@@ -1,4 +1,5 @@
 import {
+  AgentDraft,
   AgentRecord,
   AgentsListResponse,
   AgentVersionResponse,
@@ -21,6 +22,8 @@ import {
   SessionStatus,
   StartRunResponse,
   ToolsResponse,
+  ToolTestResponse,
+  type ToolTestRequest,
   UpdateAgentResponse,
   ValidateResponse,
   type AgentSpec,
@@ -104,14 +107,16 @@ export class ApiClient {
     return this.json("GET", `/api/agents/${encodeURIComponent(id)}`, AgentRecord);
   }
 
-  async createAgent(spec: AgentSpec): Promise<CreateAgentResponse> {
-    return this.json("POST", "/api/agents", CreateAgentResponse, spec);
+  /** `allowInvalid`: a spec with errors is saved as a version marked invalid (runs refuse it). */
+  async createAgent(spec: AgentSpec, options: { allowInvalid?: boolean } = {}): Promise<CreateAgentResponse> {
+    const query = options.allowInvalid ? "?allowInvalid=true" : "";
+    return this.json("POST", `/api/agents${query}`, CreateAgentResponse, spec);
   }
 
   /** Saves a new version; a stale `baseVersion` throws ApiError `conflict` whose details parse as ConflictDetails. */
   async updateAgent(
     id: string,
-    body: { spec: AgentSpec; baseVersion: number },
+    body: { spec: AgentSpec; baseVersion: number; allowInvalid?: boolean },
   ): Promise<UpdateAgentResponse> {
     return this.json("PUT", `/api/agents/${encodeURIComponent(id)}`, UpdateAgentResponse, body);
   }
@@ -138,6 +143,34 @@ export class ApiClient {
   }
 
   /** Imports a spec, a PenguiFlow `planning_hints` dict (bare or wrapped), or `{base, planning_hints}`. */
+  /** What only the server knows about a spec (allow-lists, secrets, keys, MCP servers, saved agents). */
+  async serverCheck(spec: unknown): Promise<ValidateResponse> {
+    return this.json("POST", "/api/agents/server-check", ValidateResponse, spec);
+  }
+
+  /** Calls one tool once through the server's executor (`POST /api/tools/test`). */
+  async testTool(body: ToolTestRequest): Promise<ToolTestResponse> {
+    return this.json("POST", "/api/tools/test", ToolTestResponse, body);
+  }
+
+  /** The agent's unsaved edits kept on the server; null when there are none. */
+  async getDraft(id: string): Promise<AgentDraft | null> {
+    try {
+      return await this.json("GET", `/api/agents/${encodeURIComponent(id)}/draft`, AgentDraft);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
+  async putDraft(id: string, draft: { baseVersion: number | null; spec: unknown }): Promise<void> {
+    await this.json("PUT", `/api/agents/${encodeURIComponent(id)}/draft`, AgentDraft, draft);
+  }
+
+  async deleteDraft(id: string): Promise<void> {
+    await this.request("DELETE", `/api/agents/${encodeURIComponent(id)}/draft`);
+  }
+
   async importAgent(body: unknown): Promise<ImportResponse> {
     return this.json("POST", "/api/agents/import", ImportResponse, body);
   }

@@ -15,12 +15,17 @@ import { EditorContext, type Editor } from "../editor/editor-context.js";
 import { useAgentRoute } from "./use-agent-route.js";
 import { useTheme } from "./use-theme.js";
 import { useUnsavedGuard } from "./use-unsaved-guard.js";
+import { useDraftAutosave } from "../editor/use-draft-autosave.js";
+import { useServerCheck } from "../editor/use-server-check.js";
+import { DraftBanner } from "../shell/draft-banner.js";
 
 function Shell({ editor }: { editor: Editor }): ReactElement {
   const theme = useTheme();
   useKeyboardShortcuts(editor);
   useAgentRoute(editor);
   useUnsavedGuard(editor);
+  useDraftAutosave(editor);
+  useServerCheck(editor);
   const runPanelShown = useRunPanelShown();
   return (
     <div className="app">
@@ -28,6 +33,7 @@ function Shell({ editor }: { editor: Editor }): ReactElement {
       <div className="app-body">
         <LeftSidebar />
         <main className="canvas-area" aria-label="Canvas">
+          <DraftBanner />
           <FlowCanvas colorMode={theme} />
         </main>
         {runPanelShown ? <RunPanel /> : <RightSidebar />}

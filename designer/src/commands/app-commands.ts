@@ -47,6 +47,13 @@ export function createAppCommands(): Command<Editor>[] {
       perform: (editor) => void editor.ui.getState().openDialog("versions", {}),
     },
     {
+      name: "use-agent",
+      label: "Use",
+      section: "File",
+      undoable: false,
+      perform: (editor) => void editor.ui.getState().openDialog("useAgent", {}),
+    },
+    {
       name: "toggle-theme",
       label: "Switch theme",
       shortcut: "Shift+T",

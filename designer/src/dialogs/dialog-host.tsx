@@ -5,6 +5,8 @@ import { ImportDialog } from "./import-dialog.js";
 import { NewAgentDialog } from "./new-agent-dialog.js";
 import { ShortcutsDialog } from "./shortcuts-dialog.js";
 import { ConfirmDialog, ConflictDialog, RenameDialog, TokenDialog } from "./simple-dialogs.js";
+import { ToolTestDialog } from "./tool-test-dialog.js";
+import { UseAgentDialog } from "./use-agent-dialog.js";
 import { VersionsDialog } from "./versions-dialog.js";
 
 /** Renders the open dialog, if any; its result resolves the promise `openDialog` returned. */
@@ -33,5 +35,9 @@ export function DialogHost(): ReactElement | null {
       return <VersionsDialog close={dismiss} />;
     case "shortcuts":
       return <ShortcutsDialog close={dismiss} />;
+    case "toolTest":
+      return <ToolTestDialog toolName={dialog.props.tool} close={dismiss} />;
+    case "useAgent":
+      return <UseAgentDialog close={dismiss} />;
   }
 }

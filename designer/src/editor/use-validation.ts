@@ -1,12 +1,14 @@
 import { useDeferredValue } from "react";
-import { getValidation } from "../graph/get-validation.js";
-import { useDocument } from "./editor-context.js";
+import { getMergedValidation } from "../graph/get-validation.js";
+import { useDocument, useSession } from "./editor-context.js";
 
 /**
- * Live validation of the document with `validateAgentSpec`. It runs on a deferred copy of the spec, so
- * typing stays responsive on big agents; results are cached per spec object.
+ * Live validation of the document with `validateAgentSpec`, plus what the server found about this
+ * server's settings (debounced, `useServerCheck`). It runs on a deferred copy of the spec, so typing never
+ * waits for it, even on big agents; results are cached per spec object.
  */
-export function useValidation(): ReturnType<typeof getValidation> {
+export function useValidation(): ReturnType<typeof getMergedValidation> {
   const spec = useDocument((state) => state.spec);
-  return getValidation(useDeferredValue(spec));
+  const serverIssues = useSession((state) => state.serverIssues);
+  return getMergedValidation(useDeferredValue(spec), serverIssues);
 }

@@ -4,17 +4,49 @@ import { getIssueIndex, type IssueIndex } from "./get-issue-index.js";
 import { suggestAutoSeqEdges, type SuggestedEdge } from "./suggest-auto-seq-edges.js";
 
 const validations = new WeakMap<AgentSpec, { issues: SpecIssue[]; index: IssueIndex }>();
+const merged = new WeakMap<
+  { issues: SpecIssue[] },
+  { server: readonly SpecIssue[]; result: { issues: SpecIssue[]; index: IssueIndex } }
+>();
+
+/** The user-timing name of one validation in the page (the designer benchmark reads it). */
+export const VALIDATION_MEASURE = "waddle-validation";
 const suggestions = new WeakMap<AgentSpec, SuggestedEdge[]>();
 
 /** `validateAgentSpec` of a spec with its issue index, computed once per spec object. */
 export function getValidation(spec: AgentSpec): { issues: SpecIssue[]; index: IssueIndex } {
   let cached = validations.get(spec);
   if (!cached) {
+    const started = performance.now();
     const { issues } = validateAgentSpec(spec);
     cached = { issues, index: getIssueIndex(issues) };
     validations.set(spec, cached);
+    performance.measure(VALIDATION_MEASURE, { start: started, end: performance.now() });
   }
   return cached;
+}
+
+/**
+ * The page's own validation with what the server found (`serverIssues`): one list, one index for the
+ * badges. Computed once per pair.
+ */
+export function getMergedValidation(
+  spec: AgentSpec,
+  serverIssues: readonly SpecIssue[],
+): { issues: SpecIssue[]; index: IssueIndex } {
+  const local = getValidation(spec);
+  if (serverIssues.length === 0) return local;
+  const known = merged.get(local);
+  if (known?.server === serverIssues) return known.result;
+  // a tool renamed or removed since the server looked: its findings no longer apply
+  const tools = new Set(spec.tools.map((tool) => tool.name));
+  const kept = serverIssues.filter(
+    (issue) => issue.target?.kind !== "tool" || tools.has(issue.target.id ?? ""),
+  );
+  const issues = [...local.issues, ...kept];
+  const result = { issues, index: getIssueIndex(issues) };
+  merged.set(local, { server: serverIssues, result });
+  return result;
 }
 
 /** `suggestAutoSeqEdges` of a spec, computed once per spec object. */

@@ -62,6 +62,16 @@ export function ToolInspector({ tool }: { tool: ToolSpec }): ReactElement {
       <div className="inspector-title">
         <Icon name="tool" />
         <h2>{tool.name}</h2>
+        <button
+          type="button"
+          className="btn btn-small inspector-title-action"
+          data-testid="tool-test-button"
+          title="Call this tool once with args you give, through the server"
+          onClick={() => void editor.ui.getState().openDialog("toolTest", { tool: tool.name })}
+        >
+          <Icon name="bolt" size={14} />
+          Run tool
+        </button>
       </div>
       <Section title="Basics">
         <ToolNameField name={tool.name} />

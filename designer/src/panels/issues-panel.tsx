@@ -3,6 +3,7 @@ import { useMemo, type ReactElement } from "react";
 import { useEditor } from "../editor/editor-context.js";
 import { useValidation } from "../editor/use-validation.js";
 import { revealIssue } from "../commands/reveal-issue.js";
+import { applyIssueFix } from "../commands/apply-issue-fix.js";
 import { Icon } from "../components/icon.js";
 
 function describeTarget(issue: SpecIssue): string {
@@ -34,10 +35,13 @@ export function IssuesPanel(): ReactElement {
   }
   return (
     <div className="panel-body" data-testid="issues-panel">
-      <p className="field-hint">Validated live on every edit. Click an issue to select what it is about.</p>
+      <p className="field-hint">
+        Validated live on every edit; this server&apos;s settings are checked too. Warnings never stop a run
+        from starting. Click an issue to select what it is about.
+      </p>
       <ul className="issue-list" role="list">
         {sorted.map((issue, index) => (
-          <li key={`${issue.path}:${issue.code}:${index}`}>
+          <li key={`${issue.path}:${issue.code}:${index}`} className="issue-item">
             <button
               type="button"
               className={`issue-row is-${issue.severity}`}
@@ -53,6 +57,17 @@ export function IssuesPanel(): ReactElement {
                 </span>
               </span>
             </button>
+            {issue.fix ? (
+              <button
+                type="button"
+                className="btn btn-small issue-fix"
+                data-testid={`issue-fix-${index}`}
+                title={issue.fix.label}
+                onClick={() => applyIssueFix(editor, issue.fix!)}
+              >
+                {issue.fix.label}
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>

@@ -1,4 +1,10 @@
-import { validateAgentSpec, type AgentSpec, type ConflictDetails, type SpecIssue } from "@waddle/protocol";
+import {
+  AgentSpec as AgentSpecSchema,
+  validateAgentSpec,
+  type AgentSpec,
+  type ConflictDetails,
+  type SpecIssue,
+} from "@waddle/protocol";
 import type { ApiClient } from "../api/api-client.js";
 import { getErrorMessage, isApiError } from "../api/api-error.js";
 import { createUniqueName } from "../graph/create-unique-name.js";
@@ -75,7 +81,9 @@ export class AgentSession {
     session.getState().set({ busy: "loading" });
     try {
       const record = await api.getAgent(id);
+      session.getState().set({ pendingDraft: null });
       this.document.load({ spec: record.spec, agentId: record.id, version: record.version });
+      void this.offerDraft(record.id, record.spec);
       return true;
     } catch (error) {
       this.notifyError(error);
@@ -83,6 +91,46 @@ export class AgentSession {
     } finally {
       session.getState().set({ busy: null });
     }
+  }
+
+  /** Offers the agent's draft (unsaved edits kept on the server) when it differs from what was loaded. */
+  private async offerDraft(agentId: string, saved: AgentSpec): Promise<void> {
+    const draft = await this.options.api.getDraft(agentId).catch(() => null);
+    if (!draft || this.document.agentId !== agentId) return;
+    if (JSON.stringify(draft.spec) === JSON.stringify(saved)) {
+      await this.options.api.deleteDraft(agentId).catch(() => undefined);
+      return;
+    }
+    this.options.session.getState().set({ pendingDraft: draft });
+  }
+
+  /** Puts the offered draft into the document as one undoable edit (saving makes it a version). */
+  restoreDraft(): void {
+    const { session, ui } = this.options;
+    const draft = session.getState().pendingDraft;
+    if (!draft || draft.agentId !== this.document.agentId) return;
+    const parsed = AgentSpecSchema.safeParse(draft.spec);
+    session.getState().set({ pendingDraft: null });
+    if (!parsed.success) {
+      ui.getState().notify("error", "The draft cannot be read as an agent any more: it was discarded.");
+      void this.options.api.deleteDraft(draft.agentId).catch(() => undefined);
+      return;
+    }
+    this.document.dispatch({ type: "replaceSpec", spec: parsed.data, reason: "restore draft" });
+    const stale = draft.baseVersion !== null && draft.baseVersion !== this.document.baseVersion;
+    ui.getState().notify(
+      "info",
+      stale
+        ? `Restored the draft made on version ${draft.baseVersion}; version ${this.document.baseVersion} is newer. Save to keep it.`
+        : "Restored the unsaved changes. Save to keep them as a version.",
+    );
+  }
+
+  /** Drops the offered draft on the server too. */
+  async discardDraft(): Promise<void> {
+    const draft = this.options.session.getState().pendingDraft;
+    this.options.session.getState().set({ pendingDraft: null });
+    if (draft) await this.options.api.deleteDraft(draft.agentId).catch(() => undefined);
   }
 
   /** Starts a new, unsaved agent (asks for a name and template first). */
@@ -118,24 +166,39 @@ export class AgentSession {
     );
     if (errors.length > 0) {
       ui.getState().set({ rightTab: "issues" });
-      ui.getState().notify(
-        "error",
-        `Fix ${errors.length === 1 ? "the error" : `the ${errors.length} errors`} in the Issues panel before saving.`,
-      );
-      return false;
+      const answer = await ui.getState().openDialog("confirm", {
+        title: "Save with errors?",
+        message:
+          `“${state.spec.name}” has ${errors.length === 1 ? "an error" : `${errors.length} errors`} (listed in the Issues panel). ` +
+          "It can be saved so that nothing is lost, as a version marked invalid: runs refuse it until a version without errors is saved.",
+        confirmLabel: "Save as invalid",
+      });
+      if (answer !== true) return false;
     }
+    const allowInvalid = errors.length > 0;
     if (session.getState().busy === "saving") return false;
     session.getState().set({ busy: "saving" });
     const spec = state.spec;
     try {
       if (state.agentId === null || state.baseVersion === null) {
-        const created = await api.createAgent(spec);
+        const created = await api.createAgent(spec, { allowInvalid });
         this.document.markSaved({ agentId: created.id, version: created.version });
       } else {
-        const updated = await api.updateAgent(state.agentId, { spec, baseVersion: state.baseVersion });
+        const updated = await api.updateAgent(state.agentId, {
+          spec,
+          baseVersion: state.baseVersion,
+          ...(allowInvalid ? { allowInvalid } : {}),
+        });
         this.document.markSaved({ agentId: updated.id, version: updated.version });
       }
-      ui.getState().notify("success", `Saved “${spec.name}” (version ${this.document.baseVersion}).`);
+      session.getState().set({ pendingDraft: null });
+      void api.deleteDraft(spec.id).catch(() => undefined);
+      ui.getState().notify(
+        allowInvalid ? "info" : "success",
+        allowInvalid
+          ? `Saved “${spec.name}” as version ${this.document.baseVersion}, marked invalid: runs refuse it until the errors are fixed.`
+          : `Saved “${spec.name}” (version ${this.document.baseVersion}).`,
+      );
       await this.refreshAgents().catch(() => undefined);
       return true;
     } catch (error) {

@@ -32,6 +32,13 @@ function SaveStatus(): ReactElement {
   );
 }
 
+/** "Valid", "Valid · 3 warnings" (warnings never make an agent invalid), or "2 errors · 1 warning". */
+export function getIssuesChipText(index: { errors: number; warnings: number }): string {
+  const warnings = `${index.warnings} warning${index.warnings === 1 ? "" : "s"}`;
+  if (index.errors === 0) return index.warnings === 0 ? "Valid" : `Valid · ${warnings}`;
+  return `${index.errors} error${index.errors === 1 ? "" : "s"} · ${warnings}`;
+}
+
 function IssuesChip(): ReactElement {
   const editor = useEditor();
   const { index } = useValidation();
@@ -48,9 +55,7 @@ function IssuesChip(): ReactElement {
       onClick={() => editor.ui.getState().set({ rightTab: "issues" })}
     >
       <Icon name={total === 0 ? "check" : "alert"} size={14} />
-      {total === 0
-        ? "Valid"
-        : `${index.errors} error${index.errors === 1 ? "" : "s"} · ${index.warnings} warning${index.warnings === 1 ? "" : "s"}`}
+      {getIssuesChipText(index)}
     </button>
   );
 }
@@ -95,6 +100,7 @@ export function AppHeader(): ReactElement {
         <CommandButton command="import" icon="upload" />
         <CommandButton command="export" icon="download" />
         <CommandButton command="versions" icon="history" />
+        <CommandButton command="use-agent" icon="link" showLabel testId="use-agent" />
         <span className="toolbar-gap" />
         <IssuesChip />
         <CommandButton command="save" icon="save" showLabel variant="primary" testId="save-button" />

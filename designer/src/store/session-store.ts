@@ -1,4 +1,11 @@
-import type { AgentSummary, HealthResponse, McpServerInfo, ToolInfo } from "@waddle/protocol";
+import type {
+  AgentDraft,
+  AgentSummary,
+  HealthResponse,
+  McpServerInfo,
+  SpecIssue,
+  ToolInfo,
+} from "@waddle/protocol";
 import { createStore, type StoreApi } from "zustand/vanilla";
 
 /** What the designer knows about the server: agents, registered tools, health, a save in flight. */
@@ -12,6 +19,10 @@ export interface SessionState {
   /** Why the server cannot be reached, when it cannot. */
   offlineReason: string | null;
   busy: "saving" | "loading" | null;
+  /** What only the server can check (allow-lists, secrets, keys, MCP servers, saved agents), debounced. */
+  serverIssues: readonly SpecIssue[];
+  /** Unsaved edits of the open agent found on the server, offered for restore. */
+  pendingDraft: AgentDraft | null;
   set(patch: Partial<Omit<SessionState, "set">>): void;
 }
 
@@ -26,6 +37,8 @@ export function createSessionStore(): SessionStore {
     health: null,
     offlineReason: null,
     busy: null,
+    serverIssues: [],
+    pendingDraft: null,
     set: (patch) => set(patch),
   }));
 }

@@ -29,6 +29,8 @@ export interface DialogMap {
   export: { props: Record<string, never>; result: true };
   versions: { props: Record<string, never>; result: true };
   shortcuts: { props: Record<string, never>; result: true };
+  toolTest: { props: { tool: string }; result: true };
+  useAgent: { props: Record<string, never>; result: true };
 }
 export type DialogKind = keyof DialogMap;
 export type OpenDialog = { [K in DialogKind]: { kind: K; props: DialogMap[K]["props"] } }[DialogKind];

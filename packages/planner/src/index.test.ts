@@ -51,6 +51,7 @@ describe("the public surface", () => {
         "redactText",
         "runTestCase",
         "runTestSuite",
+        "testToolCall",
       ]
     `);
   });

@@ -39,6 +39,8 @@ export { ToolPauseSignal } from "./tools/tool-pause-signal.js";
 export { buildCatalog, Catalog } from "./catalog/catalog.js";
 export type { BuildCatalogOptions, CatalogTool } from "./catalog/catalog.js";
 export { createMockToolRunner } from "./catalog/mock-tool-runner.js";
+export { testToolCall } from "./tools/test-tool-call.js";
+export type { TestToolCallOptions, TestToolCallResult } from "./tools/test-tool-call.js";
 export type { MockToolRunnerOptions } from "./catalog/mock-tool-runner.js";
 
 // LLM clients.

@@ -34,6 +34,10 @@ export const API_ERROR_CODES = [
   "run_failed_after_side_effects",
   /** A turn names another agent than its session's. */
   "session_agent_mismatch",
+  /** A tool test of a tool with side effects (or that requires approval) sent without `confirm: true`. */
+  "confirmation_required",
+  /** A run of an agent version saved with errors (`invalid: true`): the details list the issues. */
+  "invalid_agent_version",
   "internal",
 ] as const;
 export const ApiErrorCode = z.enum(API_ERROR_CODES);
@@ -124,7 +128,12 @@ export const AgentsListResponse = z.object({ agents: z.array(AgentSummary) });
 export type AgentsListResponse = z.infer<typeof AgentsListResponse>;
 
 /** `POST /api/agents` body is an AgentSpec; the answer: */
-export const CreateAgentResponse = z.object({ id: Slug, version: z.int().positive() });
+export const CreateAgentResponse = z.object({
+  id: Slug,
+  version: z.int().positive(),
+  /** Saved with errors (`allowInvalid`): runs of this version are refused until a valid one is saved. */
+  invalid: z.boolean().optional(),
+});
 export type CreateAgentResponse = z.infer<typeof CreateAgentResponse>;
 
 export const AgentRecord = z.object({
@@ -133,6 +142,8 @@ export const AgentRecord = z.object({
   spec: AgentSpec,
   updatedAt: z.string(),
   createdAt: z.string().optional(),
+  /** Saved with errors (the designer's "save anyway"): runs of this version are refused. */
+  invalid: z.boolean().optional(),
 });
 export type AgentRecord = z.infer<typeof AgentRecord>;
 
@@ -141,6 +152,8 @@ export const UpdateAgentRequest = z.object({
   spec: z.unknown(),
   baseVersion: z.int().positive(),
   message: z.string().max(500).optional(),
+  /** Save a spec whose only problems are errors of cross references as a version marked `invalid`. */
+  allowInvalid: z.boolean().optional(),
 });
 export type UpdateAgentRequest = z.infer<typeof UpdateAgentRequest>;
 export const UpdateAgentResponse = CreateAgentResponse;
@@ -158,6 +171,7 @@ export const AgentVersionSummary = z.object({
   createdAt: z.string(),
   name: z.string(),
   message: z.string().optional(),
+  invalid: z.boolean().optional(),
 });
 export type AgentVersionSummary = z.infer<typeof AgentVersionSummary>;
 export const AgentVersionsResponse = z.object({ versions: z.array(AgentVersionSummary) });

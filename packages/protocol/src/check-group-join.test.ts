@@ -8,7 +8,10 @@ const base = makeTestSpec();
 /** The test spec with join_all's args schema replaced, joining a group of alpha and beta. */
 function withJoin(argsSchema: Record<string, unknown>, join: Record<string, unknown>): AgentSpecInput {
   const tools = (base.tools ?? []).map((tool): ToolSpecInput =>
-    tool.name === "join_all" ? { ...tool, argsSchema } : tool,
+    // the mock's output reads no argument, so that only the join is checked here
+    tool.name === "join_all"
+      ? { ...tool, argsSchema, impl: { kind: "mock", output: { text: "joined" } } }
+      : tool,
   );
   const group = { id: "g", kind: "parallel" as const, name: "G", members: ["alpha", "beta"] };
   return { ...base, tools, groups: [{ ...group, join: { tool: "join_all", ...join } }] };

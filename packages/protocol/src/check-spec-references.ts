@@ -1,5 +1,6 @@
 import type { AgentSpec, ToolSpec } from "./agent-spec.js";
 import { checkLlmConfigs } from "./check-llm-configs.js";
+import { checkAutoSeqFit } from "./check-auto-seq-fit.js";
 import { checkToolSpec } from "./check-tool-spec.js";
 import { formatJsonPath } from "./json-path.js";
 import { checkGroupJoin } from "./check-group-join.js";
@@ -42,8 +43,15 @@ export function checkSpecReferences(spec: AgentSpec, indices: SourceIndices = {}
     }
     return { kind: "agent" };
   };
-  const report: Report = (severity, code, path, message) =>
-    issues.push({ severity, code, path: formatJsonPath(path), message, target: targetOf(path) });
+  const report: Report = (severity, code, path, message, fix) =>
+    issues.push({
+      severity,
+      code,
+      path: formatJsonPath(path),
+      message,
+      target: targetOf(path),
+      ...(fix ? { fix } : {}),
+    });
 
   const tools = new Map<string, ToolSpec>();
   spec.tools.forEach((tool, i) => {
@@ -112,7 +120,9 @@ function checkEdges(
       return;
     }
     const target = tools.get(edge.target);
-    if (!sourceOk || !targetOk || !target) return;
+    const source = tools.get(edge.source);
+    if (!sourceOk || !targetOk || !target || !source) return;
+    checkAutoSeqFit({ edge, source, target, at, report });
     if (!target.autoSeq) {
       report(
         "warning",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { JsonSchema, ToolSpec } from "./agent-spec.js";
+import { checkToolTemplates } from "./check-tool-templates.js";
 import type { SpecCheckPath as Path, SpecCheckReport as Report } from "./spec-check.js";
 
 const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "x-api-key", "api-key", "cookie"]);
@@ -25,6 +26,7 @@ export function checkToolSpec(tool: ToolSpec, at: Path, report: Report): void {
     );
   }
   if (tool.impl.kind === "http") checkHttpImpl(tool.impl, [...at, "impl"], report);
+  checkToolTemplates(tool, at, report);
 }
 
 function checkToolSchema(schema: JsonSchema, path: Path, which: string, report: Report): void {

@@ -201,7 +201,8 @@ export {
   WatchAgentMessage,
 } from "./socket.js";
 export type { ClientToServerEvents, ServerToClientEvents } from "./socket.js";
-export { SPEC_ISSUE_CODES, SpecIssue, SpecIssueCode, SpecIssueTarget } from "./spec-issue.js";
+export { AgentDraft, PutDraftRequest, ToolTestRequest, ToolTestResponse } from "./design-api.js";
+export { SPEC_ISSUE_CODES, SpecIssue, SpecIssueCode, SpecIssueFix, SpecIssueTarget } from "./spec-issue.js";
 export { getIssueTarget, parseAgentSpec, SpecError, validateAgentSpec } from "./validate-agent-spec.js";
 export type { ValidateAgentSpecResult } from "./validate-agent-spec.js";
 export {

@@ -1,4 +1,4 @@
-import type { SpecIssue, SpecIssueCode } from "./spec-issue.js";
+import type { SpecIssue, SpecIssueCode, SpecIssueFix } from "./spec-issue.js";
 
 /** A path into the spec, as segments (`["tools", 2, "name"]`). */
 export type SpecCheckPath = Array<string | number>;
@@ -9,4 +9,5 @@ export type SpecCheckReport = (
   code: SpecIssueCode,
   path: SpecCheckPath,
   message: string,
+  fix?: SpecIssueFix,
 ) => void;

@@ -42,6 +42,19 @@ export const SPEC_ISSUE_CODES = [
   "disallowed_and_preferred",
   "literal_secret_header",
   "invalid_url",
+  // templates and auto-seq fit (mistakes in the agent: what would fail at run time)
+  "unknown_template_arg",
+  "unfilled_template",
+  "unused_required_arg",
+  "auto_seq_without_out_schema",
+  "auto_seq_args_unfilled",
+  "unknown_agent",
+  // this server's settings (always warnings: fixing the setting is enough, no re-save)
+  "host_not_allowed",
+  "llm_endpoint_not_allowed",
+  "missing_secret",
+  "missing_credential",
+  "mcp_server_not_configured",
 ] as const;
 export const SpecIssueCode = z.enum(SPEC_ISSUE_CODES);
 export type SpecIssueCode = z.infer<typeof SpecIssueCode>;
@@ -53,6 +66,24 @@ export const SpecIssueTarget = z.object({
 });
 export type SpecIssueTarget = z.infer<typeof SpecIssueTarget>;
 
+/**
+ * What the designer can do about an issue in one click: add the missing argument, remove a broken edge,
+ * allow a host, add a secret or credential (these two open the server's Credentials page).
+ */
+export const SpecIssueFix = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("add_argument"), label: z.string(), tool: z.string(), name: z.string() }),
+  z.object({ action: z.literal("remove_edge"), label: z.string(), edgeId: z.string() }),
+  z.object({
+    action: z.literal("allow_host"),
+    label: z.string(),
+    host: z.string(),
+    list: z.enum(["http", "llm"]),
+  }),
+  z.object({ action: z.literal("add_secret"), label: z.string(), name: z.string() }),
+  z.object({ action: z.literal("add_credential"), label: z.string(), name: z.string() }),
+]);
+export type SpecIssueFix = z.infer<typeof SpecIssueFix>;
+
 /** One problem in a spec: where it is (JSON path such as `$.tools[2].name`), what it is, what to do. */
 export const SpecIssue = z.object({
   severity: z.enum(["error", "warning"]),
@@ -60,5 +91,6 @@ export const SpecIssue = z.object({
   code: SpecIssueCode,
   message: z.string(),
   target: SpecIssueTarget.optional(),
+  fix: SpecIssueFix.optional(),
 });
 export type SpecIssue = z.infer<typeof SpecIssue>;

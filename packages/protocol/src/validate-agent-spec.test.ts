@@ -347,7 +347,8 @@ describe("validateAgentSpec", () => {
         filter: { type: "object", properties: { tags: { type: "array", default: [] } }, default: {} },
       },
     };
-    expect(validateAgentSpec({ ...base, tools: withTool(0, { argsSchema }) }).issues).toEqual([]);
+    const impl = { kind: "mock", output: { text: "fixed" } };
+    expect(validateAgentSpec({ ...base, tools: withTool(0, { argsSchema, impl }) }).issues).toEqual([]);
   });
 
   it("still checks cross references when the structure is broken", () => {

@@ -1,4 +1,5 @@
 import {
+  AgentSpec as AgentSpecSchema,
   ExportFormat,
   UpdateAgentRequest,
   validateAgentSpec,
@@ -11,7 +12,10 @@ import { Router } from "express";
 import { z } from "zod";
 import { ApiError, notFound } from "../shared/api-error.js";
 import { exportAgent } from "../agents/export-agent.js";
+import { checkServerSettings } from "../agents/check-server-settings.js";
 import { importAgent } from "../agents/import-agent.js";
+import type { ServerSettingsView } from "../agents/server-settings-view.js";
+import { createDraftRoutes } from "./draft-routes.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import { AgentIdParam, AgentVersionParams, parseRequest } from "./validate-request.js";
@@ -31,15 +35,24 @@ function parseExportFormat(value: string): ExportFormat {
     },
   );
 }
+const CreateQuery = z.strictObject({ allowInvalid: z.enum(["true", "false"]).optional() });
 
 const NO_SPEC_MESSAGE = "Send the agent spec as a JSON body.";
 
-/** A spec from a body, or a 422 `invalid_spec` whose details list every path-precise issue. */
-function requireValidSpec(body: unknown): AgentSpec {
+/**
+ * A spec from a body, or a 422 `invalid_spec` whose details list every path-precise issue. With
+ * `allowInvalid`, a spec whose structure is sound but whose cross references have errors is taken, marked
+ * `invalid` (runs refuse it): the designer's "save anyway", so that work with mistakes is never lost.
+ */
+function requireValidSpec(body: unknown, allowInvalid = false): { spec: AgentSpec; invalid: boolean } {
   // Without a body the validator would report a required field named "undefined".
   if (body === undefined) throw new ApiError("validation_failed", NO_SPEC_MESSAGE);
   const result = validateAgentSpec(body);
-  if (result.ok) return result.spec;
+  if (result.ok) return { spec: result.spec, invalid: false };
+  if (allowInvalid) {
+    const parsed = AgentSpecSchema.safeParse(body);
+    if (parsed.success) return { spec: parsed.data, invalid: true };
+  }
   const errors = result.issues.filter((issue) => issue.severity === "error");
   const first = errors[0];
   throw new ApiError(
@@ -51,13 +64,17 @@ function requireValidSpec(body: unknown): AgentSpec {
   );
 }
 
-/** `/api/agents`: CRUD with versions and optimistic concurrency, validate, import, export. */
+/**
+ * `/api/agents`: CRUD with versions and optimistic concurrency, validate (with this server's settings when
+ * `settings` is given), import, export, drafts.
+ */
 export function createAgentsRoutes(options: {
   store: WaddleStore;
   /** Module tools' files, for exports that import or copy them. */
   registry?: ToolRegistry;
+  settings?: ServerSettingsView;
 }): Router {
-  const { store } = options;
+  const { store, settings } = options;
   const router = Router();
 
   router.get("/", async (_request, response) => {
@@ -65,16 +82,33 @@ export function createAgentsRoutes(options: {
   });
 
   router.post("/", async (request, response) => {
-    const spec = requireValidSpec(request.body);
-    const record = await store.createAgent({ spec });
-    const body: CreateAgentResponse = { id: record.id, version: record.version };
+    const { allowInvalid } = parseRequest(CreateQuery, request.query, "query");
+    const { spec, invalid } = requireValidSpec(request.body, allowInvalid === "true");
+    const record = await store.createAgent({ spec, ...(invalid ? { invalid } : {}) });
+    const body: CreateAgentResponse = {
+      id: record.id,
+      version: record.version,
+      ...(record.invalid ? { invalid: true } : {}),
+    };
     response.status(201).location(`/api/agents/${record.id}`).json(body);
   });
 
-  router.post("/validate", (request, response) => {
+  router.post("/validate", async (request, response) => {
     if (request.body === undefined) throw new ApiError("validation_failed", NO_SPEC_MESSAGE);
     const result = validateAgentSpec(request.body);
-    const body: ValidateResponse = { ok: result.ok, issues: result.issues };
+    const server = result.ok && settings ? await checkServerSettings(result.spec, settings) : [];
+    const issues = [...result.issues, ...server];
+    const body: ValidateResponse = { ok: !issues.some((issue) => issue.severity === "error"), issues };
+    response.json(body);
+  });
+
+  // What the designer cannot know by itself (allow-lists, secrets, keys, MCP servers, saved agents): the
+  // checks that need this server, for a spec the page validates on its own. Debounced by the page.
+  router.post("/server-check", async (request, response) => {
+    if (request.body === undefined) throw new ApiError("validation_failed", NO_SPEC_MESSAGE);
+    const parsed = AgentSpecSchema.safeParse(request.body);
+    const issues = parsed.success && settings ? await checkServerSettings(parsed.data, settings) : [];
+    const body: ValidateResponse = { ok: !issues.some((issue) => issue.severity === "error"), issues };
     response.json(body);
   });
 
@@ -92,7 +126,7 @@ export function createAgentsRoutes(options: {
   router.put("/:id", async (request, response) => {
     const { id } = parseRequest(AgentIdParam, request.params, "params");
     const body = parseRequest(UpdateAgentRequest, request.body, "body");
-    const spec = requireValidSpec(body.spec);
+    const { spec, invalid } = requireValidSpec(body.spec, body.allowInvalid === true);
     if (spec.id !== id) {
       throw new ApiError(
         "validation_failed",
@@ -107,13 +141,15 @@ export function createAgentsRoutes(options: {
       spec,
       baseVersion: body.baseVersion,
       ...(body.message ? { message: body.message } : {}),
+      ...(invalid ? { invalid } : {}),
     });
-    response.json({ id: record.id, version: record.version });
+    response.json({ id: record.id, version: record.version, ...(record.invalid ? { invalid: true } : {}) });
   });
 
   router.delete("/:id", async (request, response) => {
     const { id } = parseRequest(AgentIdParam, request.params, "params");
     if (!(await store.deleteAgent(id))) throw notFound("Agent", id);
+    await store.drafts.delete(id);
     response.status(204).end();
   });
 
@@ -151,5 +187,6 @@ export function createAgentsRoutes(options: {
       .send(typeof exported.body === "string" ? exported.body : Buffer.from(exported.body));
   });
 
+  router.use("/:id/draft", createDraftRoutes({ store }));
   return router;
 }

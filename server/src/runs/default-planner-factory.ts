@@ -161,8 +161,8 @@ async function fillMcpSchemas(spec: AgentSpec, mcp: McpClientManager | undefined
   return mcp.fillSchemas(spec);
 }
 
-/** Runs another saved agent to its end for an agent tool, refusing cycles and nesting past `maxDepth`. */
-function createSubagentRunner(options: {
+/** Runs another saved agent to its end for an agent tool, refusing cycles and nesting past `maxDepth` (also for tool tests). */
+export function createSubagentRunner(options: {
   request: CreatePlannerOptions;
   create: PlannerFactory;
   store: WaddleStore;

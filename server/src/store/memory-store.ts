@@ -24,6 +24,7 @@ import {
   type WaddleStore,
 } from "./waddle-store.js";
 import { MemoryRunClaims } from "./memory-run-claims.js";
+import { MemoryDraftStore } from "./drafts/memory-draft-store.js";
 import { MemoryRequestKeyStore } from "./request-keys/memory-request-key-store.js";
 import { MemorySessionStore } from "./sessions/memory-session-store.js";
 import { MemoryTestStore } from "./tests/memory-test-store.js";
@@ -44,6 +45,7 @@ export class MemoryStore implements WaddleStore {
   private readonly claims = new MemoryRunClaims(this.runs, (run, patch) => this.applyPatch(run, patch));
   private readonly checkpoints = new Map<string, RunCheckpoint>();
   readonly requestKeys = new MemoryRequestKeyStore();
+  readonly drafts = new MemoryDraftStore();
   readonly sessions = new MemorySessionStore();
   readonly tests = new MemoryTestStore();
   private closed = false;
@@ -61,7 +63,7 @@ export class MemoryStore implements WaddleStore {
     return latest ? structuredClone(latest.record) : undefined;
   }
 
-  async createAgent(options: { spec: AgentSpec; message?: string }): Promise<AgentRecord> {
+  async createAgent(options: { spec: AgentSpec; message?: string; invalid?: boolean }): Promise<AgentRecord> {
     this.assertOpen();
     const { spec } = options;
     if (this.agents.has(spec.id)) {
@@ -79,6 +81,7 @@ export class MemoryStore implements WaddleStore {
       spec: structuredClone(spec),
       updatedAt: now,
       createdAt: now,
+      ...(options.invalid ? { invalid: true } : {}),
     };
     this.agents.set(spec.id, [{ record, ...(options.message ? { message: options.message } : {}) }]);
     return structuredClone(record);
@@ -89,6 +92,7 @@ export class MemoryStore implements WaddleStore {
     spec: AgentSpec;
     baseVersion: number;
     message?: string;
+    invalid?: boolean;
   }): Promise<AgentRecord> {
     this.assertOpen();
     const versions = this.agents.get(options.id);
@@ -110,6 +114,7 @@ export class MemoryStore implements WaddleStore {
       spec: structuredClone({ ...options.spec, id: options.id }),
       updatedAt: new Date().toISOString(),
       createdAt: versions[0]!.record.createdAt ?? latest.updatedAt,
+      ...(options.invalid ? { invalid: true } : {}),
     };
     versions.push({ record, ...(options.message ? { message: options.message } : {}) });
     return structuredClone(record);
@@ -127,6 +132,7 @@ export class MemoryStore implements WaddleStore {
       createdAt: record.updatedAt,
       name: record.spec.name,
       ...(message ? { message } : {}),
+      ...(record.invalid ? { invalid: true } : {}),
     }));
   }
 

@@ -128,6 +128,20 @@ export const PG_MIGRATIONS: readonly { id: number; name: string; sql: string }[]
     `,
   },
   {
+    id: 6,
+    // Versions saved with errors, and each agent's unsaved edits (see the SQLite migration 9).
+    name: "agent_drafts",
+    sql: `
+      ALTER TABLE agent_versions ADD COLUMN invalid boolean NOT NULL DEFAULT false;
+      CREATE TABLE agent_drafts (
+        agent_id text PRIMARY KEY,
+        base_version integer,
+        spec text NOT NULL,
+        updated_at text NOT NULL
+      );
+      `,
+  },
+  {
     id: 9,
     // Tests from runs (see the SQLite migration 12).
     name: "agent_tests",

@@ -20,6 +20,7 @@ import {
   type PgRunRow,
 } from "./pg-run-writes.js";
 import { applyPgMigrations } from "./pg-migrations.js";
+import { PgDraftStore } from "./drafts/pg-draft-store.js";
 import { PgRequestKeyStore } from "./request-keys/pg-request-key-store.js";
 import { PgSessionStore } from "./sessions/pg-session-store.js";
 import { PgTestStore } from "./tests/pg-test-store.js";
@@ -51,6 +52,7 @@ export class PgStore implements WaddleStore {
   private readonly connection: PgConnection;
   private readonly claims: PgRunClaims;
   readonly requestKeys = new PgRequestKeyStore((text, params, kind) => this.query(text, params, kind));
+  readonly drafts = new PgDraftStore((text, params, kind) => this.query(text, params, kind));
   readonly sessions = new PgSessionStore(
     (text, params, kind) => this.query(text, params, kind),
     (body) => this.transaction("write", (query) => body(query)),
@@ -98,7 +100,7 @@ export class PgStore implements WaddleStore {
     return rows[0] ? toAgentRecord(rows[0] as VersionRow) : undefined;
   }
 
-  async createAgent(options: { spec: AgentSpec; message?: string }): Promise<AgentRecord> {
+  async createAgent(options: { spec: AgentSpec; message?: string; invalid?: boolean }): Promise<AgentRecord> {
     const { spec } = options;
     const now = new Date().toISOString();
     const conflict = (version: number) =>
@@ -122,10 +124,24 @@ export class PgStore implements WaddleStore {
         if (isUniqueViolation(error)) throw conflict(first);
         throw error;
       }
-      await this.insertVersion(query, { id: spec.id, version: first, spec, message: options.message, now });
+      await this.insertVersion(query, {
+        id: spec.id,
+        version: first,
+        spec,
+        message: options.message,
+        now,
+        invalid: options.invalid,
+      });
       return first;
     });
-    return { id: spec.id, version, spec, updatedAt: now, createdAt: now };
+    return {
+      id: spec.id,
+      version,
+      spec,
+      updatedAt: now,
+      createdAt: now,
+      ...(options.invalid ? { invalid: true } : {}),
+    };
   }
 
   async updateAgent(options: {
@@ -133,6 +149,7 @@ export class PgStore implements WaddleStore {
     spec: AgentSpec;
     baseVersion: number;
     message?: string;
+    invalid?: boolean;
   }): Promise<AgentRecord> {
     const now = new Date().toISOString();
     const spec = { ...options.spec, id: options.id };
@@ -150,7 +167,14 @@ export class PgStore implements WaddleStore {
         );
       }
       const version = existing.latest_version + 1;
-      await this.insertVersion(query, { id: options.id, version, spec, message: options.message, now });
+      await this.insertVersion(query, {
+        id: options.id,
+        version,
+        spec,
+        message: options.message,
+        now,
+        invalid: options.invalid,
+      });
       await query("UPDATE agents SET latest_version = $1, updated_at = $2 WHERE id = $3", [
         version,
         now,
@@ -158,7 +182,14 @@ export class PgStore implements WaddleStore {
       ]);
       return existing.created_at;
     });
-    return { id: options.id, version: options.baseVersion + 1, spec, updatedAt: now, createdAt };
+    return {
+      id: options.id,
+      version: options.baseVersion + 1,
+      spec,
+      updatedAt: now,
+      createdAt,
+      ...(options.invalid ? { invalid: true } : {}),
+    };
   }
 
   async deleteAgent(id: string): Promise<boolean> {
@@ -169,7 +200,7 @@ export class PgStore implements WaddleStore {
     const exists = await this.query("SELECT 1 FROM agents WHERE id = $1", [id]);
     if (exists.rows.length === 0) return undefined;
     const { rows } = await this.query(
-      "SELECT version, name, message, created_at FROM agent_versions WHERE agent_id = $1 ORDER BY version",
+      "SELECT version, name, message, created_at, invalid FROM agent_versions WHERE agent_id = $1 ORDER BY version",
       [id],
     );
     return (rows as VersionRow[]).map((row) => ({
@@ -177,6 +208,7 @@ export class PgStore implements WaddleStore {
       createdAt: row.created_at,
       name: row.name,
       ...(row.message ? { message: row.message } : {}),
+      ...(row.invalid ? { invalid: true } : {}),
     }));
   }
 
@@ -364,11 +396,18 @@ export class PgStore implements WaddleStore {
 
   private async insertVersion(
     query: Query,
-    options: { id: string; version: number; spec: AgentSpec; message: string | undefined; now: string },
+    options: {
+      id: string;
+      version: number;
+      spec: AgentSpec;
+      message: string | undefined;
+      now: string;
+      invalid: boolean | undefined;
+    },
   ): Promise<void> {
     await query(
-      `INSERT INTO agent_versions (agent_id, version, name, message, spec, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
+      `INSERT INTO agent_versions (agent_id, version, name, message, spec, created_at, invalid)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [
         options.id,
         options.version,
@@ -376,6 +415,7 @@ export class PgStore implements WaddleStore {
         options.message ?? null,
         JSON.stringify(options.spec),
         options.now,
+        options.invalid === true,
       ],
     );
   }

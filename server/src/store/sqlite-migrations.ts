@@ -142,6 +142,20 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
     `,
   },
   {
+    id: 9,
+    // Versions saved with errors (runs refuse them), and each agent's unsaved edits (issue 21).
+    name: "agent_drafts",
+    sql: `
+      ALTER TABLE agent_versions ADD COLUMN invalid INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE agent_drafts (
+        agent_id TEXT PRIMARY KEY,
+        base_version INTEGER,
+        spec TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      `,
+  },
+  {
     id: 12,
     // Tests from runs: each agent's suite and its test runs, one JSON document each; runs of test cases are
     // told apart by their origin's purpose (listed only when asked).

@@ -29,6 +29,8 @@ export interface VersionRow {
   spec: string;
   created_at: string;
   first_created_at?: string;
+  /** 1 (SQLite) or true (PostgreSQL) for a version saved with errors. */
+  invalid?: number | boolean;
 }
 
 export const RUN_COLUMNS: Readonly<Record<keyof RunPatch, { column: string; json: boolean }>> = {
@@ -54,6 +56,7 @@ export function toAgentRecord(row: VersionRow): AgentRecord {
     spec: JSON.parse(row.spec) as AgentSpec,
     updatedAt: row.created_at,
     ...(row.first_created_at ? { createdAt: row.first_created_at } : {}),
+    ...(row.invalid ? { invalid: true } : {}),
   };
 }
 

@@ -13,6 +13,7 @@ import { assertSqliteFence, patchSqliteRun } from "./sqlite-run-writes.js";
 import { openSqliteDatabase, type SqliteStoreOptions } from "./open-sqlite-database.js";
 import type { WalCheckpointer } from "./wal-checkpointer.js";
 import { SqliteRequestKeyStore } from "./request-keys/sqlite-request-key-store.js";
+import { SqliteDraftStore } from "./drafts/sqlite-draft-store.js";
 import { SqliteSessionStore } from "./sessions/sqlite-session-store.js";
 import { SqliteTestStore } from "./tests/sqlite-test-store.js";
 import { toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sqlite-rows.js";
@@ -46,6 +47,7 @@ export class SqliteStore implements WaddleStore {
   readonly requestKeys: SqliteRequestKeyStore;
   readonly sessions: SqliteSessionStore;
   readonly tests: SqliteTestStore;
+  readonly drafts: SqliteDraftStore;
   private readonly claims: SqliteRunClaims;
 
   /** Opens (creating when needed) the database at `filename`; `":memory:"` for a throwaway one. */
@@ -54,6 +56,7 @@ export class SqliteStore implements WaddleStore {
     this.requestKeys = new SqliteRequestKeyStore(this.db);
     this.sessions = new SqliteSessionStore(this.db);
     this.tests = new SqliteTestStore(this.db);
+    this.drafts = new SqliteDraftStore(this.db);
     this.claims = new SqliteRunClaims(
       this.db,
       (text) => this.sql(text),
@@ -77,7 +80,7 @@ export class SqliteStore implements WaddleStore {
     return row ? toAgentRecord(row) : undefined;
   }
 
-  async createAgent(options: { spec: AgentSpec; message?: string }): Promise<AgentRecord> {
+  async createAgent(options: { spec: AgentSpec; message?: string; invalid?: boolean }): Promise<AgentRecord> {
     const { spec } = options;
     const now = new Date().toISOString();
     const version = this.db.transaction(() => {
@@ -101,10 +104,24 @@ export class SqliteStore implements WaddleStore {
         now,
         now,
       );
-      this.insertVersion({ id: spec.id, version: first, spec, message: options.message, now });
+      this.insertVersion({
+        id: spec.id,
+        version: first,
+        spec,
+        message: options.message,
+        now,
+        invalid: options.invalid,
+      });
       return first;
     })();
-    return { id: spec.id, version, spec, updatedAt: now, createdAt: now };
+    return {
+      id: spec.id,
+      version,
+      spec,
+      updatedAt: now,
+      createdAt: now,
+      ...(options.invalid ? { invalid: true } : {}),
+    };
   }
 
   async updateAgent(options: {
@@ -112,6 +129,7 @@ export class SqliteStore implements WaddleStore {
     spec: AgentSpec;
     baseVersion: number;
     message?: string;
+    invalid?: boolean;
   }): Promise<AgentRecord> {
     const now = new Date().toISOString();
     const spec = { ...options.spec, id: options.id };
@@ -128,7 +146,14 @@ export class SqliteStore implements WaddleStore {
         );
       }
       const version = existing.latest_version + 1;
-      this.insertVersion({ id: options.id, version, spec, message: options.message, now });
+      this.insertVersion({
+        id: options.id,
+        version,
+        spec,
+        message: options.message,
+        now,
+        invalid: options.invalid,
+      });
       this.sql("UPDATE agents SET latest_version = ?, updated_at = ? WHERE id = ?").run(
         version,
         now,
@@ -136,7 +161,14 @@ export class SqliteStore implements WaddleStore {
       );
       return existing.created_at;
     })();
-    return { id: options.id, version: options.baseVersion + 1, spec, updatedAt: now, createdAt };
+    return {
+      id: options.id,
+      version: options.baseVersion + 1,
+      spec,
+      updatedAt: now,
+      createdAt,
+      ...(options.invalid ? { invalid: true } : {}),
+    };
   }
 
   async deleteAgent(id: string): Promise<boolean> {
@@ -147,13 +179,14 @@ export class SqliteStore implements WaddleStore {
     const exists = this.sql("SELECT 1 FROM agents WHERE id = ?").get(id);
     if (!exists) return undefined;
     const rows = this.sql(
-      "SELECT version, name, message, created_at FROM agent_versions WHERE agent_id = ? ORDER BY version",
+      "SELECT version, name, message, created_at, invalid FROM agent_versions WHERE agent_id = ? ORDER BY version",
     ).all(id) as VersionRow[];
     return rows.map((row) => ({
       version: row.version,
       createdAt: row.created_at,
       name: row.name,
       ...(row.message ? { message: row.message } : {}),
+      ...(row.invalid ? { invalid: true } : {}),
     }));
   }
 
@@ -379,9 +412,10 @@ export class SqliteStore implements WaddleStore {
     spec: AgentSpec;
     message: string | undefined;
     now: string;
+    invalid: boolean | undefined;
   }): void {
     this.sql(
-      "INSERT INTO agent_versions (agent_id, version, name, message, spec, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+      "INSERT INTO agent_versions (agent_id, version, name, message, spec, created_at, invalid) VALUES (?, ?, ?, ?, ?, ?, ?)",
     ).run(
       options.id,
       options.version,
@@ -389,6 +423,7 @@ export class SqliteStore implements WaddleStore {
       options.message ?? null,
       JSON.stringify(options.spec),
       options.now,
+      options.invalid ? 1 : 0,
     );
   }
 }

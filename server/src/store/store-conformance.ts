@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { AgentSpec, FinalPayload, type RunEvent } from "@waddle/protocol";
+import { draftStoreCases } from "./drafts/draft-store-cases.js";
 import { requestKeyCases } from "./request-keys/request-key-cases.js";
 import { sessionStoreCases } from "./sessions/session-store-cases.js";
 import { testStoreCases } from "./tests/test-store-cases.js";
@@ -38,6 +39,28 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...requestKeyCases,
   ...sessionStoreCases,
   ...testStoreCases,
+  ...draftStoreCases,
+  {
+    name: "keeps the invalid mark of a version saved with errors, and only of that version",
+    run: (make) =>
+      withStore(make, async (store) => {
+        const first = await store.createAgent({ spec: spec("gamma"), invalid: true });
+        assert.equal(first.invalid, true);
+        assert.equal((await store.getAgent("gamma"))?.invalid, true);
+        const second = await store.updateAgent({ id: "gamma", spec: spec("gamma"), baseVersion: 1 });
+        assert.equal(second.invalid, undefined);
+        assert.equal((await store.getAgent("gamma"))?.invalid, undefined);
+        assert.equal((await store.getAgentVersion("gamma", 1))?.invalid, true);
+        const versions = await store.listAgentVersions("gamma");
+        assert.deepEqual(
+          versions?.map((version) => [version.version, version.invalid]),
+          [
+            [1, true],
+            [2, undefined],
+          ],
+        );
+      }),
+  },
   {
     name: "creates an agent at version 1 and lists it",
     run: (make) =>

@@ -17,6 +17,7 @@ import type {
 import type { BackgroundJob, SerializedPlannerState } from "@waddle/planner";
 import { ApiError } from "../shared/api-error.js";
 import type { RequestKeyStore } from "./request-keys/request-key-store.js";
+import type { DraftStore } from "./drafts/draft-store.js";
 import type { SessionStore } from "./sessions/session-store.js";
 import type { TestStore } from "./tests/test-store.js";
 
@@ -142,13 +143,15 @@ export interface WaddleStore {
    * Saves the first version of a new agent: 1, or past the highest version that runs of a deleted agent
    * with this id ran (so a run's `agentVersion` never names another agent's spec); `conflict` when taken.
    */
-  createAgent(options: { spec: AgentSpec; message?: string }): Promise<AgentRecord>;
+  createAgent(options: { spec: AgentSpec; message?: string; invalid?: boolean }): Promise<AgentRecord>;
   /** Saves a new version; `conflict` when `baseVersion` is not the latest, `not_found` for an unknown id. */
   updateAgent(options: {
     id: string;
     spec: AgentSpec;
     baseVersion: number;
     message?: string;
+    /** Saved with errors: runs of this version are refused (`AgentRecord.invalid`). */
+    invalid?: boolean;
   }): Promise<AgentRecord>;
   /** Deletes an agent and its versions (its runs stay); false when unknown. */
   deleteAgent(id: string): Promise<boolean>;
@@ -229,6 +232,8 @@ export interface WaddleStore {
   readonly sessions: SessionStore;
   /** Agents' test suites and test runs. */
   readonly tests: TestStore;
+  /** Each agent's unsaved edits. */
+  readonly drafts: DraftStore;
 
   /** Resolves when the database answers (for `/api/health`); stores in this process need none. */
   ping?(): Promise<void>;

@@ -1,0 +1,110 @@
+import { formatJsonPath, type AgentSpec, type LlmConfig, type SpecIssue } from "@waddle/protocol";
+import type { ServerSettingsView } from "./server-settings-view.js";
+
+type Path = Array<string | number>;
+
+/** Codes whose findings depend on this server (never on the spec alone): warnings, except unknown agents. */
+export const SERVER_ISSUE_CODES: ReadonlySet<SpecIssue["code"]> = new Set([
+  "host_not_allowed",
+  "llm_endpoint_not_allowed",
+  "missing_secret",
+  "missing_credential",
+  "mcp_server_not_configured",
+  "unknown_agent",
+]);
+
+/** The URL of an http tool's template with its placeholders filled by a stand-in; undefined when its host is one. */
+function getTemplateUrl(template: string): URL | undefined {
+  const probe = template.replace(/\{[^}]*\}/g, "x");
+  if (!URL.canParse(probe)) return undefined;
+  const hostPart = /^[a-z]+:\/\/([^/?#]*)/i.exec(template)?.[1] ?? "";
+  return hostPart.includes("{") ? undefined : new URL(probe);
+}
+
+/**
+ * What this server's settings say about a spec: http hosts and LLM endpoints not allowed, secrets and LLM
+ * keys that do not exist, MCP servers not configured (all warnings: fixing the setting is enough, no
+ * re-save), and agent tools naming no saved agent (an error: a mistake in the agent).
+ */
+export async function checkServerSettings(spec: AgentSpec, view: ServerSettingsView): Promise<SpecIssue[]> {
+  const issues: SpecIssue[] = [];
+  const push = (issue: Omit<SpecIssue, "path"> & { path: Path }) =>
+    issues.push({ ...issue, path: formatJsonPath(issue.path) });
+  const checkLlm = (config: LlmConfig | undefined, path: Path, target: SpecIssue["target"]) => {
+    if (!config || config.provider === "offline") return;
+    const refusal = view.getLlmEndpointRefusal(config);
+    if (refusal) {
+      push({
+        severity: "warning",
+        code: "llm_endpoint_not_allowed",
+        path: [...path, "baseUrl"],
+        message: `${refusal.origin} is not an LLM endpoint this server allows: runs of this agent are refused until it is.`,
+        target,
+        fix: { action: "allow_host", label: "Allow host…", host: new URL(refusal.origin).host, list: "llm" },
+      });
+    }
+    if (!view.hasLlmKey(config)) {
+      const name = view.getLlmKeyName(config);
+      push({
+        severity: "warning",
+        code: "missing_credential",
+        path: [...path, config.apiKeyEnv ? "apiKeyEnv" : "provider"],
+        message: `No key for ${config.model}: ${name} is not set on this server, so runs use the offline model instead.`,
+        target,
+        fix: { action: "add_credential", label: "Add credential…", name },
+      });
+    }
+  };
+  checkLlm(spec.llm, ["llm"], { kind: "llm", id: "llm" });
+  checkLlm(spec.summarizerLlm, ["summarizerLlm"], { kind: "llm", id: "summarizerLlm" });
+  checkLlm(spec.routerLlm, ["routerLlm"], { kind: "llm", id: "routerLlm" });
+  for (const [index, tool] of spec.tools.entries()) {
+    const at: Path = ["tools", index, "impl"];
+    const target = { kind: "tool" as const, id: tool.name };
+    const impl = tool.impl;
+    if (impl.kind === "http") {
+      const url = getTemplateUrl(impl.url);
+      if (url && !view.isHostAllowed(url)) {
+        push({
+          severity: "warning",
+          code: "host_not_allowed",
+          path: [...at, "url"],
+          message: `${url.host} is not on this server's http allow-list: calls of ${tool.name} are refused until it is.`,
+          target,
+          fix: { action: "allow_host", label: "Allow host…", host: url.host, list: "http" },
+        });
+      }
+      for (const [header, value] of Object.entries(impl.headers)) {
+        if (typeof value === "string" || view.hasSecret(value.secret)) continue;
+        push({
+          severity: "warning",
+          code: "missing_secret",
+          path: [...at, "headers", header],
+          message: `The secret ${value.secret} does not exist on this server: calls of ${tool.name} fail until it is added.`,
+          target,
+          fix: { action: "add_secret", label: "Add secret…", name: value.secret },
+        });
+      }
+    } else if (impl.kind === "llm") {
+      checkLlm(impl.llm, [...at, "llm"], target);
+    } else if (impl.kind === "mcp" && !view.hasMcpServer(impl.server)) {
+      const listed = view.listMcpServers();
+      push({
+        severity: "warning",
+        code: "mcp_server_not_configured",
+        path: [...at, "server"],
+        message: `The MCP server "${impl.server}" is not configured here (WADDLE_MCP_SERVERS ${listed.length > 0 ? `lists ${listed.join(", ")}` : "lists none"}): runs of this agent are refused until it is.`,
+        target,
+      });
+    } else if (impl.kind === "agent" && impl.agentId !== spec.id && !(await view.hasAgent(impl.agentId))) {
+      push({
+        severity: "error",
+        code: "unknown_agent",
+        path: [...at, "agentId"],
+        message: `No saved agent "${impl.agentId}": ${tool.name} would fail on every call. Save that agent or pick another.`,
+        target,
+      });
+    }
+  }
+  return issues;
+}
