@@ -22,9 +22,9 @@ const hasPydantic = python !== undefined && spawnSync(python, ["-c", "import pyd
 if (!python) console.warn("python3 not found: the PenguiFlow exports are not compiled (py_compile skipped).");
 else if (!hasPydantic) console.warn("pydantic not installed: catalog.py is checked structurally only.");
 
-const examples = readdirSync(examplesDir).map((file) =>
-  AgentSpec.parse(JSON.parse(readFileSync(path.join(examplesDir, file), "utf8"))),
-);
+const examples = readdirSync(examplesDir)
+  .filter((file) => file.endsWith(".json") && !file.endsWith(".tests.json"))
+  .map((file) => AgentSpec.parse(JSON.parse(readFileSync(path.join(examplesDir, file), "utf8"))));
 
 function writeExport(spec: AgentSpec): string {
   const folder = path.join(dir, spec.id);

@@ -8,7 +8,7 @@ import type { PlannerView, PlannerViewStep, PlannerViewTodo } from "../../run/pl
 
 const agentsDir = new URL("../../../../../apps/examples/agents/", import.meta.url);
 const examples = readdirSync(agentsDir)
-  .filter((file) => file.endsWith(".json"))
+  .filter((file) => file.endsWith(".json") && !file.endsWith(".tests.json"))
   .map((file) => AgentSpec.parse(JSON.parse(readFileSync(new URL(file, agentsDir), "utf8"))))
   // This simulation runs mock tools only; examples on TypeScript module tools run end to end in
   // server/src/runs/example-agents.test.ts.
