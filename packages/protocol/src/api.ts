@@ -194,6 +194,8 @@ export const StartRunRequest = z.strictObject({
   toolContext: z.record(z.string(), z.unknown()).optional(),
   /** Run a saved version other than the latest. */
   agentVersion: z.int().positive().optional(),
+  /** Run on the embedded offline model whatever the spec's LLMs say (a choice the person makes). */
+  offline: z.boolean().optional(),
 });
 export type StartRunRequest = z.infer<typeof StartRunRequest>;
 /**

@@ -92,6 +92,8 @@ export {
 } from "./join-inject-fit.js";
 export type { JoinInjectFit } from "./join-inject-fit.js";
 export {
+  CredentialName,
+  CREDENTIAL_NAME_PATTERN,
   EnvName,
   ENV_NAME_PATTERN,
   INJECT_SOURCES,
@@ -200,3 +202,17 @@ export type { ClientToServerEvents, ServerToClientEvents } from "./socket.js";
 export { SPEC_ISSUE_CODES, SpecIssue, SpecIssueCode, SpecIssueTarget } from "./spec-issue.js";
 export { getIssueTarget, parseAgentSpec, SpecError, validateAgentSpec } from "./validate-agent-spec.js";
 export type { ValidateAgentSpecResult } from "./validate-agent-spec.js";
+export {
+  AllowListEntry,
+  AllowListResponse,
+  CredentialInfo,
+  CredentialKind,
+  CredentialNameParam,
+  CredentialsCheckResponse,
+  CredentialsResponse,
+  HostProblem,
+  LlmProblem,
+  MAX_CREDENTIAL_BYTES,
+  PutAllowListRequest,
+  PutCredentialRequest,
+} from "./credentials-api.js";

@@ -24,6 +24,7 @@ import {
   type WaddleStore,
 } from "./waddle-store.js";
 import { MemoryRunClaims } from "./memory-run-claims.js";
+import { MemoryCredentialStore } from "./credentials/memory-credential-store.js";
 import { MemoryRequestKeyStore } from "./request-keys/memory-request-key-store.js";
 import { MemorySessionStore } from "./sessions/memory-session-store.js";
 import { withRunSummary } from "./with-run-summary.js";
@@ -44,6 +45,7 @@ export class MemoryStore implements WaddleStore {
   private readonly checkpoints = new Map<string, RunCheckpoint>();
   readonly requestKeys = new MemoryRequestKeyStore();
   readonly sessions = new MemorySessionStore();
+  readonly credentials = new MemoryCredentialStore();
   private closed = false;
 
   async listAgents(): Promise<AgentSummary[]> {

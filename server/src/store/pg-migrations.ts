@@ -127,6 +127,28 @@ export const PG_MIGRATIONS: readonly { id: number; name: string; sql: string }[]
       CREATE INDEX runs_by_session ON runs (session_id);
     `,
   },
+  {
+    id: 5,
+    // Credentials and added allow-list entries (see the SQLite migration 8).
+    name: "credentials",
+    sql: `
+      CREATE TABLE credentials (
+        name text PRIMARY KEY,
+        kind text NOT NULL,
+        sealed text NOT NULL,
+        last4 text NOT NULL,
+        base_url text,
+        models text,
+        updated_at text NOT NULL
+      );
+      CREATE TABLE allow_list (
+        list text NOT NULL,
+        entry text NOT NULL,
+        position integer NOT NULL,
+        PRIMARY KEY (list, entry)
+      );
+    `,
+  },
 ];
 
 /** A fixed key for pg_advisory_lock: instances starting together migrate one at a time. */

@@ -20,6 +20,7 @@ import {
   type PgRunRow,
 } from "./pg-run-writes.js";
 import { applyPgMigrations } from "./pg-migrations.js";
+import { PgCredentialStore } from "./credentials/pg-credential-store.js";
 import { PgRequestKeyStore } from "./request-keys/pg-request-key-store.js";
 import { PgSessionStore } from "./sessions/pg-session-store.js";
 import { toAgentRecord, type VersionRow } from "./sqlite-rows.js";
@@ -51,6 +52,10 @@ export class PgStore implements WaddleStore {
   private readonly claims: PgRunClaims;
   readonly requestKeys = new PgRequestKeyStore((text, params, kind) => this.query(text, params, kind));
   readonly sessions = new PgSessionStore(
+    (text, params, kind) => this.query(text, params, kind),
+    (body) => this.transaction("write", (query) => body(query)),
+  );
+  readonly credentials = new PgCredentialStore(
     (text, params, kind) => this.query(text, params, kind),
     (body) => this.transaction("write", (query) => body(query)),
   );

@@ -141,6 +141,28 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
       CREATE INDEX runs_by_session ON runs (session_id);
     `,
   },
+  {
+    id: 8,
+    // Credentials kept from the browser (values sealed with AES-256-GCM) and added allow-list entries.
+    name: "credentials",
+    sql: `
+      CREATE TABLE credentials (
+        name TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        sealed TEXT NOT NULL,
+        last4 TEXT NOT NULL,
+        base_url TEXT,
+        models TEXT,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE allow_list (
+        list TEXT NOT NULL,
+        entry TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        PRIMARY KEY (list, entry)
+      );
+    `,
+  },
 ];
 
 /** Applies the migrations the database has not seen yet; returns how many ran. */

@@ -12,6 +12,7 @@ import { SqliteRunClaims } from "./sqlite-run-claims.js";
 import { assertSqliteFence, patchSqliteRun } from "./sqlite-run-writes.js";
 import { openSqliteDatabase, type SqliteStoreOptions } from "./open-sqlite-database.js";
 import type { WalCheckpointer } from "./wal-checkpointer.js";
+import { SqliteCredentialStore } from "./credentials/sqlite-credential-store.js";
 import { SqliteRequestKeyStore } from "./request-keys/sqlite-request-key-store.js";
 import { SqliteSessionStore } from "./sessions/sqlite-session-store.js";
 import { toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sqlite-rows.js";
@@ -44,6 +45,7 @@ export class SqliteStore implements WaddleStore {
   readonly checkpointer: WalCheckpointer | undefined;
   readonly requestKeys: SqliteRequestKeyStore;
   readonly sessions: SqliteSessionStore;
+  readonly credentials: SqliteCredentialStore;
   private readonly claims: SqliteRunClaims;
 
   /** Opens (creating when needed) the database at `filename`; `":memory:"` for a throwaway one. */
@@ -51,6 +53,7 @@ export class SqliteStore implements WaddleStore {
     ({ db: this.db, checkpointer: this.checkpointer } = openSqliteDatabase(filename, options));
     this.requestKeys = new SqliteRequestKeyStore(this.db);
     this.sessions = new SqliteSessionStore(this.db);
+    this.credentials = new SqliteCredentialStore(this.db);
     this.claims = new SqliteRunClaims(
       this.db,
       (text) => this.sql(text),

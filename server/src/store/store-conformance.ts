@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { AgentSpec, FinalPayload, type RunEvent } from "@waddle/protocol";
+import { credentialStoreCases } from "./credentials/credential-store-cases.js";
 import { requestKeyCases } from "./request-keys/request-key-cases.js";
 import { sessionStoreCases } from "./sessions/session-store-cases.js";
 import { storeClaimCases, withStore, type StoreConformanceCase } from "./store-claim-cases.js";
@@ -36,6 +37,7 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...storeClaimCases,
   ...requestKeyCases,
   ...sessionStoreCases,
+  ...credentialStoreCases,
   {
     name: "creates an agent at version 1 and lists it",
     run: (make) =>

@@ -16,6 +16,7 @@ import type {
 } from "@waddle/protocol";
 import type { SerializedPlannerState } from "@waddle/planner";
 import { ApiError } from "../shared/api-error.js";
+import type { CredentialStore } from "./credentials/credential-store.js";
 import type { RequestKeyStore } from "./request-keys/request-key-store.js";
 import type { SessionStore } from "./sessions/session-store.js";
 
@@ -222,6 +223,8 @@ export interface WaddleStore {
   readonly requestKeys: RequestKeyStore;
   /** Sessions (what a person chats with) and their ordered logs. */
   readonly sessions: SessionStore;
+  /** Credentials kept from the browser (sealed) and added allow-list entries. */
+  readonly credentials: CredentialStore;
 
   /** Resolves when the database answers (for `/api/health`); stores in this process need none. */
   ping?(): Promise<void>;
