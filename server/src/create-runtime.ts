@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import type { AgentSpec } from "@waddle/protocol";
 import { loadExampleAgents } from "./agents/load-example-agents.js";
+import type { LiveRunSettings } from "./credentials/credential-vault.js";
 import type { RunSetup } from "./run-setup.js";
 import { createDefaultPlannerFactory } from "./runs/default-planner-factory.js";
 import type { PlannerFactory } from "./runs/planner-factory.js";
@@ -24,6 +25,8 @@ export interface RuntimeOptions {
   maxConcurrentRuns?: number;
   /** Queue mode (`WADDLE_REDIS_URL`): runs are BullMQ jobs for the workers of every instance. */
   queue?: { redisUrl: string; role: QueueRole; leaseMs: number };
+  /** Stored credentials and allow-list entries, read as each run starts (`CredentialVault`). */
+  getRunSettings?: () => Promise<LiveRunSettings>;
 }
 
 /** What runs runs, for the server and for the CLI's in-process runs. */
@@ -51,9 +54,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const loaded = await loadExampleAgents({ store, dir: agentsDir, logger });
     if (loaded.length > 0) logger.info("example agents loaded", { agents: loaded });
   }
-  const createPlanner = options.createPlanner ?? createDefaultPlannerFactory({ ...setup, store });
-  const checkSpec = (spec: AgentSpec) => {
-    setup.llmPolicy.assertSpec(spec);
+  const { getRunSettings } = options;
+  const createPlanner =
+    options.createPlanner ??
+    createDefaultPlannerFactory({ ...setup, store, ...(getRunSettings ? { getRunSettings } : {}) });
+  const checkSpec = async (spec: AgentSpec, check?: { offline?: boolean }) => {
+    if (!check?.offline) {
+      const policy = getRunSettings ? (await getRunSettings()).llmPolicy : setup.llmPolicy;
+      policy.assertSpec(spec);
+    }
     setup.mcp.assertSpec(spec);
   };
   const maxConcurrentRuns = options.maxConcurrentRuns ?? 4;

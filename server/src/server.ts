@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { PriceTable } from "@waddle/planner";
 import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
 import { createApp } from "./create-app.js";
+import { CredentialVault } from "./credentials/credential-vault.js";
 import { createServerLlm } from "./runs/default-planner-factory.js";
 import { SessionService } from "./sessions/session-service.js";
 import { SessionTurns } from "./sessions/session-turns.js";
@@ -152,10 +153,25 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     throw error;
   }
   try {
+    // Before any run: a wrong secrets key stops the start here, with the store closed again below.
+    const vault = await CredentialVault.open({
+      store: store.credentials,
+      env,
+      dataDir,
+      settings: {
+        httpAllow: options.httpAllow ?? [],
+        secrets: options.secrets ?? {},
+        llmAllow: options.llmAllow ?? [],
+        llmKeyEnvs: options.llmKeyEnvs ?? [],
+      },
+      redactor: setup.redactor,
+    });
+    const getRunSettings = () => vault.getRunSettings();
     const runtime = await createRuntime({
       env,
       store,
       setup,
+      getRunSettings,
       exampleAgentsDir:
         options.exampleAgentsDir === undefined
           ? path.join(ROOT, "apps/examples/agents")
@@ -181,16 +197,19 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       runs,
       hub,
       logger,
-      createSummarizer: (spec) =>
-        createServerLlm({
+      createSummarizer: async (spec) => {
+        const live = await getRunSettings();
+        return createServerLlm({
           config: spec.summarizerLlm ?? spec.llm,
           path: spec.summarizerLlm ? "summarizerLlm" : "llm",
           env,
-          policy: setup.llmPolicy,
+          policy: live.llmPolicy,
           redactor: setup.redactor,
           logger,
+          getLlmKey: live.getLlmKey,
           ...(setup.priceTable ? { priceTable: setup.priceTable } : {}),
-        }),
+        });
+      },
     });
     const interrupted = await runs.recoverRuns();
     if (interrupted.length > 0) logger.warn("runs interrupted by the last shutdown", { runs: interrupted });
@@ -211,6 +230,8 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
         : { designerDir: options.designerDir ?? path.join(ROOT, "designer/dist") }),
       ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
       mcp,
+      vault,
+      env,
       ...(store.ping || queueMode ? { health: createPartsHealth(store, queueMode) } : {}),
     });
     const httpServer = createServer(app);

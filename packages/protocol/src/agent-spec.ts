@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { CredentialName, EnvName, McpServerName, McpToolName, SIDE_EFFECTS, Slug, ToolName } from "./names.js";
+import {
+  CredentialName,
+  EnvName,
+  McpServerName,
+  McpToolName,
+  SIDE_EFFECTS,
+  Slug,
+  ToolName,
+} from "./names.js";
 import { PlanningHints } from "./planning-hints.js";
 
 /** A JSON Schema document (an object); `validateAgentSpec` checks that args/out schemas describe objects. */

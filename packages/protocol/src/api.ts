@@ -251,6 +251,8 @@ export const RunRecord = z.object({
   pause: PendingPause.nullable().optional(),
   error: ErrorBody.nullable().optional(),
   offline: z.boolean().optional(),
+  /** The person chose to run on the offline model instead of the agent's own ("Run on the offline model instead"). */
+  offlineChosen: z.boolean().optional(),
   /**
    * The keys (never the values) of the toolContext the run was started or last resumed with, when it had
    * any: after a restart the server holds no toolContext, and a resume must supply it again.

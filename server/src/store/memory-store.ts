@@ -154,6 +154,7 @@ export class MemoryStore implements WaddleStore {
       pause: null,
       error: null,
       offline: run.offline ?? false,
+      ...(run.offlineChosen ? { offlineChosen: true } : {}),
       ...(run.toolContextKeys === undefined ? {} : { toolContextKeys: [...run.toolContextKeys] }),
       ...run.origin,
     };

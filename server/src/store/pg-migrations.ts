@@ -147,6 +147,7 @@ export const PG_MIGRATIONS: readonly { id: number; name: string; sql: string }[]
         position integer NOT NULL,
         PRIMARY KEY (list, entry)
       );
+      ALTER TABLE runs ADD COLUMN offline_chosen boolean NOT NULL DEFAULT false;
     `,
   },
 ];

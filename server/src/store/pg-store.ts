@@ -195,9 +195,9 @@ export class PgStore implements WaddleStore {
     try {
       const { rows } = await this.query(
         `INSERT INTO runs (id, agent_id, agent_version, status, query, usage, offline, created_at,
-           tool_context_keys, work, lease_until, origin, session_id)
+           tool_context_keys, work, lease_until, origin, session_id, offline_chosen)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
-             clock_timestamp() + $11::integer * interval '1 millisecond', $12, $13)
+             clock_timestamp() + $11::integer * interval '1 millisecond', $12, $13, $14)
            RETURNING *`,
         [
           run.id,
@@ -213,6 +213,7 @@ export class PgStore implements WaddleStore {
           run.leaseMs ?? null,
           run.origin === undefined ? null : JSON.stringify(run.origin),
           run.origin?.sessionId ?? null,
+          run.offlineChosen ?? false,
         ],
       );
       return toPgRunRecord(rows[0] as PgRunRow);

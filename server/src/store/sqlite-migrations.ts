@@ -143,7 +143,8 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
   },
   {
     id: 8,
-    // Credentials kept from the browser (values sealed with AES-256-GCM) and added allow-list entries.
+    // Credentials kept from the browser (values sealed with AES-256-GCM) and added allow-list entries;
+    // runs the person chose to run on the offline model.
     name: "credentials",
     sql: `
       CREATE TABLE credentials (
@@ -161,6 +162,7 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
         position INTEGER NOT NULL,
         PRIMARY KEY (list, entry)
       );
+      ALTER TABLE runs ADD COLUMN offline_chosen INTEGER NOT NULL DEFAULT 0;
     `,
   },
 ];

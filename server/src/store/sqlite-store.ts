@@ -170,8 +170,8 @@ export class SqliteStore implements WaddleStore {
     try {
       this.sql(
         `INSERT INTO runs (id, agent_id, agent_version, status, query, usage, offline, created_at,
-           tool_context_keys, work, lease_until, origin, session_id, position)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs))`,
+           tool_context_keys, work, lease_until, origin, session_id, offline_chosen, position)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs))`,
       ).run(
         run.id,
         run.agentId,
@@ -186,6 +186,7 @@ export class SqliteStore implements WaddleStore {
         run.leaseMs === undefined ? null : Date.now() + run.leaseMs,
         run.origin === undefined ? null : JSON.stringify(run.origin),
         run.origin?.sessionId ?? null,
+        run.offlineChosen ? 1 : 0,
       );
     } catch (error) {
       if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {

@@ -28,6 +28,8 @@ export interface NewRun {
   query: string;
   status: RunStatus;
   offline?: boolean;
+  /** The person chose the offline model for this run ("Run on the offline model instead"). */
+  offlineChosen?: boolean;
   /** The keys of the toolContext the run starts with (never its values). */
   toolContextKeys?: readonly string[];
   /** What the worker that claims the run does (queue mode). */

@@ -68,4 +68,21 @@ export const credentialStoreCases: readonly StoreConformanceCase[] = [
         });
       }),
   },
+  {
+    name: "runs: a run the person chose to run on the offline model says so; others do not",
+    run: (make) =>
+      withStore(make, async (store) => {
+        const base = { agentId: "a", agentVersion: 1, query: "q", status: "queued" as const };
+        await store.createRun({ ...base, id: "run-chosen", offline: true, offlineChosen: true });
+        await store.createRun({ ...base, id: "run-plain" });
+        assert.equal((await store.getRun("run-chosen"))?.offlineChosen, true);
+        assert.equal((await store.getRun("run-chosen"))?.offline, true);
+        assert.equal((await store.getRun("run-plain"))?.offlineChosen, undefined);
+        const listed = await store.listRuns({ agentId: "a" });
+        assert.deepEqual(listed.map((run) => [run.id, run.offlineChosen === true]).sort(), [
+          ["run-chosen", true],
+          ["run-plain", false],
+        ]);
+      }),
+  },
 ];
