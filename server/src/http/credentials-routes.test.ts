@@ -1,4 +1,5 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -258,6 +259,31 @@ describe("credentials and allowed hosts take effect on the next run, without a r
     expect(fixture.completionRequests.length).toBe(sent);
   });
 
+  it("a stored secret an http tool's answer echoes never reaches the model's prompt", async () => {
+    await server.request("/api/credentials/WEATHER_TOKEN", {
+      method: "PUT",
+      json: { kind: "secret", value: TOKEN },
+    });
+    const spec = weatherAgent("weather-model", {
+      provider: "openai",
+      model: "fixture-model",
+      credential: "FIXTURE_LLM",
+    });
+    await server.request("/api/agents", { method: "POST", json: spec });
+    fixture.enqueue(
+      fixtureReply.json({ next_node: "weather", args: {} }),
+      fixtureReply.finalAnswer("Sunny today."),
+    );
+    const sent = fixture.completionRequests.length;
+    const { run } = await runAgent("weather-model");
+    expect(run).toMatchObject({ status: "finished", offline: false });
+    expect(seen.at(-1)).toBe(TOKEN);
+    const prompts = fixture.completionRequests.slice(sent).map((request) => JSON.stringify(request.body));
+    expect(prompts).toHaveLength(2);
+    expect(prompts[1]).toContain("sunny");
+    expect(prompts.join("\n")).not.toContain(TOKEN);
+  });
+
   it("an LLM endpoint not allowed is refused at start, unless the person chose the offline model", async () => {
     const spec = AgentSpec.parse({
       version: 1,
@@ -284,5 +310,34 @@ describe("credentials and allowed hosts take effect on the next run, without a r
     });
     const allowed = await server.request("/api/credentials/check", { method: "POST", json: { spec } });
     expect(allowed.body.llm.map((problem: { code: string }) => problem.code)).toEqual(["no_key"]);
+  });
+});
+
+describe("the secrets key at start", () => {
+  it("a corrupted secrets.key or a wrong WADDLE_SECRETS_KEY stops the server, saying which", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "waddle-key-start-"));
+    try {
+      const first = await startTestServer({ dataDir });
+      await first.request("/api/credentials/KEEP", { method: "PUT", json: { kind: "secret", value: TOKEN } });
+      await first.close();
+      const keyFile = path.join(dataDir, "secrets.key");
+      const key = readFileSync(keyFile, "utf8");
+      writeFileSync(keyFile, "not-a-key");
+      await expect(startTestServer({ dataDir })).rejects.toThrow(
+        /secrets key file .*secrets\.key is corrupted/,
+      );
+      writeFileSync(keyFile, key);
+      await expect(startTestServer({ dataDir, env: { WADDLE_SECRETS_KEY: "0".repeat(64) } })).rejects.toThrow(
+        /WADDLE_SECRETS_KEY is not the key the stored credentials were sealed with/,
+      );
+      // The right key again: the credential is still there.
+      const again = await startTestServer({ dataDir });
+      expect((await again.request("/api/credentials")).body.credentials).toEqual([
+        expect.objectContaining({ name: "KEEP", source: "stored" }),
+      ]);
+      await again.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
