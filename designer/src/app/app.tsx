@@ -15,6 +15,8 @@ import { EditorContext, type Editor } from "../editor/editor-context.js";
 import { useAgentRoute } from "./use-agent-route.js";
 import { useTheme } from "./use-theme.js";
 import { useUnsavedGuard } from "./use-unsaved-guard.js";
+import { CredentialsPage } from "../settings/credentials-page.js";
+import { useCredentialsRoute } from "../settings/use-credentials-route.js";
 
 function Shell({ editor }: { editor: Editor }): ReactElement {
   const theme = useTheme();
@@ -22,15 +24,22 @@ function Shell({ editor }: { editor: Editor }): ReactElement {
   useAgentRoute(editor);
   useUnsavedGuard(editor);
   const runPanelShown = useRunPanelShown();
+  const credentials = useCredentialsRoute();
   return (
     <div className="app">
       <AppHeader />
       <div className="app-body">
-        <LeftSidebar />
-        <main className="canvas-area" aria-label="Canvas">
-          <FlowCanvas colorMode={theme} />
-        </main>
-        {runPanelShown ? <RunPanel /> : <RightSidebar />}
+        {credentials ? (
+          <CredentialsPage route={credentials} />
+        ) : (
+          <>
+            <LeftSidebar />
+            <main className="canvas-area" aria-label="Canvas">
+              <FlowCanvas colorMode={theme} />
+            </main>
+            {runPanelShown ? <RunPanel /> : <RightSidebar />}
+          </>
+        )}
       </div>
       <ContextMenu />
       <DialogHost />

@@ -32,7 +32,10 @@ const FORMATS = [
   { value: "none", label: "None (prompt only)" },
 ] as const;
 
-/** Provider, model, endpoint, the *name* of the key's environment variable, and generation settings. */
+/**
+ * Provider, model, endpoint, the credential or the *name* of the key's environment variable, and
+ * generation settings.
+ */
 export function LlmConfigEditor({ value, onChange, testId }: LlmConfigEditorProps): ReactElement {
   const offline = value.provider === "offline";
   return (
@@ -71,6 +74,14 @@ export function LlmConfigEditor({ value, onChange, testId }: LlmConfigEditorProp
             onChange={(baseUrl) => onChange({ baseUrl: baseUrl === "" ? undefined : baseUrl })}
             placeholder="https://api.openai.com/v1"
             hint="Leave empty for OpenAI itself."
+          />
+          <TextField
+            label="Credential"
+            value={value.credential ?? ""}
+            onChange={(credential) => onChange({ credential: credential === "" ? undefined : credential })}
+            placeholder="OPENAI_KEY"
+            hint="An LLM credential from the Credentials page (its key, and its base URL when this one is empty)."
+            monospace
           />
           <TextField
             label="API key variable"

@@ -5,6 +5,7 @@ import { RunControl } from "../run-views/run-control.js";
 import { getIsDirty } from "../store/document-store.js";
 import { CommandButton } from "../components/command-button.js";
 import { Icon } from "../components/icon.js";
+import { getCredentialsHash, navigateToHash } from "../settings/settings-route.js";
 
 function SaveStatus(): ReactElement {
   const dirty = useDocument(getIsDirty);
@@ -111,6 +112,16 @@ export function AppHeader(): ReactElement {
           <Icon name={THEME_ICONS[theme]} />
         </button>
         <CommandButton command="show-shortcuts" icon="keyboard" />
+        <button
+          type="button"
+          className="btn btn-ghost btn-icon"
+          data-testid="open-credentials"
+          title="Credentials: LLM keys, secrets and allowed hosts for this server"
+          aria-label="Credentials"
+          onClick={() => navigateToHash(getCredentialsHash())}
+        >
+          <Icon name="lock" />
+        </button>
       </div>
     </header>
   );

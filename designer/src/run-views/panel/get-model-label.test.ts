@@ -35,7 +35,14 @@ describe("getModelLabel", () => {
         llm: { provider: "openai", model: "gpt-4o" },
         ran: { provider: "openai", model: "gpt-4o", offline: true },
       }),
-    ).toMatchObject({ text: "Offline model", offline: true });
+    ).toMatchObject({ text: "Offline model instead of gpt-4o", offline: true });
+    expect(
+      getModelLabel({
+        llm: { provider: "openai", model: "gpt-4o" },
+        ran: { provider: "openai", model: "gpt-4o", offline: true },
+        offlineChosen: true,
+      }).title,
+    ).toContain("You chose it for this run");
     expect(
       getModelLabel({
         llm: { provider: "openai", model: "gpt-4o" },

@@ -29,16 +29,20 @@ export function getModelLabel(options: {
   llm: Pick<LlmConfig, "provider" | "model" | "baseUrl" | "apiKeyEnv">;
   ran?: { provider: string; model: string; offline: boolean } | null;
   serverOffline?: boolean;
+  /** The person chose the offline model for the run (`RunRecord.offlineChosen`). */
+  offlineChosen?: boolean;
 }): ModelLabel {
   const { llm, ran, serverOffline } = options;
   if (ran) {
     if (ran.offline)
       return {
-        text: "Offline model",
+        text: ran.provider === "offline" ? "Offline model" : `Offline model instead of ${ran.model}`,
         title:
           ran.provider === "offline"
             ? OFFLINE_TITLE
-            : `${OFFLINE_TITLE} The spec asks for ${ran.provider} · ${ran.model}, but the server has no key for it.`,
+            : options.offlineChosen
+              ? `${OFFLINE_TITLE} You chose it for this run instead of ${ran.provider} · ${ran.model}.`
+              : `${OFFLINE_TITLE} The spec asks for ${ran.provider} · ${ran.model}, but the server had no key for it.`,
         offline: true,
       };
     return {
