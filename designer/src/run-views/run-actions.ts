@@ -36,8 +36,9 @@ export async function startRunFromPanel(
   panel.getState().set({ notice: null, editingToken: null, tab: "run" });
   editor.runs.getState().clearError();
   return (
-    (await editor.runs.getState().startRun({ agentId, query, ...(options.offline ? { offline: true } : {}) })) !==
-    null
+    (await editor.runs
+      .getState()
+      .startRun({ agentId, query, ...(options.offline ? { offline: true } : {}) })) !== null
   );
 }
 

@@ -94,7 +94,12 @@ function AllowList(props: {
             setError(null);
           }}
         />
-        <button type="submit" className="btn" disabled={!draft.trim()} data-testid={`allow-add-${props.list}`}>
+        <button
+          type="submit"
+          className="btn"
+          disabled={!draft.trim()}
+          data-testid={`allow-add-${props.list}`}
+        >
           Add host
         </button>
       </form>

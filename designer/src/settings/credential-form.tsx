@@ -51,7 +51,12 @@ export function CredentialForm(props: {
     value,
     ...(kind === "llm" && baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
     ...(kind === "llm" && models.trim()
-      ? { models: models.split(",").map((model) => model.trim()).filter(Boolean) }
+      ? {
+          models: models
+            .split(",")
+            .map((model) => model.trim())
+            .filter(Boolean),
+        }
       : {}),
   };
   const save = async () => {

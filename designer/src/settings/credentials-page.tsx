@@ -51,7 +51,9 @@ function CredentialItem(props: {
           </span>
           {credential.baseUrl ? <span title={credential.baseUrl}>{getHost(credential.baseUrl)}</span> : null}
           {credential.models?.length ? <span>{credential.models.join(", ")}</span> : null}
-          {credential.updatedAt ? <span>updated {new Date(credential.updatedAt).toLocaleString()}</span> : null}
+          {credential.updatedAt ? (
+            <span>updated {new Date(credential.updatedAt).toLocaleString()}</span>
+          ) : null}
         </span>
         {credential.shadowed ? (
           <span className="field-hint">Not used: the environment&apos;s {credential.name} wins.</span>

@@ -80,9 +80,9 @@ export function AppHeader(): ReactElement {
         {offline ? (
           <span
             className="badge badge-muted"
-            title="No LLM key configured: runs use the embedded deterministic offline model"
+            title="The server has no OPENAI_API_KEY: agents without a stored credential run on the embedded deterministic offline model. The run panel says which model each agent gets."
           >
-            offline model
+            no default key
           </span>
         ) : null}
       </div>
@@ -114,13 +114,13 @@ export function AppHeader(): ReactElement {
         <CommandButton command="show-shortcuts" icon="keyboard" />
         <button
           type="button"
-          className="btn btn-ghost btn-icon"
+          className="btn btn-ghost"
           data-testid="open-credentials"
           title="Credentials: LLM keys, secrets and allowed hosts for this server"
-          aria-label="Credentials"
           onClick={() => navigateToHash(getCredentialsHash())}
         >
           <Icon name="lock" />
+          Credentials
         </button>
       </div>
     </header>

@@ -46,8 +46,14 @@ export function getHostProblems(spec: AgentSpec, allowList: HostAllowList): Host
   });
 }
 
-function getEndpointHost(config: LlmConfig, settings: LiveRunSettings, env: NodeJS.ProcessEnv): string {
+/** The endpoint's host; undefined when it depends on a credential that does not exist. */
+function getEndpointHost(
+  config: LlmConfig,
+  settings: LiveRunSettings,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
   const key = config.credential ? settings.getLlmKey(config.credential) : undefined;
+  if (config.credential && !key && !config.baseUrl) return undefined;
   const base = config.baseUrl ?? key?.baseUrl ?? env.OPENAI_BASE_URL ?? "https://api.openai.com/v1";
   try {
     return new URL(base).host;
@@ -102,7 +108,7 @@ function getLlmProblems(
       path,
       code: "no_key",
       credential: DEFAULT_LLM_KEY_ENV,
-      message: `This server has no key for ${getEndpointHost(config, settings, env)}: add an LLM credential named ${DEFAULT_LLM_KEY_ENV}, or pick a credential for the agent.`,
+      message: `This server has no key for ${getEndpointHost(config, settings, env) ?? "the model"}: add an LLM credential named ${DEFAULT_LLM_KEY_ENV}, or pick a credential for the agent.`,
     });
   }
   return problems;
@@ -127,11 +133,9 @@ export function checkAgentSettings(
   ];
   const llm = configs.flatMap(([config, path]) => (config ? getLlmProblems(config, path, options) : []));
   const { provider, model } = spec.llm;
+  const host = getEndpointHost(spec.llm, options.settings, options.env);
   return {
-    model:
-      provider === "offline"
-        ? "Offline model"
-        : `${model} @ ${getEndpointHost(spec.llm, options.settings, options.env)}`,
+    model: provider === "offline" ? "Offline model" : host ? `${model} @ ${host}` : model,
     usable: provider !== "offline" && !llm.some((problem) => problem.path === "llm"),
     offlineByChoice: provider === "offline",
     llm,

@@ -167,6 +167,7 @@ export class CredentialVault {
     const stored = await this.options.store.getAllowList();
     const credentials = await this.options.store.list();
     const { settings } = this.options;
+    const envOrigins = new Set(this.getEnvLlmOrigins());
     return {
       http: [
         ...settings.httpAllow.map((entry) => ({ entry, source: "environment" as const })),
@@ -176,7 +177,9 @@ export class CredentialVault {
         ...this.getEnvLlmOrigins().map((entry) => ({ entry, source: "environment" as const })),
         ...stored.llm.map((entry) => ({ entry, source: "stored" as const })),
         ...credentials.flatMap((credential) =>
-          credential.kind === "llm" && credential.baseUrl
+          credential.kind === "llm" &&
+          credential.baseUrl &&
+          !envOrigins.has(new URL(credential.baseUrl).origin)
             ? [{ entry: new URL(credential.baseUrl).origin, source: "credential" as const }]
             : [],
         ),

@@ -34,15 +34,16 @@ export function getModelLabel(options: {
 }): ModelLabel {
   const { llm, ran, serverOffline } = options;
   if (ran) {
+    // The offline model reports itself; the spec of the version that ran says what it stood in for.
     if (ran.offline)
       return {
-        text: ran.provider === "offline" ? "Offline model" : `Offline model instead of ${ran.model}`,
+        text: llm.provider === "offline" ? "Offline model" : `Offline model instead of ${llm.model}`,
         title:
-          ran.provider === "offline"
+          llm.provider === "offline"
             ? OFFLINE_TITLE
             : options.offlineChosen
-              ? `${OFFLINE_TITLE} You chose it for this run instead of ${ran.provider} · ${ran.model}.`
-              : `${OFFLINE_TITLE} The spec asks for ${ran.provider} · ${ran.model}, but the server had no key for it.`,
+              ? `${OFFLINE_TITLE} You chose it for this run instead of ${llm.model} at ${getEndpoint(llm)}.`
+              : `${OFFLINE_TITLE} The spec asks for ${llm.model} at ${getEndpoint(llm)}, but the server had no key for it.`,
         offline: true,
       };
     return {

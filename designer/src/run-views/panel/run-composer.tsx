@@ -51,7 +51,7 @@ export function RunComposer(): ReactElement {
   const blocked = check !== null && !check.usable && !check.offlineByChoice;
   const label = check
     ? {
-        text: blocked ? `${check.model}, which cannot be used here` : check.model,
+        text: blocked ? `${check.model} (not usable here yet)` : check.model,
         title: blocked ? "See below for what is missing." : getModelLabel({ llm, serverOffline }).title,
         offline: check.offlineByChoice,
       }

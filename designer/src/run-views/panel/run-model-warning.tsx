@@ -35,7 +35,7 @@ export function RunModelWarning({ check }: { check: CredentialsCheckResponse }):
         <>
           <div className="run-llm-warning-title">
             <Icon name="alert" size={14} />
-            This agent&apos;s model ({check.model}) cannot be used on this server
+            This agent&apos;s model cannot be used on this server
           </div>
           <ul>
             {main.map((problem) => (
@@ -48,8 +48,8 @@ export function RunModelWarning({ check }: { check: CredentialsCheckResponse }):
             ))}
           </div>
           <p className="field-hint">
-            Fix it and Run uses the agent&apos;s model; or run on the offline model instead, which needs no key
-            and follows the agent&apos;s structure.
+            Fix it and Run uses the agent&apos;s model; or run on the offline model instead, which needs no
+            key and follows the agent&apos;s structure.
           </p>
         </>
       ) : null}
