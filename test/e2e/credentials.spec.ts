@@ -62,6 +62,7 @@ test("an LLM credential added on the Credentials page runs the agent on the fixt
   await page.getByTestId("credential-base-url").fill(baseURL);
   await page.getByTestId("credential-value").fill(LLM_FIXTURE_KEY);
   await page.getByTestId("credential-models").fill("fixture-model");
+  await attachScreenshot(page, testInfo, "credentials-add-form");
   await page.getByTestId("credential-save").click();
   const item = page.locator(`[data-testid="credential-item"][data-name="${credential}"]`);
   await expect(item).toContainText(`••••${LLM_FIXTURE_KEY.slice(-4)}`);

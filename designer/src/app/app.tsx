@@ -17,6 +17,8 @@ import { useTheme } from "./use-theme.js";
 import { useUnsavedGuard } from "./use-unsaved-guard.js";
 import { CredentialsPage } from "../settings/credentials-page.js";
 import { useCredentialsRoute } from "../settings/use-credentials-route.js";
+import { navigateToHash } from "../settings/settings-route.js";
+import { getAgentRouteHash } from "../run-views/run-route.js";
 
 function Shell({ editor }: { editor: Editor }): ReactElement {
   const theme = useTheme();
@@ -30,7 +32,10 @@ function Shell({ editor }: { editor: Editor }): ReactElement {
       <AppHeader />
       <div className="app-body">
         {credentials ? (
-          <CredentialsPage route={credentials} />
+          <CredentialsPage
+            route={credentials}
+            onClose={() => navigateToHash(getAgentRouteHash({ agentId: editor.document.getState().agentId }))}
+          />
         ) : (
           <>
             <LeftSidebar />

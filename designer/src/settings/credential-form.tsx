@@ -30,7 +30,7 @@ function getFormError(name: string, body: unknown): string | null {
 
 /**
  * Adds or replaces a credential: an LLM endpoint (name, OpenAI-compatible base URL, key, models) or a
- * secret for http tools and MCP servers (name, value). The value goes to the server and is never read back.
+ * secret for http tool headers (name, value). The value goes to the server and is never read back.
  */
 export function CredentialForm(props: {
   draft: CredentialDraft;
@@ -86,7 +86,7 @@ export function CredentialForm(props: {
           {(
             [
               ["llm", "LLM endpoint", "A key for an OpenAI-compatible model endpoint"],
-              ["secret", "Secret", "A token or password for http tools and MCP servers"],
+              ["secret", "Secret", "A token or password for http tool headers"],
             ] as const
           ).map(([option, label, hint]) => (
             <label key={option} className={`credential-kind${kind === option ? " is-active" : ""}`}>

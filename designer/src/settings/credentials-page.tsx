@@ -3,10 +3,9 @@ import { useCallback, useEffect, useState, type ReactElement } from "react";
 import { getErrorMessage } from "../api/api-error.js";
 import { Icon } from "../components/icon.js";
 import { useEditor } from "../editor/editor-context.js";
-import { getAgentRouteHash } from "../run-views/run-route.js";
 import { AllowListSection } from "./allow-list-section.js";
 import { CredentialForm, type CredentialDraft } from "./credential-form.js";
-import { navigateToHash, type CredentialsRoute } from "./settings-route.js";
+import type { CredentialsRoute } from "./settings-route.js";
 
 const SECTIONS: { kind: CredentialKind; title: string; hint: string }[] = [
   {
@@ -17,7 +16,7 @@ const SECTIONS: { kind: CredentialKind; title: string; hint: string }[] = [
   {
     kind: "secret",
     title: "Secrets",
-    hint: 'Tokens and passwords for http tool headers ({"secret": "NAME"}) and MCP servers.',
+    hint: 'Tokens and passwords that http tool headers name as {"secret": "NAME"}.',
   },
 ];
 
@@ -90,7 +89,11 @@ function CredentialItem(props: {
  * The server-wide Credentials page (`#/settings/credentials`, from the toolbar): LLM endpoints and secrets
  * (the environment's read-only), and the http and LLM allow-lists. Changes apply to the next run.
  */
-export function CredentialsPage(props: { route: CredentialsRoute }): ReactElement {
+export function CredentialsPage(props: {
+  route: CredentialsRoute;
+  /** Back to the designer (the open agent). */
+  onClose: () => void;
+}): ReactElement {
   const editor = useEditor();
   const [credentials, setCredentials] = useState<CredentialInfo[] | null>(null);
   const [lists, setLists] = useState<AllowListResponse | null>(null);
@@ -111,7 +114,6 @@ export function CredentialsPage(props: { route: CredentialsRoute }): ReactElemen
   useEffect(() => {
     if (props.route.addLlm) setDraft({ name: props.route.addLlm, kind: "llm" });
   }, [props.route.addLlm]);
-  const close = () => navigateToHash(getAgentRouteHash({ agentId: editor.document.getState().agentId }));
   const remove = async (name: string) => {
     if (!window.confirm(`Delete the credential ${name}? Agents that use it fall back to the offline model.`))
       return;
@@ -143,7 +145,7 @@ export function CredentialsPage(props: { route: CredentialsRoute }): ReactElemen
             >
               <Icon name="plus" size={14} /> Add credential
             </button>
-            <button type="button" className="btn" data-testid="credentials-close" onClick={close}>
+            <button type="button" className="btn" data-testid="credentials-close" onClick={props.onClose}>
               Back to the designer
             </button>
           </span>
