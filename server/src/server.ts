@@ -166,6 +166,11 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       },
       redactor: setup.redactor,
     });
+    if (options.databaseUrl && vault.keySource !== "environment") {
+      logger.warn(
+        "PostgreSQL without WADDLE_SECRETS_KEY: credentials stored from the browser are sealed with this instance's secrets.key; set the same WADDLE_SECRETS_KEY on every instance",
+      );
+    }
     const getRunSettings = () => vault.getRunSettings();
     const runtime = await createRuntime({
       env,

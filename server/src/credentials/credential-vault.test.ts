@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createLogger } from "../shared/logger.js";
 import { SecretRedactor } from "../secrets/secret-redactor.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import { CredentialVault, type EnvironmentSettings } from "./credential-vault.js";
@@ -204,6 +205,26 @@ describe("CredentialVault", () => {
     await vault.delete("LOCAL");
     expect((await vault.getRunSettings()).getLlmKey("LOCAL")).toBeUndefined();
     expect(redactor.redactText(`key ${VALUE}`)).toBe(`key ${VALUE}`);
+    await store.close();
+  });
+
+  it("keeps stored values out of the server's log lines", async () => {
+    const dir = makeDir();
+    const { vault, store, redactor } = await openVault({ dir });
+    const logger = createLogger({ level: "info", redactor });
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      await vault.put("TOKEN", { kind: "secret", value: VALUE });
+      logger.info("calling the weather API", { header: `Bearer ${VALUE}` });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines.join("")).toContain("Bearer [redacted]");
+    expect(lines.join("")).not.toContain(VALUE);
     await store.close();
   });
 

@@ -97,6 +97,11 @@ export class CredentialVault {
     return vault;
   }
 
+  /** Where the secrets key comes from: the environment, the data folder's file, or none yet. */
+  get keySource(): SecretsKeySource["kind"] {
+    return this.#keySource.kind;
+  }
+
   /** Every credential: the environment's (read-only) first, then the stored ones; never a value. */
   async list(): Promise<CredentialInfo[]> {
     const envEntries = this.getEnvironmentEntries();
