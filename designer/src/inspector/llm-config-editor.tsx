@@ -7,6 +7,7 @@ import {
 } from "@waddle/protocol";
 import type { ReactElement } from "react";
 import { NumberField, SelectField, TextField } from "../components/fields.js";
+import { CredentialField } from "./credential-field.js";
 
 interface LlmConfigEditorProps {
   value: LlmConfig;
@@ -75,14 +76,7 @@ export function LlmConfigEditor({ value, onChange, testId }: LlmConfigEditorProp
             placeholder="https://api.openai.com/v1"
             hint="Leave empty for OpenAI itself."
           />
-          <TextField
-            label="Credential"
-            value={value.credential ?? ""}
-            onChange={(credential) => onChange({ credential: credential === "" ? undefined : credential })}
-            placeholder="OPENAI_KEY"
-            hint="An LLM credential from the Credentials page (its key, and its base URL when this one is empty)."
-            monospace
-          />
+          <CredentialField value={value.credential} onChange={(credential) => onChange({ credential })} />
           <TextField
             label="API key variable"
             value={value.apiKeyEnv ?? ""}
