@@ -77,7 +77,8 @@ test("an LLM credential added on the Credentials page runs the agent on the fixt
   // Back to the agent: the warning is gone and the same server, never restarted, runs it on the fixture.
   await page.getByTestId("credentials-close").click();
   await expect(page).toHaveURL(new RegExp(`#/agents/${id}$`));
-  await expect(page.getByTestId("run-model")).toContainText("fixture-model");
+  await expect(page.getByTestId("run-model")).toHaveAttribute("data-checked", "true");
+  await expect(page.getByTestId("run-model")).toHaveText(`Runs on fixture-model @ ${new URL(baseURL).host}`);
   await expect(page.getByTestId("run-llm-warning")).toHaveCount(0);
   await scriptFixture([
     fixtureReply.json({ next_node: "lookup_order", args: { order: "1042" } }),
@@ -136,4 +137,49 @@ test("an allow-list entry that is not a host is refused on the page, saying why"
   ).toContainText("added here");
   await page.getByRole("button", { name: `Remove ${host}` }).click();
   await expect(page.getByTestId("allow-list-http")).not.toContainText(host);
+});
+
+test("an http tool whose host is not allowed offers Allow host…, which fills the page for a person to add it", async ({
+  page,
+  request,
+}) => {
+  const id = getUniqueId("cred-host");
+  const port = 1024 + Math.floor(Math.random() * 60_000);
+  await createAgent(request, {
+    version: 1,
+    id,
+    name: "Calls a local API",
+    tools: [
+      { name: "local_api", desc: "Calls it", impl: { kind: "http", url: `http://127.0.0.1:${port}/x` } },
+    ],
+  });
+  await openAgent(page, id);
+  await page.getByTestId("run-button").click();
+  const hostWarning = page.getByTestId("run-host-warning");
+  await expect(hostWarning).toContainText(
+    `calls 127.0.0.1:${port}, which is not on this server's http allow-list`,
+  );
+  // The offline model is the agent's own choice here: Run is not held back by a tool's host.
+  await expect(page.getByTestId("run-offline")).toHaveCount(0);
+  await hostWarning.getByTestId("allow-host").click();
+  await expect(page.getByTestId("credentials-page")).toBeVisible();
+  await expect(page.getByTestId("allow-input-http")).toHaveValue(`127.0.0.1:${port}`);
+  await expect(page.getByTestId("allow-input-http")).toBeFocused();
+  await page.getByTestId("allow-add-http").click();
+  await expect(page.getByTestId("allow-list-http")).toContainText("added here");
+  await page.getByTestId("credentials-close").click();
+  await page.getByTestId("run-button").click();
+  // Once the server has answered the new check (a remounted panel starts without one):
+  await expect(page.getByTestId("run-model")).toHaveAttribute("data-checked", "true");
+  await expect(page.getByTestId("run-host-warning")).toHaveCount(0);
+  // Leave the shared server's list as it was.
+  const lists = await (await request.get("/api/allowlist")).json();
+  const stored = (list: { entry: string; source: string }[]) =>
+    list.filter((entry) => entry.source === "stored").map((entry) => entry.entry);
+  await request.put("/api/allowlist", {
+    data: {
+      http: stored(lists.http).filter((entry) => entry !== `127.0.0.1:${port}`),
+      llm: stored(lists.llm),
+    },
+  });
 });

@@ -75,6 +75,7 @@ export function RunComposer(): ReactElement {
         className={`run-model${label.offline ? " is-offline" : ""}`}
         title={label.title}
         data-testid="run-model"
+        data-checked={check !== null}
       >
         Runs on <span className="run-model-name">{label.text}</span>
       </div>
