@@ -1,4 +1,3 @@
-import type { AgentSpec } from "@waddle/protocol";
 import { createAdapter } from "@socket.io/redis-adapter";
 import type { Server } from "socket.io";
 import type { PlannerFactory } from "../runs/planner-factory.js";
