@@ -20,6 +20,13 @@ const SECTIONS: { kind: CredentialKind; title: string; hint: string }[] = [
   },
 ];
 
+/** The credential a fix action asked to add, if any. */
+function getRouteDraft(route: CredentialsRoute): CredentialDraft | null {
+  if (route.addLlm) return { name: route.addLlm, kind: "llm" };
+  if (route.addSecret) return { name: route.addSecret, kind: "secret" };
+  return null;
+}
+
 function getHost(url: string): string {
   try {
     return new URL(url).host;
@@ -97,9 +104,7 @@ export function CredentialsPage(props: {
   const editor = useEditor();
   const [credentials, setCredentials] = useState<CredentialInfo[] | null>(null);
   const [lists, setLists] = useState<AllowListResponse | null>(null);
-  const [draft, setDraft] = useState<CredentialDraft | null>(
-    props.route.addLlm ? { name: props.route.addLlm, kind: "llm" } : null,
-  );
+  const [draft, setDraft] = useState<CredentialDraft | null>(() => getRouteDraft(props.route));
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(async () => {
     try {
@@ -111,9 +116,11 @@ export function CredentialsPage(props: {
     }
   }, [editor]);
   useEffect(() => void load(), [load]);
+  const { addLlm, addSecret } = props.route;
   useEffect(() => {
-    if (props.route.addLlm) setDraft({ name: props.route.addLlm, kind: "llm" });
-  }, [props.route.addLlm]);
+    const next = getRouteDraft({ ...(addLlm ? { addLlm } : {}), ...(addSecret ? { addSecret } : {}) });
+    if (next) setDraft(next);
+  }, [addLlm, addSecret]);
   const remove = async (name: string) => {
     if (!window.confirm(`Delete the credential ${name}? Agents that use it fall back to the offline model.`))
       return;

@@ -10,5 +10,8 @@ describe("the Credentials route", () => {
     expect(parseCredentialsRoute(getCredentialsHash({ addLlm: "OPENAI_API_KEY" }))).toEqual({
       addLlm: "OPENAI_API_KEY",
     });
+    expect(parseCredentialsRoute(getCredentialsHash({ addSecret: "WEATHER_TOKEN" }))).toEqual({
+      addSecret: "WEATHER_TOKEN",
+    });
   });
 });

@@ -2,6 +2,8 @@
 export interface CredentialsRoute {
   /** An LLM credential to add (from the run panel's "no key" warning). */
   addLlm?: string;
+  /** A secret to add (from a "missing secret" issue). */
+  addSecret?: string;
   /** A host to allow on a list (from an "Allow host…" action). */
   allow?: { list: "http" | "llm"; entry: string };
 }
@@ -16,6 +18,8 @@ export function parseCredentialsRoute(hash: string): CredentialsRoute | null {
   const route: CredentialsRoute = {};
   const addLlm = params.get("add-llm");
   if (addLlm) route.addLlm = addLlm;
+  const addSecret = params.get("add-secret");
+  if (addSecret) route.addSecret = addSecret;
   for (const list of ["http", "llm"] as const) {
     const entry = params.get(`allow-${list}`);
     if (entry) route.allow = { list, entry };
@@ -27,6 +31,7 @@ export function parseCredentialsRoute(hash: string): CredentialsRoute | null {
 export function getCredentialsHash(route: CredentialsRoute = {}): string {
   const params = new URLSearchParams();
   if (route.addLlm) params.set("add-llm", route.addLlm);
+  if (route.addSecret) params.set("add-secret", route.addSecret);
   if (route.allow) params.set(`allow-${route.allow.list}`, route.allow.entry);
   const search = params.toString();
   return search ? `${CREDENTIALS_HASH}?${search}` : CREDENTIALS_HASH;
