@@ -16,6 +16,8 @@ import type { ToolTester } from "./runs/tool-tester.js";
 import { createDesignerRoutes } from "./http/designer-static.js";
 import { createErrorHandler } from "./http/error-handler.js";
 import { createHostGuard } from "./http/host-guard.js";
+import { createCredentialsRoutes } from "./http/credentials-routes.js";
+import type { CredentialVault } from "./credentials/credential-vault.js";
 import { createMcpServersRoutes } from "./http/mcp-servers-routes.js";
 import { createMetaRoutes, type PartsHealth } from "./http/meta-routes.js";
 import { createRunsRoutes } from "./http/runs-routes.js";
@@ -62,6 +64,10 @@ export interface CreateAppOptions {
   settings?: ServerSettingsView;
   /** `POST /api/tools/test`; absent, the route is not served. */
   toolTester?: ToolTester;
+  /** Credentials and allowed hosts kept from the browser; without it their routes answer 404. */
+  vault?: CredentialVault;
+  /** Where the credentials check reads key variables (the server's environment). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The Express app: Host check, security headers, CORS, auth, JSON bodies, the REST routes, the designer. */
@@ -107,6 +113,8 @@ export function createApp(options: CreateAppOptions): Express {
     }),
   );
   api.use("/mcp", createMcpServersRoutes(options.mcp ? { mcp: options.mcp } : {}));
+  if (options.vault)
+    api.use(createCredentialsRoutes({ vault: options.vault, env: options.env ?? process.env }));
   api.use((request) => {
     throw new ApiError(
       "not_found",

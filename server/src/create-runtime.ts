@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import type { AgentSpec } from "@waddle/protocol";
 import { loadExampleAgents } from "./agents/load-example-agents.js";
+import type { LiveRunSettings } from "./credentials/credential-vault.js";
 import type { RunSetup } from "./run-setup.js";
 import { createDefaultPlannerFactory } from "./runs/default-planner-factory.js";
 import { createTestCasePlannerFactory, TestCaseRegistry } from "./agent-tests/test-case-planner-factory.js";
@@ -28,6 +29,8 @@ export interface RuntimeOptions {
   queue?: { redisUrl: string; role: QueueRole; leaseMs: number };
   /** Sessions: the task host of a turn's run (late-bound by the caller). */
   taskHosts?: TaskHostSource;
+  /** Stored credentials and allow-list entries, read as each run starts (`CredentialVault`). */
+  getRunSettings?: () => Promise<LiveRunSettings>;
 }
 
 /** What runs runs, for the server and for the CLI's in-process runs. */
@@ -58,13 +61,19 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     if (loaded.length > 0) logger.info("example agents loaded", { agents: loaded });
   }
   const testCases = new TestCaseRegistry();
+  const { getRunSettings } = options;
   const createPlanner = createTestCasePlannerFactory({
-    base: options.createPlanner ?? createDefaultPlannerFactory({ ...setup, store }),
+    base:
+      options.createPlanner ??
+      createDefaultPlannerFactory({ ...setup, store, ...(getRunSettings ? { getRunSettings } : {}) }),
     store,
     registry: testCases,
   });
-  const checkSpec = (spec: AgentSpec) => {
-    setup.llmPolicy.assertSpec(spec);
+  const checkSpec = async (spec: AgentSpec, check?: { offline?: boolean }) => {
+    if (!check?.offline) {
+      const policy = getRunSettings ? (await getRunSettings()).llmPolicy : setup.llmPolicy;
+      policy.assertSpec(spec);
+    }
     setup.mcp.assertSpec(spec);
   };
   const maxConcurrentRuns = options.maxConcurrentRuns ?? 4;

@@ -9,6 +9,7 @@ import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
 import { createApp } from "./create-app.js";
 import { createEnvSettingsView } from "./agents/server-settings-view.js";
 import { createToolTester } from "./runs/tool-tester.js";
+import { CredentialVault } from "./credentials/credential-vault.js";
 import { createServerLlm } from "./runs/default-planner-factory.js";
 import { SessionService } from "./sessions/session-service.js";
 import { SessionTurns } from "./sessions/session-turns.js";
@@ -161,6 +162,25 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     throw error;
   }
   try {
+    // Before any run: a wrong secrets key stops the start here, with the store closed again below.
+    const vault = await CredentialVault.open({
+      store: store.credentials,
+      env,
+      dataDir,
+      settings: {
+        httpAllow: options.httpAllow ?? [],
+        secrets: options.secrets ?? {},
+        llmAllow: options.llmAllow ?? [],
+        llmKeyEnvs: options.llmKeyEnvs ?? [],
+      },
+      redactor: setup.redactor,
+    });
+    if (options.databaseUrl && vault.keySource !== "environment") {
+      logger.warn(
+        "PostgreSQL without WADDLE_SECRETS_KEY: credentials stored from the browser are sealed with this instance's secrets.key; set the same WADDLE_SECRETS_KEY on every instance",
+      );
+    }
+    const getRunSettings = () => vault.getRunSettings();
     // Set once the sessions exist (they need the run service): a session's turns run their tasks as runs.
     const taskHosts: TaskHostSource & { target?: TaskHostSource } = {
       forRun: (run, toolContext) => taskHosts.target?.forRun(run, toolContext),
@@ -170,6 +190,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       store,
       setup,
       taskHosts,
+      getRunSettings,
       exampleAgentsDir:
         options.exampleAgentsDir === undefined
           ? path.join(ROOT, "apps/examples/agents")
@@ -198,16 +219,19 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       hub,
       logger,
       tasks,
-      createSummarizer: (spec) =>
-        createServerLlm({
+      createSummarizer: async (spec) => {
+        const live = await getRunSettings();
+        return createServerLlm({
           config: spec.summarizerLlm ?? spec.llm,
           path: spec.summarizerLlm ? "summarizerLlm" : "llm",
           env,
-          policy: setup.llmPolicy,
+          policy: live.llmPolicy,
           redactor: setup.redactor,
           logger,
+          getLlmKey: live.getLlmKey,
           ...(setup.priceTable ? { priceTable: setup.priceTable } : {}),
-        }),
+        });
+      },
     });
     // Set once socket.io exists: test runs tell the agent's watchers of each change.
     const testUpdates: { emit?: (record: TestRunRecord) => void } = {};
@@ -252,6 +276,8 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
         : { designerDir: options.designerDir ?? path.join(ROOT, "designer/dist") }),
       ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
       mcp,
+      vault,
+      env,
       ...(store.ping || queueMode ? { health: createPartsHealth(store, queueMode) } : {}),
     });
     const httpServer = createServer(app);

@@ -12,7 +12,8 @@ import { startOpenAiFixtureServer, type FixtureReply, type FixtureRequest } from
 
 /** The variable holding the fixture's API key, in the e2e server's environment. */
 export const LLM_FIXTURE_KEY_ENV = "E2E_FIXTURE_LLM_KEY";
-const LLM_FIXTURE_KEY = "sk-e2e-fixture-0123456789";
+/** The key the fixture wants (a spec types it into the Credentials page). */
+export const LLM_FIXTURE_KEY = "sk-e2e-fixture-0123456789";
 
 export interface LlmFixture {
   /** `http://127.0.0.1:<port>/v1`, for an agent's `llm.baseUrl`. */

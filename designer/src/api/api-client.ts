@@ -1,5 +1,11 @@
 import {
   AgentDraft,
+  AllowListResponse,
+  CredentialInfo,
+  CredentialsCheckResponse,
+  CredentialsResponse,
+  type PutAllowListRequest,
+  type PutCredentialRequest,
   AgentRecord,
   AgentsListResponse,
   AgentVersionResponse,
@@ -292,6 +298,34 @@ export class ApiClient {
       MergeDecisionResponse,
       body,
     );
+  }
+
+  /** Every credential (the environment's read-only ones too); never a value. */
+  async listCredentials(): Promise<CredentialInfo[]> {
+    return (await this.json("GET", "/api/credentials", CredentialsResponse)).credentials;
+  }
+
+  /** Stores or replaces a credential; a bad name or a value over 16 KB throws ApiError (400). */
+  async putCredential(name: string, body: PutCredentialRequest): Promise<CredentialInfo> {
+    return this.json("PUT", `/api/credentials/${encodeURIComponent(name)}`, CredentialInfo, body);
+  }
+
+  async deleteCredential(name: string): Promise<void> {
+    await this.request("DELETE", `/api/credentials/${encodeURIComponent(name)}`);
+  }
+
+  /** What Run would meet for this spec on this server: its model's key and endpoint, http hosts. */
+  async checkCredentials(spec: AgentSpec): Promise<CredentialsCheckResponse> {
+    return this.json("POST", "/api/credentials/check", CredentialsCheckResponse, { spec });
+  }
+
+  async getAllowList(): Promise<AllowListResponse> {
+    return this.json("GET", "/api/allowlist", AllowListResponse);
+  }
+
+  /** Replaces the stored allow-list entries; a bad entry throws ApiError (400) saying why. */
+  async putAllowList(body: PutAllowListRequest): Promise<AllowListResponse> {
+    return this.json("PUT", "/api/allowlist", AllowListResponse, body);
   }
 
   private async json<T>(method: Method, path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {

@@ -18,6 +18,10 @@ import { useUnsavedGuard } from "./use-unsaved-guard.js";
 import { useDraftAutosave } from "../editor/use-draft-autosave.js";
 import { useServerCheck } from "../editor/use-server-check.js";
 import { DraftBanner } from "../shell/draft-banner.js";
+import { CredentialsPage } from "../settings/credentials-page.js";
+import { useCredentialsRoute } from "../settings/use-credentials-route.js";
+import { navigateToHash } from "../settings/settings-route.js";
+import { getAgentRouteHash } from "../run-views/run-route.js";
 
 function Shell({ editor }: { editor: Editor }): ReactElement {
   const theme = useTheme();
@@ -27,16 +31,26 @@ function Shell({ editor }: { editor: Editor }): ReactElement {
   useDraftAutosave(editor);
   useServerCheck(editor);
   const runPanelShown = useRunPanelShown();
+  const credentials = useCredentialsRoute();
   return (
     <div className="app">
       <AppHeader />
       <div className="app-body">
-        <LeftSidebar />
-        <main className="canvas-area" aria-label="Canvas">
-          <DraftBanner />
-          <FlowCanvas colorMode={theme} />
-        </main>
-        {runPanelShown ? <RunPanel /> : <RightSidebar />}
+        {credentials ? (
+          <CredentialsPage
+            route={credentials}
+            onClose={() => navigateToHash(getAgentRouteHash({ agentId: editor.document.getState().agentId }))}
+          />
+        ) : (
+          <>
+            <LeftSidebar />
+            <main className="canvas-area" aria-label="Canvas">
+              <DraftBanner />
+              <FlowCanvas colorMode={theme} />
+            </main>
+            {runPanelShown ? <RunPanel /> : <RightSidebar />}
+          </>
+        )}
       </div>
       <ContextMenu />
       <DialogHost />

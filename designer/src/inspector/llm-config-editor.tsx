@@ -7,6 +7,7 @@ import {
 } from "@waddle/protocol";
 import type { ReactElement } from "react";
 import { NumberField, SelectField, TextField } from "../components/fields.js";
+import { CredentialField } from "./credential-field.js";
 
 interface LlmConfigEditorProps {
   value: LlmConfig;
@@ -32,7 +33,10 @@ const FORMATS = [
   { value: "none", label: "None (prompt only)" },
 ] as const;
 
-/** Provider, model, endpoint, the *name* of the key's environment variable, and generation settings. */
+/**
+ * Provider, model, endpoint, the credential or the *name* of the key's environment variable, and
+ * generation settings.
+ */
 export function LlmConfigEditor({ value, onChange, testId }: LlmConfigEditorProps): ReactElement {
   const offline = value.provider === "offline";
   return (
@@ -72,6 +76,7 @@ export function LlmConfigEditor({ value, onChange, testId }: LlmConfigEditorProp
             placeholder="https://api.openai.com/v1"
             hint="Leave empty for OpenAI itself."
           />
+          <CredentialField value={value.credential} onChange={(credential) => onChange({ credential })} />
           <TextField
             label="API key variable"
             value={value.apiKeyEnv ?? ""}

@@ -15,7 +15,10 @@ export function openRunPanel(editor: Editor): void {
 }
 
 /** Starts a run of the saved agent with the panel's query; `save` saves unsaved changes first. */
-export async function startRunFromPanel(editor: Editor, options: { save: boolean }): Promise<boolean> {
+export async function startRunFromPanel(
+  editor: Editor,
+  options: { save: boolean; offline?: boolean },
+): Promise<boolean> {
   const panel = getRunPanelStore(editor);
   const { query: typed, queryAgentId } = panel.getState();
   const query = queryAgentId === editor.document.getState().agentId ? typed.trim() : "";
@@ -32,7 +35,11 @@ export async function startRunFromPanel(editor: Editor, options: { save: boolean
   if (agentId === null) return false;
   panel.getState().set({ notice: null, editingToken: null, tab: "run" });
   editor.runs.getState().clearError();
-  return (await editor.runs.getState().startRun({ agentId, query })) !== null;
+  return (
+    (await editor.runs
+      .getState()
+      .startRun({ agentId, query, ...(options.offline ? { offline: true } : {}) })) !== null
+  );
 }
 
 export async function cancelShownRun(editor: Editor): Promise<void> {

@@ -4,6 +4,8 @@ import { useEditor } from "../editor/editor-context.js";
 import { useRunStore } from "./use-run-store.js";
 import { openRunPanel } from "./run-actions.js";
 import { useRunPanel } from "./panel/run-panel-store.js";
+import { getAgentRouteHash } from "./run-route.js";
+import { navigateToHash, parseCredentialsRoute } from "../settings/settings-route.js";
 
 /** The toolbar's Run control (`run-button`): opens the run panel (the panel closes itself); shows a live or paused run. */
 export function RunControl(): ReactElement {
@@ -24,7 +26,12 @@ export function RunControl(): ReactElement {
       title={
         live ? `A run is ${status}: open the run panel` : "Run the saved agent and watch it on the canvas"
       }
-      onClick={() => openRunPanel(editor)}
+      onClick={() => {
+        // From the Credentials page: back to the agent, where the panel lives.
+        if (parseCredentialsRoute(window.location.hash))
+          navigateToHash(getAgentRouteHash({ agentId: editor.document.getState().agentId }));
+        openRunPanel(editor);
+      }}
     >
       <svg className="icon" width={16} height={16} viewBox="0 0 24 24" aria-hidden>
         {live ? (

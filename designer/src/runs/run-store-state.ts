@@ -87,6 +87,8 @@ export interface RunStoreState {
     query: string;
     agentVersion?: number;
     toolContext?: Record<string, unknown>;
+    /** Run on the offline model, a choice the person made ("Run on the offline model instead"). */
+    offline?: boolean;
   }): Promise<string | null>;
   cancelRun(): Promise<void>;
   /** Answers the open run's pause; a pause someone else answered first is `already_answered`. */

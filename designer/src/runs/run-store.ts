@@ -292,6 +292,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
             query: input.query,
             ...(input.agentVersion === undefined ? {} : { agentVersion: input.agentVersion }),
             ...(input.toolContext === undefined ? {} : { toolContext: input.toolContext }),
+            ...(input.offline ? { offline: true } : {}),
           });
           await get().openRun(runId);
           return runId;

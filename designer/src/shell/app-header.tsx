@@ -5,6 +5,7 @@ import { RunControl } from "../run-views/run-control.js";
 import { getIsDirty } from "../store/document-store.js";
 import { CommandButton } from "../components/command-button.js";
 import { Icon } from "../components/icon.js";
+import { getCredentialsHash, navigateToHash } from "../settings/settings-route.js";
 
 function SaveStatus(): ReactElement {
   const dirty = useDocument(getIsDirty);
@@ -84,9 +85,9 @@ export function AppHeader(): ReactElement {
         {offline ? (
           <span
             className="badge badge-muted"
-            title="No LLM key configured: runs use the embedded deterministic offline model"
+            title="The server has no OPENAI_API_KEY: agents without a stored credential run on the embedded deterministic offline model. The run panel says which model each agent gets."
           >
-            offline model
+            no default key
           </span>
         ) : null}
       </div>
@@ -117,6 +118,16 @@ export function AppHeader(): ReactElement {
           <Icon name={THEME_ICONS[theme]} />
         </button>
         <CommandButton command="show-shortcuts" icon="keyboard" />
+        <button
+          type="button"
+          className="btn btn-ghost"
+          data-testid="open-credentials"
+          title="Credentials: LLM keys, secrets and allowed hosts for this server"
+          onClick={() => navigateToHash(getCredentialsHash())}
+        >
+          <Icon name="lock" />
+          Credentials
+        </button>
       </div>
     </header>
   );

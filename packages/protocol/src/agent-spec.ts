@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { EnvName, McpServerName, McpToolName, SIDE_EFFECTS, Slug, ToolName } from "./names.js";
+import {
+  CredentialName,
+  EnvName,
+  McpServerName,
+  McpToolName,
+  SIDE_EFFECTS,
+  Slug,
+  ToolName,
+} from "./names.js";
 import { PlanningHints } from "./planning-hints.js";
 
 /** A JSON Schema document (an object); `validateAgentSpec` checks that args/out schemas describe objects. */
@@ -22,12 +30,17 @@ export const LlmPrice = z.strictObject({
 });
 export type LlmPrice = z.infer<typeof LlmPrice>;
 
-/** How to reach a model. A key is never stored: `apiKeyEnv` names the variable that holds it. */
+/**
+ * How to reach a model. A key is never stored: `apiKeyEnv` names the variable that holds it, or
+ * `credential` names an LLM credential kept by the server (its Credentials page).
+ */
 export const LlmConfig = z.strictObject({
   provider: z.enum(["openai", "offline"]),
   model: z.string().min(1).max(200),
   baseUrl: z.url({ protocol: /^https?$/ }).optional(),
   apiKeyEnv: EnvName.optional(),
+  /** An LLM credential of the server, by name: its key, and its base URL when `baseUrl` is unset. */
+  credential: CredentialName.optional(),
   temperature: z.number().min(0).max(2).default(0),
   reasoningEffort: ReasoningEffort.optional(),
   responseFormat: ResponseFormat.optional(),

@@ -217,6 +217,8 @@ export const StartRunRequest = z.strictObject({
   toolContext: z.record(z.string(), z.unknown()).optional(),
   /** Run a saved version other than the latest. */
   agentVersion: z.int().positive().optional(),
+  /** Run on the embedded offline model whatever the spec's LLMs say (a choice the person makes). */
+  offline: z.boolean().optional(),
 });
 export type StartRunRequest = z.infer<typeof StartRunRequest>;
 /**
@@ -277,6 +279,8 @@ export const RunRecord = z.object({
   pause: PendingPause.nullable().optional(),
   error: ErrorBody.nullable().optional(),
   offline: z.boolean().optional(),
+  /** The person chose to run on the offline model instead of the agent's own ("Run on the offline model instead"). */
+  offlineChosen: z.boolean().optional(),
   /**
    * The keys (never the values) of the toolContext the run was started or last resumed with, when it had
    * any: after a restart the server holds no toolContext, and a resume must supply it again.

@@ -92,6 +92,8 @@ export {
 } from "./join-inject-fit.js";
 export type { JoinInjectFit } from "./join-inject-fit.js";
 export {
+  CredentialName,
+  CREDENTIAL_NAME_PATTERN,
   EnvName,
   ENV_NAME_PATTERN,
   INJECT_SOURCES,
@@ -230,3 +232,17 @@ export {
   TrajectoryOrder,
 } from "./agent-tests.js";
 export type { TestCaseInput, TestSuiteInput } from "./agent-tests.js";
+export {
+  AllowListEntry,
+  AllowListResponse,
+  CredentialInfo,
+  CredentialKind,
+  CredentialNameParam,
+  CredentialsCheckResponse,
+  CredentialsResponse,
+  HostProblem,
+  LlmProblem,
+  MAX_CREDENTIAL_BYTES,
+  PutAllowListRequest,
+  PutCredentialRequest,
+} from "./credentials-api.js";

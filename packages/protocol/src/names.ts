@@ -27,6 +27,8 @@ export const READ_ONLY_SIDE_EFFECTS: ReadonlySet<SideEffect> = new Set(["pure", 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 export const ENV_NAME_PATTERN = /^[A-Z_][A-Z0-9_]{0,127}$/;
+/** A credential kept by the server (LLM key or secret): upper-case letters, digits and `_`. */
+export const CREDENTIAL_NAME_PATTERN = /^[A-Z0-9_]{1,64}$/;
 /**
  * A name in the operator's `mcpServers` list (`WADDLE_MCP_SERVERS`): letters, digits, `_ . - / @ :` (max
  * 128), so that the names other clients write work as they are (Cline's
@@ -53,6 +55,11 @@ export const ToolName = z
 export const EnvName = z
   .string()
   .regex(ENV_NAME_PATTERN, "must be an environment variable name such as OPENAI_API_KEY");
+
+/** The name of a credential the server keeps (`llm.credential`, the Credentials page). */
+export const CredentialName = z
+  .string()
+  .regex(CREDENTIAL_NAME_PATTERN, "must be 1-64 upper-case letters, digits or '_', such as OPENAI_KEY");
 
 /** The name of an MCP server the operator listed; a spec names it, never a command or URL. */
 export const McpServerName = z

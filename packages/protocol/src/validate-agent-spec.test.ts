@@ -245,6 +245,12 @@ const cases: BadCase[] = [
     path: "$.llm.apiKeyEnv",
   },
   {
+    name: "a credential name that is not upper-case letters, digits and _",
+    spec: { ...base, llm: { provider: "openai", model: "gpt-4o", credential: "my-key" } },
+    code: "invalid_env_name",
+    path: "$.llm.credential",
+  },
+  {
     name: "an llm tool whose model key names a server secret",
     spec: {
       ...base,

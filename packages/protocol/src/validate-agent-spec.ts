@@ -156,6 +156,12 @@ function mapFormatIssue(
     if (last === "apiKeyEnv" || last === "secret") {
       return make("invalid_env_name", `${shown} is not an environment variable name (e.g. OPENAI_API_KEY).`);
     }
+    if (last === "credential") {
+      return make(
+        "invalid_env_name",
+        `${shown} is not a credential name: use 1-64 upper-case letters, digits or "_" (e.g. OPENAI_KEY).`,
+      );
+    }
     if (
       segments[0] === "tools" &&
       last === "name" &&

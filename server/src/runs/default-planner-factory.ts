@@ -20,6 +20,7 @@ import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import { ToolExecutionError } from "../tools/tool-execution-error.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { CreatePlannerOptions, PlannerFactory } from "./planner-factory.js";
+import type { LiveRunSettings } from "../credentials/credential-vault.js";
 
 /** How deep agent tools may nest subagents (a run is depth 0). */
 export const MAX_AGENT_DEPTH = 3;
@@ -42,13 +43,20 @@ export interface DefaultPlannerFactoryOptions {
   maxAgentDepth?: number;
   /** The MCP servers of `WADDLE_MCP_SERVERS`; without it a spec with mcp tools is refused. */
   mcp?: McpClientManager;
+  /**
+   * The settings of each run as they are when it starts (stored credentials and allow-list entries added
+   * to the environment's); without it, `llmPolicy`, `allowList` and `secrets` hold for every run.
+   */
+  getRunSettings?: () => Promise<LiveRunSettings>;
 }
 
 /**
- * The LLM client for a config: the embedded offline model for provider `offline`, and also for provider
- * `openai` when its key is not set (so that every agent runs out of the box; the run says it is offline).
- * An endpoint or key variable the policy does not allow throws `LlmEndpointError` before any client exists;
- * a remote client's errors are scrubbed and bounded (`BoundedErrorLlm`).
+ * The LLM client for a config: the embedded offline model for provider `offline` or when the person chose
+ * it (`offline`), and also for provider `openai` when its key is not set (so that every agent runs out of
+ * the box; the run says it is offline). The key is the stored or environment credential `llm.credential`
+ * names (`getLlmKey`), else the variable `apiKeyEnv` names, else OPENAI_API_KEY (from the environment, or
+ * a stored credential of that name). An endpoint or key variable the policy does not allow throws
+ * `LlmEndpointError` before any client exists; a remote client's errors are scrubbed and bounded.
  */
 export function createServerLlm(options: {
   config: LlmConfig;
@@ -59,19 +67,38 @@ export function createServerLlm(options: {
   redactor: SecretRedactor;
   logger: Logger;
   priceTable?: PriceTable;
+  /** A credential's key and endpoint by name (`CredentialVault`); without it keys come from `env` only. */
+  getLlmKey?: LiveRunSettings["getLlmKey"];
+  /** The person chose the offline model for this run: nothing is checked or sent. */
+  offline?: boolean;
 }): LlmClient {
   const { config, env } = options;
+  if (options.offline) return new OfflineModel();
   options.policy.assertAllowed(config, options.path);
   if (config.provider === "offline") return new OfflineModel();
+  const credential = config.credential ?? (config.apiKeyEnv ? undefined : DEFAULT_LLM_KEY_ENV);
+  const found = credential === undefined ? undefined : options.getLlmKey?.(credential);
+  const openai = (apiKey?: string) => ({
+    ...(options.priceTable ? { priceTable: options.priceTable } : {}),
+    ...(apiKey ? { apiKey } : {}),
+  });
+  if (found) {
+    const baseUrl = config.baseUrl ?? found.baseUrl;
+    const client = createLlmClient(baseUrl ? { ...config, baseUrl } : config, {
+      env,
+      openai: openai(found.key),
+    });
+    return new BoundedErrorLlm(client, options.redactor);
+  }
   const keyName = config.apiKeyEnv ?? DEFAULT_LLM_KEY_ENV;
-  if (!env[keyName]) {
-    options.logger.info("no API key: using the offline model", { model: config.model, keyEnv: keyName });
+  if (config.credential !== undefined || !env[keyName]) {
+    options.logger.info("no API key: using the offline model", {
+      model: config.model,
+      ...(config.credential ? { credential: config.credential } : { keyEnv: keyName }),
+    });
     return new OfflineModel();
   }
-  const client = createLlmClient(config, {
-    env,
-    ...(options.priceTable ? { openai: { priceTable: options.priceTable } } : {}),
-  });
+  const client = createLlmClient(config, { env, openai: openai() });
   return new BoundedErrorLlm(client, options.redactor);
 }
 
@@ -81,11 +108,20 @@ export function createServerLlm(options: {
  */
 function createCandidateLlms(
   spec: AgentSpec,
-  options: { env: NodeJS.ProcessEnv; llmFor: (config: LlmConfig, path: string) => LlmClient },
+  options: {
+    env: NodeJS.ProcessEnv;
+    llmFor: (config: LlmConfig, path: string) => LlmClient;
+    getLlmKey?: LiveRunSettings["getLlmKey"] | undefined;
+  },
 ): Map<string, LlmClient> {
   const clients = new Map<string, LlmClient>();
   (spec.candidateLlms ?? []).forEach((config, index) => {
-    if (config.provider !== "openai" || !options.env[config.apiKeyEnv ?? DEFAULT_LLM_KEY_ENV]) return;
+    if (config.provider !== "openai") return;
+    const hasKey = config.credential
+      ? options.getLlmKey?.(config.credential) !== undefined
+      : Boolean(options.env[config.apiKeyEnv ?? DEFAULT_LLM_KEY_ENV]) ||
+        (!config.apiKeyEnv && options.getLlmKey?.(DEFAULT_LLM_KEY_ENV) !== undefined);
+    if (!hasKey) return;
     clients.set(config.id, options.llmFor(config, `candidateLlms[${index}]`));
   });
   return clients;
@@ -99,20 +135,25 @@ function createCandidateLlms(
  */
 export function createDefaultPlannerFactory(options: DefaultPlannerFactoryOptions): PlannerFactory {
   const maxDepth = options.maxAgentDepth ?? MAX_AGENT_DEPTH;
-  const llmFor = (config: LlmConfig, path: string) =>
-    createServerLlm({
-      config,
-      path,
-      env: options.env,
-      policy: options.llmPolicy,
-      redactor: options.redactor,
-      logger: options.logger,
-      ...(options.priceTable ? { priceTable: options.priceTable } : {}),
-    });
 
   const create: PlannerFactory = async (request: CreatePlannerOptions) => {
+    // Read as the run starts: a credential or host added a moment ago counts, on every instance.
+    const live = options.getRunSettings ? await options.getRunSettings() : undefined;
+    const llmPolicy = live?.llmPolicy ?? options.llmPolicy;
+    const llmFor = (config: LlmConfig, path: string) =>
+      createServerLlm({
+        config,
+        path,
+        env: options.env,
+        policy: llmPolicy,
+        redactor: options.redactor,
+        logger: options.logger,
+        ...(options.priceTable ? { priceTable: options.priceTable } : {}),
+        ...(live ? { getLlmKey: live.getLlmKey } : {}),
+        ...(request.offline ? { offline: true } : {}),
+      });
     // Every endpoint of the spec at once, so that a refused one fails the run before anything is sent.
-    options.llmPolicy.assertSpec(request.spec);
+    if (!request.offline) llmPolicy.assertSpec(request.spec);
     const filled = await fillMcpSchemas(request.spec, options.mcp);
     const agentLlm = llmFor(filled.llm, "llm");
     const own = {
@@ -120,8 +161,8 @@ export function createDefaultPlannerFactory(options: DefaultPlannerFactoryOption
       llm: agentLlm,
       moduleTools: new Map(Object.entries(options.registry.getDefinitions())),
       resolveImpl: createImplResolver({
-        allowList: options.allowList,
-        secrets: options.secrets,
+        allowList: live?.allowList ?? options.allowList,
+        secrets: live?.secrets ?? options.secrets,
         redactor: options.redactor,
         createLlm: llmFor,
         agentLlm: filled.llm,
@@ -135,7 +176,9 @@ export function createDefaultPlannerFactory(options: DefaultPlannerFactoryOption
       llm,
       ...(spec.summarizerLlm ? { summarizerLlm: llmFor(spec.summarizerLlm, "summarizerLlm") } : {}),
       ...(spec.routerLlm ? { routerLlm: llmFor(spec.routerLlm, "routerLlm") } : {}),
-      candidateLlms: createCandidateLlms(spec, { env: options.env, llmFor }),
+      candidateLlms: request.offline
+        ? new Map()
+        : createCandidateLlms(spec, { env: options.env, llmFor, getLlmKey: live?.getLlmKey }),
       moduleTools,
       ...(resolveImpl ? { resolveImpl } : {}),
       stateStore: new PausedStateStore(options.store, request.runId, request.fence),
@@ -199,6 +242,7 @@ export function createSubagentRunner(options: {
       depth: depth + 1,
       agentChain: chain,
       agentVersion: record.version,
+      ...(request.offline ? { offline: true } : {}),
     });
     // Every model call of the subagent is counted against the parent run as it happens.
     const outcome = await planner.run(call.query, {

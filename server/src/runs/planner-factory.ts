@@ -35,6 +35,8 @@ export interface CreatePlannerOptions {
   agentChain?: readonly string[];
   /** The epoch of the worker's claim on the run (queue mode): paused states are saved under it. */
   fence?: number;
+  /** Run every LLM of the spec on the embedded offline model (the person chose it; `StartRunRequest.offline`). */
+  offline?: boolean;
   /** Changes what the planner is built from (a test case serves its mocks and recorded replies so). */
   prepare?: (parts: PlannerParts) => PlannerParts;
 }

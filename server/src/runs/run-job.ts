@@ -65,6 +65,8 @@ export async function runJob(options: {
     runId: run.id,
     agentVersion: agent.version,
     ...(options.fence === undefined ? {} : { fence: options.fence }),
+    // The person chose the offline model when starting the run: its resumes stay on it.
+    ...(run.offlineChosen ? { offline: true } : {}),
   });
   options.logger.info(resume ? "run resumed" : "run started", {
     runId: run.id,

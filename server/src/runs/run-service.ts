@@ -43,6 +43,12 @@ export interface RunCommands {
   resumeRun(runId: string, request: ResumeRequest): Promise<{ runId: string }>;
 }
 
+/**
+ * Refuses a spec by throwing; `offline`: the run goes on the offline model, so its LLM endpoints are not
+ * checked. Asynchronous where it reads the stored credentials.
+ */
+export type SpecCheck = (spec: AgentSpec, options?: { offline?: boolean }) => void | Promise<void>;
+
 export interface RunServiceOptions extends RecorderParts {
   /** Where queued runs go to be executed: the in-process pump, or BullMQ in queue mode. */
   queue: RunQueuePort;
@@ -54,7 +60,7 @@ export interface RunServiceOptions extends RecorderParts {
    * Refuses a spec before its run is queued or resumed, by throwing (the server's LLM endpoint policy throws
    * `LlmEndpointError`, answered 422), so that nothing is sent for a run that cannot go.
    */
-  checkSpec?: (spec: AgentSpec) => void;
+  checkSpec?: SpecCheck;
   /** How long a cancel of a running run waits for it to be recorded before answering (default 5 s). */
   cancelWaitMs?: number;
 }
@@ -115,7 +121,7 @@ export class RunService implements RunCommands {
     this.assertOpen();
     const { store } = this.options;
     const agent = await getRunAgent(store, request);
-    this.options.checkSpec?.(agent.spec);
+    await this.options.checkSpec?.(agent.spec, request.offline ? { offline: true } : {});
     const runId = options.runId ?? createRunId();
     const toolContextKeys = getToolContextKeys(request.toolContext);
     await store.createRun({
@@ -125,6 +131,7 @@ export class RunService implements RunCommands {
       query: request.query,
       status: "queued",
       leaseMs: this.options.leaseMs,
+      ...(request.offline ? { offline: true, offlineChosen: true } : {}),
       ...(toolContextKeys ? { toolContextKeys } : {}),
       ...(options.contextMeta || options.task
         ? {
@@ -240,7 +247,7 @@ export class RunService implements RunCommands {
     if (request.decision === "edit" && request.args === undefined) throw editNeedsArgs(run);
     const agent = await store.getAgentVersion(run.agentId, run.agentVersion);
     if (!agent) throw agentGone(run);
-    this.options.checkSpec?.(agent.spec);
+    await this.options.checkSpec?.(agent.spec, run.offlineChosen ? { offline: true } : {});
     this.toolContexts.acceptResume(run, request);
     const { toolContext, ...resume } = request;
     const queued = await store.queueResume({

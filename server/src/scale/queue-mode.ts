@@ -1,10 +1,9 @@
-import type { AgentSpec } from "@waddle/protocol";
 import { createAdapter } from "@socket.io/redis-adapter";
 import type { Server } from "socket.io";
 import type { PlannerFactory } from "../runs/planner-factory.js";
 import { RunEventHub } from "../runs/run-event-hub.js";
 import { RunExecutor, type TaskHostSource } from "../runs/run-executor.js";
-import { createInstanceName, RunService } from "../runs/run-service.js";
+import { createInstanceName, RunService, type SpecCheck } from "../runs/run-service.js";
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import type { Logger } from "../shared/logger.js";
 import type { WaddleStore } from "../store/waddle-store.js";
@@ -29,7 +28,7 @@ export interface QueueModeOptions {
   maxConcurrentRuns: number;
   /** How long a claim on a run lasts unless renewed (`WADDLE_RUN_LEASE_MS`). */
   leaseMs: number;
-  checkSpec?: (spec: AgentSpec) => void;
+  checkSpec?: SpecCheck;
   /** Sessions: the task host of a turn's run. */
   taskHosts?: TaskHostSource;
 }

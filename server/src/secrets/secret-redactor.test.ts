@@ -26,4 +26,16 @@ describe("SecretRedactor", () => {
       ["key sk-li", "ve-12", "3456."].map((piece) => stream.push(piece)).join("") + stream.flush();
     expect(shown).toBe("key [redacted].");
   });
+
+  it("knows stored credentials as soon as they are set, in redactors made from it before too", () => {
+    const redactor = new SecretRedactor(["env-secret-1"]);
+    const forRun = redactor.with(["context-secret"]);
+    expect(forRun.redactText("stored-value-42")).toBe("stored-value-42");
+    redactor.setStoredSecrets(["stored-value-42"]);
+    expect(forRun.redactText("a stored-value-42 env-secret-1 context-secret")).toBe(
+      "a [redacted] [redacted] [redacted]",
+    );
+    redactor.setStoredSecrets([]);
+    expect(forRun.redact({ key: "stored-value-42" })).toEqual({ key: "stored-value-42" });
+  });
 });

@@ -9,20 +9,57 @@ const MIN_SECRET_LENGTH = 6;
  * Text is redacted as the planner does it (`redactText`), so a `StreamRedactor` can take this redactor.
  */
 export class SecretRedactor implements TextRedactor {
+  /** The values this redactor was made with (a child's own; the parent's come from the parent). */
+  private readonly own: readonly string[];
+  /** Values that change while the server runs: credentials stored from the browser. */
+  private stored: readonly string[] = [];
+  private version = 0;
+  private built: { version: number; parentVersion: number } | undefined;
   /** Longest first (a set keeps the order), so that a secret containing another is replaced whole. */
-  private readonly secrets: ReadonlySet<string>;
+  private current: ReadonlySet<string> = new Set();
   /** The secrets as they appear inside JSON strings: what `redact` looks for in every event. */
-  private readonly escaped: string[];
+  private currentEscaped: string[] = [];
 
-  constructor(values: Iterable<string>) {
-    const secrets = [...new Set([...values].filter((value) => value.length >= MIN_SECRET_LENGTH))];
-    this.secrets = new Set(secrets.sort((a, b) => b.length - a.length));
-    this.escaped = secrets.map(jsonEscaped);
+  constructor(
+    values: Iterable<string>,
+    private readonly parent?: SecretRedactor,
+  ) {
+    this.own = [...values];
   }
 
-  /** A redactor that also knows these values (e.g. a run's toolContext strings). */
+  /** A redactor that also knows these values (e.g. a run's toolContext strings), and follows this one's changes. */
   with(values: Iterable<string>): SecretRedactor {
-    return new SecretRedactor([...this.secrets, ...values]);
+    return new SecretRedactor(values, this);
+  }
+
+  /** Replaces the stored credentials' values; every redactor made from this one (`with`) knows them at once. */
+  setStoredSecrets(values: Iterable<string>): void {
+    this.stored = [...values];
+    this.version += 1;
+  }
+
+  private get secrets(): ReadonlySet<string> {
+    this.refresh();
+    return this.current;
+  }
+
+  private get escaped(): string[] {
+    this.refresh();
+    return this.currentEscaped;
+  }
+
+  private getVersion(): number {
+    return this.version + (this.parent?.getVersion() ?? 0);
+  }
+
+  private refresh(): void {
+    const parentVersion = this.parent?.getVersion() ?? 0;
+    if (this.built?.version === this.version && this.built.parentVersion === parentVersion) return;
+    const values = [...(this.parent ? this.parent.secrets : []), ...this.own, ...this.stored];
+    const secrets = [...new Set(values.filter((value) => value.length >= MIN_SECRET_LENGTH))];
+    this.current = new Set(secrets.sort((a, b) => b.length - a.length));
+    this.currentEscaped = secrets.map(jsonEscaped);
+    this.built = { version: this.version, parentVersion };
   }
 
   get isEmpty(): boolean {

@@ -31,7 +31,7 @@ export interface SessionTurnsOptions {
   hub: RunEventHub;
   logger: Logger;
   /** The summarizer for an agent (`summarizerLlm`, else its LLM); undefined: rule-based summaries only. */
-  createSummarizer?: (spec: AgentSpec) => LlmClient | undefined;
+  createSummarizer?: (spec: AgentSpec) => LlmClient | undefined | Promise<LlmClient | undefined>;
   /** The session's background tasks, brought up to their runs whenever the session is read. */
   tasks?: { reconcile(record: SessionRecord): Promise<SessionRecord> };
 }
@@ -85,7 +85,7 @@ export class SessionTurns {
       ...(agent.spec.planner.tokenBudget === undefined
         ? {}
         : { tokenBudget: agent.spec.planner.tokenBudget }),
-      ...this.getSummarizer(agent.spec),
+      ...(await this.getSummarizer(agent.spec)),
     });
     const runId = createRunId();
     type Decision = { refusal: ApiError } | { turn: number };
@@ -218,9 +218,9 @@ export class SessionTurns {
     };
   }
 
-  private getSummarizer(spec: AgentSpec): { llm?: LlmClient } {
+  private async getSummarizer(spec: AgentSpec): Promise<{ llm?: LlmClient }> {
     try {
-      const llm = this.options.createSummarizer?.(spec);
+      const llm = await this.options.createSummarizer?.(spec);
       return llm ? { llm } : {};
     } catch (error) {
       // An endpoint this server refuses: the rule-based summary still keeps the context within budget.

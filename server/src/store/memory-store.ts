@@ -25,6 +25,7 @@ import {
 } from "./waddle-store.js";
 import { MemoryRunClaims } from "./memory-run-claims.js";
 import { MemoryDraftStore } from "./drafts/memory-draft-store.js";
+import { MemoryCredentialStore } from "./credentials/memory-credential-store.js";
 import { MemoryRequestKeyStore } from "./request-keys/memory-request-key-store.js";
 import { MemorySessionStore } from "./sessions/memory-session-store.js";
 import { MemoryTestStore } from "./tests/memory-test-store.js";
@@ -48,6 +49,7 @@ export class MemoryStore implements WaddleStore {
   readonly drafts = new MemoryDraftStore();
   readonly sessions = new MemorySessionStore();
   readonly tests = new MemoryTestStore();
+  readonly credentials = new MemoryCredentialStore();
   private closed = false;
 
   async listAgents(): Promise<AgentSummary[]> {
@@ -160,6 +162,7 @@ export class MemoryStore implements WaddleStore {
       pause: null,
       error: null,
       offline: run.offline ?? false,
+      ...(run.offlineChosen ? { offlineChosen: true } : {}),
       ...(run.toolContextKeys === undefined ? {} : { toolContextKeys: [...run.toolContextKeys] }),
       ...run.origin,
     };

@@ -128,6 +128,29 @@ export const PG_MIGRATIONS: readonly { id: number; name: string; sql: string }[]
     `,
   },
   {
+    id: 5,
+    // Credentials and added allow-list entries (see the SQLite migration 8).
+    name: "credentials",
+    sql: `
+      CREATE TABLE credentials (
+        name text PRIMARY KEY,
+        kind text NOT NULL,
+        sealed text NOT NULL,
+        last4 text NOT NULL,
+        base_url text,
+        models text,
+        updated_at text NOT NULL
+      );
+      CREATE TABLE allow_list (
+        list text NOT NULL,
+        entry text NOT NULL,
+        position integer NOT NULL,
+        PRIMARY KEY (list, entry)
+      );
+      ALTER TABLE runs ADD COLUMN offline_chosen boolean NOT NULL DEFAULT false;
+    `,
+  },
+  {
     id: 6,
     // Versions saved with errors, and each agent's unsaved edits (see the SQLite migration 9).
     name: "agent_drafts",

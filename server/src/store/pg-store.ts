@@ -21,6 +21,7 @@ import {
 } from "./pg-run-writes.js";
 import { applyPgMigrations } from "./pg-migrations.js";
 import { PgDraftStore } from "./drafts/pg-draft-store.js";
+import { PgCredentialStore } from "./credentials/pg-credential-store.js";
 import { PgRequestKeyStore } from "./request-keys/pg-request-key-store.js";
 import { PgSessionStore } from "./sessions/pg-session-store.js";
 import { PgTestStore } from "./tests/pg-test-store.js";
@@ -54,6 +55,10 @@ export class PgStore implements WaddleStore {
   readonly requestKeys = new PgRequestKeyStore((text, params, kind) => this.query(text, params, kind));
   readonly drafts = new PgDraftStore((text, params, kind) => this.query(text, params, kind));
   readonly sessions = new PgSessionStore(
+    (text, params, kind) => this.query(text, params, kind),
+    (body) => this.transaction("write", (query) => body(query)),
+  );
+  readonly credentials = new PgCredentialStore(
     (text, params, kind) => this.query(text, params, kind),
     (body) => this.transaction("write", (query) => body(query)),
   );
@@ -225,9 +230,9 @@ export class PgStore implements WaddleStore {
     try {
       const { rows } = await this.query(
         `INSERT INTO runs (id, agent_id, agent_version, status, query, usage, offline, created_at,
-           tool_context_keys, work, lease_until, origin, session_id)
+           tool_context_keys, work, lease_until, origin, session_id, offline_chosen)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
-             clock_timestamp() + $11::integer * interval '1 millisecond', $12, $13)
+             clock_timestamp() + $11::integer * interval '1 millisecond', $12, $13, $14)
            RETURNING *`,
         [
           run.id,
@@ -243,6 +248,7 @@ export class PgStore implements WaddleStore {
           run.leaseMs ?? null,
           run.origin === undefined ? null : JSON.stringify(run.origin),
           run.origin?.sessionId ?? null,
+          run.offlineChosen ?? false,
         ],
       );
       return toPgRunRecord(rows[0] as PgRunRow);

@@ -142,6 +142,30 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
     `,
   },
   {
+    id: 8,
+    // Credentials kept from the browser (values sealed with AES-256-GCM) and added allow-list entries;
+    // runs the person chose to run on the offline model.
+    name: "credentials",
+    sql: `
+      CREATE TABLE credentials (
+        name TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        sealed TEXT NOT NULL,
+        last4 TEXT NOT NULL,
+        base_url TEXT,
+        models TEXT,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE allow_list (
+        list TEXT NOT NULL,
+        entry TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        PRIMARY KEY (list, entry)
+      );
+      ALTER TABLE runs ADD COLUMN offline_chosen INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
+  {
     id: 9,
     // Versions saved with errors (runs refuse them), and each agent's unsaved edits (issue 21).
     name: "agent_drafts",

@@ -19,6 +19,8 @@ export interface RunRow {
   finished_at: string | null;
   tool_context_keys: string | null;
   origin?: string | null;
+  /** Migration 8: 1 (SQLite) or true (PostgreSQL) when the person chose the offline model. */
+  offline_chosen?: number | boolean;
 }
 
 export interface VersionRow {
@@ -78,6 +80,7 @@ export function toRunRecord(row: RunRow): RunRecord {
     pause: parse(row.pause) as RunRecord["pause"],
     error: parse(row.error) as RunRecord["error"],
     offline: row.offline === 1,
+    ...(row.offline_chosen ? { offlineChosen: true } : {}),
     ...(row.tool_context_keys === null
       ? {}
       : { toolContextKeys: JSON.parse(row.tool_context_keys) as string[] }),

@@ -48,6 +48,7 @@ describe("SqliteStore", () => {
       { id: 5, name: "request_keys" },
       { id: 6, name: "sessions" },
       { id: 7, name: "run_origin" },
+      { id: 8, name: "credentials" },
       { id: 9, name: "agent_drafts" },
       { id: 12, name: "agent_tests" },
     ]);

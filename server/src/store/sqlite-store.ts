@@ -12,6 +12,7 @@ import { SqliteRunClaims } from "./sqlite-run-claims.js";
 import { assertSqliteFence, patchSqliteRun } from "./sqlite-run-writes.js";
 import { openSqliteDatabase, type SqliteStoreOptions } from "./open-sqlite-database.js";
 import type { WalCheckpointer } from "./wal-checkpointer.js";
+import { SqliteCredentialStore } from "./credentials/sqlite-credential-store.js";
 import { SqliteRequestKeyStore } from "./request-keys/sqlite-request-key-store.js";
 import { SqliteDraftStore } from "./drafts/sqlite-draft-store.js";
 import { SqliteSessionStore } from "./sessions/sqlite-session-store.js";
@@ -48,6 +49,7 @@ export class SqliteStore implements WaddleStore {
   readonly sessions: SqliteSessionStore;
   readonly tests: SqliteTestStore;
   readonly drafts: SqliteDraftStore;
+  readonly credentials: SqliteCredentialStore;
   private readonly claims: SqliteRunClaims;
 
   /** Opens (creating when needed) the database at `filename`; `":memory:"` for a throwaway one. */
@@ -57,6 +59,7 @@ export class SqliteStore implements WaddleStore {
     this.sessions = new SqliteSessionStore(this.db);
     this.tests = new SqliteTestStore(this.db);
     this.drafts = new SqliteDraftStore(this.db);
+    this.credentials = new SqliteCredentialStore(this.db);
     this.claims = new SqliteRunClaims(
       this.db,
       (text) => this.sql(text),
@@ -203,8 +206,8 @@ export class SqliteStore implements WaddleStore {
     try {
       this.sql(
         `INSERT INTO runs (id, agent_id, agent_version, status, query, usage, offline, created_at,
-           tool_context_keys, work, lease_until, origin, session_id, position)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs))`,
+           tool_context_keys, work, lease_until, origin, session_id, offline_chosen, position)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs))`,
       ).run(
         run.id,
         run.agentId,
@@ -219,6 +222,7 @@ export class SqliteStore implements WaddleStore {
         run.leaseMs === undefined ? null : Date.now() + run.leaseMs,
         run.origin === undefined ? null : JSON.stringify(run.origin),
         run.origin?.sessionId ?? null,
+        run.offlineChosen ? 1 : 0,
       );
     } catch (error) {
       if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {

@@ -16,6 +16,7 @@ import type {
 } from "@waddle/protocol";
 import type { BackgroundJob, SerializedPlannerState } from "@waddle/planner";
 import { ApiError } from "../shared/api-error.js";
+import type { CredentialStore } from "./credentials/credential-store.js";
 import type { RequestKeyStore } from "./request-keys/request-key-store.js";
 import type { DraftStore } from "./drafts/draft-store.js";
 import type { SessionStore } from "./sessions/session-store.js";
@@ -29,6 +30,8 @@ export interface NewRun {
   query: string;
   status: RunStatus;
   offline?: boolean;
+  /** The person chose the offline model for this run ("Run on the offline model instead"). */
+  offlineChosen?: boolean;
   /** The keys of the toolContext the run starts with (never its values). */
   toolContextKeys?: readonly string[];
   /** What the worker that claims the run does (queue mode). */
@@ -234,6 +237,8 @@ export interface WaddleStore {
   readonly tests: TestStore;
   /** Each agent's unsaved edits. */
   readonly drafts: DraftStore;
+  /** Credentials kept from the browser (sealed) and added allow-list entries. */
+  readonly credentials: CredentialStore;
 
   /** Resolves when the database answers (for `/api/health`); stores in this process need none. */
   ping?(): Promise<void>;

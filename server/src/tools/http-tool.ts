@@ -194,7 +194,7 @@ function resolveHeaders(
     if (secret === undefined) {
       throw new ToolExecutionError(
         "missing_secret",
-        `Header "${name}" needs the secret ${value.secret}: set WADDLE_SECRET_${value.secret} in the server's environment.`,
+        `Header "${name}" needs the secret ${value.secret}: add it on the Credentials page, or set WADDLE_SECRET_${value.secret} in the server's environment.`,
       );
     }
     headers[name.toLowerCase()] = secret;

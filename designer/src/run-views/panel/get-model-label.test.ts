@@ -33,9 +33,16 @@ describe("getModelLabel", () => {
     expect(
       getModelLabel({
         llm: { provider: "openai", model: "gpt-4o" },
-        ran: { provider: "openai", model: "gpt-4o", offline: true },
+        ran: { provider: "offline", model: "offline", offline: true },
       }),
-    ).toMatchObject({ text: "Offline model", offline: true });
+    ).toMatchObject({ text: "Offline model instead of gpt-4o", offline: true });
+    expect(
+      getModelLabel({
+        llm: { provider: "openai", model: "gpt-4o" },
+        ran: { provider: "offline", model: "offline", offline: true },
+        offlineChosen: true,
+      }).title,
+    ).toContain("You chose it for this run");
     expect(
       getModelLabel({
         llm: { provider: "openai", model: "gpt-4o" },

@@ -29,16 +29,21 @@ export function getModelLabel(options: {
   llm: Pick<LlmConfig, "provider" | "model" | "baseUrl" | "apiKeyEnv">;
   ran?: { provider: string; model: string; offline: boolean } | null;
   serverOffline?: boolean;
+  /** The person chose the offline model for the run (`RunRecord.offlineChosen`). */
+  offlineChosen?: boolean;
 }): ModelLabel {
   const { llm, ran, serverOffline } = options;
   if (ran) {
+    // The offline model reports itself; the spec of the version that ran says what it stood in for.
     if (ran.offline)
       return {
-        text: "Offline model",
+        text: llm.provider === "offline" ? "Offline model" : `Offline model instead of ${llm.model}`,
         title:
-          ran.provider === "offline"
+          llm.provider === "offline"
             ? OFFLINE_TITLE
-            : `${OFFLINE_TITLE} The spec asks for ${ran.provider} · ${ran.model}, but the server has no key for it.`,
+            : options.offlineChosen
+              ? `${OFFLINE_TITLE} You chose it for this run instead of ${llm.model} at ${getEndpoint(llm)}.`
+              : `${OFFLINE_TITLE} The spec asks for ${llm.model} at ${getEndpoint(llm)}, but the server had no key for it.`,
         offline: true,
       };
     return {

@@ -6,6 +6,8 @@ import { useRunStore } from "../use-run-store.js";
 import { getModelLabel } from "./get-model-label.js";
 import { cancelShownRun, startRunFromPanel } from "../run-actions.js";
 import { getRunPanelStore, useRunPanel } from "./run-panel-store.js";
+import { RunModelWarning } from "./run-model-warning.js";
+import { useCredentialsCheck } from "./use-credentials-check.js";
 
 /** Queries to offer: the agent's sample queries, else the last few queries its runs were given. */
 function useOfferedQueries(): string[] {
@@ -44,11 +46,21 @@ export function RunComposer(): ReactElement {
     getRunPanelStore(editor).getState().set({ focusQuery: false });
   }, [focusQuery, editor]);
   const live = status !== null && !TERMINAL_RUN_STATUSES.has(status);
-  const label = getModelLabel({ llm, serverOffline });
+  const check = useCredentialsCheck();
+  // The agent's own model cannot be used here: Run waits for a fix, or for the offline model as a choice.
+  const blocked = check !== null && !check.usable && !check.offlineByChoice;
+  const label = check
+    ? {
+        text: blocked ? `${check.model} (not usable here yet)` : check.model,
+        title: blocked ? "See below for what is missing." : getModelLabel({ llm, serverOffline }).title,
+        offline: check.offlineByChoice,
+      }
+    : getModelLabel({ llm, serverOffline });
   const setQuery = (next: string) =>
     getRunPanelStore(editor).getState().set({ query: next, queryAgentId: agentId });
-  const start = (save: boolean) => void startRunFromPanel(editor, { save });
-  const canStart = agentId !== null && query.trim() !== "" && !saving;
+  const start = (save: boolean, offline = false) =>
+    void startRunFromPanel(editor, { save, ...(offline ? { offline: true } : {}) });
+  const canStart = agentId !== null && query.trim() !== "" && !saving && !blocked;
 
   return (
     <form
@@ -63,9 +75,11 @@ export function RunComposer(): ReactElement {
         className={`run-model${label.offline ? " is-offline" : ""}`}
         title={label.title}
         data-testid="run-model"
+        data-checked={check !== null}
       >
         Runs on <span className="run-model-name">{label.text}</span>
       </div>
+      {check ? <RunModelWarning check={check} /> : null}
       <div className="field">
         <label className="field-label" htmlFor={queryId}>
           Query
@@ -120,7 +134,7 @@ export function RunComposer(): ReactElement {
             type="button"
             className="btn btn-primary"
             data-testid="run-save-and-run"
-            disabled={query.trim() === "" || saving}
+            disabled={query.trim() === "" || saving || blocked}
             onClick={() => start(true)}
           >
             Save and run
@@ -131,10 +145,28 @@ export function RunComposer(): ReactElement {
           className={`btn${dirty || agentId === null ? "" : " btn-primary"}`}
           data-testid="run-start"
           disabled={!canStart}
-          title={agentId === null ? "Save the agent first" : `Run version ${version ?? ""} with this query`}
+          title={
+            agentId === null
+              ? "Save the agent first"
+              : blocked
+                ? "The agent's model cannot be used here: fix it above, or run on the offline model instead"
+                : `Run version ${version ?? ""} with this query`
+          }
         >
           {dirty && agentId !== null ? `Run saved v${version ?? ""}` : "Run"}
         </button>
+        {blocked ? (
+          <button
+            type="button"
+            className="btn"
+            data-testid="run-offline"
+            disabled={query.trim() === "" || saving}
+            title="Runs this once on the embedded offline model; the agent keeps its own model"
+            onClick={() => start(dirty || agentId === null, true)}
+          >
+            Run on the offline model instead
+          </button>
+        ) : null}
         <button
           type="button"
           className="btn"

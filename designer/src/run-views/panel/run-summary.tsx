@@ -38,7 +38,8 @@ export function RunSummary({ view }: { view: RunView }): ReactElement {
   const spec = useRunStore((state) => state.spec);
   const note = useVersionNote();
   const status = useRunStore((state) => state.status) ?? view.status;
-  const model = spec ? getModelLabel({ llm: spec.llm, ran: view.llm }) : null;
+  const offlineChosen = useRunStore((state) => state.run?.offlineChosen === true);
+  const model = spec ? getModelLabel({ llm: spec.llm, ran: view.llm, offlineChosen }) : null;
   return (
     <div
       className="run-summary"

@@ -1,0 +1,63 @@
+import {
+  AgentSpec,
+  CredentialNameParam,
+  PutAllowListRequest,
+  PutCredentialRequest,
+  type CredentialsCheckResponse,
+  type CredentialsResponse,
+} from "@waddle/protocol";
+import { Router } from "express";
+import { z } from "zod";
+import { checkAgentSettings, isTemplateHostAllowed } from "../credentials/check-agent-settings.js";
+import type { CredentialVault } from "../credentials/credential-vault.js";
+import { parseRequest } from "./validate-request.js";
+
+const CheckRequest = z.strictObject({ spec: AgentSpec });
+const HostCheckRequest = z.strictObject({ urls: z.array(z.string().max(4_000)).max(500) });
+
+/**
+ * `/api/credentials` and `/api/allowlist`: credentials and allowed hosts managed from the browser. Values
+ * go in and never come out (name, kind, last 4 characters, `updatedAt`); the environment's entries are
+ * listed read-only. `POST /api/credentials/check` tells what Run would meet for a spec; `POST
+ * /api/allowlist/check` whether http tool URLs' hosts are allowed (for validation's "Allow host…").
+ */
+export function createCredentialsRoutes(options: { vault: CredentialVault; env: NodeJS.ProcessEnv }): Router {
+  const { vault } = options;
+  const router = Router();
+  router.get("/credentials", async (_request, response) => {
+    const body: CredentialsResponse = { credentials: await vault.list() };
+    response.json(body);
+  });
+  router.post("/credentials/check", async (request, response) => {
+    const { spec } = parseRequest(CheckRequest, request.body, "body");
+    const body: CredentialsCheckResponse = checkAgentSettings(spec, {
+      settings: await vault.getRunSettings(),
+      env: options.env,
+    });
+    response.json(body);
+  });
+  router.put("/credentials/:name", async (request, response) => {
+    const { name } = parseRequest(CredentialNameParam, request.params, "params");
+    const body = parseRequest(PutCredentialRequest, request.body, "body");
+    response.json(await vault.put(name, body));
+  });
+  router.delete("/credentials/:name", async (request, response) => {
+    const { name } = parseRequest(CredentialNameParam, request.params, "params");
+    await vault.delete(name);
+    response.status(204).end();
+  });
+  router.get("/allowlist", async (_request, response) => {
+    response.json(await vault.getAllowList());
+  });
+  router.put("/allowlist", async (request, response) => {
+    response.json(await vault.putAllowList(parseRequest(PutAllowListRequest, request.body, "body")));
+  });
+  router.post("/allowlist/check", async (request, response) => {
+    const { urls } = parseRequest(HostCheckRequest, request.body, "body");
+    const { allowList } = await vault.getRunSettings();
+    response.json({
+      http: urls.map((url) => ({ url, allowed: isTemplateHostAllowed(allowList, url) ?? null })),
+    });
+  });
+  return router;
+}
