@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ForkOf } from "./fork.js";
 import { AgentSpec, JsonSchema } from "./agent-spec.js";
 import { SIDE_EFFECTS, Slug } from "./names.js";
 import { PlannerResult, ResumeDecision, Usage } from "./planner-action.js";
@@ -231,6 +232,8 @@ export const RunOrigin = z.object({
   kind: z.enum(["run", "task"]).optional(),
   /** The turn's run that spawned this task. */
   parentRunId: z.string().optional(),
+  /** A fork: the run and step it was forked from (`POST /api/runs/:id/fork`). */
+  forkOf: ForkOf.optional(),
 });
 export type RunOrigin = z.infer<typeof RunOrigin>;
 

@@ -1,5 +1,6 @@
 import type { PlannerFinishResult, PlannerPauseResult, ResumeDecision, RunEvent } from "@waddle/protocol";
 import type { CheckpointSink } from "./run-checkpoint.js";
+import type { RunCalls } from "./call-record.js";
 
 /** Receives every event of a run, in order, `seq` contiguous from 1 (continuing across resumes). */
 export type EventSink = (event: RunEvent) => void;
@@ -15,6 +16,8 @@ export interface RunOptions {
   contextMeta?: Record<string, unknown>;
   /** Receives a checkpoint after every completed step and in front of every call (see `RunCheckpoint`). */
   onCheckpoint?: CheckpointSink;
+  /** Records the run's steps and calls, and serves calls from an earlier run's record (forks). */
+  calls?: RunCalls;
 }
 
 export interface ResumeOptions {
@@ -26,6 +29,7 @@ export interface ResumeOptions {
   signal?: AbortSignal;
   onEvent?: EventSink;
   onCheckpoint?: CheckpointSink;
+  calls?: RunCalls;
 }
 
 /** How `ReactPlanner.recover` continues a run from a checkpoint. */
@@ -34,6 +38,7 @@ export interface RecoverOptions {
   signal?: AbortSignal;
   onEvent?: EventSink;
   onCheckpoint?: CheckpointSink;
+  calls?: RunCalls;
   /**
    * The last event seq the host stored for the run (the stopped process may have stored events after the
    * checkpoint): the recovered run's events follow it.

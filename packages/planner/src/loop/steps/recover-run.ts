@@ -26,6 +26,7 @@ export async function recoverRun(input: {
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     ...(options.onCheckpoint === undefined ? {} : { onCheckpoint: options.onCheckpoint }),
+    ...(options.calls === undefined ? {} : { calls: options.calls }),
   });
   const rerun = inFlight !== undefined && READ_ONLY_SIDE_EFFECTS.has(inFlight.sideEffects);
   return run.continue(() => {

@@ -39,6 +39,7 @@ export async function resumeRun(input: {
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
       ...(options.onCheckpoint === undefined ? {} : { onCheckpoint: options.onCheckpoint }),
+      ...(options.calls === undefined ? {} : { calls: options.calls }),
     });
     let edited;
     try {
