@@ -24,6 +24,7 @@ export type {
   RunCalls,
   ToolCallQuery,
 } from "./run/call-record.js";
+export type { TrajectoryStep } from "./run/run-state.js";
 export type { ForkInput } from "./loop/steps/fork-run.js";
 export type { ForkEditCheck } from "./replay/check-fork-edit.js";
 export {

@@ -35,6 +35,8 @@ export const API_ERROR_CODES = [
   "run_failed_after_side_effects",
   /** A turn names another agent than its session's. */
   "session_agent_mismatch",
+  /** A fork that cannot start: a step out of range, an edit that does not fit (`details.reason`). */
+  "invalid_fork",
   "internal",
 ] as const;
 export const ApiErrorCode = z.enum(API_ERROR_CODES);

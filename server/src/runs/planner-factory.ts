@@ -1,5 +1,14 @@
 import type { AgentSpec } from "@waddle/protocol";
-import type { PlannerOutcome, RecoverOptions, ResumeOptions, RunOptions } from "@waddle/planner";
+import type {
+  CallRecord,
+  ForkEditCheck,
+  ForkInput,
+  PlannerOutcome,
+  RecoverOptions,
+  ResumeOptions,
+  RunOptions,
+} from "@waddle/planner";
+import type { ForkEdit } from "@waddle/protocol";
 
 /** What the run executor needs of a planner (ReactPlanner has it). */
 export interface RunnablePlanner {
@@ -7,6 +16,10 @@ export interface RunnablePlanner {
   resume(token: string, options: ResumeOptions): Promise<PlannerOutcome>;
   /** Continues a run from its last checkpoint (queue mode, after its worker stopped). */
   recover?(checkpoint: unknown, options: RecoverOptions): Promise<PlannerOutcome>;
+  /** Forks an earlier run from its record (`POST /api/runs/:id/fork`). */
+  fork?(input: ForkInput, options: RunOptions): Promise<PlannerOutcome>;
+  /** Checks a fork's edit against the step and this planner's tools, before the fork is queued. */
+  checkForkEdit?(input: { fromStep: number; edit?: ForkEdit; records: readonly CallRecord[] }): ForkEditCheck;
 }
 
 export interface CreatePlannerOptions {

@@ -2,7 +2,8 @@ import { isPlannerError } from "@waddle/planner";
 import type { ResumeRequest, RunRecord } from "@waddle/protocol";
 import { ApiError } from "../shared/api-error.js";
 import type { Logger } from "../shared/logger.js";
-import type { WaddleStore } from "../store/waddle-store.js";
+import type { ForkWork, WaddleStore } from "../store/waddle-store.js";
+import { getClientKey, prepareFork, RunCallRecords } from "./run-call-records.js";
 import type { PlannerFactory } from "./planner-factory.js";
 import { getOutcomePatch } from "./run-outcome-events.js";
 import type { RunRecorder } from "./run-recorder.js";
@@ -32,6 +33,8 @@ export async function runJob(options: {
    * after the `lastSeq` events stored.
    */
   recovery?: { checkpoint: unknown; lastSeq: number };
+  /** A fork's first start: continue the parent's record from the fork point (`ForkService`). */
+  fork?: ForkWork;
 }): Promise<void> {
   const { run, resume, recorder } = options;
   const agent = await options.store.getAgentVersion(run.agentId, run.agentVersion);
@@ -54,29 +57,42 @@ export async function runJob(options: {
     offline,
     ...(resume || recovery ? {} : { startedAt: new Date().toISOString() }),
   });
+  const callRecords = new RunCallRecords({ store: options.store, runId: run.id, logger: options.logger });
+  const clientKey = getClientKey(agent.spec);
   const common = {
     toolContext: { ...options.toolContext },
     signal: options.signal,
     onEvent: recorder.sink,
     ...(options.checkpoints ? { onCheckpoint: recorder.checkpointSink } : {}),
+    calls: { record: callRecords.sink, clientKey },
   };
+  const fork =
+    options.fork && !recovery && !resume && planner.fork
+      ? await prepareFork({ store: options.store, run, spec: agent.spec, work: options.fork })
+      : undefined;
   let outcome;
   try {
     outcome =
-      recovery?.checkpoint && planner.recover
-        ? await planner.recover(recovery.checkpoint, { ...common, lastSeq: recovery.lastSeq })
-        : resume
-          ? await planner.resume(resume.resumeToken, {
-              ...common,
-              decision: resume.decision,
-              ...(resume.args ? { args: resume.args } : {}),
-              ...(resume.userInput !== undefined ? { userInput: resume.userInput } : {}),
-            })
-          : await planner.run(run.query, {
-              ...common,
-              runId: run.id,
-              ...(options.contextMeta ? { contextMeta: options.contextMeta } : {}),
-            });
+      fork && planner.fork
+        ? await planner.fork(fork.fork, {
+            ...common,
+            runId: run.id,
+            calls: { ...common.calls, ...(fork.replay ? { replay: fork.replay } : {}) },
+          })
+        : recovery?.checkpoint && planner.recover
+          ? await planner.recover(recovery.checkpoint, { ...common, lastSeq: recovery.lastSeq })
+          : resume
+            ? await planner.resume(resume.resumeToken, {
+                ...common,
+                decision: resume.decision,
+                ...(resume.args ? { args: resume.args } : {}),
+                ...(resume.userInput !== undefined ? { userInput: resume.userInput } : {}),
+              })
+            : await planner.run(run.query, {
+                ...common,
+                runId: run.id,
+                ...(options.contextMeta ? { contextMeta: options.contextMeta } : {}),
+              });
   } catch (error) {
     if (!resume || !isPlannerError(error) || error.code !== "invalid_resume") throw error;
     // Refused before the token was spent (e.g. edited args that fail the tool's schema): the pause stands
@@ -84,6 +100,8 @@ export async function runJob(options: {
     options.logger.info("resume refused", { runId: run.id, message: error.message });
     await recorder.patch({ status: "paused", error: { code: error.code, message: error.message } });
     return;
+  } finally {
+    await callRecords.flush();
   }
   await recorder.flush();
   if (recorder.isSealed && outcome.kind === "finish") return;

@@ -89,6 +89,7 @@ export class QueueMode {
     });
     this.runs = new RunService({
       ...parts,
+      createPlanner: options.createPlanner,
       queue: this.runQueue,
       owner: this.owner,
       leaseMs,

@@ -20,6 +20,7 @@ const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   // 400: the one status that the AI SDK, LangChain JS and openai-node all leave alone (README, "Clients").
   run_failed_after_side_effects: 400,
   session_agent_mismatch: 422,
+  invalid_fork: 422,
   internal: 500,
 };
 

@@ -26,6 +26,7 @@ import {
 import { MemoryRunClaims } from "./memory-run-claims.js";
 import { MemoryRequestKeyStore } from "./request-keys/memory-request-key-store.js";
 import { MemorySessionStore } from "./sessions/memory-session-store.js";
+import { MemoryCallRecordStore } from "./call-records/memory-call-record-store.js";
 import { withRunSummary } from "./with-run-summary.js";
 
 interface StoredVersion {
@@ -44,6 +45,7 @@ export class MemoryStore implements WaddleStore {
   private readonly checkpoints = new Map<string, RunCheckpoint>();
   readonly requestKeys = new MemoryRequestKeyStore();
   readonly sessions = new MemorySessionStore();
+  readonly callRecords = new MemoryCallRecordStore();
   private closed = false;
 
   async listAgents(): Promise<AgentSummary[]> {

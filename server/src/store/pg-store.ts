@@ -22,6 +22,7 @@ import {
 import { applyPgMigrations } from "./pg-migrations.js";
 import { PgRequestKeyStore } from "./request-keys/pg-request-key-store.js";
 import { PgSessionStore } from "./sessions/pg-session-store.js";
+import { PgCallRecordStore } from "./call-records/pg-call-record-store.js";
 import { toAgentRecord, type VersionRow } from "./sqlite-rows.js";
 
 export type { PgStoreOptions } from "./pg-connection.js";
@@ -50,6 +51,7 @@ export class PgStore implements WaddleStore {
   private readonly connection: PgConnection;
   private readonly claims: PgRunClaims;
   readonly requestKeys = new PgRequestKeyStore((text, params, kind) => this.query(text, params, kind));
+  readonly callRecords = new PgCallRecordStore((text, params, kind) => this.query(text, params, kind));
   readonly sessions = new PgSessionStore(
     (text, params, kind) => this.query(text, params, kind),
     (body) => this.transaction("write", (query) => body(query)),

@@ -48,6 +48,7 @@ describe("SqliteStore", () => {
       { id: 5, name: "request_keys" },
       { id: 6, name: "sessions" },
       { id: 7, name: "run_origin" },
+      { id: 11, name: "run_call_records" },
     ]);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();

@@ -14,6 +14,7 @@ import { openSqliteDatabase, type SqliteStoreOptions } from "./open-sqlite-datab
 import type { WalCheckpointer } from "./wal-checkpointer.js";
 import { SqliteRequestKeyStore } from "./request-keys/sqlite-request-key-store.js";
 import { SqliteSessionStore } from "./sessions/sqlite-session-store.js";
+import { SqliteCallRecordStore } from "./call-records/sqlite-call-record-store.js";
 import { toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sqlite-rows.js";
 import {
   EMPTY_USAGE,
@@ -44,6 +45,7 @@ export class SqliteStore implements WaddleStore {
   readonly checkpointer: WalCheckpointer | undefined;
   readonly requestKeys: SqliteRequestKeyStore;
   readonly sessions: SqliteSessionStore;
+  readonly callRecords: SqliteCallRecordStore;
   private readonly claims: SqliteRunClaims;
 
   /** Opens (creating when needed) the database at `filename`; `":memory:"` for a throwaway one. */
@@ -51,6 +53,7 @@ export class SqliteStore implements WaddleStore {
     ({ db: this.db, checkpointer: this.checkpointer } = openSqliteDatabase(filename, options));
     this.requestKeys = new SqliteRequestKeyStore(this.db);
     this.sessions = new SqliteSessionStore(this.db);
+    this.callRecords = new SqliteCallRecordStore(this.db);
     this.claims = new SqliteRunClaims(
       this.db,
       (text) => this.sql(text),

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { AgentSpec, FinalPayload, type RunEvent } from "@waddle/protocol";
 import { requestKeyCases } from "./request-keys/request-key-cases.js";
 import { sessionStoreCases } from "./sessions/session-store-cases.js";
+import { callRecordCases } from "./call-records/call-record-cases.js";
 import { storeClaimCases, withStore, type StoreConformanceCase } from "./store-claim-cases.js";
 import { isStoreError } from "./waddle-store.js";
 
@@ -36,6 +37,7 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...storeClaimCases,
   ...requestKeyCases,
   ...sessionStoreCases,
+  ...callRecordCases,
   {
     name: "creates an agent at version 1 and lists it",
     run: (make) =>
