@@ -7,6 +7,7 @@ import "./styles/panels.css";
 import "./styles/dialogs.css";
 import "./styles/runs.css";
 import "./styles/runs-history.css";
+import "./styles/forks.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app.js";

@@ -27,6 +27,8 @@ export function RunNodeStatus(props: {
   onApprove?: () => void;
   onReject?: () => void;
   onEdit?: () => void;
+  /** **Fork from here**: from the step of the node's latest call. */
+  onFork?: () => void;
 }): ReactElement {
   const { node } = props;
   const label = getNodeStateLabel(node);
@@ -44,6 +46,20 @@ export function RunNodeStatus(props: {
             {node.calls} call{node.calls === 1 ? "" : "s"} · {formatDuration(node.totalMs)}
             {node.failures > 0 ? <span className="node-run-failures"> · {node.failures} failed</span> : null}
           </span>
+        ) : null}
+        {props.onFork ? (
+          <button
+            type="button"
+            className="node-run-fork nodrag nopan"
+            data-testid="fork-button"
+            title="Fork the run from this tool's latest step"
+            onClick={(event) => {
+              event.stopPropagation();
+              props.onFork?.();
+            }}
+          >
+            Fork
+          </button>
         ) : null}
       </div>
       {node.state === "awaiting_approval" && props.onApprove ? (

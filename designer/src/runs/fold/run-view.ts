@@ -118,6 +118,12 @@ export interface TimelineEntry {
   tool?: string;
   callId?: string;
   tone?: "neutral" | "good" | "warn" | "bad";
+  /** A fork's prefix, copied from the parent run (`RunEvent.replayed`): shown dimmed. */
+  replayed?: true;
+  /** Served from the parent's record (`RunEvent.cached`). */
+  cached?: true;
+  /** A value a person wrote when forking (an edited observation or reply). */
+  edited?: true;
 }
 
 /** Cost and time of one step (a step = one planner iteration). */
