@@ -55,6 +55,11 @@ export const BENCHMARKS: readonly BenchEntry[] = [
     title: "9. Sessions: 200 turns of one chat (turn start, prompt tokens, reading the session, idle memory)",
     load: async () => (await import("./sessions/sessions-bench.js")).runSessionsBench,
   },
+  {
+    name: "fork",
+    title: "10. Fork: the replayed prefix of a fork of a 50-step run",
+    load: async () => (await import("./fork/fork-bench.js")).runForkBench,
+  },
 ];
 
 export const BENCHMARK_NAMES: readonly string[] = BENCHMARKS.map((entry) => entry.name);

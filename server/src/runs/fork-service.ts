@@ -129,11 +129,21 @@ function isComplete(records: readonly CallRecord[], fromStep: number): boolean {
   return true;
 }
 
-/** The parent's events before `fromStep`, as the fork's first ones: renumbered from 1, `replayed`. */
+/**
+ * The parent's events before `fromStep`, as the fork's first ones: renumbered from 1, `replayed`, their
+ * times moved to end now with their spacing kept (a step's duration reads as the parent's, and the fork's
+ * own events follow without a gap of however long ago the parent ran).
+ */
 function copyPrefix(events: readonly RunEvent[], at: { fromStep: number; runId: string }): EventEntry[] {
-  const copied = events
-    .filter((event) => event.step < at.fromStep)
-    .map((event, index): RunEvent => ({ ...event, runId: at.runId, seq: index + 1, replayed: true }));
+  const prefix = events.filter((event) => event.step < at.fromStep);
+  const shift = Date.now() - (prefix.at(-1)?.ts ?? 0);
+  const copied = prefix.map((event, index): RunEvent => ({
+    ...event,
+    runId: at.runId,
+    seq: index + 1,
+    ts: Math.max(0, event.ts + shift),
+    replayed: true,
+  }));
   let usage = EMPTY_USAGE;
   for (const event of copied) if (event.type === "llm_call") usage = addLlmCallUsage(usage, event.data);
   return copied.map((event, index) =>

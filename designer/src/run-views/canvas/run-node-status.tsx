@@ -33,7 +33,12 @@ export function RunNodeStatus(props: {
   const { node } = props;
   const label = getNodeStateLabel(node);
   return (
-    <div className={`node-run state-${node.state}`} data-testid="node-run-status">
+    <div
+      className={`node-run state-${node.state}${node.replayed ? " is-replayed" : ""}`}
+      data-testid="node-run-status"
+      data-replayed={node.replayed ? "true" : undefined}
+      title={node.replayed ? "Copied from the run this fork was made from" : undefined}
+    >
       <div className="node-run-line">
         <span className="node-run-state" role="status" aria-label={`Run state: ${label}`}>
           {node.state === "running" || node.state === "retrying" ? (

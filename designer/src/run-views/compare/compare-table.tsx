@@ -79,8 +79,12 @@ export function CompareTable(props: {
       </p>
       {forkStep !== undefined ? (
         <p className="compare-fork-note" data-testid="compare-fork-point" data-step={forkStep}>
-          {props.forkSide ?? "B"} was forked from {props.forkSide === "A" ? "B" : "A"} at step {forkStep + 1}:
-          steps 1–{forkStep} are the same run, copied.
+          {props.forkSide ?? "B"} was forked from {props.forkSide === "A" ? "B" : "A"} at step {forkStep + 1}
+          {forkStep === 0
+            ? ": it started over."
+            : forkStep === 1
+              ? ": step 1 is the same run, copied."
+              : `: steps 1–${forkStep} are the same run, copied.`}
         </p>
       ) : null}
       <div className="compare-steps" role="table" aria-label="Steps of A and B, aligned">

@@ -165,7 +165,7 @@ export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: (
       <p className="explain">
         {target.step === 0
           ? "The fork starts this run again from its first step."
-          : `Steps 1–${target.step} are copied from this run, not run again. The fork goes on from step ${stepLabel}.`}{" "}
+          : `${target.step === 1 ? "Step 1 is" : `Steps 1–${target.step} are`} copied from this run, not run again. The fork goes on from step ${stepLabel}.`}{" "}
         Calls that are provably the same as this run's (an identical model request, a pure or read tool with
         the same args) are served from its record.
       </p>
@@ -204,9 +204,10 @@ export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: (
               .sort((a, b) => b - a)
               .map((item) => (
                 <option key={item} value={item}>
-                  v{item}
-                  {item === run?.agentVersion ? " (this run's)" : ""}
-                  {item === Math.max(...versions.map((entry) => entry.version)) ? " (latest)" : ""}
+                  {getVersionLabel(item, {
+                    ran: run?.agentVersion,
+                    latest: Math.max(...versions.map((entry) => entry.version)),
+                  })}
                 </option>
               ))}
           </select>
@@ -215,11 +216,12 @@ export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: (
       {choice === "observation" || choice === "args" ? (
         <div className="fork-edit">
           {fields.length > 0 ? (
-            <div className="fork-edit-modes" role="group" aria-label="Edit as">
+            <div className="segmented fork-edit-modes" role="radiogroup" aria-label="Edit as">
               <button
                 type="button"
-                className={`btn btn-small${mode === "form" ? " is-active" : ""}`}
-                aria-pressed={mode === "form"}
+                role="radio"
+                className={`segment${mode === "form" ? " is-active" : ""}`}
+                aria-checked={mode === "form"}
                 data-testid="fork-edit-form-mode"
                 onClick={() => switchMode("form")}
               >
@@ -227,8 +229,9 @@ export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: (
               </button>
               <button
                 type="button"
-                className={`btn btn-small${mode === "json" ? " is-active" : ""}`}
-                aria-pressed={mode === "json"}
+                role="radio"
+                className={`segment${mode === "json" ? " is-active" : ""}`}
+                aria-checked={mode === "json"}
                 data-testid="fork-edit-json-mode"
                 onClick={() => switchMode("json")}
               >
@@ -311,6 +314,14 @@ function EditText(props: {
       />
     </div>
   );
+}
+
+function getVersionLabel(version: number, known: { ran: number | undefined; latest: number }): string {
+  const notes = [
+    ...(version === known.ran ? ["this run's"] : []),
+    ...(version === known.latest ? ["latest"] : []),
+  ];
+  return notes.length > 0 ? `v${version} · ${notes.join(", ")}` : `v${version}`;
 }
 
 function safeParse(text: string): unknown {

@@ -25,6 +25,8 @@ export interface NodeRunView {
   lastCallId: string | null;
   /** `seq` of the event that last changed this node (lets a node pulse on change). */
   changedSeq: number;
+  /** Its latest call is part of a fork's copied prefix (`RunEvent.replayed`): shown dimmed. */
+  replayed?: boolean;
 }
 
 /** One move from a tool (or the start, `from: null`) to the next tool. */
