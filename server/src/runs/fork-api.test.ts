@@ -193,6 +193,24 @@ describe("POST /api/runs/:id/fork", () => {
     expect(fixture.completionRequests.length).toBe(before.llm + 1);
   });
 
+  it("edits the query at step 0: the model is asked again, identical read and pure calls are served", async () => {
+    const before = { ...counts, llm: fixture.completionRequests.length };
+    fixture.enqueue(...plan);
+    const { run, events } = await fork(parentId, {
+      fromStep: 0,
+      edit: { kind: "query", value: "Send Dana the refunds page, politely" },
+    });
+    expect(run.query).toBe("Send Dana the refunds page, politely");
+    expect(events.some((event) => event.replayed === true)).toBe(false);
+    expect(fixture.completionRequests.length).toBe(before.llm + 4);
+    expect(counts).toEqual({ search: before.search, page: before.page, send: before.send + 1 });
+    const served = events.filter((event) => event.type === "tool_end" && event.cached === true);
+    expect(served.map((event) => (event.type === "tool_end" ? event.data.tool : ""))).toEqual([
+      "search",
+      "fetch_page",
+    ]);
+  });
+
   it("forks on another version: the changed tool runs live, unchanged calls are served", async () => {
     const current = await server.request("/api/agents/docs");
     const saved = await server.request("/api/agents/docs", {
