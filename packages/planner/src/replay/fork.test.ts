@@ -206,6 +206,21 @@ describe("ReactPlanner.fork", () => {
     expect(lastMessage).toContain("page 1 is out of date");
   });
 
+  it("edits the first step's observation: a run that starts with the edited call", async () => {
+    const parent = await runParent();
+    const forked = await fork({
+      parent,
+      fromStep: 0,
+      edit: { kind: "observation", value: { ids: [] } },
+      replies: [answer("Nothing found.")],
+    });
+    expect(finished(forked.outcome).payload.answer).toBe("Nothing found.");
+    expect(forked.counts).toEqual({ search: 0, fetch_page: 0, send: 0 });
+    expect(forked.events[0]?.type).toBe("run_started");
+    expect(forked.events.map((event) => event.seq)).toEqual(forked.events.map((_, index) => index + 1));
+    expect(forked.client.calls[0]!.messages.at(-1)!.content).toContain('"ids":[]');
+  });
+
   it("edits args: the step's tool runs with them", async () => {
     const parent = await runParent();
     const forked = await fork({

@@ -6,6 +6,7 @@ import type { PlannerOutcome, RunOptions } from "../../run/run-types.js";
 import { getRecordedSteps, rebuildRunState } from "../../replay/rebuild-run-state.js";
 import type { PlannerConfig } from "../planner-config.js";
 import type { RestoredRun } from "./resume-run.js";
+import { getRunStartedData } from "../run-setup.js";
 
 /** What `ReactPlanner.fork` continues from: an earlier run's record, cut at `fromStep`. */
 export interface ForkInput {
@@ -47,7 +48,11 @@ export function forkRun(input: {
     calls.replay = withObservation(calls.replay, { tool: target.step.next_node, observation: edit.value });
   }
   const options: RunOptions = { ...input.options, calls };
-  if (fromStep === 0) return input.start(edit?.kind === "query" ? edit.value : fork.query, options);
+  const editsCall = edit?.kind === "args" || edit?.kind === "observation";
+  // From step 0 with nothing to change in a call, the fork is a new run (of the edited query, if any).
+  if (fromStep === 0 && !editsCall) {
+    return input.start(edit?.kind === "query" ? edit.value : fork.query, options);
+  }
   const prefix = steps.slice(0, fromStep);
   const missing = prefix.findIndex((step) => step === undefined);
   if (prefix.length < fromStep || missing >= 0) {
@@ -71,6 +76,8 @@ export function forkRun(input: {
   if (keys.length > 0) state.toolContextKeys = keys;
   const run = input.restore(state, options);
   return run.continue(() => {
+    // A fork of step 0 copied nothing: it starts as a run does.
+    if (fromStep === 0) run.events.emit("run_started", getRunStartedData(run));
     if (target === undefined || (edit?.kind !== "args" && edit?.kind !== "observation")) return undefined;
     const { step } = target;
     const source = step.source === "llm" ? "system" : step.source;
