@@ -23,10 +23,18 @@ export class RunCallRecords {
   private pending: CallRecord[] = [];
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: { store: WaddleStore; runId: string; logger: Logger }) {}
+  constructor(
+    private readonly options: {
+      store: WaddleStore;
+      runId: string;
+      logger: Logger;
+      /** Redacts secrets before a record is kept (the run recorder's redactor). */
+      redact: <T>(value: T) => T;
+    },
+  ) {}
 
   readonly sink = (record: CallRecord): void => {
-    this.pending.push(record);
+    this.pending.push(this.options.redact(record));
     if (this.pending.length >= FLUSH_AT) void this.flush();
   };
 

@@ -57,7 +57,12 @@ export async function runJob(options: {
     offline,
     ...(resume || recovery ? {} : { startedAt: new Date().toISOString() }),
   });
-  const callRecords = new RunCallRecords({ store: options.store, runId: run.id, logger: options.logger });
+  const callRecords = new RunCallRecords({
+    store: options.store,
+    runId: run.id,
+    logger: options.logger,
+    redact: (value) => recorder.redact(value),
+  });
   const clientKey = getClientKey(agent.spec);
   const common = {
     toolContext: { ...options.toolContext },

@@ -328,7 +328,12 @@ export class PlannerRun implements RunContext {
   private withCalls(llm: LlmClient): LlmClient {
     const { calls } = this;
     if (calls === undefined) return llm;
-    return createCallLayerLlmClient({ inner: llm, calls, getStep: () => this.state.steps.length });
+    return createCallLayerLlmClient({
+      inner: llm,
+      calls,
+      getStep: () => this.state.steps.length,
+      secrets: this.secrets,
+    });
   }
 
   /** Uses the routed candidate model for the planning calls that follow. */

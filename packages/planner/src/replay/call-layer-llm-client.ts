@@ -1,6 +1,7 @@
 import type { LlmClient, LlmCompleteOptions, LlmResult } from "../llm/llm-client.js";
 import type { RecordedLlmResult, RunCalls } from "../run/call-record.js";
 import { getLlmRequestKey } from "./recorded-call-matcher.js";
+import { redactText } from "../secrets/redact-text.js";
 
 /**
  * The model as a run with `RunCalls` sees it: a planning reply a person wrote comes first (`nextReply`),
@@ -12,15 +13,17 @@ export function createCallLayerLlmClient(input: {
   calls: RunCalls;
   /** The step the call belongs to (the trajectory's length when it is made). */
   getStep: () => number;
+  /** toolContext strings: redacted from recorded replies. */
+  secrets: ReadonlySet<string>;
 }): LlmClient {
-  const { inner, calls, getStep } = input;
+  const { inner, calls, getStep, secrets } = input;
   let nextReply = calls.nextReply;
   const needsKey = calls.record !== undefined || calls.replay?.llm !== undefined;
   const record = (entry: { key: string; purpose: string; result: LlmResult | RecordedLlmResult }) => {
     if (calls.record === undefined) return;
     const { result } = entry;
-    const recorded: RecordedLlmResult = { content: result.content };
-    if (result.reasoning !== undefined) recorded.reasoning = result.reasoning;
+    const recorded: RecordedLlmResult = { content: redactText(result.content, secrets) };
+    if (result.reasoning !== undefined) recorded.reasoning = redactText(result.reasoning, secrets);
     if (result.model !== undefined) recorded.model = result.model;
     if (result.finishReason !== undefined) recorded.finishReason = result.finishReason;
     try {

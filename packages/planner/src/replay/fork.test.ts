@@ -321,6 +321,29 @@ describe("ReactPlanner.fork", () => {
     expect(check(3, { kind: "llm_reply", value: "not json" })).toEqual({ ok: true });
   });
 
+  it("keeps toolContext secrets out of the record", async () => {
+    const leaky = defineTool({
+      name: "whoami",
+      desc: "Echoes the key it was given",
+      sideEffects: "read",
+      args: z.object({}),
+      out: z.object({ key: z.string() }),
+      run: (_args, context) => ({ key: String(context.toolContext.apiKey) }),
+    });
+    const secret = "sk-live-0123456789abcdef";
+    const planner = new ReactPlanner({
+      llm: new ScriptedClient([call("whoami"), answer(`The key is ${secret}.`)]),
+      catalog: buildCatalog({ tools: [leaky] }),
+    });
+    const records: CallRecord[] = [];
+    await planner.run("Which key?", {
+      toolContext: { apiKey: secret },
+      calls: { record: (record) => records.push(record) },
+    });
+    expect(records.map((record) => record.kind)).toEqual(["llm", "tool", "step", "llm"]);
+    expect(JSON.stringify(records)).not.toContain(secret);
+  });
+
   it("refuses a prefix the record lacks", async () => {
     const parent = await runParent();
     const records = parent.records.filter((record) => !(record.kind === "step" && record.step.index === 1));

@@ -1,6 +1,7 @@
 import type { PlannerOptions, RunEventData, ToolFailure } from "@waddle/protocol";
 import { computeBackoffDelay } from "../util/backoff-delay.js";
 import { createFailure } from "../run/run-state.js";
+import { scrubSecrets } from "../secrets/secret-scrubber.js";
 import { CANCELLED_SUGGESTION, runAttempt, type AttemptOutcome } from "./tool-attempt.js";
 import type { ToolCall, ToolCallResult, ToolRuntime } from "./tool-runtime.js";
 
@@ -43,13 +44,14 @@ function recordCall(runtime: ToolRuntime, call: ToolCall, observation: unknown):
   const record = runtime.calls?.record;
   if (record === undefined) return;
   try {
+    // toolContext strings never reach a record, as they never reach events or the trajectory.
     record({
       kind: "tool",
       step: call.step,
       tool: call.tool.name,
       sideEffects: call.tool.sideEffects,
-      args: call.args,
-      observation,
+      args: scrubSecrets(call.args, runtime.secrets),
+      observation: scrubSecrets(observation, runtime.secrets),
     });
   } catch {
     // A failing record sink must not break the run.
