@@ -60,6 +60,11 @@ export const BENCHMARKS: readonly BenchEntry[] = [
     title: "10. Tests from runs: a 100-case suite with recorded LLM and mocks",
     load: async () => (await import("./tests/tests-bench.js")).runTestsBench,
   },
+  {
+    name: "fork",
+    title: "11. Fork: the replayed prefix of a fork of a 50-step run",
+    load: async () => (await import("./fork/fork-bench.js")).runForkBench,
+  },
 ];
 
 export const BENCHMARK_NAMES: readonly string[] = BENCHMARKS.map((entry) => entry.name);

@@ -14,6 +14,7 @@ import {
   CreateAgentResponse,
   CreateSessionResponse,
   ErrorBody,
+  type ForkRunRequestInput,
   HealthResponse,
   ImportResponse,
   McpServersResponse,
@@ -238,6 +239,11 @@ export class ApiClient {
    * Answers a paused run. A pause already answered (by another page, say) or a run no longer paused throws
    * ApiError with status 409 whose details tell the run's status.
    */
+  /** Forks a run from a step (`POST /api/runs/:id/fork`): the new run's id. */
+  async forkRun(id: string, body: ForkRunRequestInput): Promise<{ runId: string }> {
+    return this.json("POST", `/api/runs/${encodeURIComponent(id)}/fork`, StartRunResponse, body);
+  }
+
   async resumeRun(id: string, body: ResumeRequest): Promise<{ runId: string }> {
     return this.json("POST", `/api/runs/${encodeURIComponent(id)}/resume`, StartRunResponse, body);
   }

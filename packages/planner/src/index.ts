@@ -17,6 +17,25 @@ export type {
 } from "./run/run-types.js";
 export type { CheckpointSink, InFlightAction, RunCheckpoint } from "./run/run-checkpoint.js";
 export type {
+  CallRecord,
+  CallRecordSink,
+  CallReplay,
+  RecordedLlmResult,
+  RunCalls,
+  ToolCallQuery,
+} from "./run/call-record.js";
+export type { TrajectoryStep } from "./run/run-state.js";
+export type { ForkInput } from "./loop/steps/fork-run.js";
+export type { ForkEditCheck } from "./replay/check-fork-edit.js";
+export {
+  createRecordedCallMatcher,
+  getCanonicalJson,
+  getLlmRequestKey,
+  getToolCallKey,
+} from "./replay/recorded-call-matcher.js";
+export type { RecordedCallMatcherOptions } from "./replay/recorded-call-matcher.js";
+export { getRecordedSteps, getRecordPrefix } from "./replay/rebuild-run-state.js";
+export type {
   PlannerView,
   PlannerViewBranch,
   PlannerViewStep,

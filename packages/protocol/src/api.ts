@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ForkOf } from "./fork.js";
 import { AgentSpec, JsonSchema } from "./agent-spec.js";
 import { SIDE_EFFECTS, Slug } from "./names.js";
 import { PlannerResult, ResumeDecision, Usage } from "./planner-action.js";
@@ -38,6 +39,8 @@ export const API_ERROR_CODES = [
   "confirmation_required",
   /** A run of an agent version saved with errors (`invalid: true`): the details list the issues. */
   "invalid_agent_version",
+  /** A fork that cannot start: a step out of range, an edit that does not fit (`details.reason`). */
+  "invalid_fork",
   "internal",
 ] as const;
 export const ApiErrorCode = z.enum(API_ERROR_CODES);
@@ -261,6 +264,8 @@ export const RunOrigin = z.object({
   /** The test run and case a `test` run belongs to. */
   testRunId: z.string().optional(),
   caseId: z.string().optional(),
+  /** A fork: the run and step it was forked from (`POST /api/runs/:id/fork`). */
+  forkOf: ForkOf.optional(),
 });
 export type RunOrigin = z.infer<typeof RunOrigin>;
 

@@ -144,6 +144,8 @@ export {
   PlanningHints,
 } from "./planning-hints.js";
 export type { PlanningHintsInput } from "./planning-hints.js";
+export { FORK_EDIT_KINDS, ForkEdit, ForkOf, ForkReuse, ForkRunRequest } from "./fork.js";
+export type { ForkEditKind, ForkRunRequestInput } from "./fork.js";
 export { getPathValue, getTemplatePaths, renderTemplate } from "./render-template.js";
 export type { TemplateScope } from "./render-template.js";
 export {

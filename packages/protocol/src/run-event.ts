@@ -23,6 +23,10 @@ const envelope = <T extends string, D extends z.ZodType>(type: T, data: D) =>
     step: z.int().nonnegative(),
     type: z.literal(type),
     data,
+    /** A fork's prefix: copied from the parent run's events, not executed again. */
+    replayed: z.literal(true).optional(),
+    /** Served from the parent run's record (a fork's identical LLM request or pure/read tool call). */
+    cached: z.literal(true).optional(),
   });
 
 /** A JSON value cut down to a bounded size; truncated strings end with `…[+N chars]`. */

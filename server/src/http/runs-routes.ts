@@ -1,4 +1,5 @@
 import {
+  ForkRunRequest,
   ListRunsQuery,
   ResumeRequest,
   StartRunRequest,
@@ -9,7 +10,7 @@ import {
 } from "@waddle/protocol";
 import { Router } from "express";
 import { z } from "zod";
-import { notFound } from "../shared/api-error.js";
+import { ApiError, notFound } from "../shared/api-error.js";
 import type { RunCommands } from "../runs/run-service.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { SessionTurns } from "../sessions/session-turns.js";
@@ -75,6 +76,14 @@ export function createRunsRoutes(options: {
     const { id } = parseRequest(RunIdParam, request.params, "params");
     const run = await runs.cancelRun(id);
     response.json({ runId: run.id, status: run.status });
+  });
+
+  router.post("/:id/fork", async (request, response) => {
+    const { id } = parseRequest(RunIdParam, request.params, "params");
+    const body = parseRequest(ForkRunRequest, request.body, "body");
+    if (!runs.forkRun) throw new ApiError("invalid_state", "This server does not run forks.");
+    const { runId } = await runs.forkRun(id, body);
+    response.status(202).location(`/api/runs/${runId}`).json({ runId });
   });
 
   router.post("/:id/resume", async (request, response) => {

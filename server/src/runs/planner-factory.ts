@@ -3,6 +3,9 @@ import type {
   BackgroundJob,
   ImplResolver,
   LlmClient,
+  CallRecord,
+  ForkEditCheck,
+  ForkInput,
   PlannerOutcome,
   RecoverOptions,
   ResumeOptions,
@@ -11,6 +14,7 @@ import type {
   TaskRunOptions,
   ToolDefinition,
 } from "@waddle/planner";
+import type { ForkEdit } from "@waddle/protocol";
 
 /** What the run executor needs of a planner (ReactPlanner has it). */
 export interface RunnablePlanner {
@@ -22,6 +26,10 @@ export interface RunnablePlanner {
   runTask?(job: BackgroundJob, options: TaskRunOptions): Promise<PlannerOutcome>;
   /** Continues a task run whose worker stopped (queue mode). */
   recoverTask?(job: BackgroundJob, checkpoint: unknown, options: TaskRecoverOptions): Promise<PlannerOutcome>;
+  /** Forks an earlier run from its record (`POST /api/runs/:id/fork`). */
+  fork?(input: ForkInput, options: RunOptions): Promise<PlannerOutcome>;
+  /** Checks a fork's edit against the step and this planner's tools, before the fork is queued. */
+  checkForkEdit?(input: { fromStep: number; edit?: ForkEdit; records: readonly CallRecord[] }): ForkEditCheck;
 }
 
 export interface CreatePlannerOptions {

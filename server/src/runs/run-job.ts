@@ -2,7 +2,8 @@ import { isPlannerError, type BackgroundJob, type PlannerOutcome, type TaskHost 
 import type { ResumeRequest, RunRecord } from "@waddle/protocol";
 import { ApiError } from "../shared/api-error.js";
 import type { Logger } from "../shared/logger.js";
-import type { WaddleStore } from "../store/waddle-store.js";
+import type { ForkWork, WaddleStore } from "../store/waddle-store.js";
+import { getClientKey, prepareFork, RunCallRecords } from "./run-call-records.js";
 import type { PlannerFactory } from "./planner-factory.js";
 import { getOutcomePatch } from "./run-outcome-events.js";
 import type { RunRecorder } from "./run-recorder.js";
@@ -55,6 +56,8 @@ export async function runJob(options: {
   task?: BackgroundJob;
   /** A session's turn: its background tasks run as runs of their own and outlive it. */
   taskHost?: TaskHost;
+  /** A fork's first start: continue the parent's record from the fork point (`ForkService`). */
+  fork?: ForkWork;
 }): Promise<void> {
   const { run, resume, recorder } = options;
   const agent = await options.store.getAgentVersion(run.agentId, run.agentVersion);
@@ -79,13 +82,25 @@ export async function runJob(options: {
     offline,
     ...(resume || recovery ? {} : { startedAt: new Date().toISOString() }),
   });
+  const callRecords = new RunCallRecords({
+    store: options.store,
+    runId: run.id,
+    logger: options.logger,
+    redact: (value) => recorder.redact(value),
+  });
+  const clientKey = getClientKey(agent.spec);
   const common = {
     toolContext: { ...options.toolContext },
     signal: options.signal,
     onEvent: recorder.sink,
     ...(options.checkpoints ? { onCheckpoint: recorder.checkpointSink } : {}),
     ...(options.taskHost ? { taskHost: options.taskHost } : {}),
+    calls: { record: callRecords.sink, clientKey },
   };
+  const fork =
+    options.fork && !recovery && !resume && planner.fork
+      ? await prepareFork({ store: options.store, run, spec: agent.spec, work: options.fork })
+      : undefined;
   let outcome;
   try {
     outcome = options.task
@@ -94,20 +109,26 @@ export async function runJob(options: {
           runId: run.id,
           ...(recovery ? { recovery } : {}),
         })
-      : recovery?.checkpoint && planner.recover
-        ? await planner.recover(recovery.checkpoint, { ...common, lastSeq: recovery.lastSeq })
-        : resume
-          ? await planner.resume(resume.resumeToken, {
-              ...common,
-              decision: resume.decision,
-              ...(resume.args ? { args: resume.args } : {}),
-              ...(resume.userInput !== undefined ? { userInput: resume.userInput } : {}),
-            })
-          : await planner.run(run.query, {
-              ...common,
-              runId: run.id,
-              ...(options.contextMeta ? { contextMeta: options.contextMeta } : {}),
-            });
+      : fork && planner.fork
+        ? await planner.fork(fork.fork, {
+            ...common,
+            runId: run.id,
+            calls: { ...common.calls, ...(fork.replay ? { replay: fork.replay } : {}) },
+          })
+        : recovery?.checkpoint && planner.recover
+          ? await planner.recover(recovery.checkpoint, { ...common, lastSeq: recovery.lastSeq })
+          : resume
+            ? await planner.resume(resume.resumeToken, {
+                ...common,
+                decision: resume.decision,
+                ...(resume.args ? { args: resume.args } : {}),
+                ...(resume.userInput !== undefined ? { userInput: resume.userInput } : {}),
+              })
+            : await planner.run(run.query, {
+                ...common,
+                runId: run.id,
+                ...(options.contextMeta ? { contextMeta: options.contextMeta } : {}),
+              });
   } catch (error) {
     if (!resume || !isPlannerError(error) || error.code !== "invalid_resume") throw error;
     // Refused before the token was spent (e.g. edited args that fail the tool's schema): the pause stands
@@ -115,6 +136,8 @@ export async function runJob(options: {
     options.logger.info("resume refused", { runId: run.id, message: error.message });
     await recorder.patch({ status: "paused", error: { code: error.code, message: error.message } });
     return;
+  } finally {
+    await callRecords.flush();
   }
   await recorder.flush();
   if (recorder.isSealed && outcome.kind === "finish") return;

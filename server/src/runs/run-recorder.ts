@@ -76,6 +76,11 @@ export class RunRecorder {
     this.streams = new StreamChunkRedactor(options.redactor);
   }
 
+  /** A copy of `value` with the server's and the run's secrets redacted, as its events are. */
+  redact<T>(value: T): T {
+    return this.options.redactor.redact(value);
+  }
+
   get currentStatus(): RunStatus {
     return this.status;
   }

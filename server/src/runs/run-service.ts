@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import {
   TERMINAL_RUN_STATUSES,
   type AgentSpec,
+  type ForkRunRequest,
   type ResumeRequest,
   type RunOrigin,
   type RunRecord,
@@ -11,6 +12,8 @@ import type { BackgroundJob } from "@waddle/planner";
 import { ApiError, notFound } from "../shared/api-error.js";
 import type { RunClaim } from "../store/waddle-store.js";
 import { createRunRecorder, type RecorderParts } from "./create-run-recorder.js";
+import { ForkService } from "./fork-service.js";
+import type { PlannerFactory } from "./planner-factory.js";
 import { getRunAgent } from "./get-run-agent.js";
 import { agentGone, AnsweredPauses, editNeedsArgs, resumeConflict } from "./resume-refusals.js";
 import { RunLocks } from "./run-locks.js";
@@ -41,6 +44,8 @@ export interface RunCommands {
   cancelRun(runId: string): Promise<RunRecord>;
   /** Continues a paused run with a decision; `invalid_state` when it is not paused or the token is stale. */
   resumeRun(runId: string, request: ResumeRequest): Promise<{ runId: string }>;
+  /** Forks a paused or ended run from a step (`POST /api/runs/:id/fork`, see `ForkService`). */
+  forkRun?(runId: string, request: ForkRunRequest): Promise<{ runId: string }>;
 }
 
 /**
@@ -63,6 +68,8 @@ export interface RunServiceOptions extends RecorderParts {
   checkSpec?: SpecCheck;
   /** How long a cancel of a running run waits for it to be recorded before answering (default 5 s). */
   cancelWaitMs?: number;
+  /** Builds planners to check a fork's edit against the tools of the version it runs. */
+  createPlanner?: PlannerFactory;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -151,6 +158,31 @@ export class RunService implements RunCommands {
       ...(request.toolContext ? { toolContext: request.toolContext } : {}),
     });
     return { runId };
+  }
+
+  /**
+   * Queues a run the caller created itself (`queued`, with its work, e.g. a fork with its copied prefix):
+   * its toolContext is kept in memory for the job, as for `startRun`.
+   */
+  async queueCreated(run: {
+    runId: string;
+    lastSeq: number;
+    toolContext?: Record<string, unknown>;
+  }): Promise<void> {
+    this.assertOpen();
+    const { runId, toolContext } = run;
+    this.toolContexts.set(runId, toolContext);
+    this.options.hub.publishStatus({ runId, status: "queued", lastSeq: run.lastSeq });
+    await this.options.queue.add({ runId, epoch: 0, ...(toolContext ? { toolContext } : {}) });
+  }
+
+  forkRun(runId: string, request: ForkRunRequest): Promise<{ runId: string }> {
+    this.assertOpen();
+    const { createPlanner } = this.options;
+    if (!createPlanner) throw new ApiError("invalid_state", "This server does not run forks.");
+    const { store, leaseMs } = this.options;
+    const forks = new ForkService({ store, runs: this, createPlanner, leaseMs, createRunId });
+    return forks.fork(runId, request);
   }
 
   cancelRun(runId: string): Promise<RunRecord> {

@@ -91,6 +91,7 @@ export class QueueMode {
     });
     this.runs = new RunService({
       ...parts,
+      createPlanner: options.createPlanner,
       queue: this.runQueue,
       owner: this.owner,
       leaseMs,

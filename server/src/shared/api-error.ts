@@ -22,6 +22,7 @@ const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   session_agent_mismatch: 422,
   confirmation_required: 409,
   invalid_agent_version: 422,
+  invalid_fork: 422,
   internal: 500,
 };
 

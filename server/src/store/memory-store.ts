@@ -29,6 +29,7 @@ import { MemoryCredentialStore } from "./credentials/memory-credential-store.js"
 import { MemoryRequestKeyStore } from "./request-keys/memory-request-key-store.js";
 import { MemorySessionStore } from "./sessions/memory-session-store.js";
 import { MemoryTestStore } from "./tests/memory-test-store.js";
+import { MemoryCallRecordStore } from "./call-records/memory-call-record-store.js";
 import { withRunSummary } from "./with-run-summary.js";
 
 interface StoredVersion {
@@ -50,6 +51,7 @@ export class MemoryStore implements WaddleStore {
   readonly sessions = new MemorySessionStore();
   readonly tests = new MemoryTestStore();
   readonly credentials = new MemoryCredentialStore();
+  readonly callRecords = new MemoryCallRecordStore();
   private closed = false;
 
   async listAgents(): Promise<AgentSummary[]> {

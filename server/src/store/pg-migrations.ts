@@ -183,6 +183,19 @@ export const PG_MIGRATIONS: readonly { id: number; name: string; sql: string }[]
       CREATE INDEX test_runs_by_agent ON test_runs (agent_id, created_at);
     `,
   },
+  {
+    id: 8,
+    // Each run's steps and calls (see the SQLite migration 11).
+    name: "run_call_records",
+    sql: `
+      CREATE TABLE run_call_records (
+        run_id text NOT NULL,
+        seq integer NOT NULL,
+        record text NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      );
+    `,
+  },
 ];
 
 /** A fixed key for pg_advisory_lock: instances starting together migrate one at a time. */

@@ -25,6 +25,7 @@ import { PgCredentialStore } from "./credentials/pg-credential-store.js";
 import { PgRequestKeyStore } from "./request-keys/pg-request-key-store.js";
 import { PgSessionStore } from "./sessions/pg-session-store.js";
 import { PgTestStore } from "./tests/pg-test-store.js";
+import { PgCallRecordStore } from "./call-records/pg-call-record-store.js";
 import { toAgentRecord, type VersionRow } from "./sqlite-rows.js";
 
 export type { PgStoreOptions } from "./pg-connection.js";
@@ -54,6 +55,7 @@ export class PgStore implements WaddleStore {
   private readonly claims: PgRunClaims;
   readonly requestKeys = new PgRequestKeyStore((text, params, kind) => this.query(text, params, kind));
   readonly drafts = new PgDraftStore((text, params, kind) => this.query(text, params, kind));
+  readonly callRecords = new PgCallRecordStore((text, params, kind) => this.query(text, params, kind));
   readonly sessions = new PgSessionStore(
     (text, params, kind) => this.query(text, params, kind),
     (body) => this.transaction("write", (query) => body(query)),

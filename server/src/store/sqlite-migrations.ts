@@ -199,6 +199,19 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
       CREATE INDEX test_runs_by_agent ON test_runs (agent_id, created_at);
     `,
   },
+  {
+    id: 11,
+    // Each run's steps and calls (the planner's call records): what a fork rebuilds and reuses.
+    name: "run_call_records",
+    sql: `
+      CREATE TABLE run_call_records (
+        run_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      );
+    `,
+  },
 ];
 
 /** Applies the migrations the database has not seen yet; returns how many ran. */

@@ -51,6 +51,7 @@ describe("SqliteStore", () => {
       { id: 8, name: "credentials" },
       { id: 9, name: "agent_drafts" },
       { id: 12, name: "agent_tests" },
+      { id: 11, name: "run_call_records" },
     ]);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();

@@ -17,6 +17,7 @@ import { SqliteRequestKeyStore } from "./request-keys/sqlite-request-key-store.j
 import { SqliteDraftStore } from "./drafts/sqlite-draft-store.js";
 import { SqliteSessionStore } from "./sessions/sqlite-session-store.js";
 import { SqliteTestStore } from "./tests/sqlite-test-store.js";
+import { SqliteCallRecordStore } from "./call-records/sqlite-call-record-store.js";
 import { toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sqlite-rows.js";
 import {
   EMPTY_USAGE,
@@ -50,6 +51,7 @@ export class SqliteStore implements WaddleStore {
   readonly tests: SqliteTestStore;
   readonly drafts: SqliteDraftStore;
   readonly credentials: SqliteCredentialStore;
+  readonly callRecords: SqliteCallRecordStore;
   private readonly claims: SqliteRunClaims;
 
   /** Opens (creating when needed) the database at `filename`; `":memory:"` for a throwaway one. */
@@ -60,6 +62,7 @@ export class SqliteStore implements WaddleStore {
     this.tests = new SqliteTestStore(this.db);
     this.drafts = new SqliteDraftStore(this.db);
     this.credentials = new SqliteCredentialStore(this.db);
+    this.callRecords = new SqliteCallRecordStore(this.db);
     this.claims = new SqliteRunClaims(
       this.db,
       (text) => this.sql(text),

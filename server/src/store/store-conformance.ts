@@ -5,6 +5,7 @@ import { credentialStoreCases } from "./credentials/credential-store-cases.js";
 import { requestKeyCases } from "./request-keys/request-key-cases.js";
 import { sessionStoreCases } from "./sessions/session-store-cases.js";
 import { testStoreCases } from "./tests/test-store-cases.js";
+import { callRecordCases } from "./call-records/call-record-cases.js";
 import { storeClaimCases, withStore, type StoreConformanceCase } from "./store-claim-cases.js";
 import { isStoreError } from "./waddle-store.js";
 
@@ -63,6 +64,7 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
       }),
   },
   ...credentialStoreCases,
+  ...callRecordCases,
   {
     name: "creates an agent at version 1 and lists it",
     run: (make) =>

@@ -4,6 +4,8 @@ import type {
   AgentSummary,
   AgentVersionSummary,
   ErrorBody,
+  ForkEdit,
+  ForkReuse,
   PendingPause,
   PlannerResult,
   ResumeRequest,
@@ -21,6 +23,7 @@ import type { RequestKeyStore } from "./request-keys/request-key-store.js";
 import type { DraftStore } from "./drafts/draft-store.js";
 import type { SessionStore } from "./sessions/session-store.js";
 import type { TestStore } from "./tests/test-store.js";
+import type { CallRecordStore } from "./call-records/call-record-store.js";
 
 /** What a run starts with; the store fills `lastSeq`, `usage` and the timestamps. */
 export interface NewRun {
@@ -48,9 +51,19 @@ export interface NewRun {
  */
 export interface RunWork {
   contextMeta?: Record<string, unknown>;
+  /** A fork's first start: where it forks its parent, with what edit and reuse (see `ForkWork`). */
+  fork?: ForkWork;
   resume?: Omit<ResumeRequest, "toolContext">;
   /** A session's background task (`kind: "task"`): what it runs (`ReactPlanner.runTask`). */
   task?: BackgroundJob;
+}
+
+/** What a fork's first start needs besides its stored prefix: checked with `ForkWorkShape` when read. */
+export interface ForkWork {
+  parentRunId: string;
+  fromStep: number;
+  edit?: ForkEdit;
+  reuse: ForkReuse;
 }
 
 /** Fields of a run that change while it goes; `undefined` keeps the stored value, `null` clears it. */
@@ -239,6 +252,8 @@ export interface WaddleStore {
   readonly drafts: DraftStore;
   /** Credentials kept from the browser (sealed) and added allow-list entries. */
   readonly credentials: CredentialStore;
+  /** Each run's steps and calls, for forks (`POST /api/runs/:id/fork`). */
+  readonly callRecords: CallRecordStore;
 
   /** Resolves when the database answers (for `/api/health`); stores in this process need none. */
   ping?(): Promise<void>;

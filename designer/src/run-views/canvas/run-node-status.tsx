@@ -27,11 +27,18 @@ export function RunNodeStatus(props: {
   onApprove?: () => void;
   onReject?: () => void;
   onEdit?: () => void;
+  /** **Fork from here**: from the step of the node's latest call. */
+  onFork?: () => void;
 }): ReactElement {
   const { node } = props;
   const label = getNodeStateLabel(node);
   return (
-    <div className={`node-run state-${node.state}`} data-testid="node-run-status">
+    <div
+      className={`node-run state-${node.state}${node.replayed ? " is-replayed" : ""}`}
+      data-testid="node-run-status"
+      data-replayed={node.replayed ? "true" : undefined}
+      title={node.replayed ? "Copied from the run this fork was made from" : undefined}
+    >
       <div className="node-run-line">
         <span className="node-run-state" role="status" aria-label={`Run state: ${label}`}>
           {node.state === "running" || node.state === "retrying" ? (
@@ -44,6 +51,20 @@ export function RunNodeStatus(props: {
             {node.calls} call{node.calls === 1 ? "" : "s"} · {formatDuration(node.totalMs)}
             {node.failures > 0 ? <span className="node-run-failures"> · {node.failures} failed</span> : null}
           </span>
+        ) : null}
+        {props.onFork ? (
+          <button
+            type="button"
+            className="node-run-fork nodrag nopan"
+            data-testid="fork-button"
+            title="Fork the run from this tool's latest step"
+            onClick={(event) => {
+              event.stopPropagation();
+              props.onFork?.();
+            }}
+          >
+            Fork
+          </button>
         ) : null}
       </div>
       {node.state === "awaiting_approval" && props.onApprove ? (

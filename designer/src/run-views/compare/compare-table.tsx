@@ -1,4 +1,4 @@
-import type { ReactElement } from "react";
+import { useEffect, useRef, type ReactElement } from "react";
 import type { CompareRow, CompareStep, RunComparison } from "../../runs/compare/compare-runs.js";
 import { formatCost, formatCount, formatDuration } from "../../util/format-metrics.js";
 import { getCompareTotals } from "./compare-totals.js";
@@ -15,8 +15,11 @@ export function CompareTable(props: {
   comparison: RunComparison;
   left: CompareSideLabel;
   right: CompareSideLabel;
+  /** One run is a fork of the other, from this step: the rows line up there (marked, scrolled to). */
+  forkStep?: number;
+  forkSide?: "A" | "B";
 }): ReactElement {
-  const { comparison } = props;
+  const { comparison, forkStep } = props;
   const totals = getCompareTotals(comparison);
   const diverges = comparison.divergesAt;
   return (
@@ -74,6 +77,16 @@ export function CompareTable(props: {
             ? "The runs part at the first step."
             : `Same path for ${diverges} step${diverges === 1 ? "" : "s"}; they part at step ${diverges + 1}.`}
       </p>
+      {forkStep !== undefined ? (
+        <p className="compare-fork-note" data-testid="compare-fork-point" data-step={forkStep}>
+          {props.forkSide ?? "B"} was forked from {props.forkSide === "A" ? "B" : "A"} at step {forkStep + 1}
+          {forkStep === 0
+            ? ": it started over."
+            : forkStep === 1
+              ? ": step 1 is the same run, copied."
+              : `: steps 1–${forkStep} are the same run, copied.`}
+        </p>
+      ) : null}
       <div className="compare-steps" role="table" aria-label="Steps of A and B, aligned">
         <div className="compare-row compare-row-head" role="row">
           <span className="compare-step-index" role="columnheader">
@@ -87,7 +100,12 @@ export function CompareTable(props: {
           </span>
         </div>
         {comparison.rows.map((row) => (
-          <CompareStepRow key={row.index} row={row} divergence={row.index === diverges} />
+          <CompareStepRow
+            key={row.index}
+            row={row}
+            divergence={row.index === diverges}
+            forkPoint={row.index === forkStep}
+          />
         ))}
       </div>
     </>
@@ -112,10 +130,25 @@ function CompareHead(props: { side: CompareSideLabel; status: string; reason: st
   );
 }
 
-function CompareStepRow({ row, divergence }: { row: CompareRow; divergence: boolean }): ReactElement {
-  const className = `compare-row${row.same ? "" : " is-different"}${divergence ? " is-divergence" : ""}`;
+function CompareStepRow({
+  row,
+  divergence,
+  forkPoint,
+}: {
+  row: CompareRow;
+  divergence: boolean;
+  forkPoint: boolean;
+}): ReactElement {
+  const className = `compare-row${row.same ? "" : " is-different"}${divergence ? " is-divergence" : ""}${forkPoint ? " is-fork-point" : ""}`;
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // aligned at the fork point: the comparison opens there
+    if (forkPoint) ref.current?.scrollIntoView?.({ block: "center" });
+  }, [forkPoint]);
   return (
     <div
+      ref={ref}
+      data-fork-point={forkPoint ? "true" : undefined}
       className={className}
       role="row"
       data-testid={divergence ? "compare-divergence" : "compare-row"}
@@ -125,6 +158,11 @@ function CompareStepRow({ row, divergence }: { row: CompareRow; divergence: bool
       {divergence ? (
         <span className="compare-divergence-flag" role="note">
           Runs part here
+        </span>
+      ) : null}
+      {forkPoint ? (
+        <span className="compare-fork-flag" role="note">
+          Fork point
         </span>
       ) : null}
       <span className="compare-step-index" role="rowheader">

@@ -45,12 +45,20 @@ export function RunCompare(): ReactElement {
               comparison={compare.comparison}
               left={getSideLabel("A", compare.left)}
               right={getSideLabel("B", compare.right)}
+              {...getForkPoint(compare.left, compare.right)}
             />
           )}
         </>
       )}
     </section>
   );
+}
+
+/** When one run is a fork of the other: the step it was forked at, and which side is the fork. */
+function getForkPoint(left: CompareSide, right: CompareSide): { forkStep?: number; forkSide?: "A" | "B" } {
+  if (right.run.forkOf?.runId === left.runId) return { forkStep: right.run.forkOf.step, forkSide: "B" };
+  if (left.run.forkOf?.runId === right.runId) return { forkStep: left.run.forkOf.step, forkSide: "A" };
+  return {};
 }
 
 function getSideLabel(letter: string, side: CompareSide): CompareSideLabel {

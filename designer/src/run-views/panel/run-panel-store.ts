@@ -2,6 +2,7 @@ import { useStore } from "zustand";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { useEditor, type Editor } from "../../editor/editor-context.js";
 import { useRunStore } from "../use-run-store.js";
+import type { ForkTarget } from "../fork/fork-edit-model.js";
 
 export type RunPanelTab = "run" | "chat" | "history" | "compare";
 
@@ -25,6 +26,8 @@ export interface RunPanelState {
   notice: RunPanelNotice | null;
   /** Set by the Run control: the query box takes the focus once, then clears it. */
   focusQuery: boolean;
+  /** Where the open **Fork from here** dialog forks (null: closed). */
+  forking: ForkTarget | null;
   set(patch: Partial<Omit<RunPanelState, "set">>): void;
 }
 
@@ -39,6 +42,7 @@ export function createRunPanelStore(): RunPanelStore {
     editingToken: null,
     notice: null,
     focusQuery: false,
+    forking: null,
     set: (patch) => set(patch),
   }));
 }

@@ -8,6 +8,7 @@ import { RunHistory } from "../history/run-history.js";
 import { getRunPanelStore, useRunPanel, type RunPanelTab } from "./run-panel-store.js";
 import { RunStatusChip } from "./run-summary.js";
 import { RunTab } from "./run-tab.js";
+import { ForkDialog } from "../fork/fork-dialog.js";
 
 /**
  * The run panel, in the right column while it is open or a run is shown: Run (start, watch, approve),
@@ -20,6 +21,7 @@ export function RunPanel(): ReactElement {
   const shown = useRunStore((state) => state.mode !== "edit");
   const runCount = useRunStore((state) => state.runs.length);
   const panel = getRunPanelStore(editor);
+  const forking = useRunPanel((state) => state.forking);
   return (
     <aside className="sidebar sidebar-right run-panel" data-testid="run-panel" aria-label="Run panel">
       <div className="run-panel-head">
@@ -68,6 +70,13 @@ export function RunPanel(): ReactElement {
           {tab === "run" ? <RunTab /> : tab === "history" ? <RunHistory /> : <RunCompare />}
         </div>
       )}
+      {forking ? (
+        <ForkDialog
+          key={`${forking.runId}:${forking.step}`}
+          target={forking}
+          onClose={() => panel.getState().set({ forking: null })}
+        />
+      ) : null}
     </aside>
   );
 }

@@ -19,6 +19,7 @@ import { RunTodos } from "./run-todos.js";
 import { RunTotals } from "./run-totals.js";
 import { StepDetail } from "./step-detail.js";
 import { useNow } from "./use-now.js";
+import { ForkOfNote } from "../fork/fork-of-note.js";
 
 const ERROR_TEST_IDS = { already_answered: "already-answered", resume: "resume-error" } as const;
 
@@ -112,6 +113,22 @@ function ShownRun(): ReactElement | null {
     },
     [editor],
   );
+  // A run can be forked once it has paused or ended (the server refuses one still going).
+  const forkable =
+    view !== null &&
+    mode !== "compare" &&
+    (status ?? view.status) !== "running" &&
+    (status ?? view.status) !== "queued";
+  const runId = view?.runId ?? null;
+  const onFork = useCallback(
+    (entry: TimelineEntry) => {
+      if (runId === null) return;
+      getRunPanelStore(editor)
+        .getState()
+        .set({ forking: { runId, step: entry.step, callId: entry.callId ?? null } });
+    },
+    [editor, runId],
+  );
   const bars = useMemo(
     () =>
       view && spec
@@ -140,6 +157,7 @@ function ShownRun(): ReactElement | null {
   return (
     <>
       <RunSummary view={view} />
+      <ForkOfNote />
       {pause && mode === "live" && (status ?? view.status) === "paused" ? (
         <ApprovalCard
           key={pause.resumeToken}
@@ -173,6 +191,7 @@ function ShownRun(): ReactElement | null {
           selectedSeq={selectedSeq}
           onSelect={onSelect}
           follow={live}
+          onFork={forkable ? onFork : undefined}
         />
       </div>
       <StepDetail

@@ -14,6 +14,8 @@ interface RunTimelineProps {
   follow: boolean;
   /** In a replay: entries after this seq are yet to come at the position (dimmed; a click jumps there). */
   futureAfterSeq?: number | undefined;
+  /** **Fork from here** on each entry (a run that has paused or ended). */
+  onFork?: ((entry: TimelineEntry) => void) | undefined;
 }
 
 const TimelineRowView = memo(function TimelineRowView({
@@ -21,11 +23,13 @@ const TimelineRowView = memo(function TimelineRowView({
   selected,
   future,
   onSelect,
+  onFork,
 }: {
   row: TimelineRow;
   selected: boolean;
   future?: boolean;
   onSelect: (entry: TimelineEntry) => void;
+  onFork?: ((entry: TimelineEntry) => void) | undefined;
 }): ReactElement {
   if (row.type === "step") {
     return (
@@ -41,21 +45,47 @@ const TimelineRowView = memo(function TimelineRowView({
       id={`run-timeline-${entry.seq}`}
       role="option"
       aria-selected={selected}
-      className={`timeline-entry kind-${entry.kind} tone-${entry.tone ?? "neutral"}${selected ? " is-selected" : ""}${future ? " is-future" : ""}`}
+      className={`timeline-entry kind-${entry.kind} tone-${entry.tone ?? "neutral"}${selected ? " is-selected" : ""}${future ? " is-future" : ""}${entry.replayed ? " is-replayed" : ""}`}
       style={{ height: ROW_HEIGHT }}
       data-testid="run-timeline-entry"
       data-kind={entry.kind}
       data-seq={entry.seq}
       data-tool={entry.tool}
-      title={entry.detail ? `${entry.title}\n${entry.detail}` : entry.title}
+      data-replayed={entry.replayed ? "true" : undefined}
+      data-cached={entry.cached ? "true" : undefined}
+      title={getEntryTitle(entry)}
       onClick={() => onSelect(entry)}
     >
       <span className="timeline-badge">{TIMELINE_LABELS[entry.kind]}</span>
       <span className="timeline-title">{entry.title}</span>
+      {entry.cached ? <span className="timeline-flag">cached</span> : null}
+      {entry.edited ? <span className="timeline-flag is-edited">edited</span> : null}
       {entry.detail ? <span className="timeline-detail">{entry.detail}</span> : null}
+      {onFork ? (
+        <button
+          type="button"
+          className="timeline-fork"
+          data-testid="fork-button"
+          title={`Fork from step ${entry.step + 1}`}
+          aria-label={`Fork from here (step ${entry.step + 1})`}
+          tabIndex={-1}
+          onClick={(event) => {
+            event.stopPropagation();
+            onFork(entry);
+          }}
+        >
+          Fork
+        </button>
+      ) : null}
     </div>
   );
 });
+
+function getEntryTitle(entry: TimelineEntry): string {
+  const title = entry.detail ? `${entry.title}\n${entry.detail}` : entry.title;
+  if (entry.replayed) return `${title}\n(copied from the run this one was forked from)`;
+  return entry.cached ? `${title}\n(served from the parent run's record)` : title;
+}
 
 /**
  * The run's step timeline: Plan / Act / Obs / Reflect, tool calls, repairs, retries, constraint
@@ -69,6 +99,7 @@ export function RunTimeline({
   onSelect,
   follow,
   futureAfterSeq,
+  onFork,
 }: RunTimelineProps): ReactElement {
   const rows = useMemo(() => getTimelineRows(timeline, steps), [timeline, steps]);
   const selectedIndex = useMemo(
@@ -88,10 +119,11 @@ export function RunTimeline({
           selected={row.type === "entry" && row.entry.seq === selectedSeq}
           future={row.type === "entry" && futureAfterSeq !== undefined && row.entry.seq > futureAfterSeq}
           onSelect={onSelect}
+          onFork={onFork}
         />
       );
     },
-    [rows, selectedSeq, onSelect, futureAfterSeq],
+    [rows, selectedSeq, onSelect, futureAfterSeq, onFork],
   );
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLDivElement>) => {

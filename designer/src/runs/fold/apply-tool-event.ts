@@ -34,6 +34,8 @@ export function applyToolStart(draft: RunViewDraft, event: RunEventOf<"tool_star
   const node = draft.node(tool);
   node.changedSeq = event.seq;
   node.lastCallId = callId;
+  if (event.replayed === true) node.replayed = true;
+  else if (node.replayed) node.replayed = false;
   node.attempt = attempt;
   const existing = draft.calls.edit(callId);
   if (existing !== undefined) {

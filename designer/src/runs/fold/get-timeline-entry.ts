@@ -14,7 +14,13 @@ export function getTimelineEntry(event: RunEvent, lastTool: string | null): Time
     kind: TimelineKind,
     title: string,
     extra: Partial<Pick<TimelineEntry, "detail" | "tool" | "callId" | "tone">> = {},
-  ): TimelineEntry => ({ seq: event.seq, step: event.step, ts: event.ts, kind, title, ...extra });
+  ): TimelineEntry => {
+    const made: TimelineEntry = { seq: event.seq, step: event.step, ts: event.ts, kind, title, ...extra };
+    if (event.replayed === true) made.replayed = true;
+    if (event.cached === true) made.cached = true;
+    if ((event.data as { edited?: unknown }).edited === true) made.edited = true;
+    return made;
+  };
   switch (event.type) {
     case "run_started":
       return entry("start", "Run started", { detail: event.data.query });

@@ -25,6 +25,8 @@ export interface NodeRunView {
   lastCallId: string | null;
   /** `seq` of the event that last changed this node (lets a node pulse on change). */
   changedSeq: number;
+  /** Its latest call is part of a fork's copied prefix (`RunEvent.replayed`): shown dimmed. */
+  replayed?: boolean;
 }
 
 /** One move from a tool (or the start, `from: null`) to the next tool. */
@@ -118,6 +120,12 @@ export interface TimelineEntry {
   tool?: string;
   callId?: string;
   tone?: "neutral" | "good" | "warn" | "bad";
+  /** A fork's prefix, copied from the parent run (`RunEvent.replayed`): shown dimmed. */
+  replayed?: true;
+  /** Served from the parent's record (`RunEvent.cached`). */
+  cached?: true;
+  /** A value a person wrote when forking (an edited observation or reply). */
+  edited?: true;
 }
 
 /** Cost and time of one step (a step = one planner iteration). */

@@ -25,6 +25,7 @@ export const PLANNER_ERROR_CODES = [
   "resume_token_in_use",
   "invalid_resume",
   "invalid_state",
+  "invalid_fork",
   "subagent_paused",
   "internal_error",
 ] as const;

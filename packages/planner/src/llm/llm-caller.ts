@@ -219,7 +219,7 @@ export class LlmCaller {
     usage.costUsd += costUsd;
     usage.llmCalls += 1;
     if (!events.enabled) return events.skip();
-    const data = {
+    const data: RunEventData<"llm_call"> = {
       purpose: input.purpose,
       provider: llm.provider,
       model: input.result.model ?? llm.model,
@@ -230,11 +230,13 @@ export class LlmCaller {
       costUsd,
       latencyMs: input.latencyMs,
     };
-    events.emitAt(
-      "llm_call",
-      input.reasoningEffort === undefined ? data : { ...data, reasoningEffort: input.reasoningEffort },
-      { ts: input.ts ?? this.options.clock() },
-    );
+    if (input.reasoningEffort !== undefined) data.reasoningEffort = input.reasoningEffort;
+    // A person's reply in place of the model's (a fork's `llm_reply` edit) says so.
+    if (input.result.edited === true) data.edited = true;
+    events.emitAt("llm_call", data, {
+      ts: input.ts ?? this.options.clock(),
+      ...(input.result.cached === true ? { cached: true } : {}),
+    });
   }
 
   /** Usage × the price table, when the client reported no cost and the model's price is known. */

@@ -51,6 +51,10 @@ export interface LlmResult {
    * was cut off at the output token limit: the planner repairs such a reply, it never runs it.
    */
   finishReason?: string;
+  /** Served from an earlier run's record, not asked of the model (a fork's `reuse: "recorded"`). */
+  cached?: true;
+  /** A reply a person wrote in place of the model's (a fork's `llm_reply` edit). */
+  edited?: true;
 }
 
 /** One small interface for every model: OpenAI-compatible endpoints, the offline model, scripted tests. */

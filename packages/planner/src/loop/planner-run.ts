@@ -15,6 +15,9 @@ import { createToolRuntime } from "./steps/create-tool-runtime.js";
 import { getFailedJoins } from "../run/failed-joins.js";
 import { createFallbackPayload } from "../run/final-payload.js";
 import type { LlmCaller } from "../llm/llm-caller.js";
+import type { LlmClient } from "../llm/llm-client.js";
+import type { RunCalls } from "../run/call-record.js";
+import { createCallLayerLlmClient } from "../replay/call-layer-llm-client.js";
 import type { PauseRecord } from "../run/paused-state.js";
 import type { PlannerConfig } from "./planner-config.js";
 import { isPlannerError, PlannerError } from "../errors/planner-error.js";
@@ -82,6 +85,8 @@ export class PlannerRun implements RunContext {
   /** Set once the run finished, failed or paused: nothing may add to its usage or events after that. */
   private ended = false;
   private readonly onCheckpoint: CheckpointSink | undefined;
+  /** The run's record and replay layer (`RunOptions.calls`). */
+  private readonly calls: RunCalls | undefined;
 
   constructor(config: PlannerConfig, start: RunStart, options: RunOptions = {}) {
     this.config = config;
@@ -111,8 +116,15 @@ export class PlannerRun implements RunContext {
       "state" in start
         ? TrajectoryMessages.fromState({ systemPrompt: config.systemPrompt, userMessage, state: this.state })
         : new TrajectoryMessages(config.systemPrompt, userMessage);
-    this.recorder = new TrajectoryRecorder(this.state, this.messages, this.secrets, config.clock);
-    this.llmCaller = createRunLlmCaller(this, config.llm);
+    this.calls = options.calls;
+    this.recorder = new TrajectoryRecorder(
+      this.state,
+      this.messages,
+      this.secrets,
+      config.clock,
+      options.calls?.record,
+    );
+    this.llmCaller = createRunLlmCaller(this, this.withCalls(config.llm));
     this.toolRuntime = createToolRuntime({
       config,
       state: this.state,
@@ -125,6 +137,7 @@ export class PlannerRun implements RunContext {
         if (!this.ended) this.llmCaller.recordToolUsage(report, step);
       },
     });
+    if (options.calls !== undefined) this.toolRuntime.calls = options.calls;
     this.tasks = undefined;
     this.routedModel = undefined;
     if (this.state.route !== undefined) this.applyRoute();
@@ -402,12 +415,25 @@ export class PlannerRun implements RunContext {
     return { outcome: await child.execute(), state: child.state };
   }
 
+  /** The client as this run calls it: through its record and replay layer, when it has one. */
+  private withCalls(llm: LlmClient): LlmClient {
+    const { calls } = this;
+    if (calls === undefined) return llm;
+    return createCallLayerLlmClient({
+      inner: llm,
+      calls,
+      getStep: () => this.state.steps.length,
+      secrets: this.secrets,
+    });
+  }
+
   /** Uses the routed candidate model for the planning calls that follow. */
   applyRoute(): void {
     const modelId = this.state.route?.modelId;
     const candidate =
       modelId === undefined ? undefined : this.config.candidates.find((item) => item.id === modelId);
-    if (candidate?.llm !== undefined) this.llmCaller = createRunLlmCaller(this, candidate.llm);
+    if (candidate?.llm !== undefined)
+      this.llmCaller = createRunLlmCaller(this, this.withCalls(candidate.llm));
     else if (candidate?.model !== undefined) this.routedModel = candidate.model;
   }
 

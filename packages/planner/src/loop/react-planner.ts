@@ -22,6 +22,11 @@ import type {
   RunOptions,
 } from "../run/run-types.js";
 import type { StateStore } from "../pause/state-store.js";
+import type { ForkEdit } from "@waddle/protocol";
+import { checkForkEdit, type ForkEditCheck } from "../replay/check-fork-edit.js";
+import { getRecordedSteps } from "../replay/rebuild-run-state.js";
+import type { CallRecord } from "../run/call-record.js";
+import { forkRun, type ForkInput } from "./steps/fork-run.js";
 import type { ImplResolver, ToolDefinition } from "../catalog/tool.js";
 
 /** Makes the client of an `LlmConfig` (e.g. `(config) => createLlmClient(config, {env})`). */
@@ -160,6 +165,32 @@ export class ReactPlanner {
     options: TaskRecoverOptions = {},
   ): Promise<PlannerFinish | PlannerPause> {
     return recoverTaskJob(this.config, job, checkpoint, options);
+  }
+
+  /**
+   * Forks an earlier run at `fromStep` (docs/forks.md): the steps before it are not executed again (the
+   * state is rebuilt from their records), the edit applies at `fromStep`, and calls after it go through
+   * `options.calls` (record and replay). The host copies the prefix's events; the fork's follow them.
+   * Throws `invalid_fork` when the record lacks a step of the prefix.
+   */
+  fork(input: ForkInput, options: RunOptions = {}): Promise<PlannerFinish | PlannerPause> {
+    return forkRun({
+      config: this.config,
+      fork: input,
+      options,
+      start: (query, runOptions) => new PlannerRun(this.config, { query }, runOptions).execute(),
+      restore: (state, runOptions) => new PlannerRun(this.config, { state }, runOptions),
+    });
+  }
+
+  /** Checks a fork's edit against the step it changes and this planner's tools (see `checkForkEdit`). */
+  checkForkEdit(input: { fromStep: number; edit?: ForkEdit; records: readonly CallRecord[] }): ForkEditCheck {
+    return checkForkEdit({
+      catalog: this.config.catalog,
+      fromStep: input.fromStep,
+      edit: input.edit,
+      target: getRecordedSteps(input.records)[input.fromStep],
+    });
   }
 }
 

@@ -7,6 +7,8 @@ import type { EventSink } from "./run-types.js";
 export interface EventAt {
   ts: number;
   step?: number;
+  /** Served from an earlier run's record (`RunEvent.cached`). */
+  cached?: boolean;
 }
 
 export interface RunEventEmitterOptions {
@@ -71,7 +73,9 @@ export class RunEventEmitter {
     if (this.sink === undefined) return;
     const { runId, seq } = this.state;
     const step = at.step ?? this.state.steps.length;
-    this.deliver(this.sink, { runId, seq, ts: at.ts, step, type, data } as RunEvent);
+    const event = { runId, seq, ts: at.ts, step, type, data } as RunEvent;
+    if (at.cached === true) event.cached = true;
+    this.deliver(this.sink, event);
   }
 
   private deliver(sink: EventSink, event: RunEvent): void {

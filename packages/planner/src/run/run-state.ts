@@ -25,6 +25,11 @@ export interface TrajectoryStep extends PlannerViewStep {
    * parallel steps dropped as malformed, a person's note on an approval.
    */
   remarks?: StepRemarks;
+  /**
+   * The model's verbatim reply for this step, when a fork rebuilt the state from a record: echoed in the
+   * history as the original run had it, so that the fork's requests equal the parent's.
+   */
+  reply?: string;
 }
 
 /** Remarks on a step, by their wire name; rendered next to `observation` or `failure`. */

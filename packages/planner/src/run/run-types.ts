@@ -1,6 +1,7 @@
 import type { PlannerFinishResult, PlannerPauseResult, ResumeDecision, RunEvent } from "@waddle/protocol";
 import type { CheckpointSink } from "./run-checkpoint.js";
 import type { TaskHost } from "./task-host.js";
+import type { RunCalls } from "./call-record.js";
 
 /** Receives every event of a run, in order, `seq` contiguous from 1 (continuing across resumes). */
 export type EventSink = (event: RunEvent) => void;
@@ -21,6 +22,8 @@ export interface RunOptions {
    * run's unfinished tasks are cancelled when it yields.
    */
   taskHost?: TaskHost;
+  /** Records the run's steps and calls, and serves calls from an earlier run's record (forks). */
+  calls?: RunCalls;
 }
 
 export interface ResumeOptions {
@@ -33,6 +36,7 @@ export interface ResumeOptions {
   onEvent?: EventSink;
   onCheckpoint?: CheckpointSink;
   taskHost?: TaskHost;
+  calls?: RunCalls;
 }
 
 /** How `ReactPlanner.recover` continues a run from a checkpoint. */
@@ -41,6 +45,7 @@ export interface RecoverOptions {
   signal?: AbortSignal;
   onEvent?: EventSink;
   onCheckpoint?: CheckpointSink;
+  calls?: RunCalls;
   /**
    * The last event seq the host stored for the run (the stopped process may have stored events after the
    * checkpoint): the recovered run's events follow it.

@@ -1,6 +1,7 @@
 import type { PlannerOptions, RunEventData, ToolFailure } from "@waddle/protocol";
 import { computeBackoffDelay } from "../util/backoff-delay.js";
 import { createFailure } from "../run/run-state.js";
+import { scrubSecrets } from "../secrets/secret-scrubber.js";
 import { CANCELLED_SUGGESTION, runAttempt, type AttemptOutcome } from "./tool-attempt.js";
 import type { ToolCall, ToolCallResult, ToolRuntime } from "./tool-runtime.js";
 
@@ -17,6 +18,8 @@ export function executeToolCall(
   call: ToolCall,
 ): ToolCallResult | Promise<ToolCallResult> {
   const started = call.startedAt ?? runtime.clock();
+  const served = getServedCall(runtime, call);
+  if (served !== undefined) return servedFromRecord(runtime, { call, started, served });
   emitStart(runtime, call, { attempt: 1, ts: started });
   const first = runAttempt(runtime, call, 1);
   // The common case of pure tools: done and valid, so no async frame and no await for this call.
@@ -33,7 +36,51 @@ function succeeded(
   const endedAt = runtime.clock();
   const durationMs = Math.max(0, endedAt - input.started);
   emitEnd(runtime, input.call, { observation, durationMs, ts: endedAt });
+  recordCall(runtime, input.call, observation);
   return { ok: true, observation, durationMs, endedAt, attempts: input.attempt };
+}
+
+function recordCall(runtime: ToolRuntime, call: ToolCall, observation: unknown): void {
+  const record = runtime.calls?.record;
+  if (record === undefined) return;
+  try {
+    // toolContext strings never reach a record, as they never reach events or the trajectory.
+    record({
+      kind: "tool",
+      step: call.step,
+      tool: call.tool.name,
+      sideEffects: call.tool.sideEffects,
+      args: scrubSecrets(call.args, runtime.secrets),
+      observation: scrubSecrets(observation, runtime.secrets),
+    });
+  } catch {
+    // A failing record sink must not break the run.
+  }
+}
+
+/** A call the replay layer serves from an earlier run's record (never one a paused tool resumes). */
+function getServedCall(
+  runtime: ToolRuntime,
+  call: ToolCall,
+): { observation: unknown; edited?: boolean } | undefined {
+  const lookup = runtime.calls?.replay?.tool;
+  if (lookup === undefined || call.resumeInput !== undefined) return undefined;
+  return lookup({ tool: call.tool.name, sideEffects: call.tool.sideEffects, args: call.args });
+}
+
+/** A served call: the tool does not run; its events say `cached`, or `edited` for a person's value. */
+function servedFromRecord(
+  runtime: ToolRuntime,
+  input: { call: ToolCall; started: number; served: { observation: unknown; edited?: boolean } },
+): ToolCallResult {
+  const { call, started } = input;
+  const { observation } = input.served;
+  const edited = input.served.edited === true;
+  emitStart(runtime, call, { attempt: 1, ts: started, cached: !edited, edited });
+  emitEnd(runtime, call, { observation, durationMs: 0, ts: started, cached: !edited, edited });
+  // A served call is part of this run's record too: a fork of this run may reuse it.
+  if (!edited) recordCall(runtime, call, observation);
+  return { ok: true, observation, durationMs: 0, endedAt: started, attempts: 1 };
 }
 
 /** The first attempt's outcome once it settles, then the retries while the policy allows them. */
@@ -117,7 +164,11 @@ function place<T extends Placement>(data: T, call: ToolCall): T {
   return data;
 }
 
-function emitStart(runtime: ToolRuntime, call: ToolCall, at: { attempt: number; ts: number }): void {
+function emitStart(
+  runtime: ToolRuntime,
+  call: ToolCall,
+  at: { attempt: number; ts: number; cached?: boolean; edited?: boolean },
+): void {
   if (!runtime.events.enabled) return runtime.events.skip();
   const data: RunEventData<"tool_start"> = {
     tool: call.tool.name,
@@ -126,13 +177,14 @@ function emitStart(runtime: ToolRuntime, call: ToolCall, at: { attempt: number; 
     attempt: at.attempt,
   };
   if (call.source !== undefined) data.source = call.source;
-  runtime.events.emitAt("tool_start", place(data, call), { ts: at.ts, step: call.step });
+  if (at.edited === true) data.edited = true;
+  runtime.events.emitAt("tool_start", place(data, call), { ts: at.ts, step: call.step, cached: at.cached });
 }
 
 function emitEnd(
   runtime: ToolRuntime,
   call: ToolCall,
-  end: { observation: unknown; durationMs: number; ts: number },
+  end: { observation: unknown; durationMs: number; ts: number; cached?: boolean; edited?: boolean },
 ): void {
   if (!runtime.events.enabled) return runtime.events.skip();
   const data: RunEventData<"tool_end"> = {
@@ -141,7 +193,8 @@ function emitEnd(
     observation: runtime.events.preview(end.observation),
     durationMs: end.durationMs,
   };
-  runtime.events.emitAt("tool_end", place(data, call), { ts: end.ts, step: call.step });
+  if (end.edited === true) data.edited = true;
+  runtime.events.emitAt("tool_end", place(data, call), { ts: end.ts, step: call.step, cached: end.cached });
 }
 
 function emitError(

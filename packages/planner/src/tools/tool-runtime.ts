@@ -2,6 +2,7 @@ import type { ActionSource, PlannerOptions, ToolFailure } from "@waddle/protocol
 import type { CatalogTool } from "../catalog/catalog.js";
 import type { ToolResumeInput, ToolRunContext } from "../catalog/tool.js";
 import type { ToolUsageReport } from "../catalog/tool-usage-report.js";
+import type { RunCalls } from "../run/call-record.js";
 import type { RunEventEmitter } from "../run/run-event-emitter.js";
 import type { Sleep } from "../util/abortable-sleep.js";
 import type { Cancellation } from "../util/cancellation.js";
@@ -24,6 +25,8 @@ export interface ToolRuntime {
   observations: ToolRunContext["observations"];
   /** Counts model usage a tool reported (`ctx.reportUsage`), at the step of its call. */
   reportUsage(report: ToolUsageReport, step: number): void;
+  /** Where successful calls are recorded, and what serves calls from an earlier run's record (forks). */
+  calls?: Pick<RunCalls, "record" | "replay">;
 }
 
 export interface ToolCall {

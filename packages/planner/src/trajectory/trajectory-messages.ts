@@ -85,7 +85,8 @@ export function getHistoryMessages(state: RunState): LlmMessage[] {
   const history: LlmMessage[] = [];
   if (state.summary !== undefined) history.push(createSummaryMessage(state.summary.summary, covered));
   for (let index = covered; index < state.steps.length; index += 1) {
-    history.push(...getStepMessages(state.steps[index]!));
+    const step = state.steps[index]!;
+    history.push(...getStepMessages(step, step.reply));
   }
   return history;
 }

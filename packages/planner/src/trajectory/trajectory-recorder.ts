@@ -4,6 +4,7 @@ import type { PlannerViewBranch, PlannerViewStep } from "../run/planner-view.js"
 import type { RunState, StepRemarks, TrajectoryStep } from "../run/run-state.js";
 import { scrubSecrets } from "../secrets/secret-scrubber.js";
 import type { TrajectoryMessages } from "./trajectory-messages.js";
+import type { CallRecordSink } from "../run/call-record.js";
 
 export interface StepRecord {
   action: PlannerAction;
@@ -38,6 +39,8 @@ export class TrajectoryRecorder {
     private readonly messages: TrajectoryMessages,
     private readonly secrets: ReadonlySet<string>,
     private readonly clock: () => number,
+    /** Told each step as it is recorded, with the reply the history echoes (`RunCalls.record`). */
+    private readonly sink?: CallRecordSink,
   ) {
     // A restored run (resume) already has steps: rebuild what was visited from them.
     for (const step of state.steps) if (step.refused === undefined && step.note !== true) this.visit(step);
@@ -73,6 +76,13 @@ export class TrajectoryRecorder {
         : redactText(input.reply, this.secrets);
     this.messages.appendStep(step, reply);
     this.remember(step);
+    if (this.sink !== undefined) {
+      try {
+        this.sink(reply === undefined ? { kind: "step", step } : { kind: "step", step, reply });
+      } catch {
+        // A failing record sink must not break the run.
+      }
+    }
     return step;
   }
 

@@ -27,6 +27,7 @@ export async function recoverRun(input: {
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     ...(options.onCheckpoint === undefined ? {} : { onCheckpoint: options.onCheckpoint }),
     ...(options.taskHost === undefined ? {} : { taskHost: options.taskHost }),
+    ...(options.calls === undefined ? {} : { calls: options.calls }),
   });
   const rerun = inFlight !== undefined && READ_ONLY_SIDE_EFFECTS.has(inFlight.sideEffects);
   return run.continue(() => {

@@ -40,6 +40,7 @@ export async function resumeRun(input: {
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
       ...(options.onCheckpoint === undefined ? {} : { onCheckpoint: options.onCheckpoint }),
       ...(options.taskHost === undefined ? {} : { taskHost: options.taskHost }),
+      ...(options.calls === undefined ? {} : { calls: options.calls }),
     });
     let edited;
     try {
