@@ -50,8 +50,8 @@ describe("SqliteStore", () => {
       { id: 7, name: "run_origin" },
       { id: 8, name: "credentials" },
       { id: 9, name: "agent_drafts" },
-      { id: 12, name: "agent_tests" },
       { id: 11, name: "run_call_records" },
+      { id: 12, name: "agent_tests" },
     ]);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();
