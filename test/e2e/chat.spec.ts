@@ -43,7 +43,11 @@ test("a three-turn chat with the support example on the offline model survives a
 }) => {
   // the example with slow tools, so that a turn is still running when the page reloads
   const id = getUniqueId("chat-triage");
-  await createAgent(request, { ...withLatency(await getAgentSpec(request, "support-triage"), 700), id });
+  await createAgent(request, {
+    ...withLatency(await getAgentSpec(request, "support-triage"), 700),
+    id,
+    name: "Chat triage",
+  });
   await openAgent(page, id);
   await openChatTab(page);
   await expect(page.getByTestId("chat-empty")).toBeVisible();
@@ -140,4 +144,64 @@ test("a turn that pauses for approval is decided inline in the thread", async ({
   await expect(turn.getByTestId("chat-answer")).toHaveText(session.turns[0]!.answer!);
   await page.getByTestId("chat-input").fill("Now tell Sam the launch moved to Thursday");
   await expect(page.getByTestId("chat-send")).toBeEnabled();
+});
+
+test("a background task outlives turn 1, its gated result is applied from the tray, and turn 2 answers from it", async ({
+  page,
+  request,
+}) => {
+  // background-research with results that wait for a person (HUMAN_GATED) before they reach a turn
+  const id = getUniqueId("chat-gated");
+  const example = await getAgentSpec(request, "background-research");
+  const planner = example.planner as { tasks: Record<string, unknown> };
+  await createAgent(request, {
+    ...example,
+    id,
+    name: "Gated research",
+    planner: { ...planner, tasks: { ...planner.tasks, defaultMergeStrategy: "HUMAN_GATED" } },
+  });
+  await openAgent(page, id);
+  await openChatTab(page);
+  await page.getByTestId("chat-new").click();
+
+  // turn 1 answers at once; its task (a sub-agent whose research takes 3 s) goes on
+  const first = await sendMessage(page, "Research the market for electric bikes in the background", 1);
+  await expect(first).toHaveAttribute("data-status", "finished", { timeout: 30_000 });
+  await expect(first.getByTestId("chat-answer")).toContainText("in the background");
+  const task = page.getByTestId("chat-task-item");
+  await expect(task).toHaveCount(1);
+  await expect(task).toHaveAttribute("data-task-status", /queued|running/);
+  await page.getByTestId("chat-input").fill("x");
+  await expect(page.getByTestId("chat-send")).toBeEnabled();
+  await page.getByTestId("chat-input").fill("");
+  const sessionId = getRouteSessionId(page);
+
+  // the task ends after its turn; its result waits in the tray, and survives a reload
+  await expect(task).toHaveAttribute("data-task-status", "completed", { timeout: 30_000 });
+  await expect(page.getByTestId("chat-merge")).toHaveCount(1);
+  await page.reload();
+  await expect(page.getByTestId("chat-task-item")).toHaveAttribute("data-task-status", "completed");
+  await expect(page.getByTestId("chat-turn")).toHaveCount(1);
+  expect((await getSession(request, sessionId)).pendingMerges).toHaveLength(1);
+  await page.getByTestId("chat-merge-note").fill("checked the sources");
+  await saveScreenshot(page, "chat-tray-merge");
+  await page.getByTestId("chat-merge-approve").click();
+  await expect(page.getByTestId("chat-merge")).toHaveCount(0);
+  const applied = await getSession(request, sessionId);
+  expect(applied.pendingMerges).toEqual([]);
+  const log = (await (await request.get(`/api/sessions/${sessionId}/events`)).json()) as {
+    events: { type: string; data: Record<string, unknown> }[];
+  };
+  expect(log.events.find((event) => event.type === "merge_decided")?.data).toMatchObject({
+    decision: "approve",
+    note: "checked the sources",
+  });
+
+  // turn 2 answers from the applied result; turn 3 goes on as a plain turn
+  const second = await sendMessage(page, "What did the research find?", 2);
+  await expect(second).toHaveAttribute("data-status", "finished", { timeout: 30_000 });
+  await expect(second.getByTestId("chat-answer")).toContainText("demand is growing");
+  const third = await sendMessage(page, "Thanks, that is all", 3);
+  await expect(third).toHaveAttribute("data-status", "finished", { timeout: 30_000 });
+  expect((await getSession(request, sessionId)).turns).toHaveLength(3);
 });
