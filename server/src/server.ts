@@ -7,7 +7,7 @@ import type { PriceTable } from "@waddle/planner";
 import type { TestRunRecord } from "@waddle/protocol";
 import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
 import { createApp } from "./create-app.js";
-import { createEnvSettingsView } from "./agents/server-settings-view.js";
+import { createLiveSettingsView } from "./agents/server-settings-view.js";
 import { createToolTester } from "./runs/tool-tester.js";
 import { CredentialVault } from "./credentials/credential-vault.js";
 import { createServerLlm } from "./runs/default-planner-factory.js";
@@ -258,7 +258,13 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     const app = createApp({
       store,
       registry,
-      settings: createEnvSettingsView({ ...setup, store }),
+      settings: createLiveSettingsView({
+        env,
+        getRunSettings,
+        initial: { ...setup, getLlmKey: () => undefined },
+        mcp: setup.mcp,
+        store,
+      }),
       toolTester: createToolTester({ ...setup, store }),
       runs,
       hub,

@@ -27,6 +27,7 @@ function getTemplateUrl(template: string): URL | undefined {
  * re-save), and agent tools naming no saved agent (an error: a mistake in the agent).
  */
 export async function checkServerSettings(spec: AgentSpec, view: ServerSettingsView): Promise<SpecIssue[]> {
+  await view.refresh?.();
   const issues: SpecIssue[] = [];
   const push = (issue: Omit<SpecIssue, "path"> & { path: Path }) =>
     issues.push({ ...issue, path: formatJsonPath(issue.path) });

@@ -26,6 +26,8 @@ export interface ServerSettingsView {
   listMcpServers(): string[];
   /** Is there a saved agent with this id (for agent tools)? */
   hasAgent(id: string): Promise<boolean>;
+  /** Brings the view up to the settings as they are now (stored credentials and hosts); called per check. */
+  refresh?(): Promise<void>;
 }
 
 /** The view over today's environment-based settings: the run setup's allow-lists, secrets and MCP servers. */
@@ -50,5 +52,47 @@ export function createEnvSettingsView(options: {
     hasMcpServer: (name) => options.mcp.names.includes(name),
     listMcpServers: () => options.mcp.names,
     hasAgent: async (id) => (await options.store.getAgent(id)) !== undefined,
+  };
+}
+
+/** The settings a run would start with now: the environment's and the stored ones (`CredentialVault`). */
+export interface LiveSettings {
+  secrets: Readonly<Record<string, string>>;
+  allowList: HostAllowList;
+  llmPolicy: LlmEndpointPolicy;
+  getLlmKey(name: string): unknown;
+}
+
+/**
+ * The view over the settings a run reads as it starts: the environment's plus the credentials and hosts
+ * stored from the browser, read again before each check, so that validation warns of what the next run
+ * would meet (a host added a moment ago is allowed, a stored key counts).
+ */
+export function createLiveSettingsView(options: {
+  env: NodeJS.ProcessEnv;
+  getRunSettings: () => Promise<LiveSettings>;
+  initial: LiveSettings;
+  mcp: Pick<McpClientManager, "names">;
+  store: Pick<WaddleStore, "getAgent">;
+}): ServerSettingsView {
+  let live = options.initial;
+  const keyName = (config: LlmConfig) => config.credential ?? config.apiKeyEnv ?? DEFAULT_LLM_KEY_ENV;
+  const view = createEnvSettingsView({ ...options, ...live });
+  return {
+    ...view,
+    isHostAllowed: (url) => live.allowList.isAllowed(url),
+    getLlmEndpointRefusal: (config) => {
+      const refusal = live.llmPolicy.check(config, "llm").find((item) => item.field === "baseUrl");
+      return refusal ? { origin: refusal.value, message: refusal.message } : undefined;
+    },
+    hasSecret: (name) => Object.prototype.hasOwnProperty.call(live.secrets, name),
+    hasLlmKey: (config) =>
+      config.credential !== undefined
+        ? live.getLlmKey(config.credential) !== undefined
+        : Boolean(options.env[keyName(config)]) || live.getLlmKey(keyName(config)) !== undefined,
+    getLlmKeyName: keyName,
+    refresh: async () => {
+      live = await options.getRunSettings();
+    },
   };
 }

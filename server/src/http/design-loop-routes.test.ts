@@ -201,6 +201,29 @@ describe("validation with this server's settings", () => {
     });
   });
 
+  it("sees a host and a secret stored from the Credentials page at once, with no restart", async () => {
+    const stored = await server.request("/api/allowlist", {
+      method: "PUT",
+      json: { http: ["api.example.com"], llm: [] },
+    });
+    expect(stored.status).toBe(200);
+    const secret = await server.request("/api/credentials/MISSING", {
+      method: "PUT",
+      json: { kind: "secret", value: "s3cret-value-0123456789" },
+    });
+    expect(secret.status).toBe(200);
+    try {
+      const { body } = await server.request("/api/agents/server-check", { method: "POST", json: spec });
+      const codes = body.issues.map((issue: { code: string }) => issue.code);
+      expect(codes).not.toContain("host_not_allowed");
+      expect(codes).not.toContain("missing_secret");
+      expect(codes).toContain("mcp_server_not_configured");
+    } finally {
+      await server.request("/api/credentials/MISSING", { method: "DELETE" });
+      await server.request("/api/allowlist", { method: "PUT", json: { http: [], llm: [] } });
+    }
+  });
+
   it("POST /api/agents/server-check answers only what needs the server; a broken spec gets none", async () => {
     const { body } = await server.request("/api/agents/server-check", { method: "POST", json: spec });
     expect(body.issues).toHaveLength(5);
