@@ -4,6 +4,13 @@ import type { ApiClient } from "../../api/api-client.js";
 import { getErrorMessage } from "../../api/api-error.js";
 import type { RunTransportError } from "../../runs/transport/run-transport.js";
 import type { SocketLike } from "../../runs/transport/socket-run-transport.js";
+import {
+  deliverInOrder,
+  fillSeqGap,
+  reportToChannel,
+  type SeqChannel,
+  type SeqListener,
+} from "../../runs/transport/seq-channel.js";
 import type { SessionSubscriptionHandlers, SessionTransport } from "./session-transport.js";
 
 export interface SocketSessionTransportOptions {
@@ -19,20 +26,11 @@ export interface SocketSessionTransportOptions {
   createSocket?: (options: { auth: (callback: (auth: { token?: string }) => void) => void }) => SocketLike;
 }
 
-/** One subscriber; one that joined a session already followed from further on holds live events until caught up. */
-interface Listener {
-  handlers: SessionSubscriptionHandlers;
-  held: SessionEvent[] | null;
-}
+type Listener = SeqListener<SessionEvent, SessionSubscriptionHandlers>;
 
-interface SessionChannel {
+/** A followed session: its log in order (see `SeqChannel`). */
+interface SessionChannel extends SeqChannel<SessionEvent, SessionSubscriptionHandlers> {
   sessionId: string;
-  /** The last seq delivered: reconnects subscribe from here. */
-  lastSeq: number;
-  listeners: Set<Listener>;
-  /** Events that arrived ahead of a gap, by seq, until the gap is filled. */
-  ahead: Map<number, SessionEvent>;
-  filling: boolean;
 }
 
 /**
@@ -64,59 +62,26 @@ export function createSocketSessionTransport(options: SocketSessionTransportOpti
     socket.connect();
   };
 
-  const report = (channel: SessionChannel, error: RunTransportError) => {
-    for (const listener of [...channel.listeners]) listener.handlers.onError(error);
-  };
+  const report = (channel: SessionChannel, error: RunTransportError) => reportToChannel(channel, error);
 
   const deliver = (channel: SessionChannel, events: readonly SessionEvent[]) => {
-    const fresh: SessionEvent[] = [];
-    for (const event of events) {
-      if (event.seq <= channel.lastSeq) continue;
-      if (event.seq > channel.lastSeq + 1) {
-        channel.ahead.set(event.seq, event);
-        continue;
-      }
-      fresh.push(event);
-      channel.lastSeq = event.seq;
-      for (
-        let next = channel.ahead.get(channel.lastSeq + 1);
-        next;
-        next = channel.ahead.get(channel.lastSeq + 1)
-      ) {
-        channel.ahead.delete(next.seq);
-        fresh.push(next);
-        channel.lastSeq = next.seq;
-      }
-    }
-    for (const seq of channel.ahead.keys()) if (seq <= channel.lastSeq) channel.ahead.delete(seq);
-    if (fresh.length > 0) {
-      for (const listener of [...channel.listeners]) {
-        if (listener.held !== null) listener.held.push(...fresh);
-        else listener.handlers.onEvents(fresh);
-      }
-    }
-    if (channel.ahead.size > 0) void fillGap(channel, Math.min(...channel.ahead.keys()) - 1);
+    const gapUntil = deliverInOrder(channel, events);
+    if (gapUntil !== undefined) void fillGap(channel, gapUntil);
   };
 
   /** Reads the stored events after lastSeq; if the store has not got them up to `until`, subscribes again. */
-  const fillGap = async (channel: SessionChannel, until: number) => {
-    if (channel.filling || until <= channel.lastSeq) return;
-    channel.filling = true;
-    try {
-      const events = await options.api.getSessionEvents(channel.sessionId, channel.lastSeq);
-      if (channels.get(channel.sessionId) !== channel) return;
-      channel.filling = false;
-      deliver(
-        channel,
-        events.filter((event) => event.sessionId === channel.sessionId),
-      );
-      if (channel.lastSeq < until) sendSubscribe(channel);
-    } catch (error) {
-      channel.filling = false;
-      if (channels.get(channel.sessionId) !== channel) return;
-      report(channel, { code: "gap_fill_failed", message: getErrorMessage(error) });
-    }
-  };
+  const fillGap = (channel: SessionChannel, until: number) =>
+    fillSeqGap(channel, until, {
+      fetch: (afterSeq) => options.api.getSessionEvents(channel.sessionId, afterSeq),
+      isCurrent: () => channels.get(channel.sessionId) === channel,
+      deliver: (events) =>
+        deliver(
+          channel,
+          events.filter((event) => event.sessionId === channel.sessionId),
+        ),
+      resubscribe: () => sendSubscribe(channel),
+      resubscribeOnFailure: false,
+    });
 
   const sendSubscribe = (channel: SessionChannel) => {
     if (!socket.connected) return;

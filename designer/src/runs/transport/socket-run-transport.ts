@@ -15,6 +15,13 @@ import type {
   RunTransport,
   RunTransportError,
 } from "./run-transport.js";
+import {
+  deliverInOrder,
+  fillSeqGap,
+  reportToChannel,
+  type SeqChannel,
+  type SeqListener,
+} from "./seq-channel.js";
 
 /** The part of a socket.io-client socket the transport uses (a fake implements it in tests). */
 export interface SocketLike {
@@ -44,20 +51,11 @@ export interface SocketRunTransportOptions {
   createSocket?: (options: { auth: (callback: (auth: { token?: string }) => void) => void }) => SocketLike;
 }
 
-/** One subscriber; one that joined a run already followed from further on holds live events until caught up. */
-interface Listener {
-  handlers: RunSubscriptionHandlers;
-  held: RunEvent[] | null;
-}
+type Listener = SeqListener<RunEvent, RunSubscriptionHandlers>;
 
-interface RunChannel {
+/** A followed run: its stream in order (see `SeqChannel`). */
+interface RunChannel extends SeqChannel<RunEvent, RunSubscriptionHandlers> {
   runId: string;
-  /** The last seq delivered: the stream goes on from here, and reconnects subscribe from here. */
-  lastSeq: number;
-  listeners: Set<Listener>;
-  /** Events that arrived ahead of a gap, by seq, until the gap is filled. */
-  ahead: Map<number, RunEvent>;
-  filling: boolean;
 }
 
 /**
@@ -87,60 +85,26 @@ export function createSocketRunTransport(options: SocketRunTransportOptions): Ru
     state = next;
     for (const listener of [...connectionListeners]) listener(next);
   };
-  const report = (channel: RunChannel, error: RunTransportError) => {
-    for (const listener of [...channel.listeners]) listener.handlers.onError(error);
-  };
+  const report = (channel: RunChannel, error: RunTransportError) => reportToChannel(channel, error);
 
   const deliver = (channel: RunChannel, events: RunEvent[]) => {
-    const fresh: RunEvent[] = [];
-    for (const event of events) {
-      if (event.seq <= channel.lastSeq) continue;
-      if (event.seq > channel.lastSeq + 1) {
-        channel.ahead.set(event.seq, event);
-        continue;
-      }
-      fresh.push(event);
-      channel.lastSeq = event.seq;
-      for (
-        let next = channel.ahead.get(channel.lastSeq + 1);
-        next;
-        next = channel.ahead.get(channel.lastSeq + 1)
-      ) {
-        channel.ahead.delete(next.seq);
-        fresh.push(next);
-        channel.lastSeq = next.seq;
-      }
-    }
-    for (const seq of channel.ahead.keys()) if (seq <= channel.lastSeq) channel.ahead.delete(seq);
-    if (fresh.length > 0) {
-      for (const listener of [...channel.listeners]) {
-        if (listener.held !== null) listener.held.push(...fresh);
-        else listener.handlers.onEvents(fresh);
-      }
-    }
-    if (channel.ahead.size > 0) void fillGap(channel, Math.min(...channel.ahead.keys()) - 1);
+    const gapUntil = deliverInOrder(channel, events);
+    if (gapUntil !== undefined) void fillGap(channel, gapUntil);
   };
 
   /** Fetches the stored events after lastSeq up to `until`; if the store has not got them, subscribes again. */
-  const fillGap = async (channel: RunChannel, until: number) => {
-    if (channel.filling || until <= channel.lastSeq) return;
-    channel.filling = true;
-    try {
-      const events = await options.api.getRunEvents(channel.runId, channel.lastSeq);
-      if (channels.get(channel.runId) !== channel) return;
-      channel.filling = false;
-      deliver(
-        channel,
-        events.filter((event) => event.runId === channel.runId),
-      );
-      if (channel.lastSeq < until) sendSubscribe(channel);
-    } catch (error) {
-      channel.filling = false;
-      if (channels.get(channel.runId) !== channel) return;
-      report(channel, { code: "gap_fill_failed", message: getErrorMessage(error) });
-      sendSubscribe(channel);
-    }
-  };
+  const fillGap = (channel: RunChannel, until: number) =>
+    fillSeqGap(channel, until, {
+      fetch: (afterSeq) => options.api.getRunEvents(channel.runId, afterSeq),
+      isCurrent: () => channels.get(channel.runId) === channel,
+      deliver: (events) =>
+        deliver(
+          channel,
+          events.filter((event) => event.runId === channel.runId),
+        ),
+      resubscribe: () => sendSubscribe(channel),
+      resubscribeOnFailure: true,
+    });
 
   const sendSubscribe = (channel: RunChannel) => {
     if (!socket.connected) return;
