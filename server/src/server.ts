@@ -34,6 +34,9 @@ import type { WaddleStore } from "./store/waddle-store.js";
 import type { ModuleImporter } from "./tools/load-tool-modules.js";
 import type { ToolRegistry } from "./tools/tool-registry.js";
 
+/** Queue mode: how often a followed session's log is read for what other instances wrote. */
+const SESSION_POLL_MS = 500;
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 export interface WaddleServerOptions {
@@ -298,6 +301,8 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
       onFollow: (runId, lastSeq) => follow.onFollow?.(runId, lastSeq),
       sessions,
+      // Another instance's session changes reach this one's sockets by reading the log (see session-followers).
+      ...(queueMode ? { sessionPollMs: SESSION_POLL_MS } : {}),
     });
     testUpdates.emit = (record) => io.local.to(getAgentRoom(record.agentId)).emit("test_run_updated", record);
     if (queueMode) {

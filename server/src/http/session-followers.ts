@@ -35,6 +35,12 @@ export function createSessionFollowers(options: {
   store: WaddleStore;
   sessions: SessionService;
   logger: Logger;
+  /**
+   * Queue mode: also read each followed session's log this often, so that what another instance wrote (a
+   * merge decided there, a turn's end it recorded first) reaches this instance's sockets too. One indexed
+   * read per followed session and tick; change notices still send this instance's own changes at once.
+   */
+  pollMs?: number;
 }): (socket: SessionSocket) => void {
   const { io, store, sessions, logger } = options;
   const follows = new Map<string, Map<SessionSocket, SessionFollow>>();
@@ -75,6 +81,18 @@ export function createSessionFollowers(options: {
       logger.warn("session change not sent", { sessionId: notice.sessionId, error: String(error) }),
     );
   });
+
+  if (options.pollMs !== undefined) {
+    const timer = setInterval(() => {
+      for (const [sessionId, sockets] of follows) {
+        for (const follow of sockets.values()) {
+          // A failed read (the store restarting) is read again at the next tick.
+          void pump(sessionId, follow).catch(() => undefined);
+        }
+      }
+    }, options.pollMs);
+    timer.unref();
+  }
 
   const unfollow = (socket: SessionSocket, sessionId: string) => {
     const sockets = follows.get(sessionId);

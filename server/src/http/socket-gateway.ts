@@ -68,6 +68,8 @@ export function createSocketGateway(options: {
   onFollow?: (runId: string, lastSeq: number) => void;
   /** Sessions, for `subscribe_session` and `session_updated`. */
   sessions?: SessionService;
+  /** Queue mode: how often a followed session's log is read for other instances' changes. */
+  sessionPollMs?: number;
 }): WaddleIo {
   const { store, hub, logger } = options;
   const io: WaddleIo = new Server(options.httpServer, {
@@ -145,7 +147,13 @@ export function createSocketGateway(options: {
   });
   const watchAgents = createAgentWatchers({ io, store, hub, logger });
   const followSessions = options.sessions
-    ? createSessionFollowers({ io, store, sessions: options.sessions, logger })
+    ? createSessionFollowers({
+        io,
+        store,
+        sessions: options.sessions,
+        logger,
+        ...(options.sessionPollMs === undefined ? {} : { pollMs: options.sessionPollMs }),
+      })
     : undefined;
 
   io.on("connection", (socket) => {

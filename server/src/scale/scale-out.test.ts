@@ -276,6 +276,22 @@ describe.skipIf(skip)("scale-out: three Waddle processes on PostgreSQL and Redis
       expect((await cluster.waitForRun(next.body.runId as string)).status).toBe("finished");
       const after = await poll(getSession, (record) => record.turns[1]?.status === "finished");
       expect(after.turns[1]?.answer).toContain("step_four");
+      // A viewer of the session on the API instance hears what a worker instance writes (it closes it).
+      const viewer: Socket = connect(api.url, { transports: ["websocket"], reconnection: false });
+      const heard: SessionEvent[] = [];
+      viewer.on("session_event", (event: SessionEvent) => heard.push(event));
+      await new Promise<void>((resolve) => viewer.on("connect", () => resolve()));
+      await new Promise((resolve) => viewer.emit("subscribe_session", { sessionId, afterSeq: 0 }, resolve));
+      const closed = await alive()[0]!.request(`/api/sessions/${sessionId}`, { method: "DELETE" });
+      expect(closed.status).toBe(200);
+      await poll(
+        async () => heard,
+        (events) => events.some((event) => event.type === "session_closed"),
+      );
+      const sessionLog = (await api.request(`/api/sessions/${sessionId}/events`)).body
+        .events as SessionEvent[];
+      expect(heard.map((event) => event.seq)).toEqual(sessionLog.map((event) => event.seq));
+      viewer.close();
     } finally {
       workers.push(await cluster.start("worker"));
     }
