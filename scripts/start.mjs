@@ -19,8 +19,16 @@ const newestMtime = (target) => {
   }, stat.mtimeMs);
 };
 
-// tsc -b only rebuilds what changed; it is quick when everything is up to date.
+// tsc -b only rebuilds what changed; it is quick when everything is up to date, and silent either way.
+const firstBuild = !existsSync(path.join(root, "server/dist/main.js"));
+console.log(
+  firstBuild
+    ? "Waddle: building the TypeScript packages (the first time takes about a minute)…"
+    : "Waddle: checking the build…",
+);
+const started = Date.now();
 run(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-b", "tsconfig.build.json"]);
+console.log(`Waddle: packages ready in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 
 const designerBuilt = path.join(root, "designer/dist/index.html");
 const designerSources = [
@@ -31,6 +39,7 @@ const designerSources = [
 ];
 const sourcesMtime = Math.max(...designerSources.map((entry) => newestMtime(path.join(root, entry))));
 if (!existsSync(designerBuilt) || statSync(designerBuilt).mtimeMs < sourcesMtime) {
+  console.log("Waddle: building the designer…");
   run("npm", ["run", "build", "-w", "@waddle/designer"]);
 }
 

@@ -118,4 +118,16 @@ describe("shortcuts", () => {
     expect(formatShortcut("Delete", false)).toBe("Delete");
     expect(isShortcutMatch("Mod+Z", stroke("z", { ctrlKey: true, altKey: true }), false)).toBe(false);
   });
+
+  it("matches a digit on its physical key: Shift+1 sends '!' (or '&' on AZERTY) yet fits", () => {
+    const shifted = (key: string, code: string) => ({ ...stroke(key, { shiftKey: true }), code });
+    expect(isShortcutMatch("Shift+1", shifted("!", "Digit1"), false)).toBe(true);
+    expect(isShortcutMatch("Shift+1", shifted("1", "Digit1"), false)).toBe(true);
+    expect(isShortcutMatch("Shift+1", shifted("End", "Numpad1"), false)).toBe(true);
+    expect(isShortcutMatch("Shift+1", shifted("@", "Digit2"), false)).toBe(false);
+    expect(isShortcutMatch("Shift+1", { ...stroke("!"), code: "Digit1" }, false)).toBe(false);
+    // letters follow the layout: AZERTY's "z" key is KeyW, and Ctrl+Z is still its undo
+    expect(isShortcutMatch("Mod+Z", { ...stroke("z", { ctrlKey: true }), code: "KeyW" }, false)).toBe(true);
+    expect(isShortcutMatch("Mod+Z", { ...stroke("w", { ctrlKey: true }), code: "KeyZ" }, false)).toBe(false);
+  });
 });

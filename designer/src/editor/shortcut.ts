@@ -1,6 +1,8 @@
 /** The parts of a keyboard event a shortcut looks at. */
 export interface KeyStroke {
   key: string;
+  /** The physical key (`Digit1`), when the event tells it. */
+  code?: string;
   ctrlKey: boolean;
   metaKey: boolean;
   shiftKey: boolean;
@@ -26,7 +28,11 @@ export function parseShortcut(shortcut: string): ParsedShortcut {
   };
 }
 
-/** True when a key stroke triggers a shortcut. Symbol keys (`?`) ignore Shift, which typing them needs. */
+/**
+ * True when a key stroke triggers a shortcut. Symbol keys (`?`) ignore Shift, which typing them needs. A
+ * digit matches on its physical key too: Shift+1 sends "!" (or another symbol, by layout) as its `key`,
+ * but its `code` is `Digit1`. Letters match on `key`, so that shortcuts follow the layout people type on.
+ */
 export function isShortcutMatch(shortcut: string, stroke: KeyStroke, isMac: boolean): boolean {
   const parsed = parseShortcut(shortcut);
   const mod = isMac ? stroke.metaKey : stroke.ctrlKey;
@@ -34,6 +40,9 @@ export function isShortcutMatch(shortcut: string, stroke: KeyStroke, isMac: bool
   if (parsed.mod !== mod || other || parsed.alt !== stroke.altKey) return false;
   const isSymbol = parsed.key.length === 1 && !/[a-z0-9]/i.test(parsed.key);
   if (!isSymbol && parsed.shift !== stroke.shiftKey) return false;
+  if (/^[0-9]$/.test(parsed.key) && stroke.code !== undefined) {
+    if (stroke.code === `Digit${parsed.key}` || stroke.code === `Numpad${parsed.key}`) return true;
+  }
   return parsed.key.toLowerCase() === stroke.key.toLowerCase();
 }
 
