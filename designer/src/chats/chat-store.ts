@@ -1,6 +1,5 @@
 import {
   applySessionEvents,
-  ResumeConflictDetails,
   TERMINAL_RUN_STATUSES,
   type RunEvent,
   type SessionEvent,
@@ -9,7 +8,7 @@ import { z } from "zod";
 import { createStore } from "zustand/vanilla";
 import { getErrorMessage, isApiError } from "../api/api-error.js";
 import { applyRunEvents, createRunView } from "../runs/fold/apply-run-event.js";
-import { getConflictMessage } from "../runs/get-conflict-message.js";
+import { sendResumeDecision } from "../runs/send-resume-decision.js";
 import { createSpecCache } from "../runs/history/load-run.js";
 import type { ChatGroupReport } from "./chat-types.js";
 import type { ChatStore, ChatStoreOptions, ChatStoreState } from "./chat-store-state.js";
@@ -252,28 +251,18 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
           set({ error: { kind: "resume", message } });
           return { ok: false, kind: "resume", message };
         }
-        try {
-          await api.resumeRun(runId, {
-            resumeToken,
-            decision: input.decision,
-            ...(input.args === undefined ? {} : { args: input.args }),
-            ...(input.userInput ? { userInput: input.userInput } : {}),
-            ...(input.toolContext === undefined ? {} : { toolContext: input.toolContext }),
-          });
+        const sent = await sendResumeDecision(api, runId, resumeToken, input);
+        if (sent.ok) {
           set({ error: null });
           return { ok: true };
-        } catch (error) {
-          const conflict =
-            isApiError(error) && error.status === 409 ? ResumeConflictDetails.safeParse(error.details) : null;
-          if (conflict?.success) {
-            const message = getConflictMessage(conflict.data);
-            set({ error: { kind: "already_answered", message, reason: conflict.data.reason } });
-            return { ok: false, kind: "already_answered", message };
-          }
-          const message = getErrorMessage(error);
-          set({ error: { kind: "resume", message } });
-          return { ok: false, kind: "resume", message };
         }
+        const { message } = sent;
+        if (sent.conflict) {
+          set({ error: { kind: "already_answered", message, reason: sent.conflict.reason } });
+          return { ok: false, kind: "already_answered", message };
+        }
+        set({ error: { kind: "resume", message } });
+        return { ok: false, kind: "resume", message };
       },
 
       async decideMerge(mergeId, decision, note) {

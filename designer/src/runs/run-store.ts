@@ -1,5 +1,4 @@
 import {
-  ResumeConflictDetails,
   TERMINAL_RUN_STATUSES,
   type AgentSpec,
   type RunEvent,
@@ -7,10 +6,10 @@ import {
   type RunStatus,
 } from "@waddle/protocol";
 import { createStore } from "zustand/vanilla";
-import { getErrorMessage, isApiError } from "../api/api-error.js";
+import { getErrorMessage } from "../api/api-error.js";
 import { applyRunEvents, createRunView } from "./fold/apply-run-event.js";
 import { createCompareActions } from "./compare/compare-actions.js";
-import { getConflictMessage } from "./get-conflict-message.js";
+import { sendResumeDecision } from "./send-resume-decision.js";
 import { createSpecCache, loadRun, type LoadedRun } from "./history/load-run.js";
 import { createReplayIndex } from "./replay/replay-index.js";
 import { createReplayPlayer, type ReplayPlayer, type ScheduleFrame } from "./replay/replay-player.js";
@@ -321,30 +320,20 @@ export function createRunStore(options: RunStoreOptions): RunStore {
           set({ error: { kind: "resume", message } });
           return { ok: false, kind: "resume", message };
         }
-        try {
-          await api.resumeRun(runId, {
-            resumeToken,
-            decision: input.decision,
-            ...(input.args === undefined ? {} : { args: input.args }),
-            ...(input.userInput ? { userInput: input.userInput } : {}),
-            ...(input.toolContext === undefined ? {} : { toolContext: input.toolContext }),
-          });
+        const sent = await sendResumeDecision(api, runId, resumeToken, input);
+        if (sent.ok) {
           set({ error: null });
           return { ok: true };
-        } catch (error) {
-          const conflict =
-            isApiError(error) && error.status === 409 ? ResumeConflictDetails.safeParse(error.details) : null;
-          if (conflict?.success) {
-            const message = getConflictMessage(conflict.data);
-            set({ error: { kind: "already_answered", message } });
-            await refreshOpenRun(runId, conflict.data.run);
-            return { ok: false, kind: "already_answered", message };
-          }
-          const message = getErrorMessage(error);
-          set({ error: { kind: "resume", message } });
-          if (isApiError(error) && error.status === 409) await refreshOpenRun(runId);
-          return { ok: false, kind: "resume", message };
         }
+        const { message } = sent;
+        if (sent.conflict) {
+          set({ error: { kind: "already_answered", message } });
+          await refreshOpenRun(runId, sent.conflict.run);
+          return { ok: false, kind: "already_answered", message };
+        }
+        set({ error: { kind: "resume", message } });
+        if (sent.status409) await refreshOpenRun(runId);
+        return { ok: false, kind: "resume", message };
       },
 
       watchAgent: list.watchAgent,

@@ -1,30 +1,15 @@
+import { CARRIED_KEYWORDS } from "./schema-to-pydantic.js";
+
 type Schema = Record<string, unknown>;
 
-/** Keywords the export carries into a pydantic model (see schema-to-pydantic.ts); others are not compared. */
-const COMPARED = new Set([
-  "type",
-  "properties",
-  "required",
-  "additionalProperties",
-  "items",
-  "enum",
-  "const",
-  "anyOf",
-  "default",
-  "description",
-  "examples",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "minLength",
-  "maxLength",
-  "minItems",
-  "maxItems",
-  "pattern",
-  "format",
-]);
+/**
+ * Keywords the export carries into a pydantic model (`CARRIED_KEYWORDS`), plus `format`, which it carries in
+ * `json_schema_extra`; `oneOf` comes back from pydantic as `anyOf` and `title` is pydantic's own, so neither
+ * is compared.
+ */
+const COMPARED = new Set(
+  [...CARRIED_KEYWORDS, "format"].filter((keyword) => keyword !== "oneOf" && keyword !== "title"),
+);
 const LOSSY = [
   "patternProperties",
   "allOf",

@@ -34,7 +34,7 @@ const UNSUPPORTED_KEYWORDS = [
 ] as const;
 
 /** Keywords the field's type, default and constraints carry; any other keyword goes to `json_schema_extra`. */
-const CARRIED_KEYWORDS = new Set([
+export const CARRIED_KEYWORDS: ReadonlySet<string> = new Set([
   "type",
   "properties",
   "required",
