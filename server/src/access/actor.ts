@@ -1,0 +1,40 @@
+import type { Response } from "express";
+
+/** The four roles, lowest first: each may do all that the ones before it may. */
+export const ROLES = ["viewer", "runner", "editor", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * Who is making a request: a stored API key, the bootstrap `WADDLE_TOKEN`, or the local user of a server with
+ * no keys and no token. `agents` limits every permission to those agent ids (`null`: every agent). Never
+ * holds the key itself.
+ */
+export interface Actor {
+  readonly kind: "local" | "token" | "key";
+  /** The key's name, `WADDLE_TOKEN` for the bootstrap token, `local` without any. Shown as the decider. */
+  readonly name: string;
+  readonly keyId: string | null;
+  readonly role: Role;
+  readonly agents: readonly string[] | null;
+  /** A `runner` key that may also decide pauses and merges. */
+  readonly canDecide: boolean;
+}
+
+/** The actor of a server with no keys and no token: everything, as before access control. */
+export const LOCAL_ACTOR: Actor = Object.freeze({
+  kind: "local",
+  name: "local",
+  keyId: null,
+  role: "admin",
+  agents: null,
+  canDecide: true,
+});
+
+/** The actor the auth middleware found for this request; the local actor when none ran. */
+export function actorOf(response: Response): Actor {
+  return (response.locals["actor"] as Actor | undefined) ?? LOCAL_ACTOR;
+}
+
+export function setActor(response: Response, actor: Actor): void {
+  response.locals["actor"] = actor;
+}
