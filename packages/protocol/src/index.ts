@@ -148,16 +148,27 @@ export { FORK_EDIT_KINDS, ForkEdit, ForkOf, ForkReuse, ForkRunRequest } from "./
 export type { ForkEditKind, ForkRunRequestInput } from "./fork.js";
 export { getPathValue, getTemplatePaths, renderTemplate } from "./render-template.js";
 export type { TemplateScope } from "./render-template.js";
+export { describeZodIssue, getFieldLabel } from "./describe-zod-issue.js";
 export {
   ActionSource,
+  getResumeNote,
   Preview,
+  RESUME_NOTE_MAX_CHARS,
   RUN_EVENT_TYPES,
   RunEvent,
   TaskStatus,
   TERMINAL_EVENT_TYPES,
 } from "./run-event.js";
 export type { RunEventData, RunEventOf, RunEventType } from "./run-event.js";
-export { addLlmCallUsage, applyRunSummary, createRunSummary, getFinishedStatus } from "./run-summary.js";
+export {
+  addLlmCallUsage,
+  applyRunSummary,
+  createRunSummary,
+  getFinishedStatus,
+  getRunFigures,
+  getRunTokens,
+  getStepsAfter,
+} from "./run-summary.js";
 export type { RunSummary } from "./run-summary.js";
 export {
   applySessionEvent,

@@ -270,10 +270,29 @@ export const PauseEvent = envelope(
   "pause",
   z.looseObject({ reason: PauseReason, payload: z.record(z.string(), z.unknown()), resumeToken: z.string() }),
 );
+/** Longest decision note a `resumed` event keeps (the rest is cut, ending in "…"). */
+export const RESUME_NOTE_MAX_CHARS = 2000;
+
+/**
+ * A person's decision on a pause. `note`: what they typed with it (the resume's `userInput`, trimmed, at
+ * most `RESUME_NOTE_MAX_CHARS`), so that the run's events keep why it was approved, edited or rejected.
+ */
 export const ResumedEvent = envelope(
   "resumed",
-  z.looseObject({ decision: ResumeDecision, reason: PauseReason.optional(), args: Preview.optional() }),
+  z.looseObject({
+    decision: ResumeDecision,
+    reason: PauseReason.optional(),
+    args: Preview.optional(),
+    note: z.string().min(1).max(RESUME_NOTE_MAX_CHARS).optional(),
+  }),
 );
+
+/** The `note` a `resumed` event carries for what a person typed with the decision (none when blank). */
+export function getResumeNote(userInput: string | undefined): string | undefined {
+  const note = userInput?.trim();
+  if (note === undefined || note.length === 0) return undefined;
+  return note.length <= RESUME_NOTE_MAX_CHARS ? note : `${note.slice(0, RESUME_NOTE_MAX_CHARS - 1)}…`;
+}
 export const TaskSpawnedEvent = envelope(
   "task_spawned",
   z.looseObject({

@@ -12,7 +12,7 @@ export interface RunSummary {
   lastSeq: number;
   /** Summed over `llm_call` events; at `run_finished`, the run's own totals where they know more. */
   usage: Usage;
-  /** Steps started (`step_start`); at `run_finished`, the steps the run recorded. */
+  /** Steps the run has done (`getStepsAfter`: see there for what a step is). */
   steps: number;
   /** The final answer, once `run_finished` came. */
   answer: string | null;
@@ -39,13 +39,11 @@ export function applyRunSummary(summary: RunSummary, event: RunEvent): RunSummar
   if (event.seq <= summary.lastSeq) return summary;
   const next: RunSummary = { ...summary, lastSeq: event.seq };
   if (next.status === "queued") next.status = "running";
+  next.steps = getStepsAfter(next.steps, event);
   switch (event.type) {
     case "run_started":
     case "resumed":
       next.status = "running";
-      break;
-    case "step_start":
-      next.steps = Math.max(next.steps, event.step + 1);
       break;
     case "llm_call":
       next.usage = addLlmCallUsage(next.usage, event.data);
@@ -58,7 +56,6 @@ export function applyRunSummary(summary: RunSummary, event: RunEvent): RunSummar
       next.status = getFinishedStatus(reason);
       next.finishReason = reason;
       next.answer = payload.answer;
-      next.steps = metadata.steps;
       next.usage = getLargerUsage(next.usage, metadata.usage);
       break;
     }
@@ -74,6 +71,40 @@ export function applyRunSummary(summary: RunSummary, event: RunEvent): RunSummar
       break;
   }
   return next;
+}
+
+/**
+ * The one definition of a run's step count, shared by the server's run summary, every view of the designer
+ * (live totals, the finished run, the timeline, the history list, comparisons) and the CLI.
+ *
+ * A **step** is one planner action the run has done and recorded in its trajectory: one tool call (an
+ * approved, edited or rejected one included: a rejection is recorded as the step's failure), one parallel
+ * fan-out (all its branches and its join together count as one step), one auto-seq action (each is its own
+ * step, though no LLM call chose it), one task opcode. The final answer is not a step, and neither is the
+ * step in progress: it counts once it is recorded. This is the planner's `metadata.steps`.
+ *
+ * Every event carries `step`, the index of the step it belongs to, which is the number of steps recorded
+ * before it: so the count after an event is the largest `step` seen so far (at `run_finished`, the run's
+ * own `metadata.steps` where it says more). Monotone, and the same for any prefix of the events.
+ */
+export function getStepsAfter(steps: number, event: RunEvent): number {
+  const seen = Math.max(steps, event.step);
+  return event.type === "run_finished" ? Math.max(seen, event.data.metadata.steps) : seen;
+}
+
+/**
+ * The one token figure a run shows everywhere: prompt plus completion tokens. Reasoning tokens are not
+ * added again: providers count them inside the completion tokens (OpenAI's
+ * `completion_tokens_details.reasoning_tokens`); they are shown apart where a breakdown is given.
+ */
+export function getRunTokens(usage: Pick<Usage, "promptTokens" | "completionTokens">): number {
+  return usage.promptTokens + usage.completionTokens;
+}
+
+/** The step count and token figure of a run, from its events (`getStepsAfter`, `getRunTokens`). */
+export function getRunFigures(events: readonly RunEvent[]): { steps: number; tokens: number } {
+  const summary = events.reduce(applyRunSummary, createRunSummary());
+  return { steps: summary.steps, tokens: getRunTokens(summary.usage) };
 }
 
 /** The usage after one LLM call: its tokens and cost added, one call more. */

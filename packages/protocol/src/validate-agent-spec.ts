@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { AgentSpec } from "./agent-spec.js";
 import { checkSpecReferences } from "./check-spec-references.js";
+import { describeZodIssue } from "./describe-zod-issue.js";
 import { getBestEffortSpec } from "./get-best-effort-spec.js";
 import { formatJsonPath } from "./json-path.js";
 import { getReservedNameMessage, RESERVED_TOOL_NAMES } from "./names.js";
@@ -121,7 +122,7 @@ function mapZodIssue(issue: z.core.$ZodIssue, input: unknown): SpecIssue[] {
           make("invalid_value", `"${String(issue.discriminator)}" must be one of ${options.join(", ")}.`),
         ];
       }
-      return [make("invalid_value", issue.message)];
+      return [make("invalid_value", describeZodIssue(issue, value))];
     case "invalid_value":
       return [
         make(
@@ -130,11 +131,11 @@ function mapZodIssue(issue: z.core.$ZodIssue, input: unknown): SpecIssue[] {
         ),
       ];
     case "too_small":
-      return [make("too_small", `Too small: ${issue.message.replace(/^Too small: /, "")}.`)];
+      return [make("too_small", describeZodIssue(issue, value))];
     case "too_big":
-      return [make("too_big", `Too big: ${issue.message.replace(/^Too big: /, "")}.`)];
+      return [make("too_big", describeZodIssue(issue, value))];
     default:
-      return [make("invalid_value", issue.message)];
+      return [make("invalid_value", describeZodIssue(issue, value))];
   }
 }
 
@@ -176,7 +177,7 @@ function mapFormatIssue(
     );
   }
   if (issue.format === "url") return make("invalid_url", `${shown} is not an http(s) URL.`);
-  return make("invalid_format", issue.message);
+  return make("invalid_format", describeZodIssue(issue, value));
 }
 
 function describeType(value: unknown): string {

@@ -19,16 +19,16 @@ describe("parseRequest", () => {
     );
     const Query = z.strictObject({ after: z.coerce.number().int().min(0) });
     expect(messageOf(() => parseRequest(Query, { after: "-1" }, "query"))).toMatch(
-      /^Fix the query parameter "after": Too small: expected number to be >=0\.$/,
+      /^Fix the query parameter "after": After is too small: at least 0\.$/,
     );
     expect(messageOf(() => parseRequest(StartRunRequest, { agentId: "a", query: 7 }, "body"))).toMatch(
-      /^Fix the field "query" of the request body: Invalid input: expected string, received number\.$/,
+      /^Fix the field "query" of the request body: Query should be text, not a number\.$/,
     );
   });
 
   it("speaks of the whole part for root issues and counts the others", () => {
     expect(messageOf(() => parseRequest(StartRunRequest, "text", "body"))).toBe(
-      "Fix the request body: Invalid input: expected object, received string.",
+      "Fix the request body: The value should be an object, not text.",
     );
     const message = messageOf(() =>
       parseRequest(StartRunRequest, { agentId: 7, query: [], admin: true }, "body"),

@@ -1,4 +1,4 @@
-import { formatJsonPath, Slug } from "@waddle/protocol";
+import { describeZodIssue, formatJsonPath, Slug } from "@waddle/protocol";
 import { z } from "zod";
 import { ApiError } from "../shared/api-error.js";
 
@@ -24,6 +24,15 @@ function describePart(where: RequestPart, field: string): string {
   return field ? `field "${field}" of the request body` : "request body";
 }
 
+function getAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
 /** Parses a request part with zod; a failure is a 400 `validation_failed` naming the first part to fix. */
 export function parseRequest<T extends z.ZodType>(
   schema: T,
@@ -32,9 +41,10 @@ export function parseRequest<T extends z.ZodType>(
 ): z.output<T> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
+  // plain words naming the field ("Name is too long: at most 200 characters."), never zod's own text
   const issues = parsed.error.issues.map((issue) => ({
     path: formatJsonPath(issue.path as PropertyKey[]),
-    message: issue.message,
+    message: describeZodIssue(issue, getAt(value, issue.path as PropertyKey[])),
     code: issue.code,
   }));
   const first = issues[0];

@@ -11,6 +11,7 @@ const STATE_LABELS: Record<NodeRunState, string> = {
   retrying: "retrying",
   skipped: "skipped",
   awaiting_approval: "awaiting approval",
+  rejected: "rejected",
 };
 
 /** The state label a node shows: `retrying (attempt 2)` while retrying. */
@@ -36,6 +37,7 @@ export function RunNodeStatus(props: {
     <div
       className={`node-run state-${node.state}${node.replayed ? " is-replayed" : ""}`}
       data-testid="node-run-status"
+      data-status={node.state}
       data-replayed={node.replayed ? "true" : undefined}
       title={node.replayed ? "Copied from the run this fork was made from" : undefined}
     >

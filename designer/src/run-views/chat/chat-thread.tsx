@@ -1,3 +1,4 @@
+import { getRunTokens } from "@waddle/protocol";
 import { useLayoutEffect, useMemo, useRef, useState, type ReactElement, type RefObject } from "react";
 import { useDocument, useEditor } from "../../editor/editor-context.js";
 import { getChatThread } from "../../chats/get-chat-thread.js";
@@ -130,7 +131,7 @@ export function ChatThreadView(): ReactElement {
           <span>v{record.agentVersion}</span>
           <span>
             {record.turns.length === 1 ? "1 turn" : `${record.turns.length} turns`} ·{" "}
-            {formatCount(record.usage.promptTokens + record.usage.completionTokens)} tokens
+            {formatCount(getRunTokens(record.usage))} tokens
           </span>
           {record.compactedThroughTurn > 0 ? (
             <span title="Earlier turns reach the model as a summary">

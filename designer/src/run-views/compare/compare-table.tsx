@@ -117,7 +117,13 @@ function CompareHead(props: { side: CompareSideLabel; status: string; reason: st
     <div className="compare-head" data-run-id={props.side.runId}>
       <span className="compare-head-title">
         {props.side.title}
-        <span className={`compare-status is-${props.status}`}>{props.status}</span>
+        <span
+          className={`compare-status is-${props.status}`}
+          data-testid="compare-status"
+          data-status={props.status}
+        >
+          {props.status}
+        </span>
       </span>
       <span className="compare-head-query" title={props.side.query}>
         {props.side.query}

@@ -1,3 +1,4 @@
+import { getRunTokens } from "@waddle/protocol";
 import type { RunComparison } from "../../runs/compare/compare-runs.js";
 import type { RunTotals } from "../../runs/fold/run-view.js";
 import {
@@ -35,7 +36,7 @@ const METRICS: readonly {
     key: "tokens",
     label: "Tokens",
     kind: "count",
-    read: (totals) => totals.promptTokens + totals.completionTokens + totals.reasoningTokens,
+    read: (totals) => getRunTokens(totals),
   },
   { key: "costUsd", label: "Cost", kind: "cost", read: (totals) => totals.costUsd },
   { key: "elapsedMs", label: "Time", kind: "duration", read: (totals) => totals.elapsedMs },

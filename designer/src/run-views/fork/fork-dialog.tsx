@@ -12,6 +12,7 @@ import {
   type ArgsFormValues,
 } from "../panel/args-form-model.js";
 import { getRunPanelStore } from "../panel/run-panel-store.js";
+import { useShownRunQuery } from "../panel/run-summary.js";
 import { useRunStore } from "../use-run-store.js";
 import {
   getForkEditOptions,
@@ -34,6 +35,7 @@ interface ForkError {
 export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: () => void }): ReactElement {
   const editor = useEditor();
   const view = useRunStore((state) => state.view);
+  const runQuery = useShownRunQuery(view);
   const spec = useRunStore((state) => state.spec);
   const run = useRunStore((state) => state.run);
   const call = target.callId ? (view?.calls[target.callId] ?? null) : null;
@@ -78,7 +80,7 @@ export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: (
     setChoice(next);
     setError(null);
     setFieldErrors({});
-    const initial = getInitialEditText({ choice: next, call, query: view?.query ?? "" });
+    const initial = getInitialEditText({ choice: next, call, query: runQuery });
     setText(initial);
     const nextTool =
       next === "args" ? tool?.argsSchema : next === "observation" ? tool?.outSchema : undefined;

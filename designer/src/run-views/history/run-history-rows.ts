@@ -1,4 +1,4 @@
-import type { RunRecord, RunStatus } from "@waddle/protocol";
+import { getRunTokens, type RunRecord, type RunStatus } from "@waddle/protocol";
 
 /** The status chips of the run history; each stands for one or more run statuses. */
 export const HISTORY_FILTERS = [
@@ -62,7 +62,7 @@ export function getRunHistoryRow(run: RunRecord, now: number): RunHistoryRow {
     durationMs,
     steps: run.steps ?? run.result?.metadata?.steps ?? null,
     llmCalls: run.usage.llmCalls,
-    tokens: run.usage.promptTokens + run.usage.completionTokens,
+    tokens: getRunTokens(run.usage),
     costUsd: run.usage.costUsd,
     live: isActiveStatus(run.status),
     offline: run.offline === true,

@@ -1,4 +1,4 @@
-import type { AgentSpec } from "@waddle/protocol";
+import { getRunTokens, type AgentSpec } from "@waddle/protocol";
 import type { RunTotals, StepView } from "../../runs/fold/run-view.js";
 import { formatCost, formatCount, formatDuration } from "../../util/format-metrics.js";
 
@@ -72,7 +72,7 @@ export function getBudgetBars(options: {
         used: peak,
         limit: tokenBudget,
         format: formatCount,
-        title: `Token budget ${tokenBudget} per prompt: the largest step used ${peak} tokens (${totals.promptTokens + totals.completionTokens} in the whole run).`,
+        title: `Token budget ${tokenBudget} per prompt: the largest step used ${peak} tokens (${getRunTokens(totals)} in the whole run).`,
       }),
     );
   }

@@ -3,7 +3,16 @@ import { formatCost, formatCount, formatDuration } from "../../util/format-metri
 
 /** A row of the run timeline: a step's header (latency, tokens, cost) or one entry. */
 export type TimelineRow =
-  | { type: "step"; key: string; step: number; summary: string }
+  | {
+      type: "step";
+      key: string;
+      step: number;
+      summary: string;
+      /** `Step 3`, `Answer` (the final answer is not a step), `Step 4 · in progress`. */
+      label: string;
+      /** One of the run's steps done (`RunTotals.steps` counts exactly these). */
+      done: boolean;
+    }
   | { type: "entry"; key: string; entry: TimelineEntry };
 
 /** `1.2 s · 812 tokens · $0.001 · 2 LLM calls`, for a step header. */
@@ -17,11 +26,18 @@ export function getStepSummary(step: StepView): string {
   return parts.join(" · ");
 }
 
-/** The timeline's entries with a header row wherever a new step begins. */
+/**
+ * The timeline's entries with a header row wherever a new step begins. The headers follow the one step
+ * count (`getStepsAfter` of @waddle/protocol, `RunTotals.steps`, given as `stepsDone`): steps below it are
+ * `Step N`; the answering step is `Answer`, not a step; a step still going is `in progress`, and one the
+ * run ended in (it failed or was stopped there) is `not finished`.
+ */
 export function getTimelineRows(
   timeline: readonly TimelineEntry[],
   steps: readonly StepView[],
+  options: { stepsDone?: number; ended?: boolean } = {},
 ): TimelineRow[] {
+  const stepsDone = options.stepsDone ?? Number.POSITIVE_INFINITY;
   const byStep = new Map(steps.map((step) => [step.step, step]));
   const rows: TimelineRow[] = [];
   let current: number | null = null;
@@ -29,11 +45,16 @@ export function getTimelineRows(
     if (entry.step !== current) {
       current = entry.step;
       const step = byStep.get(entry.step);
+      const done = entry.step < stepsDone;
+      const answer = !done && step?.action === "final_response";
+      const label = done || answer ? "" : options.ended ? " · not finished" : " · in progress";
       rows.push({
         type: "step",
         key: `step-${entry.step}-${entry.seq}`,
         step: entry.step,
         summary: step ? getStepSummary(step) : "",
+        label: answer ? "Answer" : `Step ${entry.step + 1}${label}`,
+        done,
       });
     }
     rows.push({ type: "entry", key: `entry-${entry.seq}-${rows.length}`, entry });

@@ -4,6 +4,7 @@ import { getIsDirty } from "../../store/document-store.js";
 import type { RunView } from "../../runs/fold/run-view.js";
 import { useRunStore } from "../use-run-store.js";
 import { getModelLabel } from "./get-model-label.js";
+import { getShownRunQuery } from "./get-shown-run-query.js";
 import { getVersionNote } from "./get-version-note.js";
 
 /** The shown run's status (`run-status`, its text the RunStatus). */
@@ -33,8 +34,15 @@ export function useVersionNote(): string | null {
   });
 }
 
+/** The query the shown run was given (`getShownRunQuery`). */
+export function useShownRunQuery(view: Pick<RunView, "runId" | "query"> | null): string {
+  const run = useRunStore((state) => state.run);
+  return getShownRunQuery(run, view);
+}
+
 /** Which run is shown: status, version, model, query, and a note when the open agent has changed since. */
 export function RunSummary({ view }: { view: RunView }): ReactElement {
+  const query = useShownRunQuery(view);
   const spec = useRunStore((state) => state.spec);
   const note = useVersionNote();
   const status = useRunStore((state) => state.status) ?? view.status;
@@ -60,7 +68,11 @@ export function RunSummary({ view }: { view: RunView }): ReactElement {
           {view.runId.slice(0, 8)}
         </span>
       </div>
-      {view.query ? <div className="run-summary-query">{view.query}</div> : null}
+      {query ? (
+        <div className="run-summary-query" data-testid="run-query" title="The query this run was given">
+          <span className="run-summary-query-label">Query</span> {query}
+        </div>
+      ) : null}
       {note ? (
         <p className="run-version-note" data-testid="run-version-note">
           {note}

@@ -187,6 +187,8 @@ function ShownRun(): ReactElement | null {
         <RunTimeline
           timeline={endView?.timeline ?? view.timeline}
           steps={endView?.steps ?? view.steps}
+          stepsDone={(endView ?? view).totals.steps}
+          ended={!live && mode === "live"}
           futureAfterSeq={endView ? view.lastSeq : undefined}
           selectedSeq={selectedSeq}
           onSelect={onSelect}

@@ -1,5 +1,5 @@
 import { memo, useCallback, useMemo, type KeyboardEvent, type ReactElement } from "react";
-import type { StepView, TimelineEntry } from "../../runs/fold/run-view.js";
+import type { DecisionStatus, StepView, TimelineEntry } from "../../runs/fold/run-view.js";
 import { getTimelineRows, TIMELINE_LABELS, type TimelineRow } from "./get-timeline-rows.js";
 import { VirtualList } from "./virtual-list.js";
 
@@ -16,6 +16,10 @@ interface RunTimelineProps {
   futureAfterSeq?: number | undefined;
   /** **Fork from here** on each entry (a run that has paused or ended). */
   onFork?: ((entry: TimelineEntry) => void) | undefined;
+  /** The run's step count (`RunTotals.steps`): which step headers are steps done. */
+  stepsDone?: number | undefined;
+  /** The run has ended: a step not done was not finished (else it is in progress). */
+  ended?: boolean | undefined;
 }
 
 const TimelineRowView = memo(function TimelineRowView({
@@ -33,8 +37,14 @@ const TimelineRowView = memo(function TimelineRowView({
 }): ReactElement {
   if (row.type === "step") {
     return (
-      <div className="timeline-step" role="presentation" style={{ height: ROW_HEIGHT }}>
-        <span className="timeline-step-name">Step {row.step + 1}</span>
+      <div
+        className="timeline-step"
+        role="presentation"
+        style={{ height: ROW_HEIGHT }}
+        data-testid="run-timeline-step"
+        data-step-done={row.done ? "true" : "false"}
+      >
+        <span className="timeline-step-name">{row.label}</span>
         <span className="timeline-step-summary">{row.summary}</span>
       </div>
     );
@@ -53,14 +63,23 @@ const TimelineRowView = memo(function TimelineRowView({
       data-tool={entry.tool}
       data-replayed={entry.replayed ? "true" : undefined}
       data-cached={entry.cached ? "true" : undefined}
+      data-status={entry.status}
       title={getEntryTitle(entry)}
       onClick={() => onSelect(entry)}
     >
-      <span className="timeline-badge">{TIMELINE_LABELS[entry.kind]}</span>
+      <span className="timeline-badge">
+        {entry.status ? DECISION_LABELS[entry.status] : TIMELINE_LABELS[entry.kind]}
+      </span>
       <span className="timeline-title">{entry.title}</span>
       {entry.cached ? <span className="timeline-flag">cached</span> : null}
       {entry.edited ? <span className="timeline-flag is-edited">edited</span> : null}
-      {entry.detail ? <span className="timeline-detail">{entry.detail}</span> : null}
+      {entry.note !== undefined ? (
+        <span className="timeline-detail timeline-note" data-testid="run-timeline-note">
+          “{entry.note}”
+        </span>
+      ) : entry.detail ? (
+        <span className="timeline-detail">{entry.detail}</span>
+      ) : null}
       {onFork ? (
         <button
           type="button"
@@ -81,6 +100,12 @@ const TimelineRowView = memo(function TimelineRowView({
   );
 });
 
+const DECISION_LABELS: Record<DecisionStatus, string> = {
+  approved: "Approved",
+  edited: "Edited",
+  rejected: "Rejected",
+};
+
 function getEntryTitle(entry: TimelineEntry): string {
   const title = entry.detail ? `${entry.title}\n${entry.detail}` : entry.title;
   if (entry.replayed) return `${title}\n(copied from the run this one was forked from)`;
@@ -100,8 +125,17 @@ export function RunTimeline({
   follow,
   futureAfterSeq,
   onFork,
+  stepsDone,
+  ended,
 }: RunTimelineProps): ReactElement {
-  const rows = useMemo(() => getTimelineRows(timeline, steps), [timeline, steps]);
+  const rows = useMemo(
+    () =>
+      getTimelineRows(timeline, steps, {
+        ...(stepsDone === undefined ? {} : { stepsDone }),
+        ...(ended === undefined ? {} : { ended }),
+      }),
+    [timeline, steps, stepsDone, ended],
+  );
   const selectedIndex = useMemo(
     () =>
       selectedSeq === null

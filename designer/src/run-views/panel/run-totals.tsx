@@ -1,10 +1,11 @@
+import { getRunTokens } from "@waddle/protocol";
 import type { ReactElement } from "react";
 import type { RunTotals as Totals } from "../../runs/fold/run-view.js";
 import { formatCost, formatCount, formatDuration } from "../../util/format-metrics.js";
 
 /** One line of run totals; `auto-seq-saved` counts the LLM calls auto-seq made unnecessary. */
 export function RunTotals({ totals, elapsedMs }: { totals: Totals; elapsedMs: number }): ReactElement {
-  const tokens = totals.promptTokens + totals.completionTokens;
+  const tokens = getRunTokens(totals);
   return (
     <dl className="run-totals" aria-label="Run totals">
       <div>
@@ -16,7 +17,7 @@ export function RunTotals({ totals, elapsedMs }: { totals: Totals; elapsedMs: nu
         <dd data-testid="run-llm-calls">{totals.llmCalls}</dd>
       </div>
       <div
-        title={`${totals.promptTokens} prompt + ${totals.completionTokens} completion (${totals.reasoningTokens} reasoning)`}
+        title={`${totals.promptTokens} prompt + ${totals.completionTokens} completion (of which ${totals.reasoningTokens} reasoning)`}
       >
         <dt>Tokens</dt>
         <dd data-testid="run-tokens">{formatCount(tokens)}</dd>

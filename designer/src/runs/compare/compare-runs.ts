@@ -1,4 +1,4 @@
-import type { RunStatus } from "@waddle/protocol";
+import { getRunTokens, type RunStatus } from "@waddle/protocol";
 import type { RunTotals, RunView, StepView } from "../fold/run-view.js";
 
 /** One run's side of a step row. */
@@ -52,8 +52,7 @@ export interface RunComparison {
   delta: RunTotalsDelta;
 }
 
-const getTokens = (totals: RunTotals) =>
-  totals.promptTokens + totals.completionTokens + totals.reasoningTokens;
+const getTokens = (totals: RunTotals) => getRunTokens(totals);
 
 function getSteps(view: RunView): Map<number, CompareStep> {
   const failures = new Map<number, number>();

@@ -1,6 +1,8 @@
 import {
   addLlmCallUsage,
   getFinishedStatus,
+  getRunTokens,
+  getStepsAfter,
   RESERVED_TOOL_NAMES,
   type AgentSpec,
   type RunEvent,
@@ -106,15 +108,19 @@ function applyToDraft(draft: RunViewDraft, event: RunEvent): void {
   scalars.lastTs = Math.max(scalars.lastTs ?? event.ts, event.ts);
   draft.totals.elapsedMs = scalars.lastTs - scalars.firstTs;
   if (scalars.status === "queued") scalars.status = "running";
+  // the one step count (`getStepsAfter`): steps recorded, not the one in progress nor the answer
+  draft.totals.steps = getStepsAfter(draft.totals.steps, event);
   const lastStep = draft.steps.at(draft.steps.length - 1);
   if (lastStep !== undefined && lastStep.step === event.step && lastStep.endTs < event.ts) {
     (draft.steps.edit(draft.steps.length - 1) as typeof lastStep).endTs = event.ts;
   }
+  const pausedTool = event.type === "resumed" ? (scalars.pause?.tool ?? null) : null;
   applyByType(draft, event);
   const lastAction = draft.currentCursor.lastAction?.nextNode ?? null;
   const entry = getTimelineEntry(
     event,
     lastAction !== null && !RESERVED_TOOL_NAMES.has(lastAction) ? lastAction : null,
+    pausedTool,
   );
   if (entry !== null) draft.timeline.push(entry);
 }
@@ -132,7 +138,6 @@ function applyByType(draft: RunViewDraft, event: RunEvent): void {
     }
     case "step_start":
       draft.step(event.step, event).source = event.data.source;
-      draft.totals.steps = Math.max(draft.totals.steps, draft.steps.length);
       return;
     case "llm_call":
       return applyLlmCall(draft, event);
@@ -197,11 +202,11 @@ function applyByType(draft: RunViewDraft, event: RunEvent): void {
 }
 
 function applyLlmCall(draft: RunViewDraft, event: RunEventOf<"llm_call">): void {
-  const { promptTokens, completionTokens, reasoningTokens, costUsd, latencyMs } = event.data;
+  const { promptTokens, completionTokens, costUsd, latencyMs } = event.data;
   Object.assign(draft.totals, addLlmCallUsage(draft.totals, event.data));
   const step = draft.step(event.step, event);
   step.llmCalls += 1;
-  step.tokens += promptTokens + completionTokens + reasoningTokens;
+  step.tokens += getRunTokens({ promptTokens, completionTokens });
   step.costUsd += costUsd;
   step.llmMs = (step.llmMs ?? 0) + latencyMs;
 }
@@ -261,12 +266,13 @@ function applyResumed(draft: RunViewDraft, event: RunEventOf<"resumed">): void {
   const rejected = event.data.decision === "reject";
   const node = draft.node(pause.tool);
   if (node.state === "awaiting_approval") {
-    node.state = rejected && pause.callId !== null ? "skipped" : (pause.nodeStateBefore ?? "idle");
+    // A rejected call shows as `rejected`: a person's decision, neither a failure nor a skip.
+    node.state = rejected ? "rejected" : (pause.nodeStateBefore ?? "idle");
     node.changedSeq = event.seq;
   }
   if (rejected && pause.callId !== null) {
     const call = draft.calls.edit(pause.callId);
-    if (call !== undefined) call.status = "skipped";
+    if (call !== undefined) call.status = "rejected";
   }
 }
 
@@ -286,8 +292,6 @@ function applyFinished(draft: RunViewDraft, event: RunEventOf<"run_finished">): 
   totals.completionTokens = Math.max(totals.completionTokens, usage.completionTokens);
   totals.reasoningTokens = Math.max(totals.reasoningTokens, usage.reasoningTokens);
   totals.costUsd = Math.max(totals.costUsd, usage.costUsd);
-  // Steps the run recorded (the answering step is not one of them).
-  totals.steps = metadata.steps;
   totals.autoSeqSaved = Math.max(totals.autoSeqSaved, metadata.autoSeqSavedCalls);
   settleNodes(draft, { running: "skipped", seq: event.seq });
 }

@@ -1,19 +1,31 @@
-import type { RunEvent } from "@waddle/protocol";
+import { getRunTokens, type RunEvent } from "@waddle/protocol";
 import { formatDuration } from "../../util/format-metrics.js";
-import type { TimelineEntry, TimelineKind } from "./run-view.js";
+import type { DecisionStatus, TimelineEntry, TimelineKind } from "./run-view.js";
 
 const PHASE_TITLES = { plan: "Plan", act: "Act", obs: "Obs", reflect: "Reflect" } as const;
+
+const DECISION_STATUS = { approve: "approved", edit: "edited", reject: "rejected" } as const;
+const DECISION_TITLES: Record<DecisionStatus, string> = {
+  approved: "Approved",
+  edited: "Edited and approved",
+  rejected: "Rejected",
+};
 
 /**
  * The run panel's timeline line for one event, or null for events that only change state (stream chunks,
  * step starts, tool starts, auto-seq detection). `lastTool` is the tool of the latest action, for the
  * Act/Obs entries that concern it.
  */
-export function getTimelineEntry(event: RunEvent, lastTool: string | null): TimelineEntry | null {
+export function getTimelineEntry(
+  event: RunEvent,
+  lastTool: string | null,
+  /** At a `resumed`: the tool the pause waited on. */
+  pausedTool: string | null = null,
+): TimelineEntry | null {
   const entry = (
     kind: TimelineKind,
     title: string,
-    extra: Partial<Pick<TimelineEntry, "detail" | "tool" | "callId" | "tone">> = {},
+    extra: Partial<Pick<TimelineEntry, "detail" | "tool" | "callId" | "tone" | "status" | "note">> = {},
   ): TimelineEntry => {
     const made: TimelineEntry = { seq: event.seq, step: event.step, ts: event.ts, kind, title, ...extra };
     if (event.replayed === true) made.replayed = true;
@@ -38,8 +50,8 @@ export function getTimelineEntry(event: RunEvent, lastTool: string | null): Time
         });
       return event.data.next_node === "final_response" ? entry("action", "Answer") : null;
     case "llm_call": {
-      const { purpose, promptTokens, completionTokens, reasoningTokens, latencyMs } = event.data;
-      const tokens = promptTokens + completionTokens + reasoningTokens;
+      const { purpose, latencyMs } = event.data;
+      const tokens = getRunTokens(event.data);
       return entry("llm", `LLM · ${purpose}`, {
         detail: `${tokens} tokens · ${formatDuration(latencyMs)} · ${event.data.model}`,
       });
@@ -140,8 +152,17 @@ export function getTimelineEntry(event: RunEvent, lastTool: string | null): Time
         tone: "warn",
       });
     }
-    case "resumed":
-      return entry("resumed", `Resumed: ${event.data.decision}`);
+    case "resumed": {
+      const { decision, note } = event.data;
+      const status = DECISION_STATUS[decision];
+      const what = pausedTool === null ? "" : `: ${pausedTool}`;
+      return entry("resumed", `${DECISION_TITLES[status]}${what}`, {
+        status,
+        tone: status === "rejected" ? "bad" : "good",
+        ...(pausedTool === null ? {} : { tool: pausedTool }),
+        ...(note === undefined ? {} : { note, detail: `Note: ${note}` }),
+      });
+    }
     case "run_finished":
       return entry("finish", `Finished: ${event.data.reason}`, {
         detail: event.data.payload.answer,

@@ -8,7 +8,16 @@ import type { TransitionProvenance } from "../../model/transition-provenance.js"
 
 /** What a tool node shows during a run or replay (`data-run-state` on the node). */
 export type NodeRunState =
-  "idle" | "queued" | "running" | "succeeded" | "failed" | "retrying" | "skipped" | "awaiting_approval";
+  | "idle"
+  | "queued"
+  | "running"
+  | "succeeded"
+  | "failed"
+  | "retrying"
+  | "skipped"
+  | "awaiting_approval"
+  /** A person rejected its call at a pause: not a failure of the tool, and not an error. */
+  | "rejected";
 
 export interface NodeRunView {
   state: NodeRunState;
@@ -56,7 +65,7 @@ export interface CallView {
   startTs: number;
   args: unknown;
   attempt: number;
-  status: "running" | "retrying" | "succeeded" | "failed" | "awaiting_approval" | "skipped";
+  status: "running" | "retrying" | "succeeded" | "failed" | "awaiting_approval" | "skipped" | "rejected";
   observation?: unknown;
   failure?: { code: string; message: string; [key: string]: unknown };
   durationMs?: number;
@@ -108,6 +117,9 @@ export type TimelineKind =
   | "finish"
   | "error";
 
+/** A person's decision on a pause, as its timeline entry shows it (`data-status`). */
+export type DecisionStatus = "approved" | "edited" | "rejected";
+
 /** One line of the run panel's step timeline. */
 export interface TimelineEntry {
   seq: number;
@@ -126,6 +138,10 @@ export interface TimelineEntry {
   cached?: true;
   /** A value a person wrote when forking (an edited observation or reply). */
   edited?: true;
+  /** A decision's entry: what the person decided. */
+  status?: DecisionStatus;
+  /** What the person typed with the decision (`resumed.note`). */
+  note?: string;
 }
 
 /** Cost and time of one step (a step = one planner iteration). */
@@ -135,6 +151,7 @@ export interface StepView {
   startTs: number;
   endTs: number;
   llmCalls: number;
+  /** Its LLM calls' tokens, counted as the run's figure is (`getRunTokens`). */
   tokens: number;
   costUsd: number;
   /** Sum of the step's LLM call latencies. */
@@ -154,6 +171,7 @@ export interface RunTotals {
   costUsd: number;
   /** Tool calls made (what a hop budget counts). */
   hops: number;
+  /** Steps done: `getStepsAfter` of @waddle/protocol (the one definition of a step, shared with the server). */
   steps: number;
   autoSeqSaved: number;
   /** ts of the last event minus ts of the first. */

@@ -51,11 +51,16 @@ export async function loadRun(input: {
   return { runId, run, spec, events };
 }
 
-/** A loaded run folded to its end (for comparisons). */
+/**
+ * A loaded run folded to its end (for comparisons), with the status its record has: the server's word on
+ * how the run stands (a run it failed, interrupted or cancelled without the planner's own last event, a
+ * pause), so that a comparison never shows a status the run does not have.
+ */
 export function getLoadedRunView(loaded: LoadedRun): RunView {
-  return applyRunEvents(
+  const view = applyRunEvents(
     createRunView(loaded.runId),
     loaded.events,
     loaded.spec === null ? {} : { spec: loaded.spec },
   );
+  return view.status === loaded.run.status ? view : { ...view, status: loaded.run.status };
 }

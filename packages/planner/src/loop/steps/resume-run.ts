@@ -1,3 +1,4 @@
+import { getResumeNote } from "@waddle/protocol";
 import type { PlannerConfig } from "../planner-config.js";
 import type { RunContext } from "../run-context.js";
 import type { RunState } from "../../run/run-state.js";
@@ -57,10 +58,12 @@ export async function resumeRun(input: {
   }
   const { run, paused, edited } = prepared;
   return run.continue(() => {
+    const note = getResumeNote(options.userInput);
     const data = {
       decision: options.decision,
       reason: paused.reason,
       ...(edited === undefined || !run.events.enabled ? {} : { args: run.events.preview(edited.args) }),
+      ...(note === undefined ? {} : { note }),
     };
     run.events.emit("resumed", data);
     return applyResumeDecision({ run, paused, options, edited });
