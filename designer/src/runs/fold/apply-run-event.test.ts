@@ -468,15 +468,53 @@ describe("applyRunEvents", () => {
     expect(view.totals.hops).toBe(1);
   });
 
-  it("skips a self-paused call that is rejected", () => {
+  it("shows a self-paused call that is rejected as rejected, with the note typed with the decision", () => {
     const events = createEventFactory();
     const view = applyRunEvents(createRunView("run-1"), [
       events.next("tool_start", { tool: "ask", callId: "step-0", args: {}, attempt: 1 }),
       events.next("pause", { reason: "await_input", payload: { tool: "ask", args: {} }, resumeToken: "t" }),
-      events.next("resumed", { decision: "reject", reason: "await_input" }),
+      events.next("resumed", { decision: "reject", reason: "await_input", note: "Not this one" }),
     ]);
-    expect(view.nodes.ask?.state).toBe("skipped");
-    expect(view.calls["step-0"]?.status).toBe("skipped");
+    expect(view.nodes.ask?.state).toBe("rejected");
+    expect(view.calls["step-0"]?.status).toBe("rejected");
+    expect(view.timeline.at(-1)).toMatchObject({
+      kind: "resumed",
+      status: "rejected",
+      title: "Rejected: ask",
+      tool: "ask",
+      note: "Not this one",
+      tone: "bad",
+    });
+  });
+
+  it("shows an approval rejected before its call started as rejected, and an approval as approved", () => {
+    const events = createEventFactory();
+    const pause = (token: string) =>
+      events.next("pause", {
+        reason: "approval_required",
+        payload: { tool: "send", args: { to: "x" } },
+        resumeToken: token,
+      });
+    const rejected = applyRunEvents(createRunView("run-1"), [
+      pause("t1"),
+      events.next("resumed", { decision: "reject", reason: "approval_required" }),
+    ]);
+    expect(rejected.nodes.send?.state).toBe("rejected");
+    expect(rejected.timeline.at(-1)).toMatchObject({ status: "rejected", title: "Rejected: send" });
+    expect(rejected.timeline.at(-1)?.note).toBeUndefined();
+    const approved = applyRunEvents(rejected, [
+      pause("t2"),
+      events.next("resumed", { decision: "approve", reason: "approval_required", note: "ok, send it" }),
+    ]);
+    expect(approved.timeline.at(-1)).toMatchObject({
+      status: "approved",
+      title: "Approved: send",
+      note: "ok, send it",
+    });
+    const running = applyRunEvents(approved, [
+      events.next("tool_start", { tool: "send", callId: "step-1", args: {}, attempt: 1 }),
+    ]);
+    expect(running.nodes.send?.state).toBe("running");
   });
 
   it("records failures, interruptions and background tasks", () => {
