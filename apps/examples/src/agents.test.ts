@@ -30,6 +30,15 @@ describe("example agents", () => {
     expect(AgentSpec.parse(JSON.parse(JSON.stringify(parsed)))).toEqual(parsed);
   });
 
+  // The examples are what a newcomer reads first: no seed numbers, no code names of tools or options.
+  it.each(examples)("$file describes itself in plain words", ({ spec }) => {
+    const description = (spec as { description?: string }).description ?? "";
+    expect(description.length).toBeGreaterThan(40);
+    expect(description).not.toMatch(/\bseed\b/i);
+    expect(description).not.toMatch(/\b[a-z]+_[a-z_]+\b/);
+    expect(description).not.toMatch(/\b(auto-seq|retain_turn|sequential-only|approval-gated)\b/i);
+  });
+
   it("covers the patterns the examples are for", () => {
     const specs = examples.map(({ spec }) => AgentSpec.parse(spec));
     expect(specs.some((spec) => spec.groups.some((group) => group.join))).toBe(true);
