@@ -147,7 +147,7 @@ function RunHistoryItem(props: {
 
 function Metric({ label, value }: { label: string; value: string }): ReactElement {
   return (
-    <span className="run-metric" title={label}>
+    <span className="run-metric" title={label} data-testid="run-history-metric" data-metric={label}>
       <span className="run-metric-label">{label}</span>
       <span className="run-metric-value">{value}</span>
     </span>
