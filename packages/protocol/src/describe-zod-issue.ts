@@ -32,7 +32,8 @@ export function describeZodIssue(issue: z.core.$ZodIssue, value?: unknown): stri
 }
 
 /** How zod's own messages begin (zod 4's English locale); anything else was written by a schema's author. */
-const ZOD_DEFAULT_MESSAGE = /^(Invalid|Too (big|small)|Unrecognized key|Expected|Required|Number must|String must)/;
+const ZOD_DEFAULT_MESSAGE =
+  /^(Invalid|Too (big|small)|Unrecognized key|Expected|Required|Number must|String must)/;
 
 function describeProblem(issue: z.core.$ZodIssue, label: string, value: unknown): string {
   switch (issue.code) {

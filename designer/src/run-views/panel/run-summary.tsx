@@ -69,7 +69,11 @@ export function RunSummary({ view }: { view: RunView }): ReactElement {
         </span>
       </div>
       {query ? (
-        <div className="run-summary-query" data-testid="run-summary-query" title="The query this run was given">
+        <div
+          className="run-summary-query"
+          data-testid="run-summary-query"
+          title="The query this run was given"
+        >
           <span className="run-summary-query-label">Query</span> {query}
         </div>
       ) : null}
