@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { JsonSchema, ToolSpec } from "./agent-spec.js";
 import { checkToolTemplates } from "./check-tool-templates.js";
+import { describeZodIssue } from "./describe-zod-issue.js";
 import type { SpecCheckPath as Path, SpecCheckReport as Report } from "./spec-check.js";
 
 const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "x-api-key", "api-key", "cookie"]);
@@ -85,7 +86,8 @@ function checkDefaults(schema: JsonSchema, path: Path, report: Report): void {
         "invalid_default",
         [...path, "default"],
         `The default ${JSON.stringify(schema.default)} of "${String(path.at(-1))}" does not fit its own field ` +
-          `(${parsed.error.issues[0]?.message ?? "invalid"}): change the default or the field's type or allowed values.`,
+          `(${getDefaultProblem(parsed.error.issues[0], String(path.at(-1)), schema.default)}): change the ` +
+          "default or the field's type or allowed values.",
       );
     }
   }
@@ -118,4 +120,17 @@ function checkHttpImpl(impl: Extract<ToolSpec["impl"], { kind: "http" }>, path: 
       );
     }
   }
+}
+
+/** Why a default does not fit its field, in plain words naming the field (`describeZodIssue`). */
+function getDefaultProblem(issue: z.core.$ZodIssue | undefined, field: string, value: unknown): string {
+  if (issue === undefined) return "it is not accepted";
+  const at = issue.path.reduce<unknown>(
+    (current, key) =>
+      current !== null && typeof current === "object"
+        ? (current as Record<PropertyKey, unknown>)[key]
+        : undefined,
+    value,
+  );
+  return describeZodIssue({ ...issue, path: [field, ...issue.path] }, at).replace(/\.$/, "");
 }

@@ -68,3 +68,26 @@ describe("validateAgentSpec messages", () => {
     );
   });
 });
+
+describe("a tool's default that does not fit its field", () => {
+  it("says why in plain words", () => {
+    const result = validateAgentSpec({
+      version: 1,
+      id: "a",
+      name: "A",
+      tools: [
+        {
+          name: "t",
+          argsSchema: {
+            type: "object",
+            properties: { city: { type: "string", maxLength: 3, default: "Paris" } },
+          },
+          impl: { kind: "mock", output: {} },
+        },
+      ],
+    });
+    const issue = result.issues.find((candidate) => candidate.code === "invalid_default");
+    expect(issue?.message).toContain("(City is too long: at most 3 characters)");
+    expect(issue?.message).not.toMatch(/Too big|<=/);
+  });
+});

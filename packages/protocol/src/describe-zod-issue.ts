@@ -41,9 +41,13 @@ function describeProblem(issue: z.core.$ZodIssue, label: string, value: unknown)
       return describeTooBig(issue, label);
     case "too_small":
       return describeTooSmall(issue, label);
-    case "invalid_type":
-      if (value === undefined && issue.input === undefined) return `${label} is missing`;
-      return `${label} should be ${withArticle(issue.expected)}, not ${describeType(value ?? issue.input)}`;
+    case "invalid_type": {
+      const given = value ?? issue.input;
+      // zod says "received undefined" for a field that is not there, whether or not the value is known here
+      if (given === undefined && /received undefined/.test(issue.message)) return `${label} is missing`;
+      if (given === undefined) return `${label} should be ${withArticle(issue.expected)}`;
+      return `${label} should be ${withArticle(issue.expected)}, not ${describeType(given)}`;
+    }
     case "invalid_value":
       return issue.values.length === 1
         ? `${label} must be ${JSON.stringify(issue.values[0])}`

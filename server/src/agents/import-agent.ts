@@ -1,4 +1,5 @@
 import {
+  describeZodIssue,
   AgentSpec,
   formatJsonPath,
   isPlanningHintsLike,
@@ -69,13 +70,13 @@ export function importAgent(body: unknown): ImportResponse {
 function toHintsError(error: z.ZodError, wrapped: boolean): ApiError {
   const issues = error.issues.map((issue) => {
     const path = formatJsonPath([...(wrapped ? ["planning_hints"] : []), ...(issue.path as PropertyKey[])]);
-    return { path, message: issue.message };
+    return { path, message: describeZodIssue(issue) };
   });
   const first = issues[0];
   const where = first ? first.path.replace(/^\$\.?/, "") || "planning_hints" : "planning_hints";
   return new ApiError(
     "validation_failed",
-    `Fix ${where} in the planning hints: ${first?.message ?? "it does not have the expected shape"}.`,
+    `Fix ${where} in the planning hints: ${first?.message.replace(/\.$/, "") ?? "it does not have the expected shape"}.`,
     { issues },
   );
 }
