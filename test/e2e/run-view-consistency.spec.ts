@@ -67,8 +67,11 @@ test("a rejected step shows as rejected with its note, and steps and tokens agre
     "rejected",
   );
   await expect(toolNode(page, "send_email")).toHaveAttribute("data-run-state", "rejected");
-  await rejected.click();
   await attachScreenshot(page, testInfo, "run-view-rejected-note");
+  // its detail shows the whole note
+  await rejected.click();
+  await expect(page.getByTestId("step-detail")).toContainText(NOTE);
+  await attachScreenshot(page, testInfo, "run-view-rejected-note-detail");
 
   // timeline: "Step 1" … "Step N" for the N steps done, then the answer, which is not a step
   const timeline = page.getByTestId("run-timeline");

@@ -198,7 +198,13 @@ function CompareCell({ step }: { step: CompareStep | undefined }): ReactElement 
         </span>
         {result ? (
           <span className={`compare-status is-${result}`}>
-            {result === "failed" ? `${step.failures} failed` : result === "skipped" ? "not run" : "ok"}
+            {result === "failed"
+              ? `${step.failures} failed`
+              : result === "skipped"
+                ? "not run"
+                : result === "rejected"
+                  ? "rejected"
+                  : "ok"}
           </span>
         ) : null}
       </span>
@@ -217,8 +223,9 @@ function CompareCell({ step }: { step: CompareStep | undefined }): ReactElement 
   );
 }
 
-/** A step's outcome: its tool calls failed or succeeded, or the tool it chose never ran (rejected, say). */
-function getStepResult(step: CompareStep): "failed" | "succeeded" | "skipped" | null {
+/** A step's outcome: a person rejected its call, its tool calls failed or succeeded, or its tool never ran. */
+function getStepResult(step: CompareStep): "rejected" | "failed" | "succeeded" | "skipped" | null {
+  if (step.rejected) return "rejected";
   if (step.failures > 0) return "failed";
   if (step.tools.length > 0) return "succeeded";
   if (step.action !== null && step.action !== "final_response" && step.action !== "parallel")

@@ -188,7 +188,7 @@ function ShownRun(): ReactElement | null {
           timeline={endView?.timeline ?? view.timeline}
           steps={endView?.steps ?? view.steps}
           stepsDone={(endView ?? view).totals.steps}
-          ended={!live && mode === "live"}
+          ended={!live}
           futureAfterSeq={endView ? view.lastSeq : undefined}
           selectedSeq={selectedSeq}
           onSelect={onSelect}

@@ -116,6 +116,22 @@ describe("compareRuns", () => {
     expect(comparison.left).toMatchObject({ runId: "run-a", status: "running" });
   });
 
+  it("marks a step whose call a person rejected", () => {
+    const events = createEventFactory("r");
+    const view = applyRunEvents(createRunView("r"), [
+      events.next("step_start", { source: "llm" }, { step: 0 }),
+      events.next("action", { next_node: "send", args: {}, source: "llm", action_seq: 0 }, { step: 0 }),
+      events.next(
+        "pause",
+        { reason: "approval_required", payload: { tool: "send", args: {} }, resumeToken: "t" },
+        { step: 0 },
+      ),
+      events.next("resumed", { decision: "reject", note: "no" }, { step: 0 }),
+    ]);
+    const comparison = compareRuns(view, view);
+    expect(comparison.rows[0]?.left).toMatchObject({ action: "send", rejected: true });
+  });
+
   it("compares an empty run", () => {
     const comparison = compareRuns(createRunView("a"), makeRun("b", ["alpha"]));
     expect(comparison.divergesAt).toBe(0);

@@ -14,6 +14,8 @@ export interface CompareStep {
   durationMs: number;
   /** Tool calls of the step that failed. */
   failures: number;
+  /** A person rejected the step's call at a pause. */
+  rejected?: true;
 }
 
 /** Step `index` of both runs, side by side. */
@@ -60,8 +62,15 @@ function getSteps(view: RunView): Map<number, CompareStep> {
     const call = view.calls[callId];
     if (call?.status === "failed") failures.set(call.step, (failures.get(call.step) ?? 0) + 1);
   }
+  const rejected = new Set(
+    view.timeline.flatMap((entry) => (entry.status === "rejected" ? [entry.step] : [])),
+  );
   const steps = new Map<number, CompareStep>();
-  for (const step of view.steps) steps.set(step.step, toCompareStep(step, failures.get(step.step) ?? 0));
+  for (const step of view.steps) {
+    const compared = toCompareStep(step, failures.get(step.step) ?? 0);
+    if (rejected.has(step.step)) compared.rejected = true;
+    steps.set(step.step, compared);
+  }
   return steps;
 }
 
