@@ -180,9 +180,9 @@ describe("tests from runs over REST", () => {
     const again = await server.request("/api/agents/support-triage/tests/drop", { method: "DELETE" });
     expect(again.status).toBe(404);
     expect(again.body.message).toContain("drop");
-    expect(
-      (await server.request("/api/agents/no-such-agent/tests/keep", { method: "DELETE" })).status,
-    ).toBe(404);
+    expect((await server.request("/api/agents/no-such-agent/tests/keep", { method: "DELETE" })).status).toBe(
+      404,
+    );
     expect(
       (await server.request("/api/agents/support-triage/tests/bad%20id", { method: "DELETE" })).status,
     ).toBe(400);
