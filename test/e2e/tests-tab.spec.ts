@@ -53,6 +53,7 @@ test("save a run as a test, run the suite, break the agent, see the case fail in
   await expect(page.getByTestId("run-summary")).toHaveAttribute("data-run-id", runId);
   await page.getByTestId("save-as-test").click();
   await expect(page.getByTestId("save-as-test-saved")).toContainText("case 1 of the suite in the Tests tab");
+  await attachScreenshot(page, testInfo, "tests-save-as-test");
   await page.getByTestId("save-as-test-open").click();
   await expect(page.getByTestId("tests-tab")).toHaveAttribute("aria-selected", "true");
   const item = page.getByTestId("test-case-item");

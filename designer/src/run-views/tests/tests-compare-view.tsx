@@ -1,5 +1,5 @@
 import type { TestRunRecord } from "@waddle/protocol";
-import { useMemo, useState, type ReactElement } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactElement } from "react";
 import { formatCost, formatCount, formatDelta, formatDuration } from "../../util/format-metrics.js";
 import { formatStartTime } from "../../util/format-time.js";
 import { compareTestRuns, formatPassRate, type CaseChange } from "./compare-test-runs.js";
@@ -98,6 +98,12 @@ export function TestsCompareView(props: {
 }): ReactElement {
   const { a, b } = props;
   const comparison = useMemo(() => compareTestRuns(a, b), [a, b]);
+  const section = useRef<HTMLElement>(null);
+  // it opens below the cases: brought into view once, where the Compare button was (a block body: Chromium's
+  // scrollIntoView may answer a promise, which React would take for a cleanup)
+  useEffect(() => {
+    section.current?.scrollIntoView({ block: "nearest" });
+  }, []);
   const { totals, passRate, counts } = comparison;
   const metrics = [
     {
@@ -133,6 +139,7 @@ export function TestsCompareView(props: {
   };
   return (
     <section
+      ref={section}
       className="tests-compare-view"
       data-testid="tests-compare-view"
       aria-label="Two test runs compared"
