@@ -118,8 +118,28 @@ test("save a run as a test, run the suite, break the agent, see the case fail in
   await expect(page.getByTestId("run-summary")).toHaveAttribute("data-run-id", latest.cases[0]!.runId);
   await expect(toolNode(page, "lookup_order")).toBeVisible();
 
-  // Delete the case: the suite is empty again.
+  // Edit what the case checks, as JSON: a value the schema refuses is said with its path, then saved.
   await page.getByTestId("tests-tab").click();
+  await item.getByTestId("test-case-edit").click();
+  const json = item.getByTestId("test-case-expect-json");
+  await expect(json).toHaveValue(/"order": "exact"/);
+  await json.fill('{"status": "finished", "trajectory": {"tools": ["lookup_order"], "order": "sideways"}}');
+  await item.getByTestId("test-case-expect-save").click();
+  await expect(item.getByTestId("test-case-expect-error")).toContainText("trajectory.order");
+  await json.fill('{"status": "finished", "trajectory": {"tools": ["lookup_order"], "order": "subset"}}');
+  await attachScreenshot(page, testInfo, "tests-edit-checks");
+  await item.getByTestId("test-case-expect-save").click();
+  await expect(json).toBeHidden();
+  await expect(item).toContainText("Expects ends finished · tools lookup_order (at least)");
+  const edited = (await (await request.get(`/api/agents/${id}/tests`)).json()) as {
+    cases: { expect: unknown }[];
+  };
+  expect(edited.cases[0]!.expect).toEqual({
+    status: "finished",
+    trajectory: { tools: ["lookup_order"], order: "subset" },
+  });
+
+  // Delete the case: the suite is empty again.
   await item.getByTestId("test-case-delete").click();
   await item.getByTestId("test-case-delete-confirm").click();
   await expect(page.getByTestId("test-case-item")).toHaveCount(0);

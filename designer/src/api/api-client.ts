@@ -34,6 +34,7 @@ import {
   TestRunsListResponse,
   TestSuite,
   type SaveTestRequest,
+  type TestSuiteInput,
   type StartTestRunRequest,
   ToolTestResponse,
   type ToolTestRequest,
@@ -334,6 +335,11 @@ export class ApiClient {
   /** The agent's test suite (`GET /api/agents/:id/tests`). */
   async getTestSuite(agentId: string): Promise<TestSuite> {
     return this.json("GET", `/api/agents/${encodeURIComponent(agentId)}/tests`, TestSuite);
+  }
+
+  /** Replaces the agent's whole suite; a case that does not fit is a 400 naming its JSON path. */
+  async putTestSuite(agentId: string, body: TestSuiteInput): Promise<TestSuite> {
+    return this.json("PUT", `/api/agents/${encodeURIComponent(agentId)}/tests`, TestSuite, body);
   }
 
   /** Saves an ended run of the agent as a new case at the end of its suite. */

@@ -2,6 +2,7 @@ import type { TestCase, TestCaseResult } from "@waddle/protocol";
 import { useState, type ReactElement } from "react";
 import { formatCost, formatCount, formatDuration } from "../../util/format-metrics.js";
 import { describeTestFailure } from "./describe-test-failure.js";
+import { readExpectText } from "./read-expect-text.js";
 import { summarizeExpect } from "./summarize-expect.js";
 
 const STATUS_WORDS: Record<TestCaseResult["status"], string> = {
@@ -23,9 +24,12 @@ export function TestCaseItem(props: {
   onRun(): void;
   onOpenRun(runId: string): void;
   onDelete(): void;
+  /** Saves new expectations; resolves false when the server refused them (the tab says why). */
+  onSaveExpect(expect: TestCase["expect"]): Promise<boolean>;
 }): ReactElement {
   const { testCase, result } = props;
   const [confirming, setConfirming] = useState(false);
+  const [editing, setEditing] = useState(false);
   const expect = summarizeExpect(testCase.expect);
   return (
     <li className="test-case" data-testid="test-case-item" data-case-id={testCase.id}>
@@ -46,6 +50,15 @@ export function TestCaseItem(props: {
         <span className="test-case-expect-label">Expects</span>{" "}
         {expect.length > 0 ? expect.join(" · ") : "nothing beyond its mocks being matched"}
       </p>
+      {editing ? (
+        <ExpectEditor
+          initial={testCase.expect}
+          onCancel={() => setEditing(false)}
+          onSave={async (expect) => {
+            if (await props.onSaveExpect(expect)) setEditing(false);
+          }}
+        />
+      ) : null}
       {result ? <TestResult result={result} onOpenRun={props.onOpenRun} /> : null}
       <div className="test-case-actions">
         <button
@@ -58,6 +71,17 @@ export function TestCaseItem(props: {
         >
           Run this case
         </button>
+        {editing ? null : (
+          <button
+            type="button"
+            className="btn btn-ghost btn-small"
+            data-testid="test-case-edit"
+            title="Edit what this case checks, as JSON"
+            onClick={() => setEditing(true)}
+          >
+            Edit checks
+          </button>
+        )}
         {confirming ? (
           <>
             <button
@@ -88,6 +112,67 @@ export function TestCaseItem(props: {
         )}
       </div>
     </li>
+  );
+}
+
+/** The case's `expect` as JSON, checked with the protocol's schema before it is saved. */
+function ExpectEditor(props: {
+  initial: TestCase["expect"];
+  onSave(expect: TestCase["expect"]): Promise<void>;
+  onCancel(): void;
+}): ReactElement {
+  const [text, setText] = useState(() => JSON.stringify(props.initial, null, 2));
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  return (
+    <form
+      className="test-expect-editor"
+      aria-label="Edit the checks"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const read = readExpectText(text);
+        if (!read.ok) return setProblem(read.message);
+        setProblem(null);
+        setSaving(true);
+        void props.onSave(read.expect).finally(() => setSaving(false));
+      }}
+    >
+      <label className="field">
+        <span className="field-label">
+          Checks (<code>status</code>, <code>trajectory</code>, <code>answer</code>, <code>budget</code>)
+        </span>
+        <textarea
+          className="input test-expect-json"
+          data-testid="test-case-expect-json"
+          spellCheck={false}
+          rows={Math.min(16, text.split("\n").length + 1)}
+          value={text}
+          aria-invalid={problem !== null}
+          onChange={(event) => {
+            setText(event.target.value);
+            setProblem(null);
+          }}
+        />
+      </label>
+      {problem ? (
+        <p className="field-error" role="alert" data-testid="test-case-expect-error">
+          {problem}
+        </p>
+      ) : null}
+      <div className="test-case-actions">
+        <button
+          type="submit"
+          className="btn btn-primary btn-small"
+          data-testid="test-case-expect-save"
+          disabled={saving}
+        >
+          {saving ? "Saving…" : "Save checks"}
+        </button>
+        <button type="button" className="btn btn-ghost btn-small" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }
 

@@ -28,6 +28,8 @@ export interface TestsState {
   /** Starts a test run of all cases or of `caseIds` on `agentVersion`, and shows it. */
   runSuite(options: { agentVersion: number | undefined; caseIds?: string[] }): Promise<void>;
   deleteCase(caseId: string): Promise<void>;
+  /** Saves a case's new expectations (the whole suite is written back); resolves false when refused. */
+  setExpect(caseId: string, expect: TestCase["expect"]): Promise<boolean>;
   /** A record from `test_run_updated` or a read: kept, and listed when new. */
   applyRecord(record: TestRunRecord): void;
   show(testRunId: string): Promise<void>;
@@ -98,6 +100,21 @@ export function createTestsStore(api: ApiClient): TestsStore {
           set({ cases: get().cases.filter((testCase) => testCase.id !== caseId) });
         } catch (error) {
           fail(error);
+        }
+      },
+      async setExpect(caseId, expect) {
+        const agentId = get().agentId;
+        if (!agentId) return false;
+        const cases = get().cases.map((testCase) =>
+          testCase.id === caseId ? { ...testCase, expect } : testCase,
+        );
+        try {
+          const suite = await api.putTestSuite(agentId, { version: 1, agentId, cases });
+          if (get().agentId === agentId) set({ cases: suite.cases });
+          return true;
+        } catch (error) {
+          fail(error);
+          return false;
         }
       },
       applyRecord(record) {

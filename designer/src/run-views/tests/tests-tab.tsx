@@ -139,6 +139,7 @@ export function TestsTab(): ReactElement {
               onRun={() => void store.getState().runSuite({ agentVersion: chosen, caseIds: [testCase.id] })}
               onOpenRun={openRun}
               onDelete={() => void store.getState().deleteCase(testCase.id)}
+              onSaveExpect={(expect) => store.getState().setExpect(testCase.id, expect)}
             />
           ))}
         </ul>
