@@ -258,6 +258,11 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     });
     const interrupted = await runs.recoverRuns();
     if (interrupted.length > 0) logger.warn("runs interrupted by the last shutdown", { runs: interrupted });
+    // A test run is driven by the process that started it: one left running by a stopped server never ends.
+    // In queue mode another instance may be driving it, so it is left alone there.
+    const testRunsInterrupted = queueMode ? [] : await tests.recoverTestRuns();
+    if (testRunsInterrupted.length > 0)
+      logger.warn("test runs interrupted by the last shutdown", { testRuns: testRunsInterrupted });
     const app = createApp({
       store,
       registry,

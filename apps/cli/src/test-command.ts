@@ -66,7 +66,7 @@ export async function testCommand(options: TestCommandOptions): Promise<number> 
     writeFileSync(file, createJunitReport(record, { durationMs }));
     options.io.stdout.write(`JUnit report: ${options.junit}\n`);
   }
-  return failed > 0 || record.status === "cancelled" ? 1 : 0;
+  return failed > 0 || record.status === "cancelled" || record.status === "interrupted" ? 1 : 0;
 }
 
 /** A server's 4xx (unknown agent, bad suite, no cases) is bad input: exit 2, with the server's words. */

@@ -29,6 +29,13 @@ import {
   SessionStatus,
   StartRunResponse,
   ToolsResponse,
+  TestCase,
+  TestRunRecord,
+  TestRunsListResponse,
+  TestSuite,
+  type SaveTestRequest,
+  type TestSuiteInput,
+  type StartTestRunRequest,
   ToolTestResponse,
   type ToolTestRequest,
   UpdateAgentResponse,
@@ -323,6 +330,52 @@ export class ApiClient {
   /** What Run would meet for this spec on this server: its model's key and endpoint, http hosts. */
   async checkCredentials(spec: AgentSpec): Promise<CredentialsCheckResponse> {
     return this.json("POST", "/api/credentials/check", CredentialsCheckResponse, { spec });
+  }
+
+  /** The agent's test suite (`GET /api/agents/:id/tests`). */
+  async getTestSuite(agentId: string): Promise<TestSuite> {
+    return this.json("GET", `/api/agents/${encodeURIComponent(agentId)}/tests`, TestSuite);
+  }
+
+  /** Replaces the agent's whole suite; a case that does not fit is a 400 naming its JSON path. */
+  async putTestSuite(agentId: string, body: TestSuiteInput): Promise<TestSuite> {
+    return this.json("PUT", `/api/agents/${encodeURIComponent(agentId)}/tests`, TestSuite, body);
+  }
+
+  /** Saves an ended run of the agent as a new case at the end of its suite. */
+  async saveRunAsTest(agentId: string, body: SaveTestRequest): Promise<TestCase> {
+    return this.json("POST", `/api/agents/${encodeURIComponent(agentId)}/tests`, TestCase, body);
+  }
+
+  async deleteTestCase(agentId: string, caseId: string): Promise<void> {
+    await this.request(
+      "DELETE",
+      `/api/agents/${encodeURIComponent(agentId)}/tests/${encodeURIComponent(caseId)}`,
+    );
+  }
+
+  /** Starts a test run (all cases, or `caseIds`) on the latest or given version; answers at once. */
+  async startTestRun(agentId: string, body: StartTestRunRequest): Promise<{ testRunId: string }> {
+    return this.json(
+      "POST",
+      `/api/agents/${encodeURIComponent(agentId)}/test-runs`,
+      z.object({ testRunId: z.string() }),
+      body,
+    );
+  }
+
+  /** The agent's test runs, newest first, without their cases. */
+  async listTestRuns(agentId: string): Promise<TestRunsListResponse["testRuns"]> {
+    const answer = await this.json(
+      "GET",
+      `/api/agents/${encodeURIComponent(agentId)}/test-runs`,
+      TestRunsListResponse,
+    );
+    return answer.testRuns;
+  }
+
+  async getTestRun(id: string): Promise<TestRunRecord> {
+    return this.json("GET", `/api/test-runs/${encodeURIComponent(id)}`, TestRunRecord);
   }
 
   async getAllowList(): Promise<AllowListResponse> {

@@ -169,7 +169,8 @@ export const TestCaseResult = z.object({
 });
 export type TestCaseResult = z.infer<typeof TestCaseResult>;
 
-export const TestRunStatus = z.enum(["running", "passed", "failed", "cancelled"]);
+/** `interrupted`: the server stopped while it ran (marked so at the next start; its unfinished cases skipped). */
+export const TestRunStatus = z.enum(["running", "passed", "failed", "cancelled", "interrupted"]);
 export type TestRunStatus = z.infer<typeof TestRunStatus>;
 
 export const TestTotals = z.object({

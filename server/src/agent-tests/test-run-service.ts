@@ -28,6 +28,8 @@ import type { TestCaseRegistry } from "./test-case-planner-factory.js";
 export const DEFAULT_TEST_CONCURRENCY = 4;
 /** Most cases a suite holds. */
 export const MAX_SUITE_CASES = 1_000;
+/** Test runs per agent looked at for ones left running by a stopped process (the newest). */
+const RECOVER_SCAN_LIMIT = 200;
 /** How often a case's run is read again while no status message arrives (a safety net, not the path). */
 const POLL_MS = 1_000;
 
@@ -161,6 +163,44 @@ export class TestRunService {
     const record = await this.options.store.tests.getTestRun(testRunId);
     if (!record) throw notFound("Test run", testRunId);
     return record;
+  }
+
+  /**
+   * Marks test runs that a previous process left `running` as `interrupted` (nothing runs them any more:
+   * a test run is driven by the process that started it), their unfinished cases skipped. Call once at
+   * start, before any test run starts here. Answers the ids marked.
+   */
+  async recoverTestRuns(): Promise<string[]> {
+    const { store } = this.options;
+    const marked: string[] = [];
+    for (const agent of await store.listAgents()) {
+      for (const record of await store.tests.listTestRuns(agent.id, RECOVER_SCAN_LIMIT)) {
+        if (record.status !== "running" || this.active.has(record.id)) continue;
+        const cases = record.cases.map(skipUnfinished);
+        await this.save({
+          ...record,
+          cases,
+          totals: getTestTotals(cases),
+          status: "interrupted",
+          finishedAt: new Date().toISOString(),
+        });
+        marked.push(record.id);
+      }
+    }
+    return marked;
+  }
+
+  /** Removes one case from the agent's suite; answers the suite left. */
+  async deleteCase(agentId: string, caseId: string): Promise<TestCase[]> {
+    const { store } = this.options;
+    await this.requireAgent(agentId);
+    const cases = (await store.tests.getSuite(agentId))?.cases ?? [];
+    if (!cases.some((testCase) => testCase.id === caseId)) throw notFound("Test case", caseId);
+    const saved = await store.tests.putSuite(
+      agentId,
+      cases.filter((testCase) => testCase.id !== caseId),
+    );
+    return saved.cases;
   }
 
   /** Cancels a running test run: its cases' runs are cancelled, the cases not started are skipped. */

@@ -167,6 +167,27 @@ describe("tests from runs over REST", () => {
     expect(wrong.status).toBe(409);
   });
 
+  it("deletes one case of a suite, and answers 404 for a case or agent it does not know", async () => {
+    const cases = [
+      { id: "keep", name: "keep", query: "keep me" },
+      { id: "drop", name: "drop", query: "drop me" },
+    ];
+    await server.request("/api/agents/support-triage/tests", { method: "PUT", json: { cases } });
+    const deleted = await server.request("/api/agents/support-triage/tests/drop", { method: "DELETE" });
+    expect(deleted.status).toBe(204);
+    const suite = (await server.request("/api/agents/support-triage/tests")).body;
+    expect((suite.cases as { id: string }[]).map((testCase) => testCase.id)).toEqual(["keep"]);
+    const again = await server.request("/api/agents/support-triage/tests/drop", { method: "DELETE" });
+    expect(again.status).toBe(404);
+    expect(again.body.message).toContain("drop");
+    expect((await server.request("/api/agents/no-such-agent/tests/keep", { method: "DELETE" })).status).toBe(
+      404,
+    );
+    expect(
+      (await server.request("/api/agents/support-triage/tests/bad%20id", { method: "DELETE" })).status,
+    ).toBe(400);
+  });
+
   it("cancelling a test run cancels its runs", async () => {
     const spec = AgentSpec.parse({
       version: 1,

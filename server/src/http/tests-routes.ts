@@ -1,6 +1,7 @@
 import {
   SaveTestRequest,
   StartTestRunRequest,
+  TestCaseId,
   TestSuite,
   type TestRunsListResponse,
   type TestSuite as Suite,
@@ -15,12 +16,13 @@ import { AgentIdParam, parseRequest } from "./validate-request.js";
 const TestRunIdParam = z.strictObject({
   id: z.string().regex(/^tr_[A-Za-z0-9_-]{1,80}$/, "must be a test run id such as tr_4f9c2a1b"),
 });
+const CaseParams = z.strictObject({ id: AgentIdParam.shape.id, caseId: TestCaseId });
 const SuiteQuery = z.strictObject({ download: z.enum(["0", "1"]).optional() });
 const ListQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(200).default(50) });
 
 /**
  * Tests from runs: `/api/agents/:id/tests` (the suite, whole; `POST {fromRunId}` saves a run as a case),
- * `/api/agents/:id/test-runs` (start, list) and `/api/test-runs/:id` (get, cancel).
+ * `DELETE /api/agents/:id/tests/:caseId` (one case), `/api/agents/:id/test-runs` (start, list) and `/api/test-runs/:id` (get, cancel).
  */
 export function createTestsRoutes(options: { store: WaddleStore; tests: TestRunService }): Router {
   const { store, tests } = options;
@@ -54,6 +56,12 @@ export function createTestsRoutes(options: { store: WaddleStore; tests: TestRunS
     const body = parseRequest(SaveTestRequest, request.body, "body");
     const testCase = await tests.saveFromRun(id, body);
     response.status(201).json(testCase);
+  });
+
+  router.delete("/agents/:id/tests/:caseId", async (request, response) => {
+    const { id, caseId } = parseRequest(CaseParams, request.params, "params");
+    await tests.deleteCase(id, caseId);
+    response.status(204).end();
   });
 
   router.post("/agents/:id/test-runs", async (request, response) => {

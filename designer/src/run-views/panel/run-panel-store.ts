@@ -4,7 +4,7 @@ import { useEditor, type Editor } from "../../editor/editor-context.js";
 import { useRunStore } from "../use-run-store.js";
 import type { ForkTarget } from "../fork/fork-edit-model.js";
 
-export type RunPanelTab = "run" | "chat" | "history" | "compare";
+export type RunPanelTab = "run" | "chat" | "history" | "compare" | "tests";
 
 /** A message the panel keeps until dismissed or the next run (a refused decision, a failed start). */
 export interface RunPanelNotice {

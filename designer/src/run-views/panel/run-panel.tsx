@@ -9,10 +9,11 @@ import { getRunPanelStore, useRunPanel, type RunPanelTab } from "./run-panel-sto
 import { RunStatusChip } from "./run-summary.js";
 import { RunTab } from "./run-tab.js";
 import { ForkDialog } from "../fork/fork-dialog.js";
+import { TestsTab } from "../tests/tests-tab.js";
 
 /**
  * The run panel, in the right column while it is open or a run is shown: Run (start, watch, approve),
- * Chat (the agent's sessions: a conversation over many turns), History (the agent's runs, live) and Compare.
+ * Chat (the agent's sessions: a conversation over many turns), History (the agent's runs, live), Compare and Tests (cases saved from runs, run on any version).
  */
 export function RunPanel(): ReactElement {
   const editor = useEditor();
@@ -58,6 +59,7 @@ export function RunPanel(): ReactElement {
             ),
           },
           { value: "compare", label: "Compare", testId: "run-tab-compare" },
+          { value: "tests", label: "Tests", testId: "tests-tab", title: "Regression tests saved from runs" },
         ]}
       />
       {tab === "chat" ? (
@@ -67,7 +69,15 @@ export function RunPanel(): ReactElement {
         </div>
       ) : (
         <div className="sidebar-scroll" role="tabpanel" aria-label={tab}>
-          {tab === "run" ? <RunTab /> : tab === "history" ? <RunHistory /> : <RunCompare />}
+          {tab === "run" ? (
+            <RunTab />
+          ) : tab === "history" ? (
+            <RunHistory />
+          ) : tab === "tests" ? (
+            <TestsTab />
+          ) : (
+            <RunCompare />
+          )}
         </div>
       )}
       {forking ? (

@@ -20,6 +20,7 @@ import { RunTotals } from "./run-totals.js";
 import { StepDetail } from "./step-detail.js";
 import { useNow } from "./use-now.js";
 import { ForkOfNote } from "../fork/fork-of-note.js";
+import { SaveAsTest } from "../tests/save-as-test.js";
 
 const ERROR_TEST_IDS = { already_answered: "already-answered", resume: "resume-error" } as const;
 
@@ -158,6 +159,7 @@ function ShownRun(): ReactElement | null {
     <>
       <RunSummary view={view} />
       <ForkOfNote />
+      <SaveAsTest />
       {pause && mode === "live" && (status ?? view.status) === "paused" ? (
         <ApprovalCard
           key={pause.resumeToken}
