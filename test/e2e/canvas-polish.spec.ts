@@ -1,6 +1,11 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures.js";
-import { createAgent as createAgentInPage, openDesigner, saveScreenshot, toolNode } from "./designer-helpers.js";
+import {
+  createAgent as createAgentInPage,
+  openDesigner,
+  saveScreenshot,
+  toolNode,
+} from "./designer-helpers.js";
 import { createAgent, getChainSpec, getUniqueId, openAgent, startRunFromDesigner } from "./runs-helpers.js";
 
 /** The smallest size a tool name may render at (12.5 px text at zoom 0.8). */
@@ -244,7 +249,8 @@ test("the 5-tool example and a 10-tool agent show whole with names at a readable
   const nodes = page.locator(".react-flow__node-tool");
   await expect.poll(() => getRenderedNameSize(nodes.first())).toBeGreaterThanOrEqual(LEGIBLE_PX);
   await expect(() => expectAllNodesInCanvas(page, 5)).toPass();
-  for (const node of await nodes.all()) expect(await getRenderedNameSize(node)).toBeGreaterThanOrEqual(LEGIBLE_PX);
+  for (const node of await nodes.all())
+    expect(await getRenderedNameSize(node)).toBeGreaterThanOrEqual(LEGIBLE_PX);
   await saveScreenshot(page, "canvas-polish-five-tools");
 
   // ten tools without a layout: auto-layout wraps them into rows that fit at a readable zoom
@@ -254,11 +260,12 @@ test("the 5-tool example and a 10-tool agent show whole with names at a readable
   await openAgent(page, id);
   await page.getByTestId("command-auto-layout").click();
   await expect.poll(() => getRenderedNameSize(toolNode(page, "tool_10"))).toBeGreaterThanOrEqual(LEGIBLE_PX);
-  await expect.poll(async () => (await toolNode(page, "tool_10").boundingBox())?.y ?? 0).toBeGreaterThan(
-    ((await toolNode(page, "tool_1").boundingBox())?.y ?? 0) + 100,
-  );
+  await expect
+    .poll(async () => (await toolNode(page, "tool_10").boundingBox())?.y ?? 0)
+    .toBeGreaterThan(((await toolNode(page, "tool_1").boundingBox())?.y ?? 0) + 100);
   await expect(() => expectAllNodesInCanvas(page, 10)).toPass();
-  for (const node of await nodes.all()) expect(await getRenderedNameSize(node)).toBeGreaterThanOrEqual(LEGIBLE_PX);
+  for (const node of await nodes.all())
+    expect(await getRenderedNameSize(node)).toBeGreaterThanOrEqual(LEGIBLE_PX);
   await saveScreenshot(page, "canvas-polish-ten-tools");
   await page.getByTestId("save-button").click();
   await expect(page.getByTestId("save-status")).toHaveText("Saved · v2");

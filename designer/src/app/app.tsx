@@ -48,14 +48,14 @@ function Shell({ editor }: { editor: Editor }): ReactElement {
           />
         ) : (
           <>
-            <SidePanel side="left" label="agents and tools">
+            <SidePanel side="left" label="Agents and tools">
               <LeftSidebar />
             </SidePanel>
             <main className="canvas-area" aria-label="Canvas">
               <DraftBanner />
               <FlowCanvas colorMode={theme} />
             </main>
-            <SidePanel side="right" label={runPanelShown ? "run" : "inspector"}>
+            <SidePanel side="right" label={runPanelShown ? "Run" : "Inspector"}>
               {runPanelShown ? <RunPanel /> : <RightSidebar />}
             </SidePanel>
           </>

@@ -2,7 +2,7 @@ import type { ReactElement } from "react";
 import { useEditor } from "../editor/editor-context.js";
 import { Icon } from "../components/icon.js";
 import { useRunStore } from "../run-views/use-run-store.js";
-import { getViewPrefsStore, useViewPrefs } from "../shell/use-view-prefs.js";
+import { getViewPrefsStore, useViewPrefs } from "../editor/use-view-prefs.js";
 
 /** Over the canvas while a run plays: whether the view follows the running tool (remembered). */
 export function FollowRunToggle(): ReactElement | null {

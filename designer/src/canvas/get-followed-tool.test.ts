@@ -14,7 +14,9 @@ const node = (state: NodeRunView["state"], changedSeq: number): NodeRunView => (
 
 describe("the tool a run's view follows", () => {
   it("is the latest running tool, ahead of tools that finished later", () => {
-    expect(getFollowedTool({ a: node("succeeded", 9), b: node("running", 4), c: node("running", 6) })).toBe("c");
+    expect(getFollowedTool({ a: node("succeeded", 9), b: node("running", 4), c: node("running", 6) })).toBe(
+      "c",
+    );
     expect(getFollowedTool({ a: node("awaiting_approval", 3), b: node("succeeded", 8) })).toBe("a");
   });
 

@@ -53,8 +53,12 @@ export function pasteJsonText(editor: Editor, text: string): boolean {
     pasted.source === "tool"
       ? `Added the tool “${selection.nodes[0] ?? ""}”`
       : `Added ${count} tool${count === 1 ? "" : "s"}${edges > 0 ? ` and ${edges} edge${edges === 1 ? "" : "s"}` : ""}`;
-  const from = pasted.source === "agent" ? ` from the agent “${pasted.agentName ?? ""}” (to open it as an agent of its own, use Import)` : "";
-  const clash = renamed.length > 0 && pasted.source === "tool" ? " (its name was taken, so it got a suffix)" : "";
+  const from =
+    pasted.source === "agent"
+      ? ` from the agent “${pasted.agentName ?? ""}” (to open it as an agent of its own, use Import)`
+      : "";
+  const clash =
+    renamed.length > 0 && pasted.source === "tool" ? " (its name was taken, so it got a suffix)" : "";
   notify("success", `${what}${from}${clash}.`);
   return true;
 }

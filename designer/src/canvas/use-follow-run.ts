@@ -2,7 +2,7 @@ import { useCallback, useEffect } from "react";
 import { useEditor } from "../editor/editor-context.js";
 import { getAbsolutePosition, TOOL_NODE_SIZE } from "../model/layout-geometry.js";
 import { useRunStore } from "../run-views/use-run-store.js";
-import { getViewPrefsStore, useViewPrefs } from "../shell/use-view-prefs.js";
+import { getViewPrefsStore, useViewPrefs } from "../editor/use-view-prefs.js";
 import { getFollowedTool, isWellInView } from "./get-followed-tool.js";
 
 /**
@@ -14,7 +14,9 @@ export function useFollowRun(): (event: MouseEvent | TouchEvent | null) => void 
   const editor = useEditor();
   const follow = useViewPrefs((state) => state.followRun);
   const target = useRunStore((state) =>
-    (state.mode === "live" || state.mode === "replay") && state.view ? getFollowedTool(state.view.nodes) : null,
+    (state.mode === "live" || state.mode === "replay") && state.view
+      ? getFollowedTool(state.view.nodes)
+      : null,
   );
   useEffect(() => {
     const canvas = editor.canvas.current;
@@ -34,7 +36,10 @@ export function useFollowRun(): (event: MouseEvent | TouchEvent | null) => void 
       prefs.setFollowRun(false);
       editor.ui
         .getState()
-        .notify("info", "You moved the view, so it no longer follows the run. Turn Follow run back on to follow it.");
+        .notify(
+          "info",
+          "You moved the view, so it no longer follows the run. Turn Follow run back on to follow it.",
+        );
     },
     [editor],
   );

@@ -10,7 +10,8 @@ function selectIsAllInView(state: ReactFlowState): boolean {
     const height = (node.measured.height ?? 0) * zoom;
     const screenX = left * zoom + x;
     const screenY = top * zoom + y;
-    if (screenX < 0 || screenY < 0 || screenX + width > state.width || screenY + height > state.height) return false;
+    if (screenX < 0 || screenY < 0 || screenX + width > state.width || screenY + height > state.height)
+      return false;
   }
   return true;
 }

@@ -47,7 +47,8 @@ function copySelection(editor: Editor, toSystem: boolean): boolean {
   if (slice) {
     editor.ui.getState().set({ clipboard: slice });
     // the menu's Copy reaches the system clipboard too (Ctrl+C does through the copy event)
-    if (toSystem) void globalThis.navigator?.clipboard?.writeText(getClipboardJson(slice)).catch(() => undefined);
+    if (toSystem)
+      void globalThis.navigator?.clipboard?.writeText(getClipboardJson(slice)).catch(() => undefined);
   }
   return slice !== null;
 }

@@ -21,7 +21,9 @@ describe("command palette matching", () => {
     const substring = getFuzzyScore("doc", "parse_documents") ?? -1;
     const scattered = getFuzzyScore("pdc", "parse_documents") ?? -1;
     expect(substring).toBeGreaterThan(scattered);
-    expect(getFuzzyScore("lay", "Auto-layout") ?? -1).toBeGreaterThan(getFuzzyScore("ayo", "Auto-layout") ?? -1);
+    expect(getFuzzyScore("lay", "Auto-layout") ?? -1).toBeGreaterThan(
+      getFuzzyScore("ayo", "Auto-layout") ?? -1,
+    );
   });
 
   it("lists everything for an empty query, commands first, and filters by label and detail", () => {

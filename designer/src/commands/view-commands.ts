@@ -2,7 +2,7 @@ import type { Command } from "../editor/command-registry.js";
 import type { Editor } from "../editor/editor-context.js";
 import { openRunPanel } from "../run-views/run-actions.js";
 import { getCredentialsHash, navigateToHash } from "../settings/settings-route.js";
-import { getViewPrefsStore } from "../shell/use-view-prefs.js";
+import { getViewPrefsStore } from "../editor/use-view-prefs.js";
 import type { PanelSide } from "../store/view-prefs-store.js";
 
 /** The commands (and so the shortcuts) that show or hide each side panel. */
@@ -45,7 +45,10 @@ export function createViewCommands(): Command<Editor>[] {
         prefs.setFollowRun(!prefs.followRun);
         editor.ui
           .getState()
-          .notify("info", prefs.followRun ? "Following the run is off." : "The view follows the running tool.");
+          .notify(
+            "info",
+            prefs.followRun ? "Following the run is off." : "The view follows the running tool.",
+          );
       },
     },
     {

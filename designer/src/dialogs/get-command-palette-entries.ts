@@ -2,6 +2,7 @@ import type { Editor } from "../editor/editor-context.js";
 import type { PaletteEntry } from "../commands/get-palette-matches.js";
 import { addPaletteItem } from "../canvas/add-palette-item.js";
 import type { PaletteItem } from "../canvas/palette-drop.js";
+import { getViewPrefsStore } from "../editor/use-view-prefs.js";
 import { getGroupKey } from "../model/layout-geometry.js";
 import { NEW_TOOL_KINDS, TOOL_KIND_INFO } from "../templates/create-new-tool.js";
 
@@ -17,11 +18,16 @@ export function getCommandPaletteEntries(editor: Editor): RunnableEntry[] {
   const editing = editor.runs.getState().mode === "edit";
   const commands: RunnableEntry[] = editor.commands
     .list()
-    .filter((command) => command.name !== "command-palette" && editor.commands.isEnabled(command.name, editor))
+    .filter(
+      (command) => command.name !== "command-palette" && editor.commands.isEnabled(command.name, editor),
+    )
     .map((command) => ({
       id: `command:${command.name}`,
       group: "Commands",
       label: command.label,
+      ...(command.name === "toggle-follow-run"
+        ? { detail: getViewPrefsStore(editor).getState().followRun ? "on now" : "off now" }
+        : {}),
       ...(command.shortcut ? { shortcut: command.shortcut } : {}),
       run: () => void editor.commands.execute(command.name, editor),
     }));

@@ -65,7 +65,10 @@ describe("auto-layout", () => {
     const points = names.map((name) => getAbsolutePosition(laidOut, name));
     const rows = [...new Set(points.map((point) => point.y))];
     expect(rows.length).toBeGreaterThan(1);
-    const width = Math.max(...points.map((point) => point.x)) + TOOL_NODE_SIZE.width - Math.min(...points.map((point) => point.x));
+    const width =
+      Math.max(...points.map((point) => point.x)) +
+      TOOL_NODE_SIZE.width -
+      Math.min(...points.map((point) => point.x));
     expect(width * 0.8).toBeLessThanOrEqual(DEFAULT_LAYOUT_VIEW.width);
     // in reading order: along a row, then down to the start of the next
     for (let index = 1; index < points.length; index++) {

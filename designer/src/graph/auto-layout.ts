@@ -89,12 +89,12 @@ export function getWrappedLayout(
   view: { width: number; height: number },
 ): Record<string, Position> {
   const boxes: LayoutBox[] = Object.entries(positions).map(([key, position]) => ({
-      key,
-      x: position.x,
-      y: position.y,
-      width: position.width ?? TOOL_NODE_SIZE.width,
-      height: position.height ?? TOOL_NODE_SIZE.height,
-    }));
+    key,
+    x: position.x,
+    y: position.y,
+    width: position.width ?? TOOL_NODE_SIZE.width,
+    height: position.height ?? TOOL_NODE_SIZE.height,
+  }));
   const wrapped = getWrappedPositions(boxes, { view, targetZoom: WRAP_TARGET_ZOOM, rowGap: WRAP_ROW_GAP });
   const result = { ...positions };
   for (const [key, point] of Object.entries(wrapped)) {

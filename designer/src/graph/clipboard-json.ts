@@ -1,4 +1,12 @@
-import { AgentSpec, Edge, Layout, ParallelGroup, parseJson, protoSafeReviver, ToolSpec } from "@waddle/protocol";
+import {
+  AgentSpec,
+  Edge,
+  Layout,
+  ParallelGroup,
+  parseJson,
+  protoSafeReviver,
+  ToolSpec,
+} from "@waddle/protocol";
 import { z } from "zod";
 import type { ClipboardSlice } from "./clipboard-slice.js";
 import { getFallbackPosition } from "../model/layout-geometry.js";
@@ -32,7 +40,9 @@ const HELP = "Paste a tool's JSON (an object with a name and an impl), a list of
 export function getIssueText(error: z.ZodError): string {
   const lines = error.issues.slice(0, 3).map((issue) => {
     const where = issue.path
-      .map((part, index) => (typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`))
+      .map((part, index) =>
+        typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`,
+      )
       .join("");
     const missing = issue.code === "invalid_type" && /received undefined/.test(issue.message);
     const what = missing
@@ -78,7 +88,8 @@ function getSlice(piece: { tools: ToolSpec[]; edges: Edge[]; groups: ParallelGro
 export function parsePastedJson(text: string): PastedJson {
   if (text.trim() === "") return { ok: false, message: `The clipboard is empty. ${HELP}` };
   const parsed = parseJson(text, { reviver: protoSafeReviver });
-  if (!parsed.ok) return { ok: false, message: `The clipboard does not hold JSON (${parsed.error}). ${HELP}` };
+  if (!parsed.ok)
+    return { ok: false, message: `The clipboard does not hold JSON (${parsed.error}). ${HELP}` };
   const value = parsed.value;
   if (Array.isArray(value)) {
     const tools = z.array(ToolSpec).min(1).max(500).safeParse(value);
@@ -86,7 +97,10 @@ export function parsePastedJson(text: string): PastedJson {
     return { ok: true, source: "tools", slice: getSlice({ tools: tools.data, edges: [], groups: [] }) };
   }
   if (typeof value !== "object" || value === null)
-    return { ok: false, message: `The clipboard holds ${value === null ? "null" : `a ${typeof value}`}. ${HELP}` };
+    return {
+      ok: false,
+      message: `The clipboard holds ${value === null ? "null" : `a ${typeof value}`}. ${HELP}`,
+    };
   if ("version" in value || "id" in value) {
     const spec = AgentSpec.safeParse(value);
     if (!spec.success) return { ok: false, message: `Not a valid agent: ${getIssueText(spec.error)}.` };

@@ -13,9 +13,7 @@ function getRows(positions: Record<string, { x: number; y: number }>): { y: numb
   const byY = new Map<number, number[]>();
   for (const position of Object.values(positions))
     byY.set(position.y, [...(byY.get(position.y) ?? []), position.x]);
-  return [...byY]
-    .sort(([a], [b]) => a - b)
-    .map(([y, xs]) => ({ y, xs: xs.sort((a, b) => a - b) }));
+  return [...byY].sort(([a], [b]) => a - b).map(([y, xs]) => ({ y, xs: xs.sort((a, b) => a - b) }));
 }
 
 describe("wrapping a long chain into rows", () => {
@@ -60,7 +58,9 @@ describe("wrapping a long chain into rows", () => {
   it("keeps a chain that fits in one row, and wraps less on a wider canvas", () => {
     expect(getRows(getWrappedPositions(chain(2), OPTIONS))).toHaveLength(1);
     const narrow = getRows(getWrappedPositions(chain(8), OPTIONS)).length;
-    const wide = getRows(getWrappedPositions(chain(8), { ...OPTIONS, view: { width: 1800, height: 848 } })).length;
+    const wide = getRows(
+      getWrappedPositions(chain(8), { ...OPTIONS, view: { width: 1800, height: 848 } }),
+    ).length;
     expect(wide).toBeLessThan(narrow);
   });
 

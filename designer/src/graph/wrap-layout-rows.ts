@@ -50,7 +50,8 @@ function getSpan(boxes: readonly LayoutBox[]): { x: number; y: number; right: nu
 
 function arrange(columns: readonly LayoutBox[][], perRow: number, rowGap: number): Arrangement {
   const rows: LayoutBox[][][] = [];
-  for (let start = 0; start < columns.length; start += perRow) rows.push(columns.slice(start, start + perRow));
+  for (let start = 0; start < columns.length; start += perRow)
+    rows.push(columns.slice(start, start + perRow));
   const spans = rows.map((row) => getSpan(row.flat()));
   const width = Math.max(...spans.map((span) => span.right - span.x));
   const height = spans.reduce((sum, span) => sum + span.bottom - span.y, 0) + rowGap * (rows.length - 1);

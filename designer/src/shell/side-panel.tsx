@@ -4,7 +4,7 @@ import { formatShortcut } from "../editor/shortcut.js";
 import { PANEL_COMMANDS } from "../commands/view-commands.js";
 import { Icon } from "../components/icon.js";
 import { PANEL_LIMITS, type PanelSide } from "../store/view-prefs-store.js";
-import { getViewPrefsStore, useViewPrefs } from "./use-view-prefs.js";
+import { getViewPrefsStore, useViewPrefs } from "../editor/use-view-prefs.js";
 
 const KEY_STEP = 16;
 
@@ -74,6 +74,7 @@ function ResizeHandle(props: { side: PanelSide; label: string }): ReactElement {
  */
 export function SidePanel(props: { side: PanelSide; label: string; children: ReactNode }): ReactElement {
   const { side, label } = props;
+  const name = label.toLowerCase();
   const editor = useEditor();
   const collapsed = useViewPrefs((state) => state[side].collapsed);
   const keys = formatShortcut(PANEL_COMMANDS[side].shortcut, editor.isMac);
@@ -84,8 +85,8 @@ export function SidePanel(props: { side: PanelSide; label: string; children: Rea
       className="icon-btn panel-toggle"
       data-testid={`panel-${side}-toggle`}
       aria-expanded={!collapsed}
-      aria-label={`${collapsed ? "Show" : "Hide"} the ${label} panel`}
-      title={`${collapsed ? "Show" : "Hide"} the ${label} panel (${keys})`}
+      aria-label={`${collapsed ? "Show" : "Hide"} the ${name} panel`}
+      title={`${collapsed ? "Show" : "Hide"} the ${name} panel (${keys})`}
       onClick={toggle}
     >
       <Icon name="panel" size={15} />
@@ -105,7 +106,7 @@ export function SidePanel(props: { side: PanelSide; label: string; children: Rea
     <div className={`side-panel side-panel-${side}`} data-testid={`panel-${side}`}>
       {props.children}
       {button}
-      <ResizeHandle side={side} label={label} />
+      <ResizeHandle side={side} label={name} />
     </div>
   );
 }

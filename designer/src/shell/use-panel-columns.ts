@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useEditor } from "../editor/editor-context.js";
-import { getViewPrefsStore, useViewPrefs } from "./use-view-prefs.js";
+import { getViewPrefsStore, useViewPrefs } from "../editor/use-view-prefs.js";
 
 /** The width of a collapsed panel's rail, in CSS pixels (matches `.panel-rail` in layout.css). */
 export const PANEL_RAIL_WIDTH = 36;

@@ -64,7 +64,9 @@ export function parseViewPrefs(text: string | null): ViewPrefs {
   if (!parsed.success) return defaults;
   const panel = (side: PanelSide): PanelPrefs => {
     const stored = parsed.data[side];
-    return stored ? { width: getClampedWidth(side, stored.width), collapsed: stored.collapsed } : defaults[side];
+    return stored
+      ? { width: getClampedWidth(side, stored.width), collapsed: stored.collapsed }
+      : defaults[side];
   };
   return { left: panel("left"), right: panel("right"), followRun: parsed.data.followRun ?? true };
 }

@@ -1,5 +1,5 @@
 import { useStore } from "zustand";
-import { useEditor, type Editor } from "../editor/editor-context.js";
+import { useEditor, type Editor } from "./editor-context.js";
 import { createViewPrefsStore, type ViewPrefsState, type ViewPrefsStore } from "../store/view-prefs-store.js";
 
 // one per editor, made on first use (commands and the shell reach it through the editor)
