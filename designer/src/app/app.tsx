@@ -22,6 +22,9 @@ import { CredentialsPage } from "../settings/credentials-page.js";
 import { useCredentialsRoute } from "../settings/use-credentials-route.js";
 import { navigateToHash } from "../settings/settings-route.js";
 import { getAgentRouteHash } from "../run-views/run-route.js";
+import { SidePanel } from "../shell/side-panel.js";
+import { usePanelColumns } from "../shell/use-panel-columns.js";
+import { useClipboardJson } from "../canvas/use-clipboard-json.js";
 
 function Shell({ editor }: { editor: Editor }): ReactElement {
   const theme = useTheme();
@@ -32,10 +35,12 @@ function Shell({ editor }: { editor: Editor }): ReactElement {
   useServerCheck(editor);
   const runPanelShown = useRunPanelShown();
   const credentials = useCredentialsRoute();
+  const columns = usePanelColumns(runPanelShown);
+  useClipboardJson(editor);
   return (
     <div className="app">
       <AppHeader />
-      <div className="app-body">
+      <div className="app-body" style={credentials ? undefined : { gridTemplateColumns: columns }}>
         {credentials ? (
           <CredentialsPage
             route={credentials}
@@ -43,12 +48,16 @@ function Shell({ editor }: { editor: Editor }): ReactElement {
           />
         ) : (
           <>
-            <LeftSidebar />
+            <SidePanel side="left" label="Agents and tools">
+              <LeftSidebar />
+            </SidePanel>
             <main className="canvas-area" aria-label="Canvas">
               <DraftBanner />
               <FlowCanvas colorMode={theme} />
             </main>
-            {runPanelShown ? <RunPanel /> : <RightSidebar />}
+            <SidePanel side="right" label={runPanelShown ? "Run" : "Inspector"}>
+              {runPanelShown ? <RunPanel /> : <RightSidebar />}
+            </SidePanel>
           </>
         )}
       </div>

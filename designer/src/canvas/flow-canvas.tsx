@@ -36,6 +36,9 @@ import { ToolNode } from "./tool-node.js";
 import { useCanvasApi } from "./use-canvas-api.js";
 import { useFitWhenReady } from "./use-fit-when-ready.js";
 import { useFlowState } from "./use-flow-state.js";
+import { useFollowRun } from "./use-follow-run.js";
+import { useIsAllInView } from "./use-is-all-in-view.js";
+import { FollowRunToggle } from "./follow-run-toggle.js";
 import { RunArcEdge, RunArcMarker } from "../run-views/canvas/run-arc-edge.js";
 import { RunCanvasBar } from "../run-views/canvas/run-canvas-bar.js";
 import { useIsRunShown } from "../run-views/canvas/use-run-canvas.js";
@@ -70,6 +73,8 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
 
   const requestFit = useFitWhenReady(nodes);
   useCanvasApi(wrapper, requestFit);
+  const onMoveStart = useFollowRun();
+  const allInView = useIsAllInView();
 
   const isValidConnection = useCallback<IsValidConnection<FlowEdge>>(
     (connection) =>
@@ -175,6 +180,7 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
         onEdgeContextMenu={runShown ? undefined : onEdgeContextMenu}
         onPaneContextMenu={runShown ? undefined : onPaneContextMenu}
         onPaneClick={onPaneClick}
+        onMoveStart={onMoveStart}
         connectionLineType={ConnectionLineType.Bezier}
         connectionLineStyle={connectionLineStyle}
         colorMode={colorMode}
@@ -189,18 +195,21 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
         // no fitView here: useFitWhenReady sets the first view, at a zoom where names stay legible
       >
         <Background variant={BackgroundVariant.Dots} gap={16} size={1.2} />
-        <MiniMap<FlowNode>
-          pannable
-          zoomable
-          nodeColor={getMiniMapColor}
-          nodeStrokeWidth={2}
-          ariaLabel="Minimap"
-        />
+        {allInView ? null : (
+          <MiniMap<FlowNode>
+            pannable
+            zoomable
+            nodeColor={getMiniMapColor}
+            nodeStrokeWidth={2}
+            ariaLabel="Minimap"
+          />
+        )}
         <Controls showInteractive={false} />
         <CanvasLegend />
       </ReactFlow>
       {toolCount === 0 && !runShown ? <CanvasEmptyState /> : null}
       <RunCanvasBar />
+      <FollowRunToggle />
     </div>
   );
 }

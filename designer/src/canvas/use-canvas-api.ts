@@ -40,6 +40,13 @@ export function useCanvasApi(wrapper: RefObject<HTMLDivElement | null>, requestF
         const height = Math.max(view.y + view.height, rect.y + rect.height) - y;
         void flow.fitBounds({ x, y, width, height }, { padding: 0.05, duration: 200 });
       },
+      getScreenSize() {
+        const rect = wrapper.current?.getBoundingClientRect();
+        return { width: rect?.width ?? 0, height: rect?.height ?? 0 };
+      },
+      panTo(point) {
+        void flow.setCenter(point.x, point.y, { zoom: flow.getZoom(), duration: 300 });
+      },
     };
     return () => {
       editor.canvas.current = null;

@@ -28,6 +28,8 @@ function attachCanvas(editor: Editor, view: Rect): Rect[] {
     getCenter: () => ({ x: view.x + view.width / 2, y: view.y + view.height / 2 }),
     getViewRect: () => view,
     showRect: (rect) => void shown.push(rect),
+    getScreenSize: () => ({ width: view.width, height: view.height }),
+    panTo: () => undefined,
   };
   return shown;
 }

@@ -1,10 +1,12 @@
 import type { Editor } from "../editor/editor-context.js";
 import { getAutoLayoutChange, loadElk } from "../graph/auto-layout.js";
 import { getClipboardSlice, getPasteChange, getPasteOffset } from "../graph/clipboard-slice.js";
+import { getClipboardJson } from "../graph/clipboard-json.js";
 import { EMPTY_SELECTION } from "../model/selection.js";
 import type { ToolHintList } from "../model/spec-change.js";
 import { createNewTool } from "../templates/create-new-tool.js";
 import { createAppCommands } from "./app-commands.js";
+import { createViewCommands } from "./view-commands.js";
 import type { Command } from "../editor/command-registry.js";
 import { addGroupToCanvas, addToolToCanvas } from "./editor-actions.js";
 import {
@@ -39,10 +41,15 @@ function toggleHint(list: ToolHintList, label: string): EditorCommand {
   };
 }
 
-function copySelection(editor: Editor): boolean {
+function copySelection(editor: Editor, toSystem: boolean): boolean {
   const { spec, selection } = doc(editor);
   const slice = getClipboardSlice(spec, selection);
-  if (slice) editor.ui.getState().set({ clipboard: slice });
+  if (slice) {
+    editor.ui.getState().set({ clipboard: slice });
+    // the menu's Copy reaches the system clipboard too (Ctrl+C does through the copy event)
+    if (toSystem)
+      void globalThis.navigator?.clipboard?.writeText(getClipboardJson(slice)).catch(() => undefined);
+  }
   return slice !== null;
 }
 
@@ -59,6 +66,7 @@ function paste(editor: Editor, step: number): void {
 export function createEditorCommands(): EditorCommand[] {
   return [
     ...createAppCommands(),
+    ...createViewCommands(),
     {
       name: "undo",
       label: "Undo",
@@ -85,7 +93,7 @@ export function createEditorCommands(): EditorCommand[] {
       section: "Edit",
       undoable: false,
       isEnabled: hasSelection,
-      perform: (editor) => void copySelection(editor),
+      perform: (editor) => void copySelection(editor, true),
     },
     {
       name: "paste",
@@ -105,7 +113,7 @@ export function createEditorCommands(): EditorCommand[] {
       isEnabled: hasSelection,
       perform: (editor) => {
         const previous = editor.ui.getState().clipboard;
-        if (copySelection(editor)) paste(editor, 40);
+        if (copySelection(editor, false)) paste(editor, 40);
         editor.ui.getState().set({ clipboard: previous });
       },
     },
@@ -209,7 +217,10 @@ export function createEditorCommands(): EditorCommand[] {
       isEnabled: (editor) => doc(editor).spec.tools.length > 0,
       async perform(editor) {
         const spec = doc(editor).spec;
-        const change = await getAutoLayoutChange(spec, await loadElk());
+        // wrap long rows to the canvas as it is now (less the legend's strip), else to the default window
+        const size = editor.canvas.current?.getScreenSize();
+        const view = size && size.width > 0 ? { width: size.width, height: size.height - 64 } : undefined;
+        const change = await getAutoLayoutChange(spec, await loadElk(), view ? { view } : {});
         // skip the result if the document changed meanwhile: it would move nodes back
         if (change && doc(editor).spec === spec) {
           editor.canvas.current?.fitAfterChange();

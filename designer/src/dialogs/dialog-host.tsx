@@ -1,5 +1,6 @@
 import type { ReactElement } from "react";
 import { useEditor, useUi } from "../editor/editor-context.js";
+import { CommandPalette } from "./command-palette.js";
 import { ExportDialog } from "./export-dialog.js";
 import { ImportDialog } from "./import-dialog.js";
 import { NewAgentDialog } from "./new-agent-dialog.js";
@@ -39,5 +40,7 @@ export function DialogHost(): ReactElement | null {
       return <ToolTestDialog toolName={dialog.props.tool} close={dismiss} />;
     case "useAgent":
       return <UseAgentDialog close={dismiss} />;
+    case "commandPalette":
+      return <CommandPalette close={dismiss} />;
   }
 }

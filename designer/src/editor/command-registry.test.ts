@@ -130,4 +130,11 @@ describe("shortcuts", () => {
     expect(isShortcutMatch("Mod+Z", { ...stroke("z", { ctrlKey: true }), code: "KeyW" }, false)).toBe(true);
     expect(isShortcutMatch("Mod+Z", { ...stroke("w", { ctrlKey: true }), code: "KeyZ" }, false)).toBe(false);
   });
+
+  it("matches Alt+letter on its physical key, since Option+B types '∫' on macOS", () => {
+    const optionB = { ...stroke("∫", { metaKey: true, altKey: true }), code: "KeyB" };
+    expect(isShortcutMatch("Mod+Alt+B", optionB, true)).toBe(true);
+    expect(isShortcutMatch("Mod+B", optionB, true)).toBe(false);
+    expect(isShortcutMatch("Mod+Alt+B", { ...optionB, code: "KeyN" }, true)).toBe(false);
+  });
 });

@@ -23,6 +23,10 @@ export interface CanvasApi {
   getViewRect(): Rect;
   /** Zooms out just enough (if at all) for what is in view and this rectangle to show together. */
   showRect(rect: Rect): void;
+  /** The canvas's size on screen, in CSS pixels. */
+  getScreenSize(): { width: number; height: number };
+  /** Centres the view on a flow point at the present zoom (following a run). */
+  panTo(point: XYPosition): void;
 }
 
 /** The editor: its stores, the API, the agent session and the command registry. */

@@ -43,6 +43,9 @@ export function isShortcutMatch(shortcut: string, stroke: KeyStroke, isMac: bool
   if (/^[0-9]$/.test(parsed.key) && stroke.code !== undefined) {
     if (stroke.code === `Digit${parsed.key}` || stroke.code === `Numpad${parsed.key}`) return true;
   }
+  // Option+letter types a symbol on macOS (⌥B sends "∫"): with Alt held, a letter matches its physical key
+  if (parsed.alt && /^[a-z]$/i.test(parsed.key) && stroke.code === `Key${parsed.key.toUpperCase()}`)
+    return true;
   return parsed.key.toLowerCase() === stroke.key.toLowerCase();
 }
 

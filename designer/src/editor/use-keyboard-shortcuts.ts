@@ -7,8 +7,9 @@ function isTyping(target: EventTarget | null): boolean {
 }
 
 /**
- * Runs registry commands from the keyboard. While typing in a field only Mod+S (save) is taken; the rest
- * (Ctrl+Z included) stays with the field. Nothing runs while a dialog is open.
+ * Runs registry commands from the keyboard. While typing in a field only Mod+S (save) and Mod+K (the
+ * command palette) are taken; the rest (Ctrl+Z included) stays with the field. Nothing runs while a
+ * dialog is open.
  */
 export function useKeyboardShortcuts(editor: Editor): void {
   useEffect(() => {
@@ -17,7 +18,10 @@ export function useKeyboardShortcuts(editor: Editor): void {
       if (editor.ui.getState().dialog) return;
       const command = editor.commands.findByKey(event, editor.isMac);
       if (!command) return;
-      if (isTyping(event.target) && command.name !== "save") return;
+      // Ctrl+C / Ctrl+V go through the browser's copy and paste events (canvas/use-clipboard-json.ts), which
+      // carry the system clipboard; taking the key here would cancel them
+      if (command.name === "copy" || command.name === "paste") return;
+      if (isTyping(event.target) && command.name !== "save" && command.name !== "command-palette") return;
       if (!editor.commands.isEnabled(command.name, editor)) {
         // keep the browser from acting on our shortcuts (Ctrl+S saving the page) even when disabled
         if (event.ctrlKey || event.metaKey) event.preventDefault();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applySpecChange } from "../store/apply-spec-change.js";
 import { makeSpec, makeTool } from "../testing/make-spec.js";
-import { getAutoLayoutChange, getElkGraph, loadElk } from "./auto-layout.js";
+import { DEFAULT_LAYOUT_VIEW, getAutoLayoutChange, getElkGraph, loadElk } from "./auto-layout.js";
 import { getAbsolutePosition, TOOL_NODE_SIZE } from "../model/layout-geometry.js";
 
 const spec = makeSpec({
@@ -32,7 +32,7 @@ describe("auto-layout", () => {
   });
 
   it("lays tools out left to right with members inside their frame", async () => {
-    const change = await getAutoLayoutChange(spec, await loadElk());
+    const change = await getAutoLayoutChange(spec, await loadElk(), { view: { width: 3000, height: 800 } });
     expect(change?.type).toBe("moveNodes");
     const laidOut = applySpecChange(spec, change ?? { type: "batch", label: "", changes: [] });
     const x = (name: string) => getAbsolutePosition(laidOut, name).x;
@@ -45,6 +45,36 @@ describe("auto-layout", () => {
       expect(position?.x).toBeGreaterThanOrEqual(0);
       expect((position?.x ?? 0) + TOOL_NODE_SIZE.width).toBeLessThanOrEqual(frame?.width ?? 0);
       expect((position?.y ?? 0) + TOOL_NODE_SIZE.height).toBeLessThanOrEqual(frame?.height ?? 0);
+    }
+  });
+
+  it("wraps a long chain into rows that fit the default canvas, each row left to right", async () => {
+    const names = Array.from({ length: 7 }, (_, index) => `step_${index}`);
+    const chain = makeSpec({
+      tools: names.map((name) => makeTool(name)),
+      edges: names.slice(1).map((name, index) => ({
+        id: `e${index}`,
+        kind: "order" as const,
+        source: names[index] ?? "",
+        target: name,
+      })),
+      layout: { nodes: {} },
+    });
+    const change = await getAutoLayoutChange(chain, await loadElk());
+    const laidOut = applySpecChange(chain, change ?? { type: "batch", label: "", changes: [] });
+    const points = names.map((name) => getAbsolutePosition(laidOut, name));
+    const rows = [...new Set(points.map((point) => point.y))];
+    expect(rows.length).toBeGreaterThan(1);
+    const width =
+      Math.max(...points.map((point) => point.x)) +
+      TOOL_NODE_SIZE.width -
+      Math.min(...points.map((point) => point.x));
+    expect(width * 0.8).toBeLessThanOrEqual(DEFAULT_LAYOUT_VIEW.width);
+    // in reading order: along a row, then down to the start of the next
+    for (let index = 1; index < points.length; index++) {
+      const [before, after] = [points[index - 1], points[index]];
+      if (!before || !after) continue;
+      expect(after.y > before.y || (after.y === before.y && after.x > before.x)).toBe(true);
     }
   });
 });

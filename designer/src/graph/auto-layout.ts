@@ -2,6 +2,7 @@ import type { AgentSpec, Position } from "@waddle/protocol";
 import type { ElkExtendedEdge, ElkNode } from "elkjs/lib/elk-api.js";
 import type { SpecChange } from "../model/spec-change.js";
 import { getGroupKey, GROUP_PADDING, TOOL_NODE_SIZE } from "../model/layout-geometry.js";
+import { getWrappedPositions, type LayoutBox } from "./wrap-layout-rows.js";
 
 /** What auto-layout needs of elkjs (a real ELK instance; tests pass one too). */
 export interface ElkLayouter {
@@ -72,11 +73,53 @@ export function getElkPositions(laidOut: ElkNode): Record<string, Position> {
   return positions;
 }
 
-/** Lays the spec out left to right with ELK and returns the change that moves every node (null: empty). */
-export async function getAutoLayoutChange(spec: AgentSpec, elk: ElkLayouter): Promise<SpecChange | null> {
+/**
+ * The canvas auto-layout fits an agent to when it does not know the real one: a 1440×900 window with
+ * both side panels at their first widths, less the legend's strip at the top.
+ */
+export const DEFAULT_LAYOUT_VIEW = { width: 788, height: 784 } as const;
+
+/** The zoom rows are wrapped for: names (12.5 px) at 11 px or more. */
+const WRAP_TARGET_ZOOM = 0.9;
+const WRAP_ROW_GAP = 80;
+
+/** Top-level entries (loose tools and group frames) wrapped into rows that fit `view`. */
+export function getWrappedLayout(
+  positions: Record<string, Position>,
+  view: { width: number; height: number },
+): Record<string, Position> {
+  const boxes: LayoutBox[] = Object.entries(positions).map(([key, position]) => ({
+    key,
+    x: position.x,
+    y: position.y,
+    width: position.width ?? TOOL_NODE_SIZE.width,
+    height: position.height ?? TOOL_NODE_SIZE.height,
+  }));
+  const wrapped = getWrappedPositions(boxes, { view, targetZoom: WRAP_TARGET_ZOOM, rowGap: WRAP_ROW_GAP });
+  const result = { ...positions };
+  for (const [key, point] of Object.entries(wrapped)) {
+    const position = positions[key];
+    if (position) result[key] = { ...position, ...point };
+  }
+  return result;
+}
+
+/**
+ * Lays the spec out left to right with ELK, wraps long rows so that the agent fits `view` (the canvas, in
+ * screen pixels) at a readable zoom, and returns the change that moves every node (null: empty).
+ */
+export async function getAutoLayoutChange(
+  spec: AgentSpec,
+  elk: ElkLayouter,
+  options: { view?: { width: number; height: number } } = {},
+): Promise<SpecChange | null> {
   if (spec.tools.length === 0 && spec.groups.length === 0) return null;
   const laidOut = await elk.layout(getElkGraph(spec));
-  return { type: "moveNodes", positions: getElkPositions(laidOut) };
+  const grouped = new Set(spec.groups.flatMap((group) => group.members));
+  const positions = getElkPositions(laidOut);
+  const topLevel = Object.fromEntries(Object.entries(positions).filter(([key]) => !grouped.has(key)));
+  const wrapped = getWrappedLayout(topLevel, options.view ?? DEFAULT_LAYOUT_VIEW);
+  return { type: "moveNodes", positions: { ...positions, ...wrapped } };
 }
 
 /** Loads elkjs on first use (it is large, and most sessions never auto-layout). */

@@ -31,6 +31,7 @@ export interface DialogMap {
   shortcuts: { props: Record<string, never>; result: true };
   toolTest: { props: { tool: string }; result: true };
   useAgent: { props: Record<string, never>; result: true };
+  commandPalette: { props: Record<string, never>; result: true };
 }
 export type DialogKind = keyof DialogMap;
 export type OpenDialog = { [K in DialogKind]: { kind: K; props: DialogMap[K]["props"] } }[DialogKind];
