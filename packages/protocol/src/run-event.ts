@@ -272,7 +272,13 @@ export const PauseEvent = envelope(
 );
 export const ResumedEvent = envelope(
   "resumed",
-  z.looseObject({ decision: ResumeDecision, reason: PauseReason.optional(), args: Preview.optional() }),
+  z.looseObject({
+    decision: ResumeDecision,
+    reason: PauseReason.optional(),
+    args: Preview.optional(),
+    /** Who decided: the key's name (`local` on a server without keys). */
+    actor: z.string().optional(),
+  }),
 );
 export const TaskSpawnedEvent = envelope(
   "task_spawned",
