@@ -2,6 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ConfigError } from "./shared/config-error.js";
 import { readRunSettings, type RunSettings } from "./run-settings.js";
+import { DEFAULT_RATE_LIMIT, parseRateLimit } from "./access/rate-limits.js";
 
 /** Everything the server reads from its environment, validated once at start. */
 export interface ServerConfig extends RunSettings {
@@ -21,6 +22,8 @@ export interface ServerConfig extends RunSettings {
   role: ServerRole;
   /** `WADDLE_RUN_LEASE_MS`: how long a worker's claim on a run lasts unless renewed. */
   runLeaseMs: number;
+  /** `WADDLE_RATE_LIMIT`: requests per key and per agent on the routes that start work (`60/min`). */
+  rateLimit: string;
 }
 
 /** `all` serves the API and runs runs; `api` only serves; `worker` only runs (queue mode). */
@@ -78,6 +81,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): S
     ...(token ? { token } : {}),
     ...(corsOrigin ? { corsOrigin } : {}),
     maxConcurrentRuns: readNumber(env, "WADDLE_MAX_CONCURRENT_RUNS", Positive, 4),
+    rateLimit: parseRateLimit(env.WADDLE_RATE_LIMIT?.trim() || DEFAULT_RATE_LIMIT).text,
     ...readScaleOut(env),
   };
 }

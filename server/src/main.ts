@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     ...(config.prices ? { prices: config.prices } : {}),
     ...(config.mcpServers ? { mcpServers: config.mcpServers } : {}),
     maxConcurrentRuns: config.maxConcurrentRuns,
+    rateLimit: config.rateLimit,
     env: process.env,
     ...(config.token ? { token: config.token } : {}),
     ...(config.toolsDir ? { toolsDir: config.toolsDir } : {}),

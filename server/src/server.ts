@@ -7,6 +7,8 @@ import type { PriceTable } from "@waddle/planner";
 import type { TestRunRecord } from "@waddle/protocol";
 import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
 import { createApp } from "./create-app.js";
+import { AuditTrail } from "./access/audit-trail.js";
+import { DEFAULT_RATE_LIMIT, parseRateLimit, RateLimits } from "./access/rate-limits.js";
 import { createLiveSettingsView } from "./agents/server-settings-view.js";
 import { createToolTester } from "./runs/tool-tester.js";
 import { CredentialVault } from "./credentials/credential-vault.js";
@@ -83,6 +85,8 @@ export interface WaddleServerOptions {
   logger?: Logger;
   logLevel?: LogLevel | "silent";
   bodyLimit?: string;
+  /** `WADDLE_RATE_LIMIT`: the default bucket per key and per agent on the routes that start work (`60/min`). */
+  rateLimit?: string;
 }
 
 export interface WaddleServer {
@@ -258,7 +262,14 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     });
     const interrupted = await runs.recoverRuns();
     if (interrupted.length > 0) logger.warn("runs interrupted by the last shutdown", { runs: interrupted });
+    const auditTrail = new AuditTrail({ store: store.audit, logger, redactor: setup.redactor });
+    const rateLimits = new RateLimits({
+      limit: parseRateLimit(options.rateLimit ?? DEFAULT_RATE_LIMIT),
+      ...(queueMode ? { redis: queueMode.createRedisConnection("rate-limits") } : {}),
+    });
     const app = createApp({
+      auditTrail,
+      rateLimits,
       store,
       registry,
       settings: createLiveSettingsView({
@@ -320,6 +331,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     const close = () =>
       (closing ??= (async () => {
         await runs.close();
+        await auditTrail.flush();
         // io.close also closes the HTTP server; dropping idle keep-alive connections lets that finish.
         await new Promise<void>((resolve) => {
           io.close(() => resolve());

@@ -54,7 +54,8 @@ export interface RunWork {
   contextMeta?: Record<string, unknown>;
   /** A fork's first start: where it forks its parent, with what edit and reuse (see `ForkWork`). */
   fork?: ForkWork;
-  resume?: Omit<ResumeRequest, "toolContext">;
+  /** `actor`: who decided, for the `resumed` event. */
+  resume?: Omit<ResumeRequest, "toolContext"> & { actor?: string };
   /** A session's background task (`kind: "task"`): what it runs (`ReactPlanner.runTask`). */
   task?: BackgroundJob;
 }
