@@ -9,6 +9,8 @@ const PHASE_TITLES = { plan: "Plan", act: "Act", obs: "Obs", reflect: "Reflect" 
  * step starts, tool starts, auto-seq detection). `lastTool` is the tool of the latest action, for the
  * Act/Obs entries that concern it.
  */
+const DECIDED: Readonly<Record<string, string>> = { approve: "approved", reject: "rejected", edit: "edited" };
+
 export function getTimelineEntry(event: RunEvent, lastTool: string | null): TimelineEntry | null {
   const entry = (
     kind: TimelineKind,
@@ -141,7 +143,13 @@ export function getTimelineEntry(event: RunEvent, lastTool: string | null): Time
       });
     }
     case "resumed":
-      return entry("resumed", `Resumed: ${event.data.decision}`);
+      // Who decided (the key's name), when the server knows it: "Resumed: approved by alice".
+      return entry(
+        "resumed",
+        event.data.actor === undefined
+          ? `Resumed: ${event.data.decision}`
+          : `Resumed: ${DECIDED[event.data.decision] ?? event.data.decision} by ${event.data.actor}`,
+      );
     case "run_finished":
       return entry("finish", `Finished: ${event.data.reason}`, {
         detail: event.data.payload.answer,
