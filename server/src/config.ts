@@ -22,8 +22,8 @@ export interface ServerConfig extends RunSettings {
   role: ServerRole;
   /** `WADDLE_RUN_LEASE_MS`: how long a worker's claim on a run lasts unless renewed. */
   runLeaseMs: number;
-  /** `WADDLE_RATE_LIMIT`: requests per key and per agent on the routes that start work (`60/min`). */
-  rateLimit: string;
+  /** `WADDLE_RATE_LIMIT`, when set: requests per key and per agent on the routes that start work. */
+  rateLimit?: string;
 }
 
 /** `all` serves the API and runs runs; `api` only serves; `worker` only runs (queue mode). */
@@ -81,7 +81,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): S
     ...(token ? { token } : {}),
     ...(corsOrigin ? { corsOrigin } : {}),
     maxConcurrentRuns: readNumber(env, "WADDLE_MAX_CONCURRENT_RUNS", Positive, 4),
-    rateLimit: parseRateLimit(env.WADDLE_RATE_LIMIT?.trim() || DEFAULT_RATE_LIMIT).text,
+    ...readRateLimit(env),
     ...readScaleOut(env),
   };
 }
@@ -121,6 +121,12 @@ function readScaleOut(
     role: role.data,
     runLeaseMs: readNumber(env, "WADDLE_RUN_LEASE_MS", LeaseMs, 10_000),
   };
+}
+
+/** `WADDLE_RATE_LIMIT` (`N/s`, `N/min`, `N/h`), checked at start; left out when unset (`60/min` for keys). */
+function readRateLimit(env: NodeJS.ProcessEnv): Pick<ServerConfig, "rateLimit"> {
+  const raw = env.WADDLE_RATE_LIMIT?.trim();
+  return raw ? { rateLimit: parseRateLimit(raw).text } : {};
 }
 
 /** Refuses a non-loopback `HOST` unless a token guards the API. */

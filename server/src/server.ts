@@ -85,7 +85,10 @@ export interface WaddleServerOptions {
   logger?: Logger;
   logLevel?: LogLevel | "silent";
   bodyLimit?: string;
-  /** `WADDLE_RATE_LIMIT`: the default bucket per key and per agent on the routes that start work (`60/min`). */
+  /**
+   * `WADDLE_RATE_LIMIT`: the bucket per key and per agent on the routes that start work (`60/min` when
+   * unset). Set, it also limits the local user of a server without keys or token.
+   */
   rateLimit?: string;
 }
 
@@ -265,6 +268,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     const auditTrail = new AuditTrail({ store: store.audit, logger, redactor: setup.redactor });
     const rateLimits = new RateLimits({
       limit: parseRateLimit(options.rateLimit ?? DEFAULT_RATE_LIMIT),
+      limitLocal: options.rateLimit !== undefined,
       ...(queueMode ? { redis: queueMode.createRedisConnection("rate-limits") } : {}),
     });
     const app = createApp({

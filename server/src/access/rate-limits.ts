@@ -19,7 +19,7 @@ export interface RateLimit {
 }
 
 export const DEFAULT_RATE_LIMIT = "60/min";
-/** Failed sign-ins one address may make per minute before it is refused for the rest of it. */
+/** Failed sign-ins one address may make per minute; then it is refused for the rest of the minute. */
 export const SIGN_IN_LIMIT = "10/min";
 
 const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, min: 60, h: 3_600 };
@@ -73,6 +73,11 @@ export class RateLimits {
       /** Keeps instances of different deployments on one Redis apart. */
       prefix?: string;
       signIn?: RateLimit;
+      /**
+       * Limit the local user of a server without keys or token too. Off unless `WADDLE_RATE_LIMIT` is
+       * set: the local, single-user start behaves as before.
+       */
+      limitLocal?: boolean;
       now?: () => number;
     } = {},
   ) {
@@ -81,6 +86,7 @@ export class RateLimits {
 
   /** Takes one token from the actor's bucket and from the agent's; `RateLimitedError` when either is empty. */
   async consume(actor: Actor, agentId?: string): Promise<void> {
+    if (actor.kind === "local" && this.options.limitLocal !== true) return;
     const keyLimit = this.getKeyLimit(actor);
     const bucket = actor.keyId ? `key:${actor.keyId}` : `${actor.kind}:${actor.name}`;
     await this.take(keyLimit, bucket, () => ({
@@ -127,15 +133,21 @@ export class RateLimits {
     return Math.ceil(left / 1000);
   }
 
-  /** Counts a failed sign-in of `ip`; past the sign-in limit the address is refused for the window's rest. */
+  /**
+   * Counts a failed sign-in of `ip`; once the address has used up the sign-in limit it is refused for the
+   * rest of the window (the count is shared by every instance in queue mode).
+   */
   async noteFailedSignIn(ip: string): Promise<void> {
     const limit = this.options.signIn ?? parseRateLimit(SIGN_IN_LIMIT);
+    let result: RateLimiterRes;
     try {
-      await this.getLimiter(limit, "signin").consume(ip);
+      result = await this.getLimiter(limit, "signin").consume(ip);
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) return;
-      this.blocked.set(ip, this.now() + getRetryAfter(error) * 1000);
+      result = error;
     }
+    if (result.remainingPoints > 0) return;
+    this.blocked.set(ip, this.now() + getRetryAfter(result) * 1000);
   }
 
   private async take(
