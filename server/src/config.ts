@@ -2,7 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ConfigError } from "./shared/config-error.js";
 import { readRunSettings, type RunSettings } from "./run-settings.js";
-import { DEFAULT_RATE_LIMIT, parseRateLimit } from "./access/rate-limits.js";
+import { parseRateLimit } from "./access/rate-limits.js";
 
 /** Everything the server reads from its environment, validated once at start. */
 export interface ServerConfig extends RunSettings {

@@ -29,7 +29,7 @@ import type { SessionTurns } from "./sessions/session-turns.js";
 import type { SessionTasks } from "./sessions/session-tasks.js";
 import { AuditTrail, provideAuditTrail } from "./access/audit-trail.js";
 import { bindRequestContext } from "./access/request-context.js";
-import { createSignInGuard, RateLimits } from "./access/rate-limits.js";
+import { createSignInGuard, provideRateLimits, RateLimits } from "./access/rate-limits.js";
 import { createAuditRoutes } from "./http/audit-routes.js";
 import {
   createAuth,
@@ -90,6 +90,7 @@ export function createApp(options: CreateAppOptions): Express {
   app.use(createSecurityHeaders());
   app.use(createCors(options.corsOrigin));
   app.use(provideAuditTrail(trail));
+  app.use(provideRateLimits(limits));
   app.use(createSignInGuard({ limits, onFailed: (ip) => trail.noteFailedSignIn(ip) }));
 
   const api = express.Router();

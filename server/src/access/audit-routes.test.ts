@@ -77,7 +77,9 @@ describe("the audit log records each action with who did it", () => {
     expect(deleted?.ip).toMatch(/127\.0\.0\.1/);
     // A refused action is not recorded.
     expect((await server.request("/api/agents/audited-agent", { method: "DELETE" })).status).toBe(404);
-    expect((await auditLog("?action=agent.deleted")).filter((e) => e.target.id === "audited-agent")).toHaveLength(1);
+    expect(
+      (await auditLog("?action=agent.deleted")).filter((e) => e.target.id === "audited-agent"),
+    ).toHaveLength(1);
   });
 
   it("runs: started and cancelled", async () => {
@@ -175,7 +177,9 @@ describe("the audit log records each action with who did it", () => {
     expect(await lastEntry("allowlist.added", "*.example.org")).toBeDefined();
     await server.request("/api/allowlist", { method: "PUT", json: { http: ["*.example.org"], llm: [] } });
     expect(await lastEntry("allowlist.removed", "api.example.com")).toBeDefined();
-    expect((await auditLog("?action=allowlist.added")).filter((e) => e.target.id === "*.example.org")).toHaveLength(1);
+    expect(
+      (await auditLog("?action=allowlist.added")).filter((e) => e.target.id === "*.example.org"),
+    ).toHaveLength(1);
     expect((await server.request("/api/credentials/AUDIT_SECRET", { method: "DELETE" })).status).toBe(204);
     expect(await lastEntry("credential.deleted", "AUDIT_SECRET")).toBeDefined();
 
@@ -288,7 +292,14 @@ describe("GET /api/audit", () => {
     app.use((request, response, next) => {
       const role = request.header("x-test-role") as Role | undefined;
       if (role) {
-        const actor: Actor = { kind: "key", name: `${role}-key`, keyId: `key_${role}`, role, agents: null, canDecide: false };
+        const actor: Actor = {
+          kind: "key",
+          name: `${role}-key`,
+          keyId: `key_${role}`,
+          role,
+          agents: null,
+          canDecide: false,
+        };
         setActor(response, actor);
       }
       next();
@@ -300,11 +311,18 @@ describe("GET /api/audit", () => {
     const { port } = listening.address() as { port: number };
     try {
       for (const role of ["viewer", "runner", "editor"] as const) {
-        const answer = await fetch(`http://127.0.0.1:${port}/api/audit`, { headers: { "x-test-role": role } });
+        const answer = await fetch(`http://127.0.0.1:${port}/api/audit`, {
+          headers: { "x-test-role": role },
+        });
         expect(answer.status, role).toBe(403);
-        expect(await answer.json()).toMatchObject({ code: "forbidden", details: { permission: "audit:read" } });
+        expect(await answer.json()).toMatchObject({
+          code: "forbidden",
+          details: { permission: "audit:read" },
+        });
       }
-      const admin = await fetch(`http://127.0.0.1:${port}/api/audit`, { headers: { "x-test-role": "admin" } });
+      const admin = await fetch(`http://127.0.0.1:${port}/api/audit`, {
+        headers: { "x-test-role": "admin" },
+      });
       expect(admin.status).toBe(200);
       expect(((await admin.json()) as { entries: unknown[] }).entries).toHaveLength(1);
       // The local user of a server without keys is an admin.
@@ -319,7 +337,12 @@ describe("GET /api/audit", () => {
 describe("the audit stores' code", () => {
   it("never updates or deletes an audit row", () => {
     const dir = path.resolve(import.meta.dirname, "../store/audit");
-    for (const file of ["sqlite-audit-store.ts", "pg-audit-store.ts", "memory-audit-store.ts", "audit-rows.ts"]) {
+    for (const file of [
+      "sqlite-audit-store.ts",
+      "pg-audit-store.ts",
+      "memory-audit-store.ts",
+      "audit-rows.ts",
+    ]) {
       const code = readFileSync(path.join(dir, file), "utf8");
       expect(code, file).not.toMatch(/\b(UPDATE|DELETE)\b/);
       expect(code, file).not.toMatch(/\.(splice|pop|shift)\(/);

@@ -63,13 +63,17 @@ describe("AuditTrail", () => {
     const [entry] = await store.list({ limit: 1 });
     expect(entry).toMatchObject({ actor: "local", ip: "127.0.0.1", details: { kind: "secret" } });
     const text = JSON.stringify(entry);
-    for (const secret of ["raw-value", "sk-raw", "Bearer abc", "hunter2-known-secret"]) expect(text).not.toContain(secret);
+    for (const secret of ["raw-value", "sk-raw", "Bearer abc", "hunter2-known-secret"])
+      expect(text).not.toContain(secret);
     expect(text).toContain("[secret]");
   });
 
   it("diffs edited args field by field, hiding secret-named ones", () => {
     expect(
-      getArgsDiff({ to: "a@x", subject: "Hi", password: "p1" }, { to: "b@x", subject: "Hi", password: "p2", cc: "c" }),
+      getArgsDiff(
+        { to: "a@x", subject: "Hi", password: "p1" },
+        { to: "b@x", subject: "Hi", password: "p2", cc: "c" },
+      ),
     ).toEqual([
       { field: "to", before: "a@x", after: "b@x" },
       { field: "password", before: "[redacted]", after: "[redacted]" },
@@ -92,9 +96,9 @@ describe("AuditTrail", () => {
     process.stderr.write = capture as typeof process.stderr.write;
     process.stdout.write = capture as typeof process.stdout.write;
     try {
-      expect(await trail.record(LOCAL_ACTOR, { action: "agent.deleted", target: { type: "agent", id: "a" } })).toBe(
-        undefined,
-      );
+      expect(
+        await trail.record(LOCAL_ACTOR, { action: "agent.deleted", target: { type: "agent", id: "a" } }),
+      ).toBe(undefined);
     } finally {
       process.stderr.write = original;
       process.stdout.write = originalOut;

@@ -14,7 +14,8 @@ export interface AuditInput {
 }
 
 /** Field names whose values are never written, whatever they hold. */
-const SECRET_FIELD = /secret|password|passwd|token|api[-_]?key|authorization|cookie|credential_value|^value$|^key$/i;
+const SECRET_FIELD =
+  /secret|password|passwd|token|api[-_]?key|authorization|cookie|credential_value|^value$|^key$/i;
 /** Past this, `details` is replaced by a note saying how large it was. */
 const MAX_DETAILS_CHARS = 8_000;
 /** Failed sign-ins: at most one entry per address per this long, with the count since the last one. */

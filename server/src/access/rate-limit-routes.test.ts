@@ -114,9 +114,9 @@ describe("sign-in attempts per address (a server with WADDLE_TOKEN)", () => {
     const refused = await withKey(TOKEN);
     expect(refused.body).toMatchObject({ code: "rate_limited", details: { scope: "sign-in" } });
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect((await server.request("/v1/models", { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(
-      429,
-    );
+    expect(
+      (await server.request("/v1/models", { headers: { authorization: `Bearer ${TOKEN}` } })).status,
+    ).toBe(429);
     // One entry for the minute, with a count; none holds a presented key.
     const entries = await server.store.audit.list({ limit: 100, action: "auth.failed" });
     expect(entries).toHaveLength(1);

@@ -197,6 +197,29 @@ export class RateLimits {
   }
 }
 
+/** Makes the app's limits reachable from any router (`limitWork`). */
+export function provideRateLimits(limits: RateLimits): RequestHandler {
+  return (_request, response, next) => {
+    response.locals["rateLimits"] = limits;
+    next();
+  };
+}
+
+/**
+ * The rate limit of a route that starts work, for routers mounted in `createApp` (A2A's `message/send`
+ * and `message/stream`): `router.post("/a2a/:agentId", limitWork((request) => request.params.agentId))`,
+ * after the JSON body parser when the agent is read from the body. 429 `rate_limited` with `Retry-After`.
+ */
+export function limitWork(
+  getAgentId: (request: Request) => string | undefined | Promise<string | undefined> = () => undefined,
+): RequestHandler {
+  return (request, response, next) => {
+    const limits = response.locals["rateLimits"] as RateLimits | undefined;
+    if (!limits) return next();
+    limits.middleware(getAgentId)(request, response, next);
+  };
+}
+
 /**
  * App-level guard for sign-in attempts: an address past the sign-in limit is answered 429 (with
  * `Retry-After`) before any key check, and every 401 the app sends counts as a failed attempt of its
@@ -214,11 +237,9 @@ export function createSignInGuard(options: {
     if (wait !== undefined) {
       response.setHeader("retry-after", wait);
       next(
-        new RateLimitedError(
-          `Too many failed sign-ins from this address: try again in ${wait} s.`,
-          wait,
-          { scope: "sign-in" },
-        ),
+        new RateLimitedError(`Too many failed sign-ins from this address: try again in ${wait} s.`, wait, {
+          scope: "sign-in",
+        }),
       );
       return;
     }

@@ -68,11 +68,17 @@ export function createCredentialsRoutes(options: { vault: CredentialVault; env: 
       const [was, now] = [stored(before), stored(after)];
       for (const entry of now) {
         if (!was.has(entry))
-          await audit(response, { action: "allowlist.added", target: { type: `allowlist:${list}`, id: entry } });
+          await audit(response, {
+            action: "allowlist.added",
+            target: { type: `allowlist:${list}`, id: entry },
+          });
       }
       for (const entry of was) {
         if (!now.has(entry))
-          await audit(response, { action: "allowlist.removed", target: { type: `allowlist:${list}`, id: entry } });
+          await audit(response, {
+            action: "allowlist.removed",
+            target: { type: `allowlist:${list}`, id: entry },
+          });
       }
     }
     response.json(after);

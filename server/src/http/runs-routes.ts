@@ -124,10 +124,7 @@ export function createRunsRoutes(options: {
         ...(paused ? { agentId: paused.agentId, reason: paused.pause?.reason } : {}),
         ...(body.decision === "edit"
           ? {
-              argsDiff: getArgsDiff(
-                isRecord(pausedArgs) ? pausedArgs : undefined,
-                body.args,
-              ),
+              argsDiff: getArgsDiff(isRecord(pausedArgs) ? pausedArgs : undefined, body.args),
             }
           : {}),
         ...(typeof note === "string" ? { note } : {}),

@@ -52,7 +52,12 @@ export const auditStoreCases: readonly StoreConformanceCase[] = [
         );
         assert.deepEqual(
           (
-            await audit.list({ limit: 100, since: "2026-11-27T01:00:02Z", actor: "bob", action: "run.started" })
+            await audit.list({
+              limit: 100,
+              since: "2026-11-27T01:00:02Z",
+              actor: "bob",
+              action: "run.started",
+            })
           ).map((item) => item.id),
           ["aud_7", "aud_5"],
         );
