@@ -86,7 +86,7 @@ export class RateLimits {
 
   /** Takes one token from the actor's bucket and from the agent's; `RateLimitedError` when either is empty. */
   async consume(actor: Actor, agentId?: string): Promise<void> {
-    if (actor.kind === "local" && this.options.limitLocal !== true) return;
+    if (!this.applies(actor)) return;
     const keyLimit = this.getKeyLimit(actor);
     const bucket = actor.keyId ? `key:${actor.keyId}` : `${actor.kind}:${actor.name}`;
     await this.take(keyLimit, bucket, () => ({
@@ -109,8 +109,10 @@ export class RateLimits {
     getAgentId: (request: Request) => string | undefined | Promise<string | undefined> = () => undefined,
   ): RequestHandler {
     return (request: Request, response: Response, next: NextFunction) => {
+      const actor = actorOf(response);
+      if (!this.applies(actor)) return next();
       Promise.resolve(getAgentId(request))
-        .then((agentId) => this.consume(actorOf(response), agentId))
+        .then((agentId) => this.consume(actor, agentId))
         .then(
           () => next(),
           (error: unknown) => {
@@ -163,6 +165,11 @@ export class RateLimits {
       const wait = getRetryAfter(error);
       throw new RateLimitedError(`${message} Try again in ${wait} s.`, wait, details);
     }
+  }
+
+  /** The local user of a server without keys is limited only when `limitLocal`. */
+  private applies(actor: Actor): boolean {
+    return actor.kind !== "local" || this.options.limitLocal === true;
   }
 
   private getKeyLimit(actor: Actor): RateLimit {

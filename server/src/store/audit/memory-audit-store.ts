@@ -5,11 +5,13 @@ import { normalizeAuditTime, type AuditListOptions, type AuditStore } from "./au
 /** The audit log in an array, for the in-memory store. */
 export class MemoryAuditStore implements AuditStore {
   private readonly entries: AuditEntry[] = [];
+  private readonly ids = new Set<string>();
 
   async append(entry: AuditEntry): Promise<void> {
-    if (this.entries.some((item) => item.id === entry.id)) {
+    if (this.ids.has(entry.id)) {
       throw new StoreError("conflict", `Audit entry "${entry.id}" already exists: the log is append-only.`);
     }
+    this.ids.add(entry.id);
     this.entries.push(structuredClone(entry));
   }
 
