@@ -15,7 +15,7 @@ const quietMissingSources: Plugin = {
   },
 };
 
-const SCALE_OUT_TESTS = "server/src/scale/scale-out.test.ts";
+const SCALE_OUT_TESTS = "server/src/scale/scale-out*.test.ts";
 const SCALE_OUT_ALONE = process.env.WADDLE_TEST_SCALE_OUT;
 
 // Workspace packages resolve to their TypeScript sources (the "source" export condition), so that tests

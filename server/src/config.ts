@@ -2,6 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ConfigError } from "./shared/config-error.js";
 import { readRunSettings, type RunSettings } from "./run-settings.js";
+import { parseRateLimit } from "./access/rate-limits.js";
 
 /** Everything the server reads from its environment, validated once at start. */
 export interface ServerConfig extends RunSettings {
@@ -21,6 +22,8 @@ export interface ServerConfig extends RunSettings {
   role: ServerRole;
   /** `WADDLE_RUN_LEASE_MS`: how long a worker's claim on a run lasts unless renewed. */
   runLeaseMs: number;
+  /** `WADDLE_RATE_LIMIT`, when set: requests per key and per agent on the routes that start work. */
+  rateLimit?: string;
 }
 
 /** `all` serves the API and runs runs; `api` only serves; `worker` only runs (queue mode). */
@@ -78,6 +81,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): S
     ...(token ? { token } : {}),
     ...(corsOrigin ? { corsOrigin } : {}),
     maxConcurrentRuns: readNumber(env, "WADDLE_MAX_CONCURRENT_RUNS", Positive, 4),
+    ...readRateLimit(env),
     ...readScaleOut(env),
   };
 }
@@ -117,6 +121,12 @@ function readScaleOut(
     role: role.data,
     runLeaseMs: readNumber(env, "WADDLE_RUN_LEASE_MS", LeaseMs, 10_000),
   };
+}
+
+/** `WADDLE_RATE_LIMIT` (`N/s`, `N/min`, `N/h`), checked at start; left out when unset (`60/min` for keys). */
+function readRateLimit(env: NodeJS.ProcessEnv): Pick<ServerConfig, "rateLimit"> {
+  const raw = env.WADDLE_RATE_LIMIT?.trim();
+  return raw ? { rateLimit: parseRateLimit(raw).text } : {};
 }
 
 /** Refuses a non-loopback `HOST` unless a token guards the API. */

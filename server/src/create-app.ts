@@ -27,6 +27,10 @@ import type { TestRunService } from "./agent-tests/test-run-service.js";
 import type { SessionService } from "./sessions/session-service.js";
 import type { SessionTurns } from "./sessions/session-turns.js";
 import type { SessionTasks } from "./sessions/session-tasks.js";
+import { AuditTrail, provideAuditTrail } from "./access/audit-trail.js";
+import { bindRequestContext } from "./access/request-context.js";
+import { createSignInGuard, provideRateLimits, RateLimits } from "./access/rate-limits.js";
+import { createAuditRoutes } from "./http/audit-routes.js";
 import {
   createAuth,
   createCors,
@@ -68,6 +72,10 @@ export interface CreateAppOptions {
   vault?: CredentialVault;
   /** Where the credentials check reads key variables (the server's environment). */
   env?: NodeJS.ProcessEnv;
+  /** The audit log's writer; one on `store.audit` when left out. */
+  auditTrail?: AuditTrail;
+  /** Rate limits of the routes that start work and of sign-ins; `60/min` in this process when left out. */
+  rateLimits?: RateLimits;
 }
 
 /** The Express app: Host check, security headers, CORS, auth, JSON bodies, the REST routes, the designer. */
@@ -75,15 +83,32 @@ export function createApp(options: CreateAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
+  const trail = options.auditTrail ?? new AuditTrail({ store: options.store.audit, logger: options.logger });
+  const limits = options.rateLimits ?? new RateLimits();
+  app.use(bindRequestContext);
   app.use(createHostGuard(options.token));
   app.use(createSecurityHeaders());
   app.use(createCors(options.corsOrigin));
+  app.use(provideAuditTrail(trail));
+  app.use(provideRateLimits(limits));
+  app.use(createSignInGuard({ limits, onFailed: (ip) => trail.noteFailedSignIn(ip) }));
 
   const api = express.Router();
   api.use(createOriginGuard(options.corsOrigin));
   api.use(createAuth(options.token));
   api.use(requireJsonBody);
   api.use(express.json({ limit: options.bodyLimit ?? "1mb", reviver: protoSafeReviver, strict: false }));
+  // A run, or a session's turn (whose agent is the session's when the body names none).
+  api.post(
+    "/runs",
+    limits.middleware(async (request) => {
+      const body = request.body as { agentId?: unknown; sessionId?: unknown } | undefined;
+      if (typeof body?.agentId === "string") return body.agentId;
+      if (typeof body?.sessionId !== "string") return undefined;
+      return (await options.store.sessions.get(body.sessionId))?.agentId;
+    }),
+  );
+  api.use(createAuditRoutes({ audit: options.store.audit }));
   api.use(
     createMetaRoutes({
       registry: options.registry,
@@ -130,7 +155,9 @@ export function createApp(options: CreateAppOptions): Express {
       store: options.store,
       turns: options.turns,
       ...(options.mcp ? { mcp: options.mcp } : {}),
+      audit: trail,
     },
+    rateLimits: limits,
     logger: options.logger,
     ...(options.token ? { token: options.token } : {}),
     ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),

@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     ...(config.prices ? { prices: config.prices } : {}),
     ...(config.mcpServers ? { mcpServers: config.mcpServers } : {}),
     maxConcurrentRuns: config.maxConcurrentRuns,
+    ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
     env: process.env,
     ...(config.token ? { token: config.token } : {}),
     ...(config.toolsDir ? { toolsDir: config.toolsDir } : {}),
@@ -49,6 +50,8 @@ async function main(): Promise<void> {
       `  queue mode (WADDLE_REDIS_URL): role ${config.role}, ${does} · claims last ${config.runLeaseMs} ms\n`,
     );
   }
+  if (config.rateLimit)
+    process.stdout.write(`  rate limit (WADDLE_RATE_LIMIT): ${config.rateLimit} per key and per agent\n`);
   if (config.httpAllow.length > 0)
     process.stdout.write(`  http tools may reach: ${config.httpAllow.join(", ")}\n`);
   if (config.llmAllow.length > 0 || config.llmKeyEnvs.length > 0) {

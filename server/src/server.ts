@@ -7,6 +7,8 @@ import type { PriceTable } from "@waddle/planner";
 import type { TestRunRecord } from "@waddle/protocol";
 import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
 import { createApp } from "./create-app.js";
+import { AuditTrail } from "./access/audit-trail.js";
+import { DEFAULT_RATE_LIMIT, parseRateLimit, RateLimits } from "./access/rate-limits.js";
 import { createLiveSettingsView } from "./agents/server-settings-view.js";
 import { createToolTester } from "./runs/tool-tester.js";
 import { CredentialVault } from "./credentials/credential-vault.js";
@@ -83,6 +85,11 @@ export interface WaddleServerOptions {
   logger?: Logger;
   logLevel?: LogLevel | "silent";
   bodyLimit?: string;
+  /**
+   * `WADDLE_RATE_LIMIT`: the bucket per key and per agent on the routes that start work (`60/min` when
+   * unset). Set, it also limits the local user of a server without keys or token.
+   */
+  rateLimit?: string;
 }
 
 export interface WaddleServer {
@@ -263,7 +270,15 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     const testRunsInterrupted = queueMode ? [] : await tests.recoverTestRuns();
     if (testRunsInterrupted.length > 0)
       logger.warn("test runs interrupted by the last shutdown", { testRuns: testRunsInterrupted });
+    const auditTrail = new AuditTrail({ store: store.audit, logger, redactor: setup.redactor });
+    const rateLimits = new RateLimits({
+      limit: parseRateLimit(options.rateLimit ?? DEFAULT_RATE_LIMIT),
+      limitLocal: options.rateLimit !== undefined,
+      ...(queueMode ? { redis: queueMode.createRedisConnection("rate-limits") } : {}),
+    });
     const app = createApp({
+      auditTrail,
+      rateLimits,
       store,
       registry,
       settings: createLiveSettingsView({
@@ -325,6 +340,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     const close = () =>
       (closing ??= (async () => {
         await runs.close();
+        await auditTrail.flush();
         // io.close also closes the HTTP server; dropping idle keep-alive connections lets that finish.
         await new Promise<void>((resolve) => {
           io.close(() => resolve());

@@ -259,3 +259,12 @@ export {
   PutAllowListRequest,
   PutCredentialRequest,
 } from "./credentials-api.js";
+export {
+  AUDIT_ACTIONS,
+  AUDIT_LIST_DEFAULT_LIMIT,
+  AUDIT_LIST_MAX_LIMIT,
+  AuditAction,
+  AuditEntry,
+  AuditQuery,
+  AuditResponse,
+} from "./audit.js";

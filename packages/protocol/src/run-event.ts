@@ -284,6 +284,8 @@ export const ResumedEvent = envelope(
     reason: PauseReason.optional(),
     args: Preview.optional(),
     note: z.string().min(1).max(RESUME_NOTE_MAX_CHARS).optional(),
+    /** Who decided: the key's name (`local` on a server without keys). */
+    actor: z.string().optional(),
   }),
 );
 

@@ -18,6 +18,8 @@ export interface Actor {
   readonly agents: readonly string[] | null;
   /** A `runner` key that may also decide pauses and merges. */
   readonly canDecide: boolean;
+  /** The key's own rate limit (`30/min`, `5/s`, `1000/h`); the server's `WADDLE_RATE_LIMIT` when unset. */
+  readonly rateLimit?: string;
 }
 
 /** The actor of a server with no keys and no token: everything, as before access control. */

@@ -5,6 +5,8 @@ import type { SessionTurns } from "../sessions/session-turns.js";
 import type { McpSideEffectsSource } from "../mcp-client/mcp-client-manager.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import { followRun } from "../runs/follow-run.js";
+import type { AuditTrail } from "../access/audit-trail.js";
+import { currentResponse } from "../access/request-context.js";
 
 /** What the MCP and OpenAI-compatible endpoints need to run a saved agent as any other run. */
 export interface AgentRunner {
@@ -15,6 +17,8 @@ export interface AgentRunner {
   store: WaddleStore;
   /** The MCP servers' annotated side effects, so that a failed run's retry status counts them. */
   mcp?: McpSideEffectsSource;
+  /** Records each run started here (`run.started`, by the request's actor). */
+  audit?: AuditTrail;
 }
 
 export interface RunAgentOptions {
@@ -51,6 +55,15 @@ export async function runAgent(runner: AgentRunner, options: RunAgentOptions): P
         { agentId: options.agentId, query: options.query },
         options.contextMeta ? { contextMeta: options.contextMeta } : {},
       );
+  await runner.audit?.recordCurrent({
+    action: "run.started",
+    target: { type: "run", id: runId },
+    details: {
+      agentId: options.agentId,
+      via: getSurface(),
+      ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+    },
+  });
   await options.onStarted?.(runId);
   return followAgentRun(runner, runId, options);
 }
@@ -86,4 +99,10 @@ export async function followAgentRun(
 function requireTurns(runner: AgentRunner): SessionTurns {
   if (!runner.turns) throw new Error("This server runs no sessions.");
   return runner.turns;
+}
+
+/** Which endpoint the request that starts a run came to: `/v1`, `/mcp` (the first path segment). */
+function getSurface(): string {
+  const url = currentResponse()?.req?.originalUrl ?? "";
+  return /^\/[a-z0-9]+/i.exec(url)?.[0] ?? "server";
 }

@@ -16,6 +16,7 @@ import { checkServerSettings } from "../agents/check-server-settings.js";
 import { importAgent } from "../agents/import-agent.js";
 import type { ServerSettingsView } from "../agents/server-settings-view.js";
 import { createDraftRoutes } from "./draft-routes.js";
+import { audit } from "../access/audit-trail.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import { AgentIdParam, AgentVersionParams, parseRequest } from "./validate-request.js";
@@ -85,6 +86,11 @@ export function createAgentsRoutes(options: {
     const { allowInvalid } = parseRequest(CreateQuery, request.query, "query");
     const { spec, invalid } = requireValidSpec(request.body, allowInvalid === "true");
     const record = await store.createAgent({ spec, ...(invalid ? { invalid } : {}) });
+    await audit(response, {
+      action: "agent.created",
+      target: { type: "agent", id: record.id },
+      details: { version: record.version, ...(record.invalid ? { invalid: true } : {}) },
+    });
     const body: CreateAgentResponse = {
       id: record.id,
       version: record.version,
@@ -112,8 +118,14 @@ export function createAgentsRoutes(options: {
     response.json(body);
   });
 
-  router.post("/import", (request, response) => {
-    response.json(importAgent(request.body));
+  router.post("/import", async (request, response) => {
+    const imported = importAgent(request.body);
+    await audit(response, {
+      action: "agent.imported",
+      target: { type: "agent", id: imported.spec?.id ?? "(none)" },
+      details: { ok: imported.spec !== null, issues: imported.issues.length },
+    });
+    response.json(imported);
   });
 
   router.get("/:id", async (request, response) => {
@@ -143,6 +155,16 @@ export function createAgentsRoutes(options: {
       ...(body.message ? { message: body.message } : {}),
       ...(invalid ? { invalid } : {}),
     });
+    await audit(response, {
+      action: "agent.saved",
+      target: { type: "agent", id },
+      details: {
+        version: record.version,
+        baseVersion: body.baseVersion,
+        ...(body.message ? { message: body.message } : {}),
+        ...(record.invalid ? { invalid: true } : {}),
+      },
+    });
     response.json({ id: record.id, version: record.version, ...(record.invalid ? { invalid: true } : {}) });
   });
 
@@ -150,6 +172,7 @@ export function createAgentsRoutes(options: {
     const { id } = parseRequest(AgentIdParam, request.params, "params");
     if (!(await store.deleteAgent(id))) throw notFound("Agent", id);
     await store.drafts.delete(id);
+    await audit(response, { action: "agent.deleted", target: { type: "agent", id } });
     response.status(204).end();
   });
 

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { checkAgentSettings, isTemplateHostAllowed } from "../credentials/check-agent-settings.js";
 import type { CredentialVault } from "../credentials/credential-vault.js";
 import { parseRequest } from "./validate-request.js";
+import { audit } from "../access/audit-trail.js";
 
 const CheckRequest = z.strictObject({ spec: AgentSpec });
 const HostCheckRequest = z.strictObject({ urls: z.array(z.string().max(4_000)).max(500) });
@@ -39,18 +40,48 @@ export function createCredentialsRoutes(options: { vault: CredentialVault; env: 
   router.put("/credentials/:name", async (request, response) => {
     const { name } = parseRequest(CredentialNameParam, request.params, "params");
     const body = parseRequest(PutCredentialRequest, request.body, "body");
-    response.json(await vault.put(name, body));
+    const saved = await vault.put(name, body);
+    // Never the value: its name and kind only.
+    await audit(response, {
+      action: "credential.put",
+      target: { type: "credential", id: name },
+      details: { kind: body.kind },
+    });
+    response.json(saved);
   });
   router.delete("/credentials/:name", async (request, response) => {
     const { name } = parseRequest(CredentialNameParam, request.params, "params");
     await vault.delete(name);
+    await audit(response, { action: "credential.deleted", target: { type: "credential", id: name } });
     response.status(204).end();
   });
   router.get("/allowlist", async (_request, response) => {
     response.json(await vault.getAllowList());
   });
   router.put("/allowlist", async (request, response) => {
-    response.json(await vault.putAllowList(parseRequest(PutAllowListRequest, request.body, "body")));
+    const body = parseRequest(PutAllowListRequest, request.body, "body");
+    const before = await vault.getAllowList();
+    const after = await vault.putAllowList(body);
+    for (const list of ["http", "llm"] as const) {
+      const stored = (answer: typeof before) =>
+        new Set(answer[list].filter((item) => item.source === "stored").map((item) => item.entry));
+      const [was, now] = [stored(before), stored(after)];
+      for (const entry of now) {
+        if (!was.has(entry))
+          await audit(response, {
+            action: "allowlist.added",
+            target: { type: `allowlist:${list}`, id: entry },
+          });
+      }
+      for (const entry of was) {
+        if (!now.has(entry))
+          await audit(response, {
+            action: "allowlist.removed",
+            target: { type: `allowlist:${list}`, id: entry },
+          });
+      }
+    }
+    response.json(after);
   });
   router.post("/allowlist/check", async (request, response) => {
     const { urls } = parseRequest(HostCheckRequest, request.body, "body");

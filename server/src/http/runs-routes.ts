@@ -15,6 +15,8 @@ import type { RunCommands } from "../runs/run-service.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { SessionTurns } from "../sessions/session-turns.js";
 import { parseRequest, RunIdParam } from "./validate-request.js";
+import { actorOf } from "../access/actor.js";
+import { audit, getArgsDiff } from "../access/audit-trail.js";
 
 const EventsQuery = z.strictObject({
   after: z.coerce.number().int().min(0).default(0),
@@ -36,6 +38,16 @@ export function createRunsRoutes(options: {
     const answer: StartRunResponse = inSession
       ? await turns.start(parseRequest(StartTurnRequest, request.body, "body"))
       : await runs.startRun(parseRequest(StartRunRequest, request.body, "body"));
+    const body = request.body as { agentId?: unknown; sessionId?: unknown };
+    await audit(response, {
+      action: "run.started",
+      target: { type: "run", id: answer.runId },
+      details: {
+        via: "api",
+        ...(typeof body.agentId === "string" ? { agentId: body.agentId } : {}),
+        ...(answer.sessionId ? { sessionId: answer.sessionId, turn: answer.turn } : {}),
+      },
+    });
     response.status(202).location(`/api/runs/${answer.runId}`).json(answer);
   });
 
@@ -75,6 +87,11 @@ export function createRunsRoutes(options: {
   router.post("/:id/cancel", async (request, response) => {
     const { id } = parseRequest(RunIdParam, request.params, "params");
     const run = await runs.cancelRun(id);
+    await audit(response, {
+      action: "run.cancelled",
+      target: { type: "run", id: run.id },
+      details: { agentId: run.agentId, status: run.status },
+    });
     response.json({ runId: run.id, status: run.status });
   });
 
@@ -83,15 +100,42 @@ export function createRunsRoutes(options: {
     const body = parseRequest(ForkRunRequest, request.body, "body");
     if (!runs.forkRun) throw new ApiError("invalid_state", "This server does not run forks.");
     const { runId } = await runs.forkRun(id, body);
+    await audit(response, {
+      action: "run.started",
+      target: { type: "run", id: runId },
+      details: { via: "fork", parentRunId: id, fromStep: body.fromStep },
+    });
     response.status(202).location(`/api/runs/${runId}`).json({ runId });
   });
 
   router.post("/:id/resume", async (request, response) => {
     const { id } = parseRequest(RunIdParam, request.params, "params");
     const body = parseRequest(ResumeRequest, request.body, "body");
-    const { runId } = await runs.resumeRun(id, body);
+    const actor = actorOf(response);
+    const paused = await store.getRun(id);
+    const { runId } = await runs.resumeRun(id, { ...body, actor: actor.name });
+    const pausedArgs = paused?.pause?.payload["args"];
+    const note = (body as { note?: unknown }).note;
+    await audit(response, {
+      action: "run.decision",
+      target: { type: "run", id: runId },
+      details: {
+        decision: body.decision,
+        ...(paused ? { agentId: paused.agentId, reason: paused.pause?.reason } : {}),
+        ...(body.decision === "edit"
+          ? {
+              argsDiff: getArgsDiff(isRecord(pausedArgs) ? pausedArgs : undefined, body.args),
+            }
+          : {}),
+        ...(typeof note === "string" ? { note } : {}),
+      },
+    });
     response.status(202).json({ runId });
   });
 
   return router;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

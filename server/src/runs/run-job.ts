@@ -34,7 +34,8 @@ function runTaskJob(
  */
 export async function runJob(options: {
   run: RunRecord;
-  resume: ResumeRequest | undefined;
+  /** `actor`: who decided; written into the planner's `resumed` event. */
+  resume: (ResumeRequest & { actor?: string }) | undefined;
   /** The planner's `contextMeta` of a new run (a resumed run has it in its saved state). */
   contextMeta?: Record<string, unknown>;
   recorder: RunRecorder;
@@ -92,7 +93,7 @@ export async function runJob(options: {
   const common = {
     toolContext: { ...options.toolContext },
     signal: options.signal,
-    onEvent: recorder.sink,
+    onEvent: resume?.actor === undefined ? recorder.sink : withDecider(recorder.sink, resume.actor),
     ...(options.checkpoints ? { onCheckpoint: recorder.checkpointSink } : {}),
     ...(options.taskHost ? { taskHost: options.taskHost } : {}),
     calls: { record: callRecords.sink, clientKey },
@@ -143,4 +144,10 @@ export async function runJob(options: {
   if (recorder.isSealed && outcome.kind === "finish") return;
   // The planner's own events normally set these; this covers one that returned without them.
   await recorder.patch(getOutcomePatch(outcome));
+}
+
+/** The sink with the decider's name added to the `resumed` event (the planner does not know who decided). */
+function withDecider(sink: RunRecorder["sink"], actor: string): RunRecorder["sink"] {
+  return (event) =>
+    sink(event.type === "resumed" ? ({ ...event, data: { ...event.data, actor } } as typeof event) : event);
 }

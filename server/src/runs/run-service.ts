@@ -43,7 +43,7 @@ export interface RunCommands {
   /** Cancels a queued, running or paused run; `invalid_state` once it has ended. */
   cancelRun(runId: string): Promise<RunRecord>;
   /** Continues a paused run with a decision; `invalid_state` when it is not paused or the token is stale. */
-  resumeRun(runId: string, request: ResumeRequest): Promise<{ runId: string }>;
+  resumeRun(runId: string, request: ResumeDecisionInput): Promise<{ runId: string }>;
   /** Forks a paused or ended run from a step (`POST /api/runs/:id/fork`, see `ForkService`). */
   forkRun?(runId: string, request: ForkRunRequest): Promise<{ runId: string }>;
 }
@@ -83,6 +83,9 @@ export function createRunId(): string {
 export function createInstanceName(): string {
   return `${process.pid}-${randomBytes(3).toString("hex")}`;
 }
+
+/** A decision on a pause, with who decided (the key's name): the run's `resumed` event carries it. */
+export type ResumeDecisionInput = ResumeRequest & { actor?: string };
 
 /**
  * Starts, cancels and resumes runs, whatever executes them (`queue`). Every decision is one conditional
@@ -257,7 +260,7 @@ export class RunService implements RunCommands {
     }
   }
 
-  async resumeRun(runId: string, request: ResumeRequest): Promise<{ runId: string }> {
+  async resumeRun(runId: string, request: ResumeDecisionInput): Promise<{ runId: string }> {
     this.assertOpen();
     // A pause is published before its planner call returns: let that execution end before resuming. Only
     // then: one that is still running would hold this request until the run ends, to answer 409 after all.
@@ -267,7 +270,7 @@ export class RunService implements RunCommands {
     return this.locks.run(runId, () => this.acceptResume(runId, request));
   }
 
-  private async acceptResume(runId: string, request: ResumeRequest): Promise<{ runId: string }> {
+  private async acceptResume(runId: string, request: ResumeDecisionInput): Promise<{ runId: string }> {
     const { store } = this.options;
     const run = await this.requireRun(runId);
     const { resumeToken } = request;

@@ -126,6 +126,11 @@ export class QueueMode {
     return { onFollow: (runId, lastSeq) => sequencer.noteDelivered(runId, lastSeq) };
   }
 
+  /** A Redis connection of this instance's own (closed with it), e.g. for the shared rate-limit buckets. */
+  createRedisConnection(name: string): ReturnType<RedisConnections["create"]> {
+    return this.redis.create(name);
+  }
+
   /** `up` or `down` for Redis, within a second. */
   async getRedisHealth(): Promise<"up" | "down"> {
     try {

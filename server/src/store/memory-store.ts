@@ -27,6 +27,7 @@ import { MemoryRunClaims } from "./memory-run-claims.js";
 import { MemoryDraftStore } from "./drafts/memory-draft-store.js";
 import { MemoryCredentialStore } from "./credentials/memory-credential-store.js";
 import { MemoryRequestKeyStore } from "./request-keys/memory-request-key-store.js";
+import { MemoryAuditStore } from "./audit/memory-audit-store.js";
 import { MemorySessionStore } from "./sessions/memory-session-store.js";
 import { MemoryTestStore } from "./tests/memory-test-store.js";
 import { MemoryCallRecordStore } from "./call-records/memory-call-record-store.js";
@@ -47,6 +48,7 @@ export class MemoryStore implements WaddleStore {
   private readonly claims = new MemoryRunClaims(this.runs, (run, patch) => this.applyPatch(run, patch));
   private readonly checkpoints = new Map<string, RunCheckpoint>();
   readonly requestKeys = new MemoryRequestKeyStore();
+  readonly audit = new MemoryAuditStore();
   readonly drafts = new MemoryDraftStore();
   readonly sessions = new MemorySessionStore();
   readonly tests = new MemoryTestStore();

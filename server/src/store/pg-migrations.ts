@@ -196,6 +196,31 @@ export const PG_MIGRATIONS: readonly { id: number; name: string; sql: string }[]
       );
     `,
   },
+  {
+    id: 11,
+    // The audit log (see the SQLite migration 14): append-only, so the table refuses UPDATE and DELETE.
+    name: "audit_log",
+    sql: `
+      CREATE TABLE audit_log (
+        seq bigserial PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        at text NOT NULL,
+        actor text NOT NULL,
+        actor_key_id text,
+        action text NOT NULL,
+        target_type text NOT NULL,
+        target_id text NOT NULL,
+        details text NOT NULL,
+        ip text
+      );
+      CREATE INDEX audit_log_by_at ON audit_log (at);
+      CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'audit_log is append-only'; END;
+      $$;
+      CREATE TRIGGER audit_log_no_change BEFORE UPDATE OR DELETE ON audit_log
+        FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
+    `,
+  },
 ];
 
 /** A fixed key for pg_advisory_lock: instances starting together migrate one at a time. */

@@ -23,6 +23,7 @@ import { applyPgMigrations } from "./pg-migrations.js";
 import { PgDraftStore } from "./drafts/pg-draft-store.js";
 import { PgCredentialStore } from "./credentials/pg-credential-store.js";
 import { PgRequestKeyStore } from "./request-keys/pg-request-key-store.js";
+import { PgAuditStore } from "./audit/pg-audit-store.js";
 import { PgSessionStore } from "./sessions/pg-session-store.js";
 import { PgTestStore } from "./tests/pg-test-store.js";
 import { PgCallRecordStore } from "./call-records/pg-call-record-store.js";
@@ -54,6 +55,7 @@ export class PgStore implements WaddleStore {
   private readonly connection: PgConnection;
   private readonly claims: PgRunClaims;
   readonly requestKeys = new PgRequestKeyStore((text, params, kind) => this.query(text, params, kind));
+  readonly audit = new PgAuditStore((text, params, kind) => this.query(text, params, kind));
   readonly drafts = new PgDraftStore((text, params, kind) => this.query(text, params, kind));
   readonly callRecords = new PgCallRecordStore((text, params, kind) => this.query(text, params, kind));
   readonly sessions = new PgSessionStore(

@@ -212,6 +212,30 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
       );
     `,
   },
+  {
+    id: 14,
+    // The audit log (server/docs/audit.md): append-only, so the table refuses UPDATE and DELETE itself.
+    name: "audit_log",
+    sql: `
+      CREATE TABLE audit_log (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        at TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        actor_key_id TEXT,
+        action TEXT NOT NULL,
+        target_type TEXT NOT NULL,
+        target_id TEXT NOT NULL,
+        details TEXT NOT NULL,
+        ip TEXT
+      );
+      CREATE INDEX audit_log_by_at ON audit_log (at);
+      CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+        BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
+      CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+        BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
+    `,
+  },
 ];
 
 /** Applies the migrations the database has not seen yet; returns how many ran. */

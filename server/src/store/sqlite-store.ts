@@ -14,6 +14,7 @@ import { openSqliteDatabase, type SqliteStoreOptions } from "./open-sqlite-datab
 import type { WalCheckpointer } from "./wal-checkpointer.js";
 import { SqliteCredentialStore } from "./credentials/sqlite-credential-store.js";
 import { SqliteRequestKeyStore } from "./request-keys/sqlite-request-key-store.js";
+import { SqliteAuditStore } from "./audit/sqlite-audit-store.js";
 import { SqliteDraftStore } from "./drafts/sqlite-draft-store.js";
 import { SqliteSessionStore } from "./sessions/sqlite-session-store.js";
 import { SqliteTestStore } from "./tests/sqlite-test-store.js";
@@ -47,6 +48,7 @@ export class SqliteStore implements WaddleStore {
   /** The worker that checkpoints the WAL, when `backgroundCheckpoints` is on. */
   readonly checkpointer: WalCheckpointer | undefined;
   readonly requestKeys: SqliteRequestKeyStore;
+  readonly audit: SqliteAuditStore;
   readonly sessions: SqliteSessionStore;
   readonly tests: SqliteTestStore;
   readonly drafts: SqliteDraftStore;
@@ -58,6 +60,7 @@ export class SqliteStore implements WaddleStore {
   constructor(filename: string, options: SqliteStoreOptions = {}) {
     ({ db: this.db, checkpointer: this.checkpointer } = openSqliteDatabase(filename, options));
     this.requestKeys = new SqliteRequestKeyStore(this.db);
+    this.audit = new SqliteAuditStore(this.db);
     this.sessions = new SqliteSessionStore(this.db);
     this.tests = new SqliteTestStore(this.db);
     this.drafts = new SqliteDraftStore(this.db);

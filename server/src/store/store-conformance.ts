@@ -6,6 +6,7 @@ import { requestKeyCases } from "./request-keys/request-key-cases.js";
 import { sessionStoreCases } from "./sessions/session-store-cases.js";
 import { testStoreCases } from "./tests/test-store-cases.js";
 import { callRecordCases } from "./call-records/call-record-cases.js";
+import { auditStoreCases } from "./audit/audit-store-cases.js";
 import { storeClaimCases, withStore, type StoreConformanceCase } from "./store-claim-cases.js";
 import { isStoreError } from "./waddle-store.js";
 
@@ -38,6 +39,7 @@ async function expectStoreError(promise: Promise<unknown>, code: string): Promis
 /** The shared conformance suite of `WaddleStore`: run each case against every implementation. */
 export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...storeClaimCases,
+  ...auditStoreCases,
   ...requestKeyCases,
   ...sessionStoreCases,
   ...testStoreCases,

@@ -24,6 +24,7 @@ import type { DraftStore } from "./drafts/draft-store.js";
 import type { SessionStore } from "./sessions/session-store.js";
 import type { TestStore } from "./tests/test-store.js";
 import type { CallRecordStore } from "./call-records/call-record-store.js";
+import type { AuditStore } from "./audit/audit-store.js";
 
 /** What a run starts with; the store fills `lastSeq`, `usage` and the timestamps. */
 export interface NewRun {
@@ -53,7 +54,8 @@ export interface RunWork {
   contextMeta?: Record<string, unknown>;
   /** A fork's first start: where it forks its parent, with what edit and reuse (see `ForkWork`). */
   fork?: ForkWork;
-  resume?: Omit<ResumeRequest, "toolContext">;
+  /** `actor`: who decided, for the `resumed` event. */
+  resume?: Omit<ResumeRequest, "toolContext"> & { actor?: string };
   /** A session's background task (`kind: "task"`): what it runs (`ReactPlanner.runTask`). */
   task?: BackgroundJob;
 }
@@ -254,6 +256,8 @@ export interface WaddleStore {
   readonly credentials: CredentialStore;
   /** Each run's steps and calls, for forks (`POST /api/runs/:id/fork`). */
   readonly callRecords: CallRecordStore;
+  /** Who did what and when: append-only (`server/docs/audit.md`). */
+  readonly audit: AuditStore;
 
   /** Resolves when the database answers (for `/api/health`); stores in this process need none. */
   ping?(): Promise<void>;

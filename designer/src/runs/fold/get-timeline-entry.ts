@@ -4,6 +4,9 @@ import type { DecisionStatus, TimelineEntry, TimelineKind } from "./run-view.js"
 
 const PHASE_TITLES = { plan: "Plan", act: "Act", obs: "Obs", reflect: "Reflect" } as const;
 
+/** The decider on a server with no keys and no token: not worth naming in every entry. */
+const LOCAL_DECIDER = "local";
+
 const DECISION_STATUS = { approve: "approved", edit: "edited", reject: "rejected" } as const;
 const DECISION_TITLES: Record<DecisionStatus, string> = {
   approved: "Approved",
@@ -153,10 +156,12 @@ export function getTimelineEntry(
       });
     }
     case "resumed": {
-      const { decision, note } = event.data;
+      const { decision, note, actor } = event.data;
       const status = DECISION_STATUS[decision];
       const what = pausedTool === null ? "" : `: ${pausedTool}`;
-      return entry("resumed", `${DECISION_TITLES[status]}${what}`, {
+      // Who decided (the key's name) when the server has keys: "Approved by alice: send_email".
+      const by = actor === undefined || actor === LOCAL_DECIDER ? "" : ` by ${actor}`;
+      return entry("resumed", `${DECISION_TITLES[status]}${by}${what}`, {
         status,
         tone: status === "rejected" ? "bad" : "good",
         ...(pausedTool === null ? {} : { tool: pausedTool }),

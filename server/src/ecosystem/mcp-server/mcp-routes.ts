@@ -9,6 +9,8 @@ import { createOriginGuard, requireJsonBody } from "../../http/security.js";
 import type { Logger } from "../../shared/logger.js";
 import { protoSafeReviver } from "@waddle/protocol";
 import type { AgentRunner } from "../run-agent.js";
+import type { RateLimits } from "../../access/rate-limits.js";
+import { actorOf } from "../../access/actor.js";
 import { createMcpAgentsServer } from "./create-mcp-agents-server.js";
 import { McpSessions, type McpSessionsOptions } from "./mcp-sessions.js";
 
@@ -20,6 +22,8 @@ export interface McpRoutesOptions {
   corsOrigin?: string;
   bodyLimit?: string;
   sessions?: McpSessionsOptions;
+  /** Buckets per key and per agent (the tool) on `tools/call`. */
+  rateLimits?: RateLimits;
 }
 
 /** JSON-RPC's code for an error outside any request: the MCP transport answers these with `id: null`. */
@@ -53,6 +57,13 @@ export function createMcpRoutes(options: McpRoutesOptions): [Router, ErrorReques
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
       if (!session) return sendSessionNotFound(response);
+      for (const agentId of getCalledTools(request.body)) {
+        await options.rateLimits?.consume(actorOf(response), agentId).catch((error: unknown) => {
+          const wait = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+          if (typeof wait === "number") response.setHeader("retry-after", wait);
+          throw error;
+        });
+      }
       sessions.trackCalls(sessionId, getCallIds(request.body), response);
       await session.transport.handleRequest(request, response, request.body);
       return;
@@ -104,6 +115,15 @@ export function createMcpRoutes(options: McpRoutesOptions): [Router, ErrorReques
     );
   });
   return [router, createMcpErrorHandler(logger)];
+}
+
+/** The tools (agent ids) that the `tools/call` requests in a POST body call. */
+function getCalledTools(body: unknown): string[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages
+    .filter((message) => isJSONRPCRequest(message) && message.method === "tools/call")
+    .map((message) => (message as { params?: { name?: unknown } }).params?.name)
+    .map((name) => (typeof name === "string" ? name.slice(0, 200) : "?"));
 }
 
 /** The JSON-RPC ids of the `tools/call` requests in a POST body (one message or a batch). */

@@ -8,6 +8,7 @@ import { parseRequest } from "../../http/validate-request.js";
 import type { Logger } from "../../shared/logger.js";
 import { getRequestKey } from "../request-key.js";
 import type { AgentRunner } from "../run-agent.js";
+import type { RateLimits } from "../../access/rate-limits.js";
 import { ChatCompletionRequest } from "./chat-completion-request.js";
 import { getChatQuery } from "./get-chat-query.js";
 import { getUnsupportedParameter } from "./get-unsupported-parameter.js";
@@ -22,6 +23,8 @@ export interface OpenAiRoutesOptions {
   token?: string;
   corsOrigin?: string;
   bodyLimit?: string;
+  /** Buckets per key and per agent (the model) on chat completions and responses. */
+  rateLimits?: RateLimits;
 }
 
 const ModelParam = z.strictObject({ model: z.string() });
@@ -70,6 +73,15 @@ export function createOpenAiRoutes(options: OpenAiRoutesOptions): [Router, Error
   });
   router.use(requireJsonBody);
   router.use(express.json({ limit: options.bodyLimit ?? "1mb", reviver: protoSafeReviver, strict: false }));
+  if (options.rateLimits) {
+    router.post(
+      ["/chat/completions", "/responses"],
+      options.rateLimits.middleware((request) => {
+        const model = (request.body as { model?: unknown } | undefined)?.model;
+        return typeof model === "string" ? model.slice(0, 200) : undefined;
+      }),
+    );
+  }
 
   router.get("/models", async (_request, response) => {
     const agents = await runner.store.listAgents();
