@@ -1,14 +1,15 @@
-// Checks that workspace dependencies point one way: protocol ← planner ← server, protocol ← designer.
+// Checks that workspace dependencies point one way: protocol ← planner ← server, protocol ← designer;
+// examples (agent specs and tools, over planner) ← server and cli.
 // ESLint forbids the imports; this forbids the package.json dependencies that would allow them.
 import { readFileSync } from "node:fs";
 
 const allowed = {
   "packages/protocol": [],
   "packages/planner": ["@waddle/protocol"],
-  server: ["@waddle/protocol", "@waddle/planner"],
+  server: ["@waddle/protocol", "@waddle/planner", "@waddle/examples"],
   designer: ["@waddle/protocol"],
   "apps/examples": ["@waddle/protocol", "@waddle/planner"],
-  "apps/cli": ["@waddle/protocol", "@waddle/planner", "@waddle/server"],
+  "apps/cli": ["@waddle/protocol", "@waddle/planner", "@waddle/server", "@waddle/examples"],
 };
 
 let failures = 0;

@@ -1,5 +1,4 @@
-import { readdirSync } from "node:fs";
-import path from "node:path";
+import { listExampleAgentFiles } from "@waddle/examples";
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures.js";
 import { openDesigner, saveScreenshot, toolNode } from "./designer-helpers.js";
@@ -7,9 +6,7 @@ import { openDesigner, saveScreenshot, toolNode } from "./designer-helpers.js";
 /** The smallest size a tool name may render at when an agent opens (12.5 px text at zoom 0.8). */
 const LEGIBLE_PX = 10;
 
-const EXAMPLE_IDS = readdirSync(path.join(import.meta.dirname, "../../apps/examples/agents"))
-  .filter((file) => file.endsWith(".json") && !file.endsWith(".tests.json"))
-  .map((file) => file.replace(/\.json$/, ""));
+const EXAMPLE_IDS = listExampleAgentFiles().map(({ id }) => id);
 
 interface Box {
   x: number;

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { AgentSpec } from "@waddle/protocol";
 import { unzipSync } from "fflate";
 import { createWaddleServer, type WaddleServer } from "@waddle/server";
+import { ensureExportRuntime } from "@waddle/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./main.js";
 import { createTestIo } from "./testing/create-test-io.js";
@@ -133,6 +134,7 @@ describe("waddle export", () => {
   });
 
   it("writes the ts-project and penguiflow zips, locally and from a server", async () => {
+    ensureExportRuntime();
     for (const format of ["ts-project", "penguiflow"]) {
       const local = createIo();
       const out = path.join(work, `local-${format}.zip`);
@@ -156,7 +158,7 @@ describe("waddle export", () => {
         format === "ts-project" ? "writing-review/tools/text-stats.ts" : "writing-review/catalog.py",
       );
     }
-  }, 60_000);
+  }, 180_000);
 
   it("exports from a server", async () => {
     const { io, stdout } = createIo();

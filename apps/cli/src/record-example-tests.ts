@@ -1,8 +1,9 @@
 // Records the example agents' test suites from offline runs: `npx tsx --conditions source
 // apps/cli/src/record-example-tests.ts`. Each query runs on the offline model in this process, is saved as
 // a case the way "Save as test" saves it, and the suite is written beside the agent as <id>.tests.json.
-import { readdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { listExampleAgentFiles } from "@waddle/examples";
 import { TERMINAL_RUN_STATUSES, type AgentSpec, type TestCase } from "@waddle/protocol";
 import {
   createLogger,
@@ -70,10 +71,8 @@ const waitForEnd = (runId: string) =>
     void check();
   });
 
-for (const file of readdirSync(agentsDir).filter(
-  (name) => name.endsWith(".json") && !name.endsWith(".tests.json"),
-)) {
-  const agent = await store.getAgent(file.replace(/\.json$/, ""));
+for (const { id } of listExampleAgentFiles(agentsDir)) {
+  const agent = await store.getAgent(id);
   if (!agent) continue;
   const spec: AgentSpec = agent.spec;
   const queries = QUERIES[spec.id] ?? [

@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { listExampleAgentFiles } from "@waddle/examples";
 import { createWaddleServer, type WaddleServer } from "@waddle/server";
 import { XMLParser } from "fast-xml-parser";
 import { afterAll, describe, expect, it } from "vitest";
@@ -41,10 +42,8 @@ function writeBrokenAgent(): string {
 
 describe("the example agents' suites", () => {
   it("ships one of 3–5 cases for every example agent", () => {
-    const agents = readdirSync(path.join(EXAMPLES_DIR, "agents")).filter(
-      (file) => file.endsWith(".json") && !file.endsWith(".tests.json"),
-    );
-    expect(exampleSuites.sort()).toEqual(agents.map((file) => file.replace(/\.json$/, "")).sort());
+    const agents = listExampleAgentFiles(path.join(EXAMPLES_DIR, "agents"));
+    expect(exampleSuites.sort()).toEqual(agents.map(({ id }) => id).sort());
     for (const id of exampleSuites) {
       const suite = JSON.parse(readFileSync(path.join(EXAMPLES_DIR, `agents/${id}.tests.json`), "utf8")) as {
         cases: unknown[];

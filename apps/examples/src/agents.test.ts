@@ -1,12 +1,14 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { listExampleAgentFiles } from "../index.js";
 import { AgentSpec, agentSpecJsonSchema, validateAgentSpec } from "@waddle/protocol";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 
-const agentsDir = new URL("../agents/", import.meta.url);
-const examples = readdirSync(agentsDir)
-  .filter((file) => file.endsWith(".json") && !file.endsWith(".tests.json"))
-  .map((file) => ({ file, spec: JSON.parse(readFileSync(new URL(file, agentsDir), "utf8")) as unknown }));
+const examples = listExampleAgentFiles().map(({ file }) => ({
+  file: path.basename(file),
+  spec: JSON.parse(readFileSync(file, "utf8")) as unknown,
+}));
 const validateJsonSchema = new Ajv2020({ strict: false, logger: false }).compile(agentSpecJsonSchema);
 
 describe("example agents", () => {

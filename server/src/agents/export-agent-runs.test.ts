@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { listExampleAgentFiles } from "@waddle/examples";
 import { AgentSpec, type RunEvent } from "@waddle/protocol";
 import { fixtureReply, startOpenAiFixtureServer, type OpenAiFixtureServer } from "@waddle/planner/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,9 +24,7 @@ const dir = mkdtempSync(path.join(serverDir, ".tmp-export-runs-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const SECRET = "http-secret-value-0042";
-const exampleIds = readdirSync(path.join(examplesDir, "agents"))
-  .filter((file) => file.endsWith(".json") && !file.endsWith(".tests.json"))
-  .map((file) => file.replace(/\.json$/, ""));
+const exampleIds = listExampleAgentFiles().map(({ id }) => id);
 
 /** A local http server standing in for an API: records each request and answers with JSON. */
 let api: Server;

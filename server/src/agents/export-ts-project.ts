@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { exportAgentTypeScript, getExportNeeds, toCommentText } from "./export-agent-typescript.js";
 import type { ExportBundle } from "./get-export-bundle.js";
+import { readExportRuntime } from "./export-runtime.js";
 import { getPackageVersions } from "./get-package-versions.js";
 
 /** The `run.ts` of every project: no spec text in it, so nothing of the spec can become code here. */
@@ -46,6 +47,7 @@ const TSCONFIG = `${JSON.stringify(
       types: ["node"],
     },
     include: ["*.ts", "tools/*.ts"],
+    exclude: ["node_modules", "vendor"],
   },
   null,
   2,
@@ -98,6 +100,9 @@ function getReadme(bundle: ExportBundle): string {
     "",
     "Exported from Waddle: the agent as a TypeScript project that runs in your own process.",
     "",
+    "Needs Node 20.19 or later and access to the npm registry (or a cache holding the packages in",
+    "`package.json`). Nothing else: the Waddle runtime is in `vendor/`.",
+    "",
     "```sh",
     "npm install",
     "cp .env.example .env   # then fill in the keys you use",
@@ -106,6 +111,8 @@ function getReadme(bundle: ExportBundle): string {
     "",
     "- `agent.ts`: the agent spec and its subagents (as JSON), its module tools (imported from `tools/`), and",
     "  `run(query, options)` / `createRuntime(options)` over `@waddle/server/runtime`.",
+    "- `vendor/`: @waddle/protocol, @waddle/planner and @waddle/server/runtime, each one bundled ESM file with",
+    "  its type declarations, installed by `npm install` through the `file:` dependencies in `package.json`.",
     "- `run.ts`: reads the question from the command line, prints every event and the answer.",
     "- Keys and secrets come from the environment (`.env.example` lists them) or from the options",
     "  (`secrets`, `mcpServers`, `env`); they are never written into these files.",
@@ -120,11 +127,16 @@ function getReadme(bundle: ExportBundle): string {
 
 /**
  * The files of a `format=ts-project` export: package.json with exact versions, agent.ts, run.ts, the module
- * tools' files, tsconfig.json, README.md and .env.example.
+ * tools' files, tsconfig.json, README.md, .env.example, and the Waddle runtime under `vendor/` (bundled by
+ * `npm run build`, since @waddle/* are not published): package.json points at it with `file:` and lists only
+ * published npm packages besides, so `npm install` works on any machine. `runtimeDir` is for tests.
  */
-export function exportTsProject(bundle: ExportBundle): Record<string, string> {
+export function exportTsProject(
+  bundle: ExportBundle,
+  options: { runtimeDir?: string } = {},
+): Record<string, string> {
+  const runtime = readExportRuntime(options.runtimeDir);
   const versions = getPackageVersions();
-  const usesModuleTools = bundle.moduleTools.length > 0;
   const packageJson = {
     name: bundle.spec.id,
     version: "0.1.0",
@@ -133,12 +145,15 @@ export function exportTsProject(bundle: ExportBundle): Record<string, string> {
     description: `Waddle agent ${bundle.spec.id}, exported`,
     scripts: { start: "tsx run.ts", typecheck: "tsc" },
     engines: { node: ">=20.19" },
-    dependencies: {
-      ...(usesModuleTools ? { "@waddle/planner": versions["@waddle/planner"] } : {}),
-      "@waddle/server": versions["@waddle/server"],
-      tsx: versions.tsx,
-      ...(usesModuleTools ? { zod: versions.zod } : {}),
-    },
+    dependencies: Object.fromEntries(
+      [
+        ...Object.entries(runtime.manifest.packages).map(([name, folder]) => [
+          name,
+          `file:./vendor/${folder}`,
+        ]),
+        ...Object.entries(runtime.manifest.dependencies),
+      ].sort(([a], [b]) => (a! < b! ? -1 : 1)),
+    ) as Record<string, string>,
     devDependencies: { "@types/node": versions["@types/node"], typescript: versions.typescript },
   };
   const files: Record<string, string> = {
@@ -154,5 +169,6 @@ export function exportTsProject(bundle: ExportBundle): Record<string, string> {
       files[tool.projectPath] = readFileSync(tool.file, "utf8");
     }
   }
+  for (const [file, text] of Object.entries(runtime.files)) files[`vendor/${file}`] = text;
   return files;
 }

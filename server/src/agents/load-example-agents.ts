@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { listExampleAgentFiles } from "@waddle/examples";
 import { parseJson, protoSafeReviver, TestSuite, validateAgentSpec } from "@waddle/protocol";
 import type { Logger } from "../shared/logger.js";
 import type { WaddleStore } from "../store/waddle-store.js";
@@ -15,10 +15,8 @@ export async function loadExampleAgents(options: {
 }): Promise<string[]> {
   if ((await options.store.listAgents()).length > 0) return [];
   const loaded: string[] = [];
-  for (const file of readdirSync(options.dir)
-    .filter((name) => name.endsWith(".json") && !name.endsWith(".tests.json"))
-    .sort()) {
-    const parsed = parseJson(readFileSync(path.join(options.dir, file), "utf8"), {
+  for (const { file, testsFile } of listExampleAgentFiles(options.dir)) {
+    const parsed = parseJson(readFileSync(file, "utf8"), {
       reviver: protoSafeReviver,
     });
     const result = parsed.ok ? validateAgentSpec(parsed.value) : undefined;
@@ -30,7 +28,7 @@ export async function loadExampleAgents(options: {
       continue;
     }
     await options.store.createAgent({ spec: result.spec, message: "example" });
-    await loadExampleSuite({ ...options, agentId: result.spec.id });
+    await loadExampleSuite({ ...options, agentId: result.spec.id, file: testsFile });
     loaded.push(result.spec.id);
   }
   return loaded;
@@ -38,11 +36,12 @@ export async function loadExampleAgents(options: {
 
 async function loadExampleSuite(options: {
   store: WaddleStore;
-  dir: string;
   logger: Logger;
   agentId: string;
+  /** `<file's id>.tests.json` beside the spec. */
+  file: string;
 }): Promise<void> {
-  const file = path.join(options.dir, `${options.agentId}.tests.json`);
+  const { file } = options;
   if (!existsSync(file)) return;
   const parsed = parseJson(readFileSync(file, "utf8"), { reviver: protoSafeReviver });
   const suite = parsed.ok ? TestSuite.safeParse(parsed.value) : undefined;

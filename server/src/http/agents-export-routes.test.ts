@@ -1,9 +1,10 @@
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureExportRuntime } from "../testing/ensure-export-runtime.js";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -36,8 +37,11 @@ describe("GET /api/agents/:id/export", () => {
   });
 
   it("zips a ts-project whose run.ts runs in a fresh folder against the workspace packages", async () => {
+    ensureExportRuntime();
     const files = await download("writing-review", "ts-project");
-    const names = Object.keys(files).sort();
+    const names = Object.keys(files)
+      .filter((name) => !name.startsWith("writing-review/vendor/"))
+      .sort();
     expect(names).toEqual(
       [
         ".env.example",
@@ -54,38 +58,65 @@ describe("GET /api/agents/:id/export", () => {
       dependencies: Record<string, string>;
       devDependencies: Record<string, string>;
     };
-    for (const version of [
-      ...Object.values(packageJson.dependencies),
-      ...Object.values(packageJson.devDependencies),
-    ]) {
-      expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    // @waddle/* are not published: they come bundled in vendor/; everything else at an exact version.
+    expect(packageJson.dependencies).toMatchObject({
+      "@waddle/planner": "file:./vendor/waddle-planner",
+      "@waddle/protocol": "file:./vendor/waddle-protocol",
+      "@waddle/server": "file:./vendor/waddle-server",
+    });
+    for (const [name, version] of Object.entries({
+      ...packageJson.dependencies,
+      ...packageJson.devDependencies,
+    })) {
+      if (!name.startsWith("@waddle/")) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
     }
     expect(Object.keys(packageJson.dependencies).sort()).toEqual([
+      "@modelcontextprotocol/sdk",
       "@waddle/planner",
+      "@waddle/protocol",
       "@waddle/server",
+      "openai",
       "tsx",
       "zod",
     ]);
+    for (const folder of ["waddle-planner", "waddle-protocol", "waddle-server"]) {
+      const vendored = JSON.parse(strFromU8(files[`writing-review/vendor/${folder}/package.json`]!)) as {
+        exports: Record<string, { types: string; default: string }>;
+      };
+      for (const target of Object.values(vendored.exports)) {
+        expect(files[`writing-review/vendor/${folder}/${target.default.slice(2)}`]).toBeDefined();
+        expect(files[`writing-review/vendor/${folder}/${target.types.slice(2)}`]).toBeDefined();
+      }
+    }
     for (const [name, data] of Object.entries(files)) {
       mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
       writeFileSync(path.join(dir, name), data);
     }
-    const result = spawnSync(
-      process.execPath,
-      [
-        "--conditions=source",
-        "--import",
-        "tsx",
-        "run.ts",
-        "Review this text: Short words win. Long ones lose.",
-      ],
-      {
-        cwd: path.join(dir, "writing-review"),
-        encoding: "utf8",
-        env: { PATH: process.env.PATH },
-        timeout: 120_000,
-      },
-    );
+    // Not spawnSync: a blocked event loop lets the server's keep-alive timer cut the next request's socket.
+    const result = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [
+          "--conditions=source",
+          "--import",
+          "tsx",
+          "run.ts",
+          "Review this text: Short words win. Long ones lose.",
+        ],
+        {
+          cwd: path.join(dir, "writing-review"),
+          encoding: "utf8",
+          env: { PATH: process.env.PATH },
+          timeout: 120_000,
+        },
+        (error, stdout, stderr) =>
+          resolve({
+            status: error ? (typeof error.code === "number" ? error.code : null) : 0,
+            stdout,
+            stderr,
+          }),
+      );
+    });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/\[1\] run_started/);

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { listExampleAgentFiles } from "@waddle/examples";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentSpec, RunEventsResponse, type RunEvent } from "@waddle/protocol";
@@ -7,9 +8,9 @@ import { startTestServer, type TestServer } from "../testing/start-test-server.j
 import { waitForRun } from "../testing/wait-for-run.js";
 
 const agentsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../apps/examples/agents");
-const examples = readdirSync(agentsDir)
-  .filter((file) => file.endsWith(".json") && !file.endsWith(".tests.json"))
-  .map((file) => AgentSpec.parse(JSON.parse(readFileSync(path.join(agentsDir, file), "utf8"))));
+const examples = listExampleAgentFiles(agentsDir).map(({ file }) =>
+  AgentSpec.parse(JSON.parse(readFileSync(file, "utf8"))),
+);
 
 let server: TestServer;
 beforeAll(async () => {

@@ -6,3 +6,4 @@ export type { TestPostgres } from "./start-postgres.js";
 export { startTestRedis } from "./start-redis.js";
 export type { TestRedis } from "./start-redis.js";
 export { findPostgresBin, findRedisServer } from "./real-parts.js";
+export { ensureExportRuntime } from "./ensure-export-runtime.js";

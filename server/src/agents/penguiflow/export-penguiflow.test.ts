@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { listExampleAgentFiles } from "@waddle/examples";
 import { AgentSpec } from "@waddle/protocol";
 import { unzipSync, strFromU8 } from "fflate";
 import { afterAll, describe, expect, it } from "vitest";
@@ -12,7 +13,6 @@ import { fromPydanticSchema, toComparableSchema } from "./compare-model-schema.j
 import { exportPenguiflow } from "./export-penguiflow.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const examplesDir = path.resolve(here, "../../../../apps/examples/agents");
 const dumpScript = path.resolve(here, "../../testing/dump-penguiflow-catalog.py");
 const dir = mkdtempSync(path.join(tmpdir(), "waddle-penguiflow-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,9 +22,9 @@ const hasPydantic = python !== undefined && spawnSync(python, ["-c", "import pyd
 if (!python) console.warn("python3 not found: the PenguiFlow exports are not compiled (py_compile skipped).");
 else if (!hasPydantic) console.warn("pydantic not installed: catalog.py is checked structurally only.");
 
-const examples = readdirSync(examplesDir)
-  .filter((file) => file.endsWith(".json") && !file.endsWith(".tests.json"))
-  .map((file) => AgentSpec.parse(JSON.parse(readFileSync(path.join(examplesDir, file), "utf8"))));
+const examples = listExampleAgentFiles().map(({ file }) =>
+  AgentSpec.parse(JSON.parse(readFileSync(file, "utf8"))),
+);
 
 function writeExport(spec: AgentSpec): string {
   const folder = path.join(dir, spec.id);
