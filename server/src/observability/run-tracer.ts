@@ -316,7 +316,12 @@ export class RunTracer implements RunObserver {
 
   private startTool(spans: RunSpans, event: RunEventOf<"tool_start">, run: ObservedRun): void {
     const data = event.data;
-    spans.tools.get(data.callId)?.span.end(event.ts);
+    // Another attempt of the same call: the one before failed (its `tool_retry` said why).
+    const before = spans.tools.get(data.callId);
+    if (before) {
+      before.span.setStatus({ code: SpanStatusCode.ERROR, message: "retried" });
+      before.span.end(event.ts);
+    }
     const parent =
       (data.parallelId ? spans.plans.get(data.parallelId)?.context : undefined) ?? spans.segmentContext;
     const span = this.options.tracer.startSpan(
