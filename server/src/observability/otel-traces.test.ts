@@ -1,3 +1,4 @@
+import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
 import { waitForRun } from "../testing/wait-for-run.js";
@@ -189,6 +190,39 @@ describe("OpenTelemetry settings that cannot work", () => {
       expect(run.trace).toBeUndefined();
     } finally {
       await broken.stop();
+    }
+  });
+});
+
+describe("a collector that cannot be reached", () => {
+  it("never stops a run, and the spans it loses are counted in /metrics", async () => {
+    // A port that nothing listens on any more.
+    const gone = new OtlpTestReceiver();
+    const endpoint = await gone.start();
+    await gone.close();
+    const lonely = await startTestServer({
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+        OTEL_EXPORTER_OTLP_TIMEOUT: "200",
+        OTEL_BSP_SCHEDULE_DELAY: "20",
+      },
+    });
+    try {
+      const started = await lonely.request("/api/runs", {
+        method: "POST",
+        json: { agentId: "support-triage", query: "My invoice shows a duplicate charge" },
+      });
+      expect((await waitForRun(lonely, started.body.runId as string)).status).toBe("finished");
+      for (;;) {
+        const families = parsePrometheusTextFormat((await lonely.request("/metrics")).text);
+        const dropped = families.find((family) => family.name === "waddle_otel_dropped_spans_total");
+        expect(dropped?.type).toBe("COUNTER");
+        if (Number(dropped?.metrics[0]?.value ?? 0) > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await lonely.stop();
     }
   });
 });
