@@ -1,5 +1,4 @@
 import type { IdGenerator } from "@opentelemetry/sdk-trace-base";
-import { createSpanId, createTraceId } from "./trace-context.js";
 
 /**
  * Random ids, except for the one span started inside `withIds`: a run's first span gets the ids its run
@@ -7,6 +6,9 @@ import { createSpanId, createTraceId } from "./trace-context.js";
  */
 export class ForcedIdGenerator implements IdGenerator {
   private forced: { traceId?: string; spanId?: string } | undefined;
+
+  /** `random`: the SDK's own generator (fast, not cryptographic: ids need to be unique, not secret). */
+  constructor(private readonly random: IdGenerator) {}
 
   /** Calls `start` (which starts exactly one span, synchronously) with these ids. */
   withIds<T>(ids: { traceId?: string; spanId?: string }, start: () => T): T {
@@ -21,12 +23,12 @@ export class ForcedIdGenerator implements IdGenerator {
   generateTraceId(): string {
     const id = this.forced?.traceId;
     if (this.forced) delete this.forced.traceId;
-    return id ?? createTraceId();
+    return id ?? this.random.generateTraceId();
   }
 
   generateSpanId(): string {
     const id = this.forced?.spanId;
     if (this.forced) delete this.forced.spanId;
-    return id ?? createSpanId();
+    return id ?? this.random.generateSpanId();
   }
 }

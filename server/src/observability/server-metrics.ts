@@ -35,7 +35,6 @@ export class ServerMetrics implements RunObserver {
   private readonly toolCalls: Counter<"agent_id" | "tool" | "outcome">;
   private readonly autoSeqSaved: Counter<"agent_id">;
   private readonly pauses: Counter<"agent_id" | "reason">;
-  private dropped = 0;
 
   constructor(private readonly sources: MetricsSources) {
     const registers = [this.registry];
@@ -153,15 +152,15 @@ export class ServerMetrics implements RunObserver {
       });
     }
     const droppedSpans = sources.droppedSpans;
-    const metrics = this;
+    const reported = { dropped: 0 };
     new Counter({
       name: "waddle_otel_dropped_spans_total",
       help: "Spans tracing dropped: its export queue was full, or the collector refused them or was unreachable.",
       registers,
       collect() {
         const now = droppedSpans?.() ?? 0;
-        if (now > metrics.dropped) this.inc(now - metrics.dropped);
-        metrics.dropped = now;
+        if (now > reported.dropped) this.inc(now - reported.dropped);
+        reported.dropped = now;
       },
     });
   }

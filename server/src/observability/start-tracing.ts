@@ -1,5 +1,9 @@
 import { createRequire } from "node:module";
 import type { ExportResult } from "@opentelemetry/core";
+import type * as OtlpHttp from "@opentelemetry/exporter-trace-otlp-http";
+import type * as OtlpProto from "@opentelemetry/exporter-trace-otlp-proto";
+import type * as Resources from "@opentelemetry/resources";
+import type * as SdkTraceBase from "@opentelemetry/sdk-trace-base";
 import type { ReadableSpan, Sampler, SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import type { Logger } from "../shared/logger.js";
 import type { RunObserver } from "../runs/run-observer.js";
@@ -34,8 +38,8 @@ export async function startTracing(options: StartTracingOptions): Promise<Tracin
   const { settings, logger } = options;
   // The SDK's CommonJS builds: its ESM builds import files without extensions, which only bundlers resolve.
   const load = createRequire(import.meta.url);
-  const sdk = load("@opentelemetry/sdk-trace-base") as typeof import("@opentelemetry/sdk-trace-base");
-  const resources = load("@opentelemetry/resources") as typeof import("@opentelemetry/resources");
+  const sdk = load("@opentelemetry/sdk-trace-base") as typeof SdkTraceBase;
+  const resources = load("@opentelemetry/resources") as typeof Resources;
   const [{ RunTracer }, { ForcedIdGenerator }] = await Promise.all([
     import("./run-tracer.js"),
     import("./forced-id-generator.js"),
@@ -47,16 +51,12 @@ export async function startTracing(options: StartTracingOptions): Promise<Tracin
   };
   const exporter: SpanExporter =
     settings.protocol === "http/json"
-      ? new (
-          load(
-            "@opentelemetry/exporter-trace-otlp-http",
-          ) as typeof import("@opentelemetry/exporter-trace-otlp-http")
-        ).OTLPTraceExporter(exporterOptions)
-      : new (
-          load(
-            "@opentelemetry/exporter-trace-otlp-proto",
-          ) as typeof import("@opentelemetry/exporter-trace-otlp-proto")
-        ).OTLPTraceExporter(exporterOptions);
+      ? new (load("@opentelemetry/exporter-trace-otlp-http") as typeof OtlpHttp).OTLPTraceExporter(
+          exporterOptions,
+        )
+      : new (load("@opentelemetry/exporter-trace-otlp-proto") as typeof OtlpProto).OTLPTraceExporter(
+          exporterOptions,
+        );
   const counter = { dropped: 0, pending: 0, warned: false };
   const countingExporter: SpanExporter = {
     export(spans: ReadableSpan[], done: (result: ExportResult) => void) {
@@ -101,7 +101,7 @@ export async function startTracing(options: StartTracingOptions): Promise<Tracin
     forceFlush: () => batch.forceFlush(),
     shutdown: () => batch.shutdown(),
   };
-  const ids = new ForcedIdGenerator();
+  const ids = new ForcedIdGenerator(new sdk.RandomIdGenerator());
   const provider = new sdk.BasicTracerProvider({
     resource: resources.resourceFromAttributes({
       ...settings.resourceAttributes,
@@ -143,10 +143,7 @@ export async function startTracing(options: StartTracingOptions): Promise<Tracin
   };
 }
 
-function createSampler(
-  sdk: typeof import("@opentelemetry/sdk-trace-base"),
-  sampler: OtelSettings["sampler"],
-): Sampler {
+function createSampler(sdk: typeof SdkTraceBase, sampler: OtelSettings["sampler"]): Sampler {
   const ratio = () => new sdk.TraceIdRatioBasedSampler(sampler.ratio);
   switch (sampler.name) {
     case "always_on":
