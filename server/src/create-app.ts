@@ -86,8 +86,7 @@ export function createApp(options: CreateAppOptions): Express {
   app.use(createSecurityHeaders());
   app.use(createCors(options.corsOrigin));
   if (options.traceRequests) app.use(createTraceContextMiddleware());
-  if (options.metrics)
-    app.get("/metrics", createAuth(options.token), createMetricsRoute(options.metrics));
+  if (options.metrics) app.get("/metrics", createAuth(options.token), createMetricsRoute(options.metrics));
 
   const api = express.Router();
   api.use(createOriginGuard(options.corsOrigin));

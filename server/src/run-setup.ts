@@ -10,7 +10,7 @@ import { loadToolModules, type ModuleImporter } from "./tools/load-tool-modules.
 import { collectSecretValues } from "./secrets/collect-secret-values.js";
 import { SecretRedactor } from "./secrets/secret-redactor.js";
 import { ToolRegistry } from "./tools/tool-registry.js";
-import type { ToolTracing } from "./observability/tool-trace-scope.js";
+import type { ToolTracing } from "./tools/tool-trace-scope.js";
 
 export interface RunSetupOptions {
   /** Where LLM keys and OPENAI_BASE_URL are read, and whose *KEY / *TOKEN / *SECRET / *PASSWORD values are secret. */

@@ -8,7 +8,7 @@ import { createHttpToolRunner } from "../tools/http-tool.js";
 import { createLlmToolRunner } from "../tools/llm-tool.js";
 import type { HostLookup } from "../tools/resolve-allowed-address.js";
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
-import { withToolTrace, type ToolTracing } from "../observability/tool-trace-scope.js";
+import { withToolTrace, type ToolTracing } from "../tools/tool-trace-scope.js";
 
 export interface ImplResolverOptions {
   allowList: HostAllowList;

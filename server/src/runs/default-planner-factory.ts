@@ -21,7 +21,7 @@ import { ToolExecutionError } from "../tools/tool-execution-error.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { CreatePlannerOptions, PlannerFactory } from "./planner-factory.js";
 import type { LiveRunSettings } from "../credentials/credential-vault.js";
-import type { ToolTracing } from "../observability/tool-trace-scope.js";
+import type { ToolTracing } from "../tools/tool-trace-scope.js";
 
 /** How deep agent tools may nest subagents (a run is depth 0). */
 export const MAX_AGENT_DEPTH = 3;

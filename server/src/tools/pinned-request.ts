@@ -3,7 +3,7 @@ import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import { Readable } from "node:stream";
 import type { ResolvedAddress } from "./resolve-allowed-address.js";
-import { getOutgoingTraceparent } from "../observability/tool-trace-scope.js";
+import { getOutgoingTraceparent } from "./tool-trace-scope.js";
 
 /** Statuses whose responses have no body (a `Response` refuses one). */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);

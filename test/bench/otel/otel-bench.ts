@@ -156,6 +156,7 @@ export async function runOtelBench(context: BenchContext): Promise<BenchResult> 
   const started = await Promise.all(
     servers.map(async (entry) => ({ ...entry, ...(await startServer(entry.env)) })),
   );
+  context.log(started.map((entry) => `${entry.name}: ${entry.server.url}`).join("; "));
   try {
     const measured = await measureInterleaved({
       contenders: started.map((entry) => ({
