@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { fixtureReply, startOpenAiFixtureServer, type OpenAiFixtureServer } from "@waddle/planner/testing";
 import { AgentSpec } from "@waddle/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startMcpFixtureHttpServer, type McpFixtureHttpServer } from "../testing/mcp-fixture-server.js";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
 import { waitForRun } from "../testing/wait-for-run.js";
 import { parseTraceparent } from "./trace-context.js";
@@ -15,6 +16,7 @@ let target: Server;
 let targetHost: string;
 const targetHeaders: Record<string, string | string[] | undefined>[] = [];
 let server: TestServer;
+let mcp: McpFixtureHttpServer;
 
 beforeAll(async () => {
   receiver = new OtlpTestReceiver();
@@ -28,6 +30,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
   targetHost = `127.0.0.1:${(target.address() as AddressInfo).port}`;
+  mcp = await startMcpFixtureHttpServer();
   server = await startTestServer({
     env: {
       OPENAI_API_KEY: "fixture-key-0042",
@@ -37,12 +40,14 @@ beforeAll(async () => {
       OTEL_BSP_SCHEDULE_DELAY: "20",
       OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
     },
-    httpAllow: [targetHost],
+    httpAllow: [targetHost, mcp.host],
+    mcpServers: [{ name: "fixture", transport: "http", url: mcp.url, headers: {} }],
     secrets: { STATUS_TOKEN: SECRET },
   });
 });
 afterAll(async () => {
   await server.stop();
+  await mcp.close();
   await fixture.close();
   await receiver.close();
   await new Promise<void>((resolve) => target.close(() => resolve()));
@@ -133,5 +138,38 @@ describe("traces of a run on a remote model, with content captured", () => {
     expect(String(fetchSpan.attributes["gen_ai.tool.call.result"])).toContain("green");
     expect(String(root.attributes["gen_ai.output.messages"])).toContain("All green.");
     expect(JSON.stringify(spans)).not.toContain(SECRET);
+  });
+
+  it("sends the tool span's traceparent to an MCP server over HTTP", async () => {
+    const spec = AgentSpec.parse({
+      version: 1,
+      id: "mcp-echo",
+      name: "MCP echo",
+      llm: { provider: "openai", model: "house-model" },
+      tools: [{ name: "say", impl: { kind: "mcp", server: "fixture", tool: "echo" } }],
+    });
+    expect((await server.request("/api/agents", { method: "POST", json: spec })).status).toBe(201);
+    fixture.enqueue(
+      fixtureReply.json({ next_node: "say", args: { text: "hello" } }),
+      fixtureReply.finalAnswer("It said hello."),
+    );
+    const started = await server.request("/api/runs", {
+      method: "POST",
+      json: { agentId: "mcp-echo", query: "Say hello" },
+    });
+    const runId = started.body.runId as string;
+    const run = await waitForRun(server, runId);
+    expect(run.status, JSON.stringify(run.error)).toBe("finished");
+    const root = await receiver.waitFor(
+      (span) =>
+        span.attributes["waddle.run.id"] === runId && span.attributes["waddle.run.status"] === "finished",
+    );
+    const say = receiver.trace(root.traceId).find((span) => span.name === "execute_tool say")!;
+    expect(say.attributes["gen_ai.tool.type"]).toBe("extension");
+    const sent = mcp.headers
+      .map((headers) => headers.traceparent)
+      .filter((value): value is string => typeof value === "string")
+      .map((value) => parseTraceparent(value));
+    expect(sent).toContainEqual({ traceId: root.traceId, spanId: say.spanId, flags: 1 });
   });
 });
