@@ -20,10 +20,14 @@ const SCALE_OUT_ALONE = process.env.WADDLE_TEST_SCALE_OUT;
 
 // Workspace packages resolve to their TypeScript sources (the "source" export condition), so that tests
 // never need a build.
+// Not "module": vitest hands these conditions to Node, and packages whose "module" builds import files
+// without extensions (OpenTelemetry's) fail when Node loads them; their CommonJS builds work.
+const serverConditions = ["source", ...defaultServerConditions.filter((name) => name !== "module")];
+
 export default defineConfig({
   plugins: [quietMissingSources],
-  resolve: { conditions: ["source", ...defaultServerConditions] },
-  ssr: { resolve: { conditions: ["source", ...defaultServerConditions] } },
+  resolve: { conditions: serverConditions },
+  ssr: { resolve: { conditions: serverConditions } },
   test: {
     include: [
       "packages/*/src/**/*.test.ts",

@@ -20,6 +20,9 @@ import { createCredentialsRoutes } from "./http/credentials-routes.js";
 import type { CredentialVault } from "./credentials/credential-vault.js";
 import { createMcpServersRoutes } from "./http/mcp-servers-routes.js";
 import { createMetaRoutes, type PartsHealth } from "./http/meta-routes.js";
+import { createMetricsRoute } from "./observability/metrics-route.js";
+import type { ServerMetrics } from "./observability/server-metrics.js";
+import { createTraceContextMiddleware } from "./observability/trace-context.js";
 import { createRunsRoutes } from "./http/runs-routes.js";
 import { createSessionsRoutes } from "./http/sessions-routes.js";
 import { createTestsRoutes } from "./http/tests-routes.js";
@@ -76,6 +79,10 @@ export interface CreateAppOptions {
   auditTrail?: AuditTrail;
   /** Rate limits of the routes that start work and of sign-ins; `60/min` in this process when left out. */
   rateLimits?: RateLimits;
+  /** `GET /metrics` (Prometheus), behind the token like the API. */
+  metrics?: ServerMetrics;
+  /** Tracing on: a request's `traceparent` makes the runs it starts children of the caller's trace. */
+  traceRequests?: boolean;
 }
 
 /** The Express app: Host check, security headers, CORS, auth, JSON bodies, the REST routes, the designer. */
@@ -92,6 +99,8 @@ export function createApp(options: CreateAppOptions): Express {
   app.use(provideAuditTrail(trail));
   app.use(provideRateLimits(limits));
   app.use(createSignInGuard({ limits, onFailed: (ip) => trail.noteFailedSignIn(ip) }));
+  if (options.traceRequests) app.use(createTraceContextMiddleware());
+  if (options.metrics) app.get("/metrics", createAuth(options.token), createMetricsRoute(options.metrics));
 
   const api = express.Router();
   api.use(createOriginGuard(options.corsOrigin));

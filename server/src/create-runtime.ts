@@ -8,7 +8,8 @@ import { createTestCasePlannerFactory, TestCaseRegistry } from "./agent-tests/te
 import type { PlannerFactory } from "./runs/planner-factory.js";
 import { RunEventHub } from "./runs/run-event-hub.js";
 import { RunManager } from "./runs/run-manager.js";
-import type { RunService } from "./runs/run-service.js";
+import type { RunObserver } from "./runs/run-observer.js";
+import type { RunService, RunTraceFactory } from "./runs/run-service.js";
 import type { TaskHostSource } from "./runs/run-executor.js";
 import { QueueMode, type QueueRole } from "./scale/queue-mode.js";
 import type { WaddleStore } from "./store/waddle-store.js";
@@ -31,6 +32,10 @@ export interface RuntimeOptions {
   taskHosts?: TaskHostSource;
   /** Stored credentials and allow-list entries, read as each run starts (`CredentialVault`). */
   getRunSettings?: () => Promise<LiveRunSettings>;
+  /** Sees every event this process records (traces, metrics). */
+  observer?: RunObserver;
+  /** Tracing on: the trace context each new run keeps. */
+  createRunTrace?: RunTraceFactory;
 }
 
 /** What runs runs, for the server and for the CLI's in-process runs. */
@@ -77,6 +82,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     setup.mcp.assertSpec(spec);
   };
   const maxConcurrentRuns = options.maxConcurrentRuns ?? 4;
+  const observed = {
+    ...(options.observer ? { observer: options.observer } : {}),
+    ...(options.createRunTrace ? { createRunTrace: options.createRunTrace } : {}),
+  };
   const offline = !options.env.OPENAI_API_KEY;
   if (options.queue) {
     const queueMode = new QueueMode({
@@ -88,6 +97,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       maxConcurrentRuns,
       checkSpec,
       ...(options.taskHosts ? { taskHosts: options.taskHosts } : {}),
+      ...observed,
     });
     return { runs: queueMode.runs, hub: queueMode.hub, offline, queueMode, testCases };
   }
@@ -101,6 +111,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     maxConcurrentRuns,
     checkSpec,
     ...(options.taskHosts ? { taskHosts: options.taskHosts } : {}),
+    ...observed,
   });
   return { runs, hub, offline, testCases };
 }

@@ -10,6 +10,7 @@ import { loadToolModules, type ModuleImporter } from "./tools/load-tool-modules.
 import { collectSecretValues } from "./secrets/collect-secret-values.js";
 import { SecretRedactor } from "./secrets/secret-redactor.js";
 import { ToolRegistry } from "./tools/tool-registry.js";
+import type { ToolTracing } from "./tools/tool-trace-scope.js";
 
 export interface RunSetupOptions {
   /** Where LLM keys and OPENAI_BASE_URL are read, and whose *KEY / *TOKEN / *SECRET / *PASSWORD values are secret. */
@@ -41,6 +42,8 @@ export interface RunSetup {
   priceTable?: PriceTable;
   /** The MCP servers of `WADDLE_MCP_SERVERS`, connected on first use; close it when done. */
   mcp: McpClientManager;
+  /** Tracing's hook into tool calls (late-bound: set once tracing starts, empty while it is off). */
+  toolTracing: ToolTracing;
 }
 
 async function createRegistry(options: RunSetupOptions, logger: Logger): Promise<ToolRegistry> {
@@ -118,5 +121,6 @@ export async function createRunSetup(options: RunSetupOptions): Promise<RunSetup
     allowList,
     ...(settings.prices ? { priceTable: settings.prices } : {}),
     mcp: createMcpClients({ ...options, allowList, redactor, logger }),
+    toolTracing: {},
   };
 }

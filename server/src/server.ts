@@ -22,6 +22,7 @@ import type { Logger, LogLevel } from "./shared/logger.js";
 import type { McpServerConfig } from "./mcp-client/mcp-servers-config.js";
 import { createRunSetup } from "./run-setup.js";
 import { createRuntime } from "./create-runtime.js";
+import { createObservability, type Observability } from "./observability/create-observability.js";
 import type { PlannerFactory } from "./runs/planner-factory.js";
 import type { RunEventHub } from "./runs/run-event-hub.js";
 import type { RunService } from "./runs/run-service.js";
@@ -161,6 +162,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
   const unlock = options.store || options.databaseUrl ? () => undefined : lockDataDir(dataDir);
   let store: WaddleStore;
   let queueMode: QueueMode | undefined;
+  let observability: Observability | undefined;
   try {
     store =
       options.store ??
@@ -191,6 +193,9 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       );
     }
     const getRunSettings = () => vault.getRunSettings();
+    observability = await createObservability({ env, store, logger });
+    const { tracing } = observability;
+    setup.toolTracing.source = tracing;
     // Set once the sessions exist (they need the run service): a session's turns run their tasks as runs.
     const taskHosts: TaskHostSource & { target?: TaskHostSource } = {
       forRun: (run, toolContext) => taskHosts.target?.forRun(run, toolContext),
@@ -201,6 +206,8 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       setup,
       taskHosts,
       getRunSettings,
+      observer: observability.observer,
+      ...(tracing ? { createRunTrace: tracing.createRunTrace } : {}),
       exampleAgentsDir:
         options.exampleAgentsDir === undefined
           ? path.join(ROOT, "apps/examples/agents")
@@ -219,6 +226,11 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     });
     const { runs, hub, offline } = runtime;
     queueMode = runtime.queueMode;
+    const queueStats = queueMode ? queueMode.getQueueStats.bind(queueMode) : undefined;
+    Object.assign(observability.sources, {
+      activeRuns: () => runs.activeCount,
+      ...(queueStats ? { queueStats } : {}),
+    });
     const sessions = new SessionService(store);
     const tasks = new SessionTasks({ store, sessions, runs, hub, logger });
     taskHosts.target = tasks;
@@ -307,6 +319,8 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       mcp,
       vault,
       env,
+      metrics: observability.metrics,
+      ...(tracing ? { traceRequests: true } : {}),
       ...(store.ping || queueMode ? { health: createPartsHealth(store, queueMode) } : {}),
     });
     const httpServer = createServer(app);
@@ -324,6 +338,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       // Another instance's session changes reach this one's sockets by reading the log (see session-followers).
       ...(queueMode ? { sessionPollMs: SESSION_POLL_MS } : {}),
     });
+    observability.sources.liveSockets = () => io.engine.clientsCount;
     testUpdates.emit = (record) => io.local.to(getAgentRoom(record.agentId)).emit("test_run_updated", record);
     if (queueMode) {
       follow.onFollow = queueMode.attach(io as unknown as Parameters<QueueMode["attach"]>[0]).onFollow;
@@ -348,6 +363,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
         });
         await queueMode?.close();
         await mcp.close();
+        await observability?.close();
         await store.close();
         unlock();
       })());
@@ -369,6 +385,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
   } catch (error) {
     await queueMode?.close();
     await mcp.close();
+    await observability?.close();
     await store.close();
     unlock();
     throw error;

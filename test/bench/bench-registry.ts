@@ -65,6 +65,11 @@ export const BENCHMARKS: readonly BenchEntry[] = [
     title: "11. Fork: the replayed prefix of a fork of a 50-step run",
     load: async () => (await import("./fork/fork-bench.js")).runForkBench,
   },
+  {
+    name: "otel",
+    title: "12. OpenTelemetry: a step with tracing on against off",
+    load: async () => (await import("./otel/otel-bench.js")).runOtelBench,
+  },
 ];
 
 export const BENCHMARK_NAMES: readonly string[] = BENCHMARKS.map((entry) => entry.name);

@@ -266,6 +266,11 @@ export const RunOrigin = z.object({
   caseId: z.string().optional(),
   /** A fork: the run and step it was forked from (`POST /api/runs/:id/fork`). */
   forkOf: ForkOf.optional(),
+  /**
+   * OpenTelemetry, when the server traces: the W3C `traceparent` of the run's span, and of the caller's
+   * span when the request that started it carried one. Kept so that every worker continues one trace.
+   */
+  trace: z.object({ traceparent: z.string(), parent: z.string().optional() }).optional(),
 });
 export type RunOrigin = z.infer<typeof RunOrigin>;
 

@@ -88,6 +88,10 @@ export const LlmCallEvent = envelope(
     costUsd: z.number().nonnegative(),
     latencyMs: z.number().nonnegative(),
     reasoningEffort: z.string().optional(),
+    /** The model asked for, when the endpoint answered with another (`model` is the one that answered). */
+    requestModel: z.string().optional(),
+    /** Why the reply ended (`stop`, `length`, `tool_calls`, …), when the endpoint says. */
+    finishReason: z.string().optional(),
   }),
 );
 export const LlmStreamChunkEvent = envelope(

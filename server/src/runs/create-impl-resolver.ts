@@ -1,5 +1,5 @@
 import type { LlmConfig, ToolSpec } from "@waddle/protocol";
-import type { ImplResolver, LlmClient } from "@waddle/planner";
+import type { ImplResolver, LlmClient, ToolRunner } from "@waddle/planner";
 import type { McpClientManager } from "../mcp-client/mcp-client-manager.js";
 import { createMcpToolRunner } from "../mcp-client/mcp-tool.js";
 import { createAgentToolRunner, type RunSubagent } from "../tools/agent-tool.js";
@@ -8,6 +8,7 @@ import { createHttpToolRunner } from "../tools/http-tool.js";
 import { createLlmToolRunner } from "../tools/llm-tool.js";
 import type { HostLookup } from "../tools/resolve-allowed-address.js";
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
+import { withToolTrace, type ToolTracing } from "../tools/tool-trace-scope.js";
 
 export interface ImplResolverOptions {
   allowList: HostAllowList;
@@ -21,6 +22,8 @@ export interface ImplResolverOptions {
   lookup?: HostLookup;
   /** The MCP servers of `WADDLE_MCP_SERVERS`; without it every mcp tool fails as not configured. */
   mcp?: McpClientManager;
+  /** Tracing on: http and MCP calls send their tool span's `traceparent`. */
+  toolTracing?: ToolTracing;
 }
 
 /**
@@ -32,13 +35,16 @@ export function createImplResolver(options: ImplResolverOptions): ImplResolver {
     const impl = tool.impl;
     switch (impl.kind) {
       case "http":
-        return createHttpToolRunner({
-          tool: { ...tool, impl },
-          allowList: options.allowList,
-          secrets: options.secrets,
-          redactor: options.redactor,
-          ...(options.lookup ? { lookup: options.lookup } : {}),
-        });
+        return traced(
+          options.toolTracing,
+          createHttpToolRunner({
+            tool: { ...tool, impl },
+            allowList: options.allowList,
+            secrets: options.secrets,
+            redactor: options.redactor,
+            ...(options.lookup ? { lookup: options.lookup } : {}),
+          }),
+        );
       case "llm":
         return createLlmToolRunner({
           tool: { ...tool, impl },
@@ -50,15 +56,24 @@ export function createImplResolver(options: ImplResolverOptions): ImplResolver {
       case "agent":
         return createAgentToolRunner({ tool: { ...tool, impl }, runSubagent: options.runSubagent });
       case "mcp":
-        return createMcpToolRunner({
-          tool: { ...tool, impl },
-          connection: options.mcp?.get(impl.server),
-          redactor: options.redactor,
-          // A server's sampling requests during a call are answered by the agent's own LLM.
-          samplingLlm: () => options.createLlm(options.agentLlm, "llm"),
-        });
+        return traced(
+          options.toolTracing,
+          createMcpToolRunner({
+            tool: { ...tool, impl },
+            connection: options.mcp?.get(impl.server),
+            redactor: options.redactor,
+            // A server's sampling requests during a call are answered by the agent's own LLM.
+            samplingLlm: () => options.createLlm(options.agentLlm, "llm"),
+          }),
+        );
       default:
         return undefined;
     }
   };
+}
+
+/** The runner with its call's trace context in scope, when tracing is on. */
+function traced(tracing: ToolTracing | undefined, runner: ToolRunner): ToolRunner {
+  if (!tracing) return runner;
+  return (args, context) => withToolTrace(tracing, context, () => runner(args, context));
 }

@@ -3,6 +3,7 @@ import { getContextSecrets, type SecretRedactor } from "../secrets/secret-redact
 import type { Logger } from "../shared/logger.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { RunEventHub } from "./run-event-hub.js";
+import type { RunObserver } from "./run-observer.js";
 import { RunRecorder, type RecorderClaim } from "./run-recorder.js";
 
 /** What every recorder of a process writes to and publishes on. */
@@ -11,6 +12,8 @@ export interface RecorderParts {
   hub: RunEventHub;
   redactor: SecretRedactor;
   logger: Logger;
+  /** Sees every event recorded in this process (traces, metrics). */
+  observer?: RunObserver;
 }
 
 /**
@@ -42,5 +45,6 @@ export function createRunRecorder(
     logger: parts.logger,
     ...(options.claim ? { claim: options.claim } : {}),
     ...(options.checkpoints ? { checkpoints: true } : {}),
+    ...(parts.observer ? { observer: { observer: parts.observer, run } } : {}),
   });
 }

@@ -21,6 +21,7 @@ import { ToolExecutionError } from "../tools/tool-execution-error.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { CreatePlannerOptions, PlannerFactory } from "./planner-factory.js";
 import type { LiveRunSettings } from "../credentials/credential-vault.js";
+import type { ToolTracing } from "../tools/tool-trace-scope.js";
 
 /** How deep agent tools may nest subagents (a run is depth 0). */
 export const MAX_AGENT_DEPTH = 3;
@@ -48,6 +49,8 @@ export interface DefaultPlannerFactoryOptions {
    * to the environment's); without it, `llmPolicy`, `allowList` and `secrets` hold for every run.
    */
   getRunSettings?: () => Promise<LiveRunSettings>;
+  /** Tracing on: http and MCP calls send their tool span's `traceparent`. */
+  toolTracing?: ToolTracing;
 }
 
 /**
@@ -169,6 +172,7 @@ export function createDefaultPlannerFactory(options: DefaultPlannerFactoryOption
         runSubagent: createSubagentRunner({ request, create, store: options.store, maxDepth }),
         ...(options.lookup ? { lookup: options.lookup } : {}),
         ...(options.mcp ? { mcp: options.mcp } : {}),
+        ...(options.toolTracing ? { toolTracing: options.toolTracing } : {}),
       }),
     };
     const { spec, llm, moduleTools, resolveImpl } = request.prepare ? request.prepare(own) : own;

@@ -169,6 +169,7 @@ export class RunExecutor {
     } finally {
       clearInterval(heartbeat);
       this.active.delete(claim.runId);
+      this.options.observer?.onExecutionEnd?.(claim.runId);
       if (!execution.lost) await store.releaseClaim(claim).catch(() => undefined);
     }
   }

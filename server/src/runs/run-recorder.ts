@@ -13,6 +13,7 @@ import {
 } from "../store/waddle-store.js";
 import type { RunEventHub } from "./run-event-hub.js";
 import { RunEventEffects } from "./run-event-effects.js";
+import type { ObservedRun, RunObserver } from "./run-observer.js";
 
 interface PendingEvent {
   raw: RunEvent;
@@ -67,6 +68,8 @@ export class RunRecorder {
       claim?: RecorderClaim;
       /** The planner's checkpoints come (queue mode): every drain waits for its microtasks. */
       checkpoints?: boolean;
+      /** Sees each event as it is emitted (traces, metrics), with the run it belongs to. */
+      observer?: { observer: RunObserver; run: ObservedRun["record"] };
     },
   ) {
     this.lastSeq = options.lastSeq;
@@ -155,6 +158,7 @@ export class RunRecorder {
 
   private push(item: PendingEvent, defer = false): void {
     this.pending.push(item);
+    if (!item.checkpoint && !this.sealed) this.observe(item.raw);
     if (this.drainQueued) return;
     if (defer || this.deferred) {
       if (!this.deferred) setImmediate(() => this.startDrain());
@@ -162,6 +166,16 @@ export class RunRecorder {
       return;
     }
     this.startDrain();
+  }
+
+  private observe(event: RunEvent): void {
+    const watch = this.options.observer;
+    if (!watch) return;
+    try {
+      watch.observer.onEvent(event, { record: watch.run, redact: (value) => this.redact(value) });
+    } catch {
+      // Observability is never worth a run.
+    }
   }
 
   private startDrain(): void {

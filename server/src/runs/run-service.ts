@@ -70,7 +70,12 @@ export interface RunServiceOptions extends RecorderParts {
   cancelWaitMs?: number;
   /** Builds planners to check a fork's edit against the tools of the version it runs. */
   createPlanner?: PlannerFactory;
+  /** Tracing on: the trace context each new run keeps (a child of the request's, when it carried one). */
+  createRunTrace?: RunTraceFactory;
 }
+
+/** The trace context a new run keeps in its origin (see `RunOrigin.trace`). */
+export type RunTraceFactory = () => NonNullable<RunOrigin["trace"]> | undefined;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -134,6 +139,8 @@ export class RunService implements RunCommands {
     await this.options.checkSpec?.(agent.spec, request.offline ? { offline: true } : {});
     const runId = options.runId ?? createRunId();
     const toolContextKeys = getToolContextKeys(request.toolContext);
+    const trace = this.options.createRunTrace?.();
+    const origin = trace ? { ...options.origin, trace } : options.origin;
     await store.createRun({
       id: runId,
       agentId: agent.id,
@@ -151,7 +158,7 @@ export class RunService implements RunCommands {
             },
           }
         : {}),
-      ...(options.origin ? { origin: options.origin } : {}),
+      ...(origin ? { origin } : {}),
     });
     this.toolContexts.set(runId, request.toolContext);
     this.options.hub.publishStatus({ runId, status: "queued", lastSeq: 0 });

@@ -3,7 +3,8 @@ import type { Server } from "socket.io";
 import type { PlannerFactory } from "../runs/planner-factory.js";
 import { RunEventHub } from "../runs/run-event-hub.js";
 import { RunExecutor, type TaskHostSource } from "../runs/run-executor.js";
-import { createInstanceName, RunService, type SpecCheck } from "../runs/run-service.js";
+import type { RunObserver } from "../runs/run-observer.js";
+import { createInstanceName, RunService, type RunTraceFactory, type SpecCheck } from "../runs/run-service.js";
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import type { Logger } from "../shared/logger.js";
 import type { WaddleStore } from "../store/waddle-store.js";
@@ -31,6 +32,10 @@ export interface QueueModeOptions {
   checkSpec?: SpecCheck;
   /** Sessions: the task host of a turn's run. */
   taskHosts?: TaskHostSource;
+  /** Sees every event this instance records (traces, metrics). */
+  observer?: RunObserver;
+  /** See `RunServiceOptions.createRunTrace`. */
+  createRunTrace?: RunTraceFactory;
 }
 
 /**
@@ -56,7 +61,13 @@ export class QueueMode {
 
   constructor(private readonly options: QueueModeOptions) {
     const { store, logger, leaseMs, redactor } = options;
-    const parts = { store, hub: this.localHub, redactor, logger };
+    const parts = {
+      store,
+      hub: this.localHub,
+      redactor,
+      logger,
+      ...(options.observer ? { observer: options.observer } : {}),
+    };
     this.redis = new RedisConnections(options.redisUrl, logger);
     this.queue = new RunQueue(this.redis.create("queue"), logger);
     const worker = options.role !== "api";
@@ -96,7 +107,26 @@ export class QueueMode {
       owner: this.owner,
       leaseMs,
       ...(options.checkSpec ? { checkSpec: options.checkSpec } : {}),
+      ...(options.createRunTrace ? { createRunTrace: options.createRunTrace } : {}),
     });
+  }
+
+  /** Runs waiting for a worker, and the workers listening, as BullMQ counts them (within a second). */
+  async getQueueStats(): Promise<{ waiting: number; workers: number } | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        Promise.all([
+          this.queue.queue.getJobCountByTypes("waiting", "prioritized", "delayed"),
+          this.queue.queue.getWorkersCount(),
+        ]).then(([waiting, workers]) => ({ waiting, workers })),
+        new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), 1_000))),
+      ]);
+    } catch {
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**

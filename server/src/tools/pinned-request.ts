@@ -3,6 +3,7 @@ import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import { Readable } from "node:stream";
 import type { ResolvedAddress } from "./resolve-allowed-address.js";
+import { getOutgoingTraceparent } from "./tool-trace-scope.js";
 
 /** Statuses whose responses have no body (a `Response` refuses one). */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
@@ -30,7 +31,7 @@ export function requestPinned(url: URL, init: PinnedRequestInit, target: Resolve
       url,
       {
         method: init.method,
-        headers: { ...init.headers, host: url.host },
+        headers: withTraceparent({ ...init.headers, host: url.host }),
         lookup,
         family: target.family,
         signal: init.signal,
@@ -64,4 +65,12 @@ function toResponse(response: IncomingMessage, method: string): Response {
     statusText: response.statusMessage ?? "",
     headers,
   });
+}
+
+/** A traced tool call's requests carry its span's `traceparent`, unless the tool set one itself. */
+function withTraceparent(headers: Record<string, string>): Record<string, string> {
+  const traceparent = getOutgoingTraceparent();
+  if (!traceparent || Object.keys(headers).some((name) => name.toLowerCase() === "traceparent"))
+    return headers;
+  return { ...headers, traceparent };
 }

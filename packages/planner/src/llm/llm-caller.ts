@@ -231,6 +231,9 @@ export class LlmCaller {
       latencyMs: input.latencyMs,
     };
     if (input.reasoningEffort !== undefined) data.reasoningEffort = input.reasoningEffort;
+    // What was asked for and why the reply ended, when they differ from the above or are known (traces).
+    if (input.result.model !== undefined && input.result.model !== llm.model) data.requestModel = llm.model;
+    if (input.result.finishReason !== undefined) data.finishReason = input.result.finishReason;
     // A person's reply in place of the model's (a fork's `llm_reply` edit) says so.
     if (input.result.edited === true) data.edited = true;
     events.emitAt("llm_call", data, {
