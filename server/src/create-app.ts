@@ -2,6 +2,7 @@ import express, { type Express } from "express";
 import { ApiError } from "./shared/api-error.js";
 import { createMcpRoutes } from "./ecosystem/mcp-server/mcp-routes.js";
 import { createOpenAiRoutes } from "./ecosystem/openai-compat/openai-routes.js";
+import { createA2aRoutes } from "./ecosystem/a2a-server/a2a-routes.js";
 import type { Logger } from "./shared/logger.js";
 import type { McpClientManager } from "./mcp-client/mcp-client-manager.js";
 import type { RunEventHub } from "./runs/run-event-hub.js";
@@ -138,6 +139,17 @@ export function createApp(options: CreateAppOptions): Express {
   };
   app.use("/mcp", ...createMcpRoutes({ ...ecosystem, version: options.version }));
   app.use("/v1", ...createOpenAiRoutes(ecosystem));
+  // Every agent as an A2A agent: its Agent Card and JSON-RPC (the one place `/a2a/*` is mounted).
+  app.use(
+    "/a2a",
+    createA2aRoutes({
+      runner: { ...ecosystem.runner, turns: options.turns },
+      version: options.version,
+      ...(options.token ? { token: options.token } : {}),
+      ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
+      ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    }),
+  );
   // OAuth discovery (MCP clients probe it): a JSON 404, never the designer's page.
   app.use("/.well-known", (request) => {
     throw new ApiError(
