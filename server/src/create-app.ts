@@ -23,6 +23,7 @@ import { createMcpServersRoutes } from "./http/mcp-servers-routes.js";
 import { createMetaRoutes, type PartsHealth } from "./http/meta-routes.js";
 import { createRunsRoutes } from "./http/runs-routes.js";
 import { createSessionsRoutes } from "./http/sessions-routes.js";
+import { createA2aCardRoutes } from "./http/a2a-card-routes.js";
 import { createTestsRoutes } from "./http/tests-routes.js";
 import type { TestRunService } from "./agent-tests/test-run-service.js";
 import type { SessionService } from "./sessions/session-service.js";
@@ -114,6 +115,7 @@ export function createApp(options: CreateAppOptions): Express {
     }),
   );
   api.use("/mcp", createMcpServersRoutes(options.mcp ? { mcp: options.mcp } : {}));
+  api.use("/a2a", createA2aCardRoutes(options.settings ? { settings: options.settings } : {}));
   if (options.vault)
     api.use(createCredentialsRoutes({ vault: options.vault, env: options.env ?? process.env }));
   api.use((request) => {

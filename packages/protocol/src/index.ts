@@ -13,6 +13,8 @@ export {
   LlmImpl,
   LlmPrice,
   MCP_TEXT_RESULT_SCHEMA,
+  A2aImpl,
+  A2A_RESULT_SCHEMA,
   McpImpl,
   MockImpl,
   ModuleImpl,
