@@ -52,6 +52,8 @@ export {
   ImportResponse,
   ListRunsQuery,
   McpServerInfo,
+  A2aCardSummary,
+  A2aCardResponse,
   McpServersResponse,
   McpToolInfo,
   PendingPause,
