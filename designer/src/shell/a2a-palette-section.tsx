@@ -74,7 +74,7 @@ export function A2aPaletteSection(): ReactElement {
               ))}
             </ul>
           ) : null}
-          <p className="empty-note">
+          <p className="palette-a2a-note">
             {card.card.streaming ? "Streams its progress. " : ""}Click or drag it onto the canvas to add it as
             a tool.
           </p>
