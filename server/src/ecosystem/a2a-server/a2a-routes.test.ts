@@ -116,6 +116,36 @@ describe("/a2a/<agentId>: every agent is an A2A agent", () => {
     expect(partsText(read.artifacts[0]!.parts)).toBe(answer);
   });
 
+  it("a second task in the same contextId is the next turn of the same Waddle session", async () => {
+    const a2a = await client("support-triage");
+    const first = (await a2a.sendMessage(send(userMessage([text("My invoice is wrong")])))) as Task;
+    const second = (await a2a.sendMessage(
+      send(userMessage([text("And the one before?")], { contextId: first.contextId })),
+    )) as Task;
+    expect(second.id).not.toBe(first.id);
+    expect(second.contextId).toBe(first.contextId);
+    expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const session = await server.store.sessions.get(first.contextId);
+    expect(session?.turns.map((turn) => turn.runId)).toEqual([
+      (first.metadata?.waddle as { runId: string }).runId,
+      (second.metadata?.waddle as { runId: string }).runId,
+    ]);
+  });
+
+  it("adds the run's reasoning as a separate thinking part when the request asks for it", async () => {
+    const a2a = await client("support-triage");
+    const plain = (await a2a.sendMessage(send(userMessage([text("My invoice is wrong")])))) as Task;
+    expect(plain.artifacts[0]!.parts).toHaveLength(1);
+    const asked = (await a2a.sendMessage({
+      ...send(userMessage([text("My invoice is wrong")])),
+      metadata: { thinking: true },
+    })) as Task;
+    const [answer, thinking] = asked.artifacts[0]!.parts;
+    expect(answer?.metadata?.kind).toBeUndefined();
+    expect(thinking?.metadata).toEqual({ kind: "thinking" });
+    expect(partsText([thinking!]).length).toBeGreaterThan(0);
+  });
+
   it("message/stream sends the task, status updates, the answer as an artifact, then completed", async () => {
     const a2a = await client("support-triage");
     const events: StreamResponse[] = [];

@@ -1,5 +1,7 @@
 import {
   AgentEvent,
+  STATE_HEADERS_KEY,
+  type RequestHeaders,
   type AgentExecutor,
   type ExecutionEventBus,
   type RequestContext,
@@ -51,9 +53,10 @@ export class WaddleAgentExecutor implements AgentExecutor {
     if (context.task) {
       meta = requireMeta(context.task);
       await this.answerPause(meta, context);
-      bus.publish(AgentEvent.task({ ...context.task, status: working(ids) }));
+      bus.publish(AgentEvent.task({ ...context.task, status: working() }));
     } else {
       const { text } = readMessage(message);
+      // The caller's headers (a W3C `traceparent` for tracing): `getRequestHeaders(context)`.
       const sessionId = await this.ensureSession(contextId);
       const started = await runner.turns.start({ sessionId, agentId: this.options.agentId, query: text });
       meta = { agentId: this.options.agentId, runId: started.runId, sessionId };
@@ -70,7 +73,7 @@ export class WaddleAgentExecutor implements AgentExecutor {
         metadata: { waddle: meta },
       };
       bus.publish(AgentEvent.task(task));
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: working(ids), metadata: undefined }));
+      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: working(), metadata: undefined }));
     }
     const thoughts: string[] = [];
     const run = await followAgentRun(runner, meta.runId!, {
@@ -81,7 +84,7 @@ export class WaddleAgentExecutor implements AgentExecutor {
             AgentEvent.statusUpdate({
               taskId,
               contextId,
-              status: { ...working(ids), message: agentMessage([textPart(note)], ids) },
+              status: { ...working(), message: agentMessage([textPart(note)], ids) },
               metadata: { waddleEvent: { type: event.type, seq: event.seq } },
             }),
           );
@@ -138,6 +141,12 @@ export class WaddleAgentExecutor implements AgentExecutor {
   }
 }
 
+/** The A2A request's HTTP headers (lower-case names), e.g. its `traceparent`. */
+export function getRequestHeaders(context: Pick<RequestContext, "context">): RequestHeaders {
+  const headers = context.context.state.get(STATE_HEADERS_KEY);
+  return typeof headers === "object" && headers !== null ? (headers as RequestHeaders) : {};
+}
+
 /**
  * The answer a message carries: its data part `{decision, args?, note?}`, or, with no data part, its text
  * as the input of an approval (`note`).
@@ -154,8 +163,7 @@ function requireMeta(task: Task): WaddleTaskMeta {
   return meta;
 }
 
-function working(ids: { taskId: string; contextId: string }) {
-  void ids;
+function working() {
   return { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: new Date().toISOString() };
 }
 
