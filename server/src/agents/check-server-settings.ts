@@ -108,6 +108,13 @@ export async function checkServerSettings(spec: AgentSpec, view: ServerSettingsV
         url = getCardUrl(impl.url);
       } catch {
         url = undefined;
+        push({
+          severity: "error",
+          code: "invalid_url",
+          path: [...at, "url"],
+          message: `"${impl.url}" is not a URL: give the A2A agent's address (https://host/a2a/agent) or its card's URL.`,
+          target,
+        });
       }
       const missing = Object.entries(impl.headers).filter(
         ([, value]) => typeof value !== "string" && !view.hasSecret(value.secret),

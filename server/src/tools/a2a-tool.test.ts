@@ -166,6 +166,7 @@ describe("a2a cards: bad cards and hosts are a tool error and a validation issue
           argsSchema: QUERY_ARGS,
           impl: { kind: "a2a", url: "http://agents.example.invalid/a2a/x" },
         },
+        { name: "bad_url", desc: "x", argsSchema: QUERY_ARGS, impl: { kind: "a2a", url: "not a url" } },
         { name: "no_server", desc: "x", impl: { kind: "mcp", server: "nowhere", tool: "echo" } },
         { name: "no_tool", desc: "x", impl: { kind: "mcp", server: "fixture", tool: "no_such_tool" } },
         { name: "echo", desc: "x", impl: { kind: "mcp", server: "fixture", tool: "echo" } },
@@ -178,6 +179,7 @@ describe("a2a cards: bad cards and hosts are a tool error and a validation issue
     expect(issues).toEqual([
       ["bad_card", "a2a_card_unavailable"],
       ["far_agent", "host_not_allowed"],
+      ["bad_url", "invalid_url"],
       ["no_server", "mcp_server_not_configured"],
       ["no_tool", "mcp_unknown_tool"],
     ]);
