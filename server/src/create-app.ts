@@ -2,6 +2,7 @@ import express, { type Express } from "express";
 import { ApiError } from "./shared/api-error.js";
 import { createMcpRoutes } from "./ecosystem/mcp-server/mcp-routes.js";
 import { createOpenAiRoutes } from "./ecosystem/openai-compat/openai-routes.js";
+import { createA2aRoutes } from "./ecosystem/a2a-server/a2a-routes.js";
 import type { Logger } from "./shared/logger.js";
 import type { McpClientManager } from "./mcp-client/mcp-client-manager.js";
 import type { RunEventHub } from "./runs/run-event-hub.js";
@@ -25,6 +26,7 @@ import type { ServerMetrics } from "./observability/server-metrics.js";
 import { createTraceContextMiddleware } from "./observability/trace-context.js";
 import { createRunsRoutes } from "./http/runs-routes.js";
 import { createSessionsRoutes } from "./http/sessions-routes.js";
+import { createA2aCardRoutes } from "./http/a2a-card-routes.js";
 import { createTestsRoutes } from "./http/tests-routes.js";
 import type { TestRunService } from "./agent-tests/test-run-service.js";
 import type { SessionService } from "./sessions/session-service.js";
@@ -147,6 +149,7 @@ export function createApp(options: CreateAppOptions): Express {
     }),
   );
   api.use("/mcp", createMcpServersRoutes(options.mcp ? { mcp: options.mcp } : {}));
+  api.use("/a2a", createA2aCardRoutes(options.settings ? { settings: options.settings } : {}));
   if (options.vault)
     api.use(createCredentialsRoutes({ vault: options.vault, env: options.env ?? process.env }));
   api.use((request) => {
@@ -174,6 +177,17 @@ export function createApp(options: CreateAppOptions): Express {
   };
   app.use("/mcp", ...createMcpRoutes({ ...ecosystem, version: options.version }));
   app.use("/v1", ...createOpenAiRoutes(ecosystem));
+  // Every agent as an A2A agent: its Agent Card and JSON-RPC (the one place `/a2a/*` is mounted).
+  app.use(
+    "/a2a",
+    createA2aRoutes({
+      runner: { ...ecosystem.runner, turns: options.turns },
+      version: options.version,
+      ...(options.token ? { token: options.token } : {}),
+      ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
+      ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    }),
+  );
   // OAuth discovery (MCP clients probe it): a JSON 404, never the designer's page.
   app.use("/.well-known", (request) => {
     throw new ApiError(

@@ -45,6 +45,8 @@ import {
   type AgentVersionSummary,
   type ExportFormat,
   type McpServerInfo,
+  A2aCardResponse,
+  type A2aCardSummary,
   type CreateSessionRequest,
   type MergeDecisionRequest,
   type ResumeRequest,
@@ -111,6 +113,11 @@ export class ApiClient {
   /** The server's MCP servers (`WADDLE_MCP_SERVERS`) with their status and tools; it connects them first. */
   async listMcpServers(): Promise<McpServerInfo[]> {
     return (await this.json("GET", "/api/mcp/servers", McpServersResponse)).servers;
+  }
+
+  /** A remote A2A agent's card, read by the server through its http allow-list (`POST /api/a2a/card`). */
+  async readA2aCard(url: string): Promise<A2aCardSummary> {
+    return (await this.json("POST", "/api/a2a/card", A2aCardResponse, { url })).card;
   }
 
   async listAgents(): Promise<AgentSummary[]> {

@@ -1,6 +1,11 @@
 import type { Editor } from "../editor/editor-context.js";
 import { addGroupToCanvas, addToolToCanvas } from "../commands/editor-actions.js";
-import { createMcpTool, createModuleTool, createNewTool } from "../templates/create-new-tool.js";
+import {
+  createA2aTool,
+  createMcpTool,
+  createModuleTool,
+  createNewTool,
+} from "../templates/create-new-tool.js";
 import type { PaletteItem } from "./palette-drop.js";
 import type { XYPosition } from "../model/geometry.js";
 
@@ -16,6 +21,11 @@ export function addPaletteItem(editor: Editor, options: { item: PaletteItem; cen
     const info = editor.session.getState().tools.find((tool) => tool.name === item.name);
     if (!info) return;
     addToolToCanvas(editor, { tool: createModuleTool({ info, taken }), ...(center ? { center } : {}) });
+    return;
+  }
+  if (item.type === "a2a-tool") {
+    const tool = createA2aTool({ url: item.url, card: item.card, taken });
+    addToolToCanvas(editor, { tool, ...(center ? { center } : {}) });
     return;
   }
   if (item.type === "mcp-tool") {

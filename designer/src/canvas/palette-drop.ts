@@ -1,4 +1,4 @@
-import { parseJson } from "@waddle/protocol";
+import { A2aCardSummary, parseJson } from "@waddle/protocol";
 import { z } from "zod";
 
 /** The drag payload of a palette entry (a MIME type of its own, so nothing else drops onto the canvas). */
@@ -9,6 +9,7 @@ export const PaletteItem = z.discriminatedUnion("type", [
   z.object({ type: z.literal("module-tool"), name: z.string() }),
   z.object({ type: z.literal("mcp-tool"), server: z.string(), tool: z.string() }),
   z.object({ type: z.literal("group") }),
+  z.object({ type: z.literal("a2a-tool"), url: z.string(), card: A2aCardSummary }),
 ]);
 export type PaletteItem = z.infer<typeof PaletteItem>;
 

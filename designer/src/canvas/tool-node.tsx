@@ -16,6 +16,7 @@ export const KIND_ICONS: Record<ToolImplKind, IconName> = {
   llm: "sparkles",
   agent: "robot",
   mcp: "plug",
+  a2a: "link",
 };
 
 /** A tool on the canvas: name, kind, side effect, approval lock, auto-seq and hint marks, issue badge. */

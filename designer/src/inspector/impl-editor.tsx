@@ -43,6 +43,8 @@ function getDefaultImpl(
       return { kind, agentId: options.agentId };
     case "mcp":
       return { kind, server: options.mcpServer, tool: options.mcpTool };
+    case "a2a":
+      return ToolImpl.parse({ kind, url: "https://agents.example.com/a2a/my-agent" });
   }
 }
 
@@ -109,6 +111,25 @@ export function ImplEditor({ impl, onChange }: ImplEditorProps): ReactElement {
       ) : null}
       {impl.kind === "mcp" ? (
         <McpImplEditor impl={impl} servers={mcpServers} onChange={(patch, key) => set(impl, patch, key)} />
+      ) : null}
+      {impl.kind === "a2a" ? (
+        <>
+          <TextField
+            label="Agent URL"
+            value={impl.url}
+            onChange={(url) => set(impl, { url }, "url")}
+            hint="The remote agent's address (its card is read at /.well-known/agent-card.json) or its card's URL. Its host must be on WADDLE_HTTP_ALLOW."
+            testId="a2a-url"
+            monospace
+          />
+          <JsonField
+            label="Headers"
+            value={impl.headers}
+            onChange={(headers) => set(impl, { headers: headers as typeof impl.headers }, "headers")}
+            hint='Auth from a secret: {"Authorization": {"secret": "REMOTE_TOKEN"}} (WADDLE_SECRET_REMOTE_TOKEN).'
+            rows={3}
+          />
+        </>
       ) : null}
       {impl.kind === "http" ? (
         <HttpImplEditor impl={impl} onChange={(patch, key) => set(impl, patch, key)} />

@@ -1,50 +1,13 @@
 import type { McpServerInfo } from "@waddle/protocol";
-import { useMemo, useState, type DragEvent, type ReactElement, type ReactNode } from "react";
+import { useMemo, useState, type ReactElement } from "react";
 import { useEditor, useSession } from "../editor/editor-context.js";
-import { addPaletteItem } from "../canvas/add-palette-item.js";
-import { PALETTE_MIME, type PaletteItem } from "../canvas/palette-drop.js";
 import { KIND_ICONS } from "../canvas/tool-node.js";
 import { NEW_TOOL_KINDS, TOOL_KIND_INFO } from "../templates/create-new-tool.js";
-import { Icon, type IconName } from "../components/icon.js";
+import { Icon } from "../components/icon.js";
+import { PaletteEntry } from "./palette-entry.js";
+import { A2aPaletteSection } from "./a2a-palette-section.js";
 import { SearchField } from "../components/search-field.js";
 import { SideEffectBadge } from "../components/side-effect-badge.js";
-
-function PaletteEntry(props: {
-  item: PaletteItem;
-  icon: IconName;
-  title: string;
-  blurb: string;
-  testId: string;
-  badge?: ReactNode;
-}): ReactElement {
-  const editor = useEditor();
-  const onDragStart = (event: DragEvent) => {
-    event.dataTransfer.setData(PALETTE_MIME, JSON.stringify(props.item));
-    event.dataTransfer.effectAllowed = "copy";
-  };
-  return (
-    <button
-      type="button"
-      className="palette-entry"
-      draggable
-      onDragStart={onDragStart}
-      onClick={() => addPaletteItem(editor, { item: props.item })}
-      data-testid={props.testId}
-      title={`${props.blurb}\nDrag onto the canvas, or click to add it in the middle.`}
-    >
-      <span className="palette-icon">
-        <Icon name={props.icon} />
-      </span>
-      <span className="palette-text">
-        <span className="palette-title">
-          {props.title}
-          {props.badge}
-        </span>
-        <span className="palette-blurb">{props.blurb}</span>
-      </span>
-    </button>
-  );
-}
 
 const MCP_STATUS_TEXT: Record<McpServerInfo["status"], string> = {
   connected: "Connected",
@@ -161,6 +124,7 @@ export function Palette(): ReactElement {
         blurb="A frame: tools inside run in parallel, then a join tool merges them."
         testId="palette-group"
       />
+      <A2aPaletteSection />
       <h3 className="sidebar-heading">Registered tools</h3>
       {tools.length + (mcpServers ?? []).reduce((sum, server) => sum + server.tools.length, 0) > 6 ? (
         <SearchField

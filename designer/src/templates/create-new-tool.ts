@@ -1,4 +1,6 @@
 import {
+  A2A_RESULT_SCHEMA,
+  type A2aCardSummary,
   MCP_TEXT_RESULT_SCHEMA,
   TOOL_NAME_PATTERN,
   ToolSpec,
@@ -19,6 +21,10 @@ export const TOOL_KIND_INFO: Record<ToolImplKind, { label: string; blurb: string
   llm: { label: "LLM", blurb: "Asks a model; the JSON answer is checked against the out schema." },
   agent: { label: "Subagent", blurb: "Runs another saved agent." },
   mcp: { label: "MCP", blurb: "A tool of an MCP server the Waddle server lists (WADDLE_MCP_SERVERS)." },
+  a2a: {
+    label: "A2A agent",
+    blurb: "A remote agent over the A2A protocol; its host must be on the server's http allow-list.",
+  },
 };
 
 const QUERY_ARGS = {
@@ -130,4 +136,39 @@ function getToolNameBase(name: string): string {
   const cleaned = name.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 56);
   const base = /^[A-Za-z_]/.test(cleaned) ? cleaned : `mcp_${cleaned}`.slice(0, 56);
   return TOOL_NAME_PATTERN.test(base) ? base : "mcp_tool";
+}
+
+/**
+ * A tool that asks a remote A2A agent, described by its card: the name from the agent's, the description
+ * from its description and skills (what the planner reads to choose it), a `query` arg and the A2A result.
+ */
+export function createA2aTool(options: {
+  url: string;
+  card: A2aCardSummary;
+  taken: Iterable<string>;
+}): ToolSpec {
+  const { card } = options;
+  const cleaned = card.name
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 50);
+  const base = TOOL_NAME_PATTERN.test(`ask_${cleaned}`) ? `ask_${cleaned}` : "ask_agent";
+  const skills = card.skills
+    .slice(0, 8)
+    .map((skill) => `${skill.name}${skill.description ? ` (${skill.description})` : ""}`)
+    .join("; ");
+  const desc = `Asks the remote agent "${card.name}": ${card.description}${skills ? ` Skills: ${skills}.` : ""}`;
+  return ToolSpec.parse({
+    name: createUniqueName({ base, taken: options.taken }),
+    desc: desc.slice(0, 4_000),
+    sideEffects: "external",
+    argsSchema: {
+      type: "object",
+      properties: { query: { type: "string", description: "What to ask the remote agent" } },
+      required: ["query"],
+    },
+    outSchema: A2A_RESULT_SCHEMA,
+    impl: { kind: "a2a", url: options.url },
+  });
 }

@@ -183,6 +183,33 @@ export const McpImpl = z.strictObject({
 });
 
 /**
+ * A remote A2A agent (Agent2Agent protocol), by the URL of its Agent Card or of the agent (the card is then
+ * read at `<url>/.well-known/agent-card.json`). The card's skills describe the tool to the planner; the
+ * host must be on the server's http allow-list (`WADDLE_HTTP_ALLOW`), and header values may name a secret
+ * (`{"secret": "NAME"}`) as for http tools, e.g. `Authorization`.
+ */
+export const A2aImpl = z.strictObject({
+  kind: z.literal("a2a"),
+  url: z.string().min(1).max(4_000),
+  headers: z.record(z.string(), HeaderValue).default({}),
+  timeoutMs: z.int().positive().max(3_600_000).optional(),
+});
+
+/**
+ * The out schema of an A2A tool: the remote agent's answer as text, its task's id and final state, and any
+ * data parts it answered with.
+ */
+export const A2A_RESULT_SCHEMA = {
+  type: "object",
+  properties: {
+    text: { type: "string", description: "The remote agent's answer" },
+    taskId: { type: "string" },
+    state: { type: "string" },
+    data: { type: "array", items: { type: "object" } },
+  },
+} as const;
+
+/**
  * The out schema of an MCP tool whose server declares none: its result is the text of its content
  * (`{"text": "…"}`); a tool with an output schema answers with its structured content instead.
  */
@@ -198,6 +225,7 @@ export const ToolImpl = z.discriminatedUnion("kind", [
   LlmImpl,
   AgentImpl,
   McpImpl,
+  A2aImpl,
 ]);
 export type ToolImpl = z.infer<typeof ToolImpl>;
 export type ToolImplKind = ToolImpl["kind"];

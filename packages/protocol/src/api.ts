@@ -115,6 +115,18 @@ export const McpServerInfo = z.object({
   tools: z.array(McpToolInfo),
 });
 export type McpServerInfo = z.infer<typeof McpServerInfo>;
+
+/** A remote A2A agent's card as `POST /api/a2a/card` answers it (read through the http allow-list). */
+export const A2aCardSummary = z.object({
+  cardUrl: z.string(),
+  name: z.string(),
+  description: z.string(),
+  skills: z.array(z.object({ name: z.string(), description: z.string(), examples: z.array(z.string()) })),
+  streaming: z.boolean(),
+});
+export type A2aCardSummary = z.infer<typeof A2aCardSummary>;
+export const A2aCardResponse = z.object({ card: A2aCardSummary });
+export type A2aCardResponse = z.infer<typeof A2aCardResponse>;
 export const McpServersResponse = z.object({ servers: z.array(McpServerInfo) });
 export type McpServersResponse = z.infer<typeof McpServersResponse>;
 

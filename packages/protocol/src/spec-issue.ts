@@ -55,6 +55,8 @@ export const SPEC_ISSUE_CODES = [
   "missing_secret",
   "missing_credential",
   "mcp_server_not_configured",
+  "mcp_unknown_tool",
+  "a2a_card_unavailable",
 ] as const;
 export const SpecIssueCode = z.enum(SPEC_ISSUE_CODES);
 export type SpecIssueCode = z.infer<typeof SpecIssueCode>;

@@ -1,5 +1,19 @@
 import { formatJsonPath, type AgentSpec, type LlmConfig, type SpecIssue } from "@waddle/protocol";
 import type { ServerSettingsView } from "./server-settings-view.js";
+import { getCardUrl } from "../tools/a2a-card.js";
+
+/** Header values with their secrets filled in (validation reads the card as a call would). */
+function resolveHeaders(
+  impl: { headers: Record<string, string | { secret: string }> },
+  view: ServerSettingsView,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(impl.headers)) {
+    const resolved = typeof value === "string" ? value : view.getSecret?.(value.secret);
+    if (resolved !== undefined) headers[name] = resolved;
+  }
+  return headers;
+}
 
 type Path = Array<string | number>;
 
@@ -10,6 +24,8 @@ export const SERVER_ISSUE_CODES: ReadonlySet<SpecIssue["code"]> = new Set([
   "missing_secret",
   "missing_credential",
   "mcp_server_not_configured",
+  "mcp_unknown_tool",
+  "a2a_card_unavailable",
   "unknown_agent",
 ]);
 
@@ -86,6 +102,56 @@ export async function checkServerSettings(spec: AgentSpec, view: ServerSettingsV
           fix: { action: "add_secret", label: "Add secret…", name: value.secret },
         });
       }
+    } else if (impl.kind === "a2a") {
+      let url: URL | undefined;
+      try {
+        url = getCardUrl(impl.url);
+      } catch {
+        url = undefined;
+        push({
+          severity: "error",
+          code: "invalid_url",
+          path: [...at, "url"],
+          message: `"${impl.url}" is not a URL: give the A2A agent's address (https://host/a2a/agent) or its card's URL.`,
+          target,
+        });
+      }
+      const missing = Object.entries(impl.headers).filter(
+        ([, value]) => typeof value !== "string" && !view.hasSecret(value.secret),
+      );
+      for (const [header, value] of missing) {
+        if (typeof value === "string") continue;
+        push({
+          severity: "warning",
+          code: "missing_secret",
+          path: [...at, "headers", header],
+          message: `The secret ${value.secret} does not exist on this server: calls of ${tool.name} fail until it is added.`,
+          target,
+          fix: { action: "add_secret", label: "Add secret…", name: value.secret },
+        });
+      }
+      if (url && !view.isHostAllowed(url)) {
+        push({
+          severity: "warning",
+          code: "host_not_allowed",
+          path: [...at, "url"],
+          message: `${url.host} is not on this server's http allow-list (WADDLE_HTTP_ALLOW): calls of the A2A agent ${tool.name} are refused until it is.`,
+          target,
+          fix: { action: "allow_host", label: "Allow host…", host: url.host, list: "http" },
+        });
+      } else if (url && missing.length === 0 && view.checkA2aCard) {
+        const headers = resolveHeaders(impl, view);
+        const problem = await view.checkA2aCard(impl.url, headers);
+        if (problem) {
+          push({
+            severity: "warning",
+            code: "a2a_card_unavailable",
+            path: [...at, "url"],
+            message: `${tool.name}: ${problem}`,
+            target,
+          });
+        }
+      }
     } else if (impl.kind === "llm") {
       checkLlm(impl.llm, [...at, "llm"], target);
     } else if (impl.kind === "mcp" && !view.hasMcpServer(impl.server)) {
@@ -97,6 +163,17 @@ export async function checkServerSettings(spec: AgentSpec, view: ServerSettingsV
         message: `The MCP server "${impl.server}" is not configured here (WADDLE_MCP_SERVERS ${listed.length > 0 ? `lists ${listed.join(", ")}` : "lists none"}): runs of this agent are refused until it is.`,
         target,
       });
+    } else if (impl.kind === "mcp" && view.listMcpTools) {
+      const listed = await view.listMcpTools(impl.server);
+      if (listed && !listed.includes(impl.tool)) {
+        push({
+          severity: "warning",
+          code: "mcp_unknown_tool",
+          path: [...at, "tool"],
+          message: `The MCP server "${impl.server}" lists no tool "${impl.tool}" (it lists ${listed.length > 0 ? listed.slice(0, 20).join(", ") : "none"}): calls of ${tool.name} fail until it is renamed or the server offers it.`,
+          target,
+        });
+      }
     } else if (impl.kind === "agent" && impl.agentId !== spec.id && !(await view.hasAgent(impl.agentId))) {
       push({
         severity: "error",

@@ -92,7 +92,7 @@ export function getExportNeeds(specs: readonly AgentSpec[]): ExportNeeds {
     for (const tool of spec.tools) {
       const impl = tool.impl;
       if (impl.kind === "mcp") sets.mcpServers.add(impl.server);
-      if (impl.kind !== "http") continue;
+      if (impl.kind !== "http" && impl.kind !== "a2a") continue;
       for (const value of Object.values(impl.headers)) {
         if (typeof value !== "string") sets.secretNames.add(value.secret);
       }

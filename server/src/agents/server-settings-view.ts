@@ -3,6 +3,7 @@ import { DEFAULT_LLM_KEY_ENV, type LlmEndpointPolicy } from "../llm/llm-endpoint
 import type { McpClientManager } from "../mcp-client/mcp-client-manager.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { HostAllowList } from "../tools/host-allow-list.js";
+import { fetchA2aCard, type A2aCardSummary } from "../tools/a2a-card.js";
 
 /**
  * What validation needs to know of this server's settings, as small questions: today they read the
@@ -16,6 +17,8 @@ export interface ServerSettingsView {
   getLlmEndpointRefusal(config: LlmConfig): { origin: string; message: string } | undefined;
   /** Does the secret `NAME` of `{"secret": "NAME"}` exist? */
   hasSecret(name: string): boolean;
+  /** The secret's value, for reading an a2a tool's card with its auth header (never shown). */
+  getSecret?(name: string): string | undefined;
   /** Does the key this LLM config uses exist (else runs fall back to the offline model)? */
   hasLlmKey(config: LlmConfig): boolean;
   /** The key's name, for messages (`OPENAI_API_KEY`, or the config's own). */
@@ -26,6 +29,12 @@ export interface ServerSettingsView {
   listMcpServers(): string[];
   /** Is there a saved agent with this id (for agent tools)? */
   hasAgent(id: string): Promise<boolean>;
+  /** The tools an MCP server lists, or undefined when it cannot be listed now (for unknown-tool checks). */
+  listMcpTools?(server: string): Promise<string[] | undefined>;
+  /** Why an a2a tool's card cannot be used (a sentence), or undefined when it reads as a card. */
+  checkA2aCard?(url: string, headers: Readonly<Record<string, string>>): Promise<string | undefined>;
+  /** Reads an A2A Agent Card through the allow-list (the palette's A2A agent); throws what a call would. */
+  readA2aCard?(url: string): Promise<A2aCardSummary>;
   /** Brings the view up to the settings as they are now (stored credentials and hosts); called per check. */
   refresh?(): Promise<void>;
 }
@@ -36,7 +45,7 @@ export function createEnvSettingsView(options: {
   allowList: HostAllowList;
   llmPolicy: LlmEndpointPolicy;
   secrets: Readonly<Record<string, string>>;
-  mcp: Pick<McpClientManager, "names">;
+  mcp: Pick<McpClientManager, "names"> & Partial<Pick<McpClientManager, "get">>;
   store: Pick<WaddleStore, "getAgent">;
 }): ServerSettingsView {
   const keyName = (config: LlmConfig) => config.apiKeyEnv ?? DEFAULT_LLM_KEY_ENV;
@@ -47,12 +56,45 @@ export function createEnvSettingsView(options: {
       return refusal ? { origin: refusal.value, message: refusal.message } : undefined;
     },
     hasSecret: (name) => Object.prototype.hasOwnProperty.call(options.secrets, name),
+    getSecret: (name) =>
+      Object.prototype.hasOwnProperty.call(options.secrets, name) ? options.secrets[name] : undefined,
     hasLlmKey: (config) => Boolean(options.env[keyName(config)]),
     getLlmKeyName: keyName,
     hasMcpServer: (name) => options.mcp.names.includes(name),
     listMcpServers: () => options.mcp.names,
     hasAgent: async (id) => (await options.store.getAgent(id)) !== undefined,
+    listMcpTools: (server) => listMcpTools(options.mcp, server),
+    checkA2aCard: (url, headers) => checkA2aCard(url, { allowList: options.allowList, headers }),
+    readA2aCard: async (url) => (await fetchA2aCard(url, { allowList: options.allowList })).summary,
   };
+}
+
+/** How long validation waits for an MCP server's listing before it leaves its tools unchecked. */
+const MCP_LIST_WAIT_MS = 5_000;
+
+async function listMcpTools(
+  mcp: Partial<Pick<McpClientManager, "get">>,
+  server: string,
+): Promise<string[] | undefined> {
+  const connection = mcp.get?.(server);
+  if (!connection) return undefined;
+  const timeout = new Promise<undefined>((resolve) =>
+    setTimeout(() => resolve(undefined), MCP_LIST_WAIT_MS).unref(),
+  );
+  const listed = await Promise.race([connection.listTools().catch(() => undefined), timeout]);
+  return listed?.map((tool) => tool.name);
+}
+
+async function checkA2aCard(
+  url: string,
+  options: { allowList: HostAllowList; headers: Readonly<Record<string, string>> },
+): Promise<string | undefined> {
+  try {
+    await fetchA2aCard(url, options);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }
 
 /** The settings a run would start with now: the environment's and the stored ones (`CredentialVault`). */
@@ -72,7 +114,7 @@ export function createLiveSettingsView(options: {
   env: NodeJS.ProcessEnv;
   getRunSettings: () => Promise<LiveSettings>;
   initial: LiveSettings;
-  mcp: Pick<McpClientManager, "names">;
+  mcp: Pick<McpClientManager, "names"> & Partial<Pick<McpClientManager, "get">>;
   store: Pick<WaddleStore, "getAgent">;
 }): ServerSettingsView {
   let live = options.initial;
@@ -86,11 +128,15 @@ export function createLiveSettingsView(options: {
       return refusal ? { origin: refusal.value, message: refusal.message } : undefined;
     },
     hasSecret: (name) => Object.prototype.hasOwnProperty.call(live.secrets, name),
+    getSecret: (name) =>
+      Object.prototype.hasOwnProperty.call(live.secrets, name) ? live.secrets[name] : undefined,
     hasLlmKey: (config) =>
       config.credential !== undefined
         ? live.getLlmKey(config.credential) !== undefined
         : Boolean(options.env[keyName(config)]) || live.getLlmKey(keyName(config)) !== undefined,
     getLlmKeyName: keyName,
+    checkA2aCard: (url, headers) => checkA2aCard(url, { allowList: live.allowList, headers }),
+    readA2aCard: async (url) => (await fetchA2aCard(url, { allowList: live.allowList })).summary,
     refresh: async () => {
       live = await options.getRunSettings();
     },

@@ -5,6 +5,7 @@ import { createMcpToolRunner } from "../mcp-client/mcp-tool.js";
 import { createAgentToolRunner, type RunSubagent } from "../tools/agent-tool.js";
 import type { HostAllowList } from "../tools/host-allow-list.js";
 import { createHttpToolRunner } from "../tools/http-tool.js";
+import { A2aWaitingTasks, createA2aToolRunner } from "../tools/a2a-tool.js";
 import { createLlmToolRunner } from "../tools/llm-tool.js";
 import type { HostLookup } from "../tools/resolve-allowed-address.js";
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
@@ -25,6 +26,9 @@ export interface ImplResolverOptions {
   /** Tracing on: http and MCP calls send their tool span's `traceparent`. */
   toolTracing?: ToolTracing;
 }
+
+/** Remote A2A tasks waiting for a person's answer, across the runs of this process. */
+const A2A_WAITING = new A2aWaitingTasks();
 
 /**
  * Supplies the runners of the tool kinds the server runs: `http`, `llm`, `agent` and `mcp` (the planner runs
@@ -64,6 +68,18 @@ export function createImplResolver(options: ImplResolverOptions): ImplResolver {
             redactor: options.redactor,
             // A server's sampling requests during a call are answered by the agent's own LLM.
             samplingLlm: () => options.createLlm(options.agentLlm, "llm"),
+          }),
+        );
+      case "a2a":
+        return traced(
+          options.toolTracing,
+          createA2aToolRunner({
+            tool: { ...tool, impl },
+            allowList: options.allowList,
+            secrets: options.secrets,
+            redactor: options.redactor,
+            waiting: A2A_WAITING,
+            ...(options.lookup ? { lookup: options.lookup } : {}),
           }),
         );
       default:

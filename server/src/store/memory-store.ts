@@ -28,6 +28,7 @@ import { MemoryDraftStore } from "./drafts/memory-draft-store.js";
 import { MemoryCredentialStore } from "./credentials/memory-credential-store.js";
 import { MemoryRequestKeyStore } from "./request-keys/memory-request-key-store.js";
 import { MemoryAuditStore } from "./audit/memory-audit-store.js";
+import { MemoryA2aTaskStore } from "./a2a-tasks/memory-a2a-task-store.js";
 import { MemorySessionStore } from "./sessions/memory-session-store.js";
 import { MemoryTestStore } from "./tests/memory-test-store.js";
 import { MemoryCallRecordStore } from "./call-records/memory-call-record-store.js";
@@ -54,6 +55,7 @@ export class MemoryStore implements WaddleStore {
   readonly tests = new MemoryTestStore();
   readonly credentials = new MemoryCredentialStore();
   readonly callRecords = new MemoryCallRecordStore();
+  readonly a2aTasks = new MemoryA2aTaskStore();
   private closed = false;
 
   async listAgents(): Promise<AgentSummary[]> {

@@ -221,6 +221,21 @@ export const PG_MIGRATIONS: readonly { id: number; name: string; sql: string }[]
         FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
     `,
   },
+  {
+    id: 12,
+    // A2A tasks (see the SQLite migration 15).
+    name: "a2a_tasks",
+    sql: `
+      CREATE TABLE a2a_tasks (
+        task_id text PRIMARY KEY,
+        agent_id text NOT NULL,
+        context_id text NOT NULL,
+        run_id text,
+        task text NOT NULL,
+        updated_at bigint NOT NULL
+      );
+    `,
+  },
 ];
 
 /** A fixed key for pg_advisory_lock: instances starting together migrate one at a time. */

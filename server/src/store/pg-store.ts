@@ -24,6 +24,7 @@ import { PgDraftStore } from "./drafts/pg-draft-store.js";
 import { PgCredentialStore } from "./credentials/pg-credential-store.js";
 import { PgRequestKeyStore } from "./request-keys/pg-request-key-store.js";
 import { PgAuditStore } from "./audit/pg-audit-store.js";
+import { PgA2aTaskStore } from "./a2a-tasks/pg-a2a-task-store.js";
 import { PgSessionStore } from "./sessions/pg-session-store.js";
 import { PgTestStore } from "./tests/pg-test-store.js";
 import { PgCallRecordStore } from "./call-records/pg-call-record-store.js";
@@ -58,6 +59,7 @@ export class PgStore implements WaddleStore {
   readonly audit = new PgAuditStore((text, params, kind) => this.query(text, params, kind));
   readonly drafts = new PgDraftStore((text, params, kind) => this.query(text, params, kind));
   readonly callRecords = new PgCallRecordStore((text, params, kind) => this.query(text, params, kind));
+  readonly a2aTasks = new PgA2aTaskStore((text, params, kind) => this.query(text, params, kind));
   readonly sessions = new PgSessionStore(
     (text, params, kind) => this.query(text, params, kind),
     (body) => this.transaction("write", (query) => body(query)),

@@ -236,6 +236,21 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
         BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
     `,
   },
+  {
+    id: 15,
+    // A2A tasks (`/a2a/:agentId`): the task the A2A SDK saves, the run it maps to and its context (a session).
+    name: "a2a_tasks",
+    sql: `
+      CREATE TABLE a2a_tasks (
+        task_id TEXT PRIMARY KEY,
+        agent_id TEXT NOT NULL,
+        context_id TEXT NOT NULL,
+        run_id TEXT,
+        task TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Applies the migrations the database has not seen yet; returns how many ran. */

@@ -53,6 +53,7 @@ describe("SqliteStore", () => {
       { id: 11, name: "run_call_records" },
       { id: 12, name: "agent_tests" },
       { id: 14, name: "audit_log" },
+      { id: 15, name: "a2a_tasks" },
     ]);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();

@@ -15,6 +15,7 @@ import type { WalCheckpointer } from "./wal-checkpointer.js";
 import { SqliteCredentialStore } from "./credentials/sqlite-credential-store.js";
 import { SqliteRequestKeyStore } from "./request-keys/sqlite-request-key-store.js";
 import { SqliteAuditStore } from "./audit/sqlite-audit-store.js";
+import { SqliteA2aTaskStore } from "./a2a-tasks/sqlite-a2a-task-store.js";
 import { SqliteDraftStore } from "./drafts/sqlite-draft-store.js";
 import { SqliteSessionStore } from "./sessions/sqlite-session-store.js";
 import { SqliteTestStore } from "./tests/sqlite-test-store.js";
@@ -54,6 +55,7 @@ export class SqliteStore implements WaddleStore {
   readonly drafts: SqliteDraftStore;
   readonly credentials: SqliteCredentialStore;
   readonly callRecords: SqliteCallRecordStore;
+  readonly a2aTasks: SqliteA2aTaskStore;
   private readonly claims: SqliteRunClaims;
 
   /** Opens (creating when needed) the database at `filename`; `":memory:"` for a throwaway one. */
@@ -66,6 +68,7 @@ export class SqliteStore implements WaddleStore {
     this.drafts = new SqliteDraftStore(this.db);
     this.credentials = new SqliteCredentialStore(this.db);
     this.callRecords = new SqliteCallRecordStore(this.db);
+    this.a2aTasks = new SqliteA2aTaskStore(this.db);
     this.claims = new SqliteRunClaims(
       this.db,
       (text) => this.sql(text),

@@ -3,6 +3,7 @@ import { AgentSpec, FinalPayload, type RunEvent } from "@waddle/protocol";
 import { draftStoreCases } from "./drafts/draft-store-cases.js";
 import { credentialStoreCases } from "./credentials/credential-store-cases.js";
 import { requestKeyCases } from "./request-keys/request-key-cases.js";
+import { a2aTaskCases } from "./a2a-tasks/a2a-task-cases.js";
 import { sessionStoreCases } from "./sessions/session-store-cases.js";
 import { testStoreCases } from "./tests/test-store-cases.js";
 import { callRecordCases } from "./call-records/call-record-cases.js";
@@ -44,6 +45,7 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...sessionStoreCases,
   ...testStoreCases,
   ...draftStoreCases,
+  ...a2aTaskCases,
   {
     name: "keeps the invalid mark of a version saved with errors, and only of that version",
     run: (make) =>

@@ -20,6 +20,7 @@ import type { BackgroundJob, SerializedPlannerState } from "@waddle/planner";
 import { ApiError } from "../shared/api-error.js";
 import type { CredentialStore } from "./credentials/credential-store.js";
 import type { RequestKeyStore } from "./request-keys/request-key-store.js";
+import type { A2aTaskStore } from "./a2a-tasks/a2a-task-store.js";
 import type { DraftStore } from "./drafts/draft-store.js";
 import type { SessionStore } from "./sessions/session-store.js";
 import type { TestStore } from "./tests/test-store.js";
@@ -258,6 +259,8 @@ export interface WaddleStore {
   readonly callRecords: CallRecordStore;
   /** Who did what and when: append-only (`server/docs/audit.md`). */
   readonly audit: AuditStore;
+  /** A2A tasks (`/a2a/:agentId`): each maps to a run, its context to a session. */
+  readonly a2aTasks: A2aTaskStore;
 
   /** Resolves when the database answers (for `/api/health`); stores in this process need none. */
   ping?(): Promise<void>;

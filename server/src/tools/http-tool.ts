@@ -178,8 +178,8 @@ function secretHeaderNames(impl: HttpImplConfig): string[] {
     .map(([name]) => name.toLowerCase());
 }
 
-function resolveHeaders(
-  impl: HttpImplConfig,
+export function resolveHeaders(
+  impl: Pick<HttpImplConfig, "headers">,
   secrets: Readonly<Record<string, string>>,
 ): Record<string, string> {
   const headers: Record<string, string> = {};

@@ -27,7 +27,10 @@ export type ToolExecutionErrorCode =
   | "mcp_connection_closed"
   | "mcp_timeout"
   | "mcp_tool_error"
-  | "mcp_error";
+  | "mcp_error"
+  | "a2a_card_invalid"
+  | "a2a_unavailable"
+  | "a2a_task_failed";
 
 /**
  * A tool call that failed in a way the planner turns into a `failure` observation. `retryable: false` marks

@@ -101,6 +101,10 @@ function getToolBody(tool: ToolSpec, out: string): string[] {
       return [
         `    raise NotImplementedError(${toPythonString(`agent tool: run the exported subagent "${tool.impl.agentId}" here (export it with format=penguiflow too).`)})`,
       ];
+    case "a2a":
+      return [
+        `    raise NotImplementedError(${toPythonString(`a2a tool: send the args as a message/send to the A2A agent at ${tool.impl.url} with an A2A client (e.g. a2a-sdk) here.`)})`,
+      ];
   }
 }
 
@@ -345,7 +349,7 @@ function getPlanner(spec: AgentSpec, report: PenguiflowReport): string {
 function getToolNotes(spec: AgentSpec, report: PenguiflowReport): void {
   for (const tool of spec.tools) {
     const kind = tool.impl.kind;
-    if (kind === "mcp" || kind === "module" || kind === "agent") {
+    if (kind === "mcp" || kind === "module" || kind === "agent" || kind === "a2a") {
       report.notCarried.push({
         what: `${tool.name} (${kind} tool) body`,
         where: "catalog.py raises NotImplementedError",

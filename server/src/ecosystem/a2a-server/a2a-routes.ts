@@ -1,0 +1,144 @@
+import express, {
+  Router,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type NextFunction,
+} from "express";
+import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+import { ApiError } from "../../shared/api-error.js";
+import { checkToken, getBearerToken } from "../../http/check-token.js";
+import { createOriginGuard } from "../../http/security.js";
+import type { SessionTurns } from "../../sessions/session-turns.js";
+import type { AgentRunner } from "../run-agent.js";
+import { getAgentCard } from "./a2a-card.js";
+import { WaddleAgentExecutor } from "./waddle-agent-executor.js";
+import { WaddleRequestHandler } from "./waddle-request-handler.js";
+import { WaddleTaskStore } from "./waddle-task-store.js";
+
+export interface A2aRoutesOptions {
+  runner: AgentRunner & { turns: SessionTurns };
+  version: string;
+  token?: string;
+  corsOrigin?: string;
+  bodyLimit?: string;
+}
+
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+const NOT_PARSED = Symbol("not parsed");
+
+export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
+/** Handlers kept per agent version and address; past this many the oldest are dropped. */
+const MAX_HANDLERS = 200;
+
+/**
+ * `/a2a/<agentId>`: every saved agent as an A2A agent (the official `@a2a-js/sdk`), JSON-RPC v1.0 and
+ * v0.3 (the SDK's compatibility layer: a request without `A2A-Version`, or with 0.3, speaks v0.3). The
+ * Agent Card at `/a2a/<agentId>/.well-known/agent-card.json` needs no token (it tells a client how to
+ * authenticate); JSON-RPC needs `WADDLE_TOKEN` when set. An unknown agent is 404.
+ */
+export function createA2aRoutes(options: A2aRoutesOptions): Router {
+  const handlers = new Map<string, { rpc: RequestHandler; card: RequestHandler }>();
+  const router = Router();
+  router.use(createOriginGuard(options.corsOrigin));
+
+  const getHandlers = async (request: Request) => {
+    const agentId = String(request.params.agentId);
+    const agent = await options.runner.store.getAgent(agentId);
+    if (!agent) throw new ApiError("not_found", `No agent "${agentId}": see GET /api/agents for the agents.`);
+    const url = `${request.protocol}://${request.get("host")}/a2a/${encodeURIComponent(agentId)}`;
+    const key = JSON.stringify([agentId, agent.version, url]);
+    let entry = handlers.get(key);
+    if (!entry) {
+      const card = getAgentCard(agent.spec, {
+        url,
+        tokenRequired: options.token !== undefined,
+        version: options.version,
+      });
+      const tasks = new WaddleTaskStore(options.runner.store, agentId);
+      const executor = new WaddleAgentExecutor({ agentId, runner: options.runner });
+      const requestHandler = new WaddleRequestHandler(card, { tasks, runs: options.runner.runs }, executor);
+      entry = {
+        rpc: jsonRpcHandler({
+          requestHandler,
+          userBuilder: UserBuilder.noAuthentication,
+          legacyCompat: { enabled: true },
+        }),
+        card: agentCardHandler({ agentCardProvider: async () => card, legacyCompat: { enabled: true } }),
+      };
+      if (handlers.size >= MAX_HANDLERS) handlers.delete(handlers.keys().next().value!);
+      handlers.set(key, entry);
+    }
+    return entry;
+  };
+
+  router.use("/:agentId", async (request: Request, response: Response, next: NextFunction) => {
+    if (request.path === AGENT_CARD_PATH) {
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        throw new ApiError("bad_request", `${request.method} is not allowed on the Agent Card: GET it.`);
+      }
+      const { card } = await getHandlers(request);
+      request.url = "/";
+      return card(request, response, next);
+    }
+    if (request.path !== "/") {
+      throw new ApiError(
+        "not_found",
+        `No A2A route ${request.method} /a2a${request.originalUrl.slice(4)}: the agent's JSON-RPC endpoint is POST /a2a/<agentId>.`,
+      );
+    }
+    if (request.method !== "POST") {
+      throw new ApiError(
+        "bad_request",
+        `${request.method} is not allowed: A2A JSON-RPC is POST /a2a/<agentId>.`,
+      );
+    }
+    const token = options.token;
+    if (token && !checkToken(token, getBearerToken(request.headers.authorization))) {
+      response.setHeader("www-authenticate", 'Bearer realm="waddle"');
+      throw new ApiError(
+        "unauthorized",
+        "This server needs a token: send `Authorization: Bearer <WADDLE_TOKEN>`.",
+      );
+    }
+    const refusal = getEnvelopeError(await readJson(request, response, options.bodyLimit));
+    if (refusal) {
+      response.status(200).json({ jsonrpc: "2.0", id: null, error: refusal });
+      return;
+    }
+    const { rpc } = await getHandlers(request);
+    return rpc(request, response, next);
+  });
+  return router;
+}
+
+/** The body as JSON, or `NOT_PARSED` for a body that is no JSON (parsed once: the SDK's parser skips it then). */
+function readJson(request: Request, response: Response, limit = "1mb"): Promise<unknown> {
+  return new Promise((resolve) => {
+    express.json({ limit, strict: false, type: () => true })(request, response, (error?: unknown) => {
+      resolve(error === undefined ? (request.body as unknown) : NOT_PARSED);
+    });
+  });
+}
+
+/**
+ * The spec's JSON-RPC refusal of a request that is not one, whatever `A2A-Version` it sends: -32700 for a
+ * body that is not JSON, -32600 for JSON that is no JSON-RPC 2.0 request (the SDK would say -32602 or
+ * -32601 for some of these, depending on the version).
+ */
+export function getEnvelopeError(body: unknown): { code: number; message: string } | undefined {
+  if (body === NOT_PARSED) return { code: PARSE_ERROR, message: "Invalid JSON payload." };
+  const isObject = typeof body === "object" && body !== null && !Array.isArray(body);
+  const request = isObject ? (body as Record<string, unknown>) : undefined;
+  const id = request?.id;
+  const validId = id === undefined || id === null || typeof id === "string" || typeof id === "number";
+  if (!request || request.jsonrpc !== "2.0" || typeof request.method !== "string" || !validId) {
+    return {
+      code: INVALID_REQUEST,
+      message:
+        'Invalid JSON-RPC request: send one object {"jsonrpc": "2.0", "id", "method": "<name>", "params"} (no batches).',
+    };
+  }
+  return undefined;
+}
