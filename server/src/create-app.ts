@@ -27,13 +27,10 @@ import type { TestRunService } from "./agent-tests/test-run-service.js";
 import type { SessionService } from "./sessions/session-service.js";
 import type { SessionTurns } from "./sessions/session-turns.js";
 import type { SessionTasks } from "./sessions/session-tasks.js";
-import {
-  createAuth,
-  createCors,
-  createOriginGuard,
-  createSecurityHeaders,
-  requireJsonBody,
-} from "./http/security.js";
+import { createAccessGuards, type AccessGuards } from "./access/access-guard.js";
+import { Authenticator } from "./access/authenticator.js";
+import { createKeysRoutes } from "./access/keys-routes.js";
+import { createCors, createOriginGuard, createSecurityHeaders, requireJsonBody } from "./http/security.js";
 
 export interface CreateAppOptions {
   store: WaddleStore;
@@ -68,11 +65,24 @@ export interface CreateAppOptions {
   vault?: CredentialVault;
   /** Where the credentials check reads key variables (the server's environment). */
   env?: NodeJS.ProcessEnv;
+  /** API keys and roles (server/src/access); by default over `store.apiKeys` and `token`. */
+  access?: AccessGuards;
+  /** Told of each revoked key (the socket gateway cuts its sockets, on every instance). */
+  onKeyRevoked?: (keyId: string) => void;
 }
 
 /** The Express app: Host check, security headers, CORS, auth, JSON bodies, the REST routes, the designer. */
 export function createApp(options: CreateAppOptions): Express {
   const app = express();
+  const access =
+    options.access ??
+    createAccessGuards({
+      store: options.store,
+      authenticator: new Authenticator({
+        keys: options.store.apiKeys,
+        ...(options.token ? { token: options.token } : {}),
+      }),
+    });
   app.disable("x-powered-by");
   app.set("query parser", "simple");
   app.use(createHostGuard(options.token));
@@ -81,9 +91,18 @@ export function createApp(options: CreateAppOptions): Express {
 
   const api = express.Router();
   api.use(createOriginGuard(options.corsOrigin));
-  api.use(createAuth(options.token));
+  api.use(access.authenticate);
   api.use(requireJsonBody);
   api.use(express.json({ limit: options.bodyLimit ?? "1mb", reviver: protoSafeReviver, strict: false }));
+  // The permission and agent scope of every route (access/route-permissions.ts).
+  api.use(access.authorize);
+  api.use(
+    createKeysRoutes({
+      store: options.store,
+      authenticator: access.authenticator,
+      onRevoke: (keyId) => options.onKeyRevoked?.(keyId),
+    }),
+  );
   api.use(
     createMetaRoutes({
       registry: options.registry,
@@ -132,6 +151,7 @@ export function createApp(options: CreateAppOptions): Express {
       ...(options.mcp ? { mcp: options.mcp } : {}),
     },
     logger: options.logger,
+    access,
     ...(options.token ? { token: options.token } : {}),
     ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),

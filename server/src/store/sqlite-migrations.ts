@@ -212,6 +212,26 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
       );
     `,
   },
+  {
+    id: 13,
+    // API keys with roles (issue 24): the secret only as a salted scrypt hash.
+    name: "api_keys",
+    sql: `
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        role TEXT NOT NULL,
+        agents TEXT,
+        can_decide INTEGER NOT NULL DEFAULT 0,
+        rate_limit TEXT,
+        expires_at TEXT,
+        created_at TEXT NOT NULL,
+        last_used_at TEXT,
+        revoked_at TEXT,
+        hash TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Applies the migrations the database has not seen yet; returns how many ran. */

@@ -52,6 +52,7 @@ describe("SqliteStore", () => {
       { id: 9, name: "agent_drafts" },
       { id: 11, name: "run_call_records" },
       { id: 12, name: "agent_tests" },
+      { id: 13, name: "api_keys" },
     ]);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();

@@ -19,6 +19,7 @@ import type {
 import type { BackgroundJob, SerializedPlannerState } from "@waddle/planner";
 import { ApiError } from "../shared/api-error.js";
 import type { CredentialStore } from "./credentials/credential-store.js";
+import type { ApiKeyStore } from "./api-keys/api-key-store.js";
 import type { RequestKeyStore } from "./request-keys/request-key-store.js";
 import type { DraftStore } from "./drafts/draft-store.js";
 import type { SessionStore } from "./sessions/session-store.js";
@@ -252,6 +253,8 @@ export interface WaddleStore {
   readonly drafts: DraftStore;
   /** Credentials kept from the browser (sealed) and added allow-list entries. */
   readonly credentials: CredentialStore;
+  /** API keys with roles (server/src/access), their secrets as salted hashes only. */
+  readonly apiKeys: ApiKeyStore;
   /** Each run's steps and calls, for forks (`POST /api/runs/:id/fork`). */
   readonly callRecords: CallRecordStore;
 

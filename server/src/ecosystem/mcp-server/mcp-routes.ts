@@ -11,6 +11,9 @@ import { protoSafeReviver } from "@waddle/protocol";
 import type { AgentRunner } from "../run-agent.js";
 import { createMcpAgentsServer } from "./create-mcp-agents-server.js";
 import { McpSessions, type McpSessionsOptions } from "./mcp-sessions.js";
+import type { AccessGuards } from "../../access/access-guard.js";
+import { actorOf } from "../../access/actor.js";
+import { scopeStore } from "../../access/scoped-store.js";
 
 export interface McpRoutesOptions {
   runner: AgentRunner;
@@ -20,6 +23,8 @@ export interface McpRoutesOptions {
   corsOrigin?: string;
   bodyLimit?: string;
   sessions?: McpSessionsOptions;
+  /** API keys and roles: who calls, and what they may (server/src/access). */
+  access?: AccessGuards;
 }
 
 /** JSON-RPC's code for an error outside any request: the MCP transport answers these with `id: null`. */
@@ -38,6 +43,7 @@ export function createMcpRoutes(options: McpRoutesOptions): [Router, ErrorReques
   const router = Router();
   router.use(createOriginGuard(options.corsOrigin));
   router.use((request, response, next) => {
+    if (options.access) return options.access.authenticate(request, response, next);
     const token = options.token;
     if (!token || checkToken(token, getBearerToken(request.headers.authorization))) return next();
     response.setHeader("www-authenticate", 'Bearer realm="waddle"');
@@ -47,6 +53,7 @@ export function createMcpRoutes(options: McpRoutesOptions): [Router, ErrorReques
   });
   router.use(requireJsonBody);
   router.use(express.json({ limit: options.bodyLimit ?? "1mb", reviver: protoSafeReviver, strict: false }));
+  if (options.access) router.use(options.access.authorize);
 
   router.post("/", async (request, response) => {
     const sessionId = request.header("mcp-session-id");
@@ -68,7 +75,8 @@ export function createMcpRoutes(options: McpRoutesOptions): [Router, ErrorReques
     }
     const serverUrl = `${request.protocol}://${request.get("host")}`;
     const server = createMcpAgentsServer({
-      runner: options.runner,
+      // A key limited to some agents lists and calls only those.
+      runner: { ...options.runner, store: scopeStore(options.runner.store, actorOf(response)) },
       logger,
       version: options.version,
       serverUrl,
@@ -137,7 +145,14 @@ function createMcpErrorHandler(logger: Logger): ErrorRequestHandler {
     const code = apiError.code === "invalid_json" ? PARSE_ERROR : SERVER_ERROR;
     response.status(apiError.status).json({
       jsonrpc: "2.0",
-      error: { code, message: apiError.message, data: { code: apiError.code } },
+      error: {
+        code,
+        message: apiError.message,
+        data: {
+          code: apiError.code,
+          ...(apiError.details === undefined ? {} : { details: apiError.details }),
+        },
+      },
       id: null,
     });
   };
