@@ -17,6 +17,9 @@ export function readBearer(header: string | undefined): string | undefined | nul
   return match ? match[1]! : null;
 }
 
+/** Stands for a malformed header: never a token or key, so it is refused whenever sign-in is needed. */
+const MALFORMED = "\u0000malformed";
+
 export function unauthorized(): ApiError {
   return new ApiError("unauthorized", UNAUTHORIZED_MESSAGE);
 }
@@ -50,8 +53,7 @@ export function createAccessGuards(options: {
     const matched = matchRoute(request.method, fullPath(request));
     const presented = readBearer(request.headers.authorization);
     if (matched?.rule.access === "public" && presented === undefined) return next();
-    if (presented === null) return next(unauthorized());
-    authenticator.authenticate(presented).then(
+    authenticator.authenticate(presented === null ? MALFORMED : presented).then(
       (actor) => {
         if (!actor) {
           response.setHeader("www-authenticate", 'Bearer realm="waddle"');

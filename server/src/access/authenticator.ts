@@ -69,7 +69,10 @@ export class Authenticator {
 
   /** The actor behind a presented credential, or undefined for any bad or missing one. */
   async authenticate(presented: string | undefined): Promise<Actor | undefined> {
-    if (presented === undefined) return (await this.isRequired()) ? undefined : LOCAL_ACTOR;
+    // As before keys: without a token and any active key, whatever a client sends (openai-node always
+    // sends some API key) is the local user.
+    if (!(await this.isRequired())) return LOCAL_ACTOR;
+    if (presented === undefined) return undefined;
     const { token } = this.options;
     if (token !== undefined && checkToken(token, presented)) return TOKEN_ACTOR;
     const parsed = parseApiKey(presented);
