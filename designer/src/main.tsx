@@ -11,6 +11,7 @@ import "./styles/chat.css";
 import "./styles/design-loop.css";
 import "./styles/credentials.css";
 import "./styles/forks.css";
+import "./styles/access.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app.js";

@@ -22,6 +22,9 @@ import { CredentialsPage } from "../settings/credentials-page.js";
 import { useCredentialsRoute } from "../settings/use-credentials-route.js";
 import { navigateToHash } from "../settings/settings-route.js";
 import { getAgentRouteHash } from "../run-views/run-route.js";
+import { AccessGate } from "../access/access-gate.js";
+import { AccessPage } from "../access/access-page.js";
+import { useAccessRoute } from "../access/access-route.js";
 
 function Shell({ editor }: { editor: Editor }): ReactElement {
   const theme = useTheme();
@@ -32,11 +35,16 @@ function Shell({ editor }: { editor: Editor }): ReactElement {
   useServerCheck(editor);
   const runPanelShown = useRunPanelShown();
   const credentials = useCredentialsRoute();
+  const access = useAccessRoute();
+  const backToAgent = () =>
+    navigateToHash(getAgentRouteHash({ agentId: editor.document.getState().agentId }));
   return (
     <div className="app">
       <AppHeader />
       <div className="app-body">
-        {credentials ? (
+        {access ? (
+          <AccessPage onClose={backToAgent} />
+        ) : credentials ? (
           <CredentialsPage
             route={credentials}
             onClose={() => navigateToHash(getAgentRouteHash({ agentId: editor.document.getState().agentId }))}
@@ -61,6 +69,15 @@ function Shell({ editor }: { editor: Editor }): ReactElement {
 
 /** The designer: one editor (stores, API, commands) for the page. */
 export function App(): ReactElement {
+  return (
+    <AccessGate>
+      <Designer />
+    </AccessGate>
+  );
+}
+
+/** The editor, made once the server has said who is signed in. */
+function Designer(): ReactElement {
   const [editor] = useState(createEditor);
   return (
     <EditorContext.Provider value={editor}>
