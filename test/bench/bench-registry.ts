@@ -65,6 +65,11 @@ export const BENCHMARKS: readonly BenchEntry[] = [
     title: "11. Fork: the replayed prefix of a fork of a 50-step run",
     load: async () => (await import("./fork/fork-bench.js")).runForkBench,
   },
+  {
+    name: "access",
+    title: "12. Access checks per request: no keys, WADDLE_TOKEN and an API key side by side",
+    load: async () => (await import("./access/access-bench.js")).runAccessBench,
+  },
 ];
 
 export const BENCHMARK_NAMES: readonly string[] = BENCHMARKS.map((entry) => entry.name);

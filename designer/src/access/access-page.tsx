@@ -101,7 +101,7 @@ export function AccessPage({ onClose }: { onClose: () => void }): ReactElement {
       </header>
       {created ? (
         <div className="access-created" role="status">
-          <strong>New key “{created.name}”</strong> — copy it now, it is not shown again:
+          <strong>New key “{created.name}”: copy it now, it is not shown again.</strong>
           <code className="mono" data-testid="key-secret">
             {created.key}
           </code>
