@@ -49,7 +49,7 @@ beforeAll(async () => {
       agentId: agent,
       agentVersion: 1,
       query: "q",
-      status: "succeeded",
+      status: "finished",
     });
     const session = await server.store.sessions.create({
       id: `ses_${agent}1`,
