@@ -55,11 +55,20 @@ export function createMcpRoutes(options: McpRoutesOptions): [Router, ErrorReques
   router.use(express.json({ limit: options.bodyLimit ?? "1mb", reviver: protoSafeReviver, strict: false }));
   if (options.access) router.use(options.access.authorize);
 
+  // Who opened each session: another key (another scope) finds no such session.
+  const owners = new Map<string, string>();
+  const ownerOf = (response: Response) => {
+    const actor = actorOf(response);
+    return actor.keyId ?? actor.kind;
+  };
+  const isOwner = (sessionId: string, response: Response) =>
+    !options.access || owners.get(sessionId) === ownerOf(response);
+
   router.post("/", async (request, response) => {
     const sessionId = request.header("mcp-session-id");
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
-      if (!session) return sendSessionNotFound(response);
+      if (!session || !isOwner(sessionId, response)) return sendSessionNotFound(response);
       sessions.trackCalls(sessionId, getCallIds(request.body), response);
       await session.transport.handleRequest(request, response, request.body);
       return;
@@ -74,6 +83,7 @@ export function createMcpRoutes(options: McpRoutesOptions): [Router, ErrorReques
       throw new ApiError("rate_limited", "Too many MCP sessions are busy: try again when one has ended.");
     }
     const serverUrl = `${request.protocol}://${request.get("host")}`;
+    const owner = ownerOf(response);
     const server = createMcpAgentsServer({
       // A key limited to some agents lists and calls only those.
       runner: { ...options.runner, store: scopeStore(options.runner.store, actorOf(response)) },
@@ -85,19 +95,28 @@ export function createMcpRoutes(options: McpRoutesOptions): [Router, ErrorReques
     });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => sessions.add(id, { transport, server }),
-      onsessionclosed: (id) => sessions.delete(id),
+      onsessioninitialized: (id) => {
+        owners.set(id, owner);
+        sessions.add(id, { transport, server });
+      },
+      onsessionclosed: (id) => {
+        owners.delete(id);
+        sessions.delete(id);
+      },
     });
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      if (transport.sessionId === undefined) return;
+      owners.delete(transport.sessionId);
+      sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
     await transport.handleRequest(request, response, request.body);
   });
 
   router.delete("/", async (request, response) => {
-    const session = sessions.get(request.header("mcp-session-id") ?? "");
-    if (!session) return sendSessionNotFound(response);
+    const sessionId = request.header("mcp-session-id") ?? "";
+    const session = sessions.get(sessionId);
+    if (!session || !isOwner(sessionId, response)) return sendSessionNotFound(response);
     await session.transport.handleRequest(request, response);
   });
 
