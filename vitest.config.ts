@@ -15,7 +15,7 @@ const quietMissingSources: Plugin = {
   },
 };
 
-const SCALE_OUT_TESTS = "server/src/scale/scale-out*.test.ts";
+const SCALE_OUT_TESTS = ["server/src/scale/scale-out*.test.ts", "server/src/access/access-scale-out.test.ts"];
 const SCALE_OUT_ALONE = process.env.WADDLE_TEST_SCALE_OUT;
 
 // Workspace packages resolve to their TypeScript sources (the "source" export condition), so that tests
@@ -40,12 +40,14 @@ export default defineConfig({
     // The scale-out suite starts PostgreSQL, redis-server and three Waddle processes, and its takeovers
     // are timed on leases: beside the other files on a 2-core machine it starves. `npm run test:unit`
     // runs it on its own after the rest (WADDLE_TEST_SCALE_OUT=only).
-    ...(SCALE_OUT_ALONE === "only" ? { include: [SCALE_OUT_TESTS] } : {}),
+    ...(SCALE_OUT_ALONE === "only" ? { include: SCALE_OUT_TESTS } : {}),
     exclude: [
       "**/node_modules/**",
       "**/dist/**",
       "test/e2e/**",
-      ...(SCALE_OUT_ALONE === "only" || SCALE_OUT_ALONE === "with" ? [] : [`**/${SCALE_OUT_TESTS}`]),
+      ...(SCALE_OUT_ALONE === "only" || SCALE_OUT_ALONE === "with"
+        ? []
+        : SCALE_OUT_TESTS.map((file) => `**/${file}`)),
     ],
     // eventsource-parser (under the MCP SDK's client and the AI SDK) publishes a "source" condition
     // pointing at its .ts files, which Node cannot load: Vite transforms it and its importers instead of

@@ -12,6 +12,7 @@ import "./styles/design-loop.css";
 import "./styles/credentials.css";
 import "./styles/forks.css";
 import "./styles/tests.css";
+import "./styles/access.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app.js";

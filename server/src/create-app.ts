@@ -36,13 +36,10 @@ import { AuditTrail, provideAuditTrail } from "./access/audit-trail.js";
 import { bindRequestContext } from "./access/request-context.js";
 import { createSignInGuard, provideRateLimits, RateLimits } from "./access/rate-limits.js";
 import { createAuditRoutes } from "./http/audit-routes.js";
-import {
-  createAuth,
-  createCors,
-  createOriginGuard,
-  createSecurityHeaders,
-  requireJsonBody,
-} from "./http/security.js";
+import { createAccessGuards, type AccessGuards } from "./access/access-guard.js";
+import { Authenticator } from "./access/authenticator.js";
+import { createKeysRoutes } from "./access/keys-routes.js";
+import { createCors, createOriginGuard, createSecurityHeaders, requireJsonBody } from "./http/security.js";
 
 export interface CreateAppOptions {
   store: WaddleStore;
@@ -85,11 +82,24 @@ export interface CreateAppOptions {
   metrics?: ServerMetrics;
   /** Tracing on: a request's `traceparent` makes the runs it starts children of the caller's trace. */
   traceRequests?: boolean;
+  /** API keys and roles (server/src/access); by default over `store.apiKeys` and `token`. */
+  access?: AccessGuards;
+  /** Told of each revoked key (the socket gateway cuts its sockets, on every instance). */
+  onKeyRevoked?: (keyId: string) => void;
 }
 
 /** The Express app: Host check, security headers, CORS, auth, JSON bodies, the REST routes, the designer. */
 export function createApp(options: CreateAppOptions): Express {
   const app = express();
+  const access =
+    options.access ??
+    createAccessGuards({
+      store: options.store,
+      authenticator: new Authenticator({
+        keys: options.store.apiKeys,
+        ...(options.token ? { token: options.token } : {}),
+      }),
+    });
   app.disable("x-powered-by");
   app.set("query parser", "simple");
   const trail = options.auditTrail ?? new AuditTrail({ store: options.store.audit, logger: options.logger });
@@ -102,13 +112,24 @@ export function createApp(options: CreateAppOptions): Express {
   app.use(provideRateLimits(limits));
   app.use(createSignInGuard({ limits, onFailed: (ip) => trail.noteFailedSignIn(ip) }));
   if (options.traceRequests) app.use(createTraceContextMiddleware());
-  if (options.metrics) app.get("/metrics", createAuth(options.token), createMetricsRoute(options.metrics));
+  if (options.metrics) {
+    app.get("/metrics", access.authenticate, access.authorize, createMetricsRoute(options.metrics));
+  }
 
   const api = express.Router();
   api.use(createOriginGuard(options.corsOrigin));
-  api.use(createAuth(options.token));
+  api.use(access.authenticate);
   api.use(requireJsonBody);
   api.use(express.json({ limit: options.bodyLimit ?? "1mb", reviver: protoSafeReviver, strict: false }));
+  // The permission and agent scope of every route (access/route-permissions.ts).
+  api.use(access.authorize);
+  api.use(
+    createKeysRoutes({
+      store: options.store,
+      authenticator: access.authenticator,
+      onRevoke: (keyId) => options.onKeyRevoked?.(keyId),
+    }),
+  );
   // A run, or a session's turn (whose agent is the session's when the body names none).
   api.post(
     "/runs",
@@ -171,6 +192,7 @@ export function createApp(options: CreateAppOptions): Express {
     },
     rateLimits: limits,
     logger: options.logger,
+    access,
     ...(options.token ? { token: options.token } : {}),
     ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
@@ -180,10 +202,13 @@ export function createApp(options: CreateAppOptions): Express {
   // Every agent as an A2A agent: its Agent Card and JSON-RPC (the one place `/a2a/*` is mounted).
   app.use(
     "/a2a",
+    access.authenticate,
+    access.authorize,
     createA2aRoutes({
       runner: { ...ecosystem.runner, turns: options.turns },
       version: options.version,
-      ...(options.token ? { token: options.token } : {}),
+      isAuthRequired: () => access.authenticator.isRequired(),
+      rateLimits: limits,
       ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
       ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     }),

@@ -27,3 +27,6 @@ export type { Logger, LogLevel } from "./shared/logger.js";
 export { TestRunService } from "./agent-tests/test-run-service.js";
 export type { TestRunServiceOptions } from "./agent-tests/test-run-service.js";
 export { createServerLlm } from "./runs/default-planner-factory.js";
+export { createAccessGuards, type AccessGuards } from "./access/access-guard.js";
+export { Authenticator } from "./access/authenticator.js";
+export { generateApiKey, hashSecret } from "./access/api-key-secret.js";

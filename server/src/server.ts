@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import type { Express } from "express";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -27,6 +28,9 @@ import type { PlannerFactory } from "./runs/planner-factory.js";
 import type { RunEventHub } from "./runs/run-event-hub.js";
 import type { RunService } from "./runs/run-service.js";
 import { createSocketGateway, type WaddleIo } from "./http/socket-gateway.js";
+import { createAccessGuards } from "./access/access-guard.js";
+import { Authenticator } from "./access/authenticator.js";
+import { attachSocketAccess } from "./access/socket-access.js";
 import { getAgentRoom } from "./http/agent-watchers.js";
 import { TestRunService } from "./agent-tests/test-run-service.js";
 import { lockDataDir } from "./store/data-dir-lock.js";
@@ -39,6 +43,9 @@ import type { ToolRegistry } from "./tools/tool-registry.js";
 
 /** Queue mode: how often a followed session's log is read for what other instances wrote. */
 const SESSION_POLL_MS = 500;
+
+/** Queue mode: the message that tells the other instances a key was revoked. */
+const KEY_REVOKED = "waddle:key_revoked";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -111,6 +118,8 @@ export interface WaddleServer {
   tests: TestRunService;
   io: WaddleIo;
   httpServer: HttpServer;
+  /** The Express app (its routes are listed by the access table test). */
+  app: Express;
   /** Marks running runs interrupted, closes sockets, the HTTP server and the database. */
   close(): Promise<void>;
 }
@@ -288,9 +297,17 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       limitLocal: options.rateLimit !== undefined,
       ...(queueMode ? { redis: queueMode.createRedisConnection("rate-limits") } : {}),
     });
+    // API keys and roles (server/src/access): one authenticator for HTTP and sockets.
+    const authenticator = new Authenticator({
+      keys: store.apiKeys,
+      ...(options.token ? { token: options.token } : {}),
+    });
+    const revocations: { cut?: (keyId: string) => void } = {};
     const app = createApp({
       auditTrail,
       rateLimits,
+      access: createAccessGuards({ authenticator, store }),
+      onKeyRevoked: (keyId) => revocations.cut?.(keyId),
       store,
       registry,
       settings: createLiveSettingsView({
@@ -337,7 +354,25 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       sessions,
       // Another instance's session changes reach this one's sockets by reading the log (see session-followers).
       ...(queueMode ? { sessionPollMs: SESSION_POLL_MS } : {}),
+      keyAccess: true,
     });
+    const socketAccess = attachSocketAccess(io, { authenticator, store });
+    // A revoked key's sockets are cut here at once, and on every other instance in queue mode.
+    const cluster = io as unknown as {
+      serverSideEmit(event: string, keyId: string): void;
+      on(event: string, listener: (keyId: unknown) => void): void;
+    };
+    revocations.cut = (keyId) => {
+      socketAccess.cutKey(keyId);
+      if (queueMode) cluster.serverSideEmit(KEY_REVOKED, keyId);
+    };
+    if (queueMode) {
+      cluster.on(KEY_REVOKED, (keyId) => {
+        if (typeof keyId !== "string") return;
+        authenticator.invalidate(keyId);
+        socketAccess.cutKey(keyId);
+      });
+    }
     observability.sources.liveSockets = () => io.engine.clientsCount;
     testUpdates.emit = (record) => io.local.to(getAgentRoom(record.agentId)).emit("test_run_updated", record);
     if (queueMode) {
@@ -380,6 +415,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       tests,
       io,
       httpServer,
+      app,
       close,
     };
   } catch (error) {

@@ -70,6 +70,11 @@ export const BENCHMARKS: readonly BenchEntry[] = [
     title: "12. OpenTelemetry: a step with tracing on against off",
     load: async () => (await import("./otel/otel-bench.js")).runOtelBench,
   },
+  {
+    name: "access",
+    title: "13. Access checks per request: no keys, WADDLE_TOKEN and an API key side by side",
+    load: async () => (await import("./access/access-bench.js")).runAccessBench,
+  },
 ];
 
 export const BENCHMARK_NAMES: readonly string[] = BENCHMARKS.map((entry) => entry.name);

@@ -25,6 +25,9 @@ import { getAgentRouteHash } from "../run-views/run-route.js";
 import { SidePanel } from "../shell/side-panel.js";
 import { usePanelColumns } from "../shell/use-panel-columns.js";
 import { useClipboardJson } from "../canvas/use-clipboard-json.js";
+import { AccessGate } from "../access/access-gate.js";
+import { AccessPage } from "../access/access-page.js";
+import { useAccessRoute } from "../access/access-route.js";
 
 function Shell({ editor }: { editor: Editor }): ReactElement {
   const theme = useTheme();
@@ -37,11 +40,16 @@ function Shell({ editor }: { editor: Editor }): ReactElement {
   const credentials = useCredentialsRoute();
   const columns = usePanelColumns(runPanelShown);
   useClipboardJson(editor);
+  const access = useAccessRoute();
+  const backToAgent = () =>
+    navigateToHash(getAgentRouteHash({ agentId: editor.document.getState().agentId }));
   return (
     <div className="app">
       <AppHeader />
-      <div className="app-body" style={credentials ? undefined : { gridTemplateColumns: columns }}>
-        {credentials ? (
+      <div className="app-body" style={credentials || access ? undefined : { gridTemplateColumns: columns }}>
+        {access ? (
+          <AccessPage onClose={backToAgent} />
+        ) : credentials ? (
           <CredentialsPage
             route={credentials}
             onClose={() => navigateToHash(getAgentRouteHash({ agentId: editor.document.getState().agentId }))}
@@ -70,6 +78,15 @@ function Shell({ editor }: { editor: Editor }): ReactElement {
 
 /** The designer: one editor (stores, API, commands) for the page. */
 export function App(): ReactElement {
+  return (
+    <AccessGate>
+      <Designer />
+    </AccessGate>
+  );
+}
+
+/** The editor, made once the server has said who is signed in. */
+function Designer(): ReactElement {
   const [editor] = useState(createEditor);
   return (
     <EditorContext.Provider value={editor}>

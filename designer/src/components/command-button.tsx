@@ -1,4 +1,5 @@
 import type { ReactElement, ReactNode } from "react";
+import { COMMAND_PERMISSIONS, useDenied } from "../access/me-store.js";
 import { useDocument, useEditor, useUi } from "../editor/editor-context.js";
 import { formatShortcut } from "../editor/shortcut.js";
 import { Icon, type IconName } from "./icon.js";
@@ -26,6 +27,7 @@ export function CommandButton({
   // re-evaluated whenever either store changes, so the disabled state is always current
   const enabledByDocument = useDocument(() => editor.commands.isEnabled(name, editor));
   const enabledByUi = useUi(() => editor.commands.isEnabled(name, editor));
+  const denied = useDenied(COMMAND_PERMISSIONS[name]);
   const command = editor.commands.get(name);
   if (!command) return null;
   const shortcut = command.shortcut ? ` (${formatShortcut(command.shortcut, editor.isMac)})` : "";
@@ -33,8 +35,8 @@ export function CommandButton({
     <button
       type="button"
       className={`btn ${variant === "primary" ? "btn-primary" : "btn-ghost"}${showLabel ? "" : " btn-icon"}`}
-      disabled={!(enabledByDocument && enabledByUi)}
-      title={`${command.label}${shortcut}`}
+      disabled={denied !== null || !(enabledByDocument && enabledByUi)}
+      title={denied ?? `${command.label}${shortcut}`}
       aria-label={command.label}
       data-testid={testId ?? `command-${name}`}
       onClick={() => editor.commands.execute(name, editor)}

@@ -2,6 +2,7 @@ import { TERMINAL_RUN_STATUSES } from "@waddle/protocol";
 import type { ReactElement } from "react";
 import { useEditor } from "../editor/editor-context.js";
 import { useRunStore } from "./use-run-store.js";
+import { useDenied } from "../access/me-store.js";
 import { openRunPanel } from "./run-actions.js";
 import { useRunPanel } from "./panel/run-panel-store.js";
 import { getAgentRouteHash } from "./run-route.js";
@@ -11,6 +12,7 @@ import { navigateToHash, parseCredentialsRoute } from "../settings/settings-rout
 export function RunControl(): ReactElement {
   const editor = useEditor();
   const open = useRunPanel((state) => state.open);
+  const denied = useDenied("runs:start");
   const status = useRunStore((state) =>
     state.mode === "live" ? (state.status ?? state.view?.status ?? null) : null,
   );
@@ -23,8 +25,13 @@ export function RunControl(): ReactElement {
       data-testid="run-button"
       aria-expanded={open}
       aria-label={live ? `Run panel (run ${status})` : "Run the agent"}
+      disabled={denied !== null && !live}
       title={
-        live ? `A run is ${status}: open the run panel` : "Run the saved agent and watch it on the canvas"
+        denied !== null && !live
+          ? denied
+          : live
+            ? `A run is ${status}: open the run panel`
+            : "Run the saved agent and watch it on the canvas"
       }
       onClick={() => {
         // From the Credentials page: back to the agent, where the panel lives.

@@ -1,4 +1,5 @@
 import { useMemo, useState, type ReactElement } from "react";
+import { useDenied } from "../access/me-store.js";
 import { useDocument, useEditor, useSession } from "../editor/editor-context.js";
 import { formatRelativeTime } from "../util/format-time.js";
 import { Icon } from "../components/icon.js";
@@ -7,6 +8,7 @@ import { SearchField } from "../components/search-field.js";
 /** Saved agents with search; open, rename, duplicate, delete; new agent. */
 export function AgentList(): ReactElement {
   const editor = useEditor();
+  const deleteDenied = useDenied("agents:write");
   const agents = useSession((state) => state.agents);
   const loaded = useSession((state) => state.agentsLoaded);
   const offlineReason = useSession((state) => state.offlineReason);
@@ -99,7 +101,8 @@ export function AgentList(): ReactElement {
                 <button
                   type="button"
                   className="icon-btn is-danger"
-                  title="Delete"
+                  title={deleteDenied ?? "Delete"}
+                  disabled={deleteDenied !== null}
                   aria-label={`Delete ${agent.name}`}
                   data-testid={`agent-delete-${agent.id}`}
                   onClick={() => void editor.agents.deleteAgent(agent.id)}

@@ -1,4 +1,6 @@
 import type { ReactElement } from "react";
+import { useDenied } from "../access/me-store.js";
+import { WhoAmI } from "../access/whoami.js";
 import { useDocument, useEditor, useSession, useUi } from "../editor/editor-context.js";
 import { useValidation } from "../editor/use-validation.js";
 import { RunControl } from "../run-views/run-control.js";
@@ -66,6 +68,7 @@ const THEME_ICONS = { system: "monitor", light: "sun", dark: "moon" } as const;
 /** The top bar: the agent, its save state, and the main commands. */
 export function AppHeader(): ReactElement {
   const editor = useEditor();
+  const credentialsDenied = useDenied("credentials:manage");
   const name = useDocument((state) => state.spec.name);
   const theme = useUi((state) => state.theme);
   const offline = useSession((state) => state.health?.offline);
@@ -122,12 +125,14 @@ export function AppHeader(): ReactElement {
           type="button"
           className="btn btn-ghost"
           data-testid="open-credentials"
-          title="Credentials: LLM keys, secrets and allowed hosts for this server"
+          disabled={credentialsDenied !== null}
+          title={credentialsDenied ?? "Credentials: LLM keys, secrets and allowed hosts for this server"}
           onClick={() => navigateToHash(getCredentialsHash())}
         >
           <Icon name="lock" />
           Credentials
         </button>
+        <WhoAmI />
       </div>
     </header>
   );

@@ -1,3 +1,4 @@
+import { filterByScope } from "../access/access-guard.js";
 import {
   AgentSpec as AgentSpecSchema,
   ExportFormat,
@@ -79,7 +80,7 @@ export function createAgentsRoutes(options: {
   const router = Router();
 
   router.get("/", async (_request, response) => {
-    response.json({ agents: await store.listAgents() });
+    response.json({ agents: filterByScope(response, await store.listAgents(), (agent) => agent.id) });
   });
 
   router.post("/", async (request, response) => {

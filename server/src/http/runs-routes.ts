@@ -1,3 +1,4 @@
+import { filterByScope } from "../access/access-guard.js";
 import {
   ForkRunRequest,
   ListRunsQuery,
@@ -54,12 +55,17 @@ export function createRunsRoutes(options: {
   router.get("/", async (request, response) => {
     const query = parseRequest(ListRunsQuery, request.query, "query");
     const body: RunsListResponse = {
-      runs: await store.listRuns({
-        ...(query.agentId ? { agentId: query.agentId } : {}),
-        ...(query.status ? { statuses: query.status } : {}),
-        ...(query.purpose === "all" ? {} : { purpose: query.purpose }),
-        limit: query.limit,
-      }),
+      // A key limited to some agents lists only their runs (access/access-guard.ts).
+      runs: filterByScope(
+        response,
+        await store.listRuns({
+          ...(query.agentId ? { agentId: query.agentId } : {}),
+          ...(query.status ? { statuses: query.status } : {}),
+          ...(query.purpose === "all" ? {} : { purpose: query.purpose }),
+          limit: query.limit,
+        }),
+        (run) => run.agentId,
+      ),
     };
     response.json(body);
   });

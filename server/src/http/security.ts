@@ -1,7 +1,6 @@
 import type { RequestHandler } from "express";
 import helmet from "helmet";
 import { ApiError } from "../shared/api-error.js";
-import { checkToken, getBearerToken } from "./check-token.js";
 
 /**
  * Security headers with a CSP the designer works under: its own scripts only, inline styles (React Flow
@@ -82,23 +81,6 @@ export function createCors(origin: string | undefined): RequestHandler {
     }
     response.setHeader("access-control-expose-headers", EXPOSED_HEADERS);
     next();
-  };
-}
-
-/** `Authorization: Bearer <WADDLE_TOKEN>` on every API route but health; nothing when no token is set. */
-export function createAuth(token: string | undefined): RequestHandler {
-  return (request, _response, next) => {
-    if (!token || request.path === "/health") return next();
-    const presented = getBearerToken(request.headers.authorization);
-    if (checkToken(token, presented)) return next();
-    next(
-      new ApiError(
-        "unauthorized",
-        presented === undefined
-          ? "This server needs a token: send `Authorization: Bearer <WADDLE_TOKEN>`."
-          : "The token is not valid for this server.",
-      ),
-    );
   };
 }
 

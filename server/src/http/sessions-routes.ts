@@ -1,3 +1,4 @@
+import { filterByScope } from "../access/access-guard.js";
 import {
   CreateSessionRequest,
   ListSessionsQuery,
@@ -51,10 +52,14 @@ export function createSessionsRoutes(options: {
   router.get("/", async (request, response) => {
     const query = parseRequest(ListSessionsQuery, request.query, "query");
     const body: SessionsListResponse = {
-      sessions: await sessions.list({
-        ...(query.agentId ? { agentId: query.agentId } : {}),
-        ...(query.limit ? { limit: query.limit } : {}),
-      }),
+      sessions: filterByScope(
+        response,
+        await sessions.list({
+          ...(query.agentId ? { agentId: query.agentId } : {}),
+          ...(query.limit ? { limit: query.limit } : {}),
+        }),
+        (session) => session.agentId,
+      ),
     };
     response.json(body);
   });

@@ -70,6 +70,8 @@ export function createSocketGateway(options: {
   sessions?: SessionService;
   /** Queue mode: how often a followed session's log is read for other instances' changes. */
   sessionPollMs?: number;
+  /** API keys and roles: the caller attaches access/socket-access.ts, which replaces the token check. */
+  keyAccess?: boolean;
 }): WaddleIo {
   const { store, hub, logger } = options;
   const io: WaddleIo = new Server(options.httpServer, {
@@ -91,7 +93,7 @@ export function createSocketGateway(options: {
   guardSocketHosts({ httpServer: options.httpServer, engine: io.engine, token: options.token });
 
   io.use((socket, next) => {
-    if (!options.token) return next();
+    if (!options.token || options.keyAccess) return next();
     const presented = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     if (typeof presented === "string" && checkToken(options.token, presented)) return next();
     next(new Error("unauthorized: pass the server's WADDLE_TOKEN as auth.token"));

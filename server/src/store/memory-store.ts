@@ -26,6 +26,7 @@ import {
 import { MemoryRunClaims } from "./memory-run-claims.js";
 import { MemoryDraftStore } from "./drafts/memory-draft-store.js";
 import { MemoryCredentialStore } from "./credentials/memory-credential-store.js";
+import { MemoryApiKeyStore } from "./api-keys/memory-api-key-store.js";
 import { MemoryRequestKeyStore } from "./request-keys/memory-request-key-store.js";
 import { MemoryAuditStore } from "./audit/memory-audit-store.js";
 import { MemoryA2aTaskStore } from "./a2a-tasks/memory-a2a-task-store.js";
@@ -54,6 +55,7 @@ export class MemoryStore implements WaddleStore {
   readonly sessions = new MemorySessionStore();
   readonly tests = new MemoryTestStore();
   readonly credentials = new MemoryCredentialStore();
+  readonly apiKeys = new MemoryApiKeyStore();
   readonly callRecords = new MemoryCallRecordStore();
   readonly a2aTasks = new MemoryA2aTaskStore();
   private closed = false;

@@ -197,6 +197,26 @@ export const PG_MIGRATIONS: readonly { id: number; name: string; sql: string }[]
     `,
   },
   {
+    id: 10,
+    // API keys (see the SQLite migration 13).
+    name: "api_keys",
+    sql: `
+      CREATE TABLE api_keys (
+        id text PRIMARY KEY,
+        name text NOT NULL,
+        role text NOT NULL,
+        agents text,
+        can_decide boolean NOT NULL DEFAULT false,
+        rate_limit text,
+        expires_at text,
+        created_at text NOT NULL,
+        last_used_at text,
+        revoked_at text,
+        hash text NOT NULL
+      );
+    `,
+  },
+  {
     id: 11,
     // The audit log (see the SQLite migration 14): append-only, so the table refuses UPDATE and DELETE.
     name: "audit_log",

@@ -22,6 +22,7 @@ import {
 import { applyPgMigrations } from "./pg-migrations.js";
 import { PgDraftStore } from "./drafts/pg-draft-store.js";
 import { PgCredentialStore } from "./credentials/pg-credential-store.js";
+import { PgApiKeyStore } from "./api-keys/pg-api-key-store.js";
 import { PgRequestKeyStore } from "./request-keys/pg-request-key-store.js";
 import { PgAuditStore } from "./audit/pg-audit-store.js";
 import { PgA2aTaskStore } from "./a2a-tasks/pg-a2a-task-store.js";
@@ -69,6 +70,7 @@ export class PgStore implements WaddleStore {
     (body) => this.transaction("write", (query) => body(query)),
   );
 
+  readonly apiKeys = new PgApiKeyStore((text, params, kind) => this.query(text, params, kind));
   readonly tests = new PgTestStore((text, params, kind) => this.query(text, params, kind));
 
   private constructor(options: PgStoreOptions) {

@@ -213,6 +213,26 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
     `,
   },
   {
+    id: 13,
+    // API keys with roles (issue 24): the secret only as a salted scrypt hash.
+    name: "api_keys",
+    sql: `
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        role TEXT NOT NULL,
+        agents TEXT,
+        can_decide INTEGER NOT NULL DEFAULT 0,
+        rate_limit TEXT,
+        expires_at TEXT,
+        created_at TEXT NOT NULL,
+        last_used_at TEXT,
+        revoked_at TEXT,
+        hash TEXT NOT NULL
+      );
+    `,
+  },
+  {
     id: 14,
     // The audit log (server/docs/audit.md): append-only, so the table refuses UPDATE and DELETE itself.
     name: "audit_log",

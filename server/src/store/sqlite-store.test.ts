@@ -52,6 +52,7 @@ describe("SqliteStore", () => {
       { id: 9, name: "agent_drafts" },
       { id: 11, name: "run_call_records" },
       { id: 12, name: "agent_tests" },
+      { id: 13, name: "api_keys" },
       { id: 14, name: "audit_log" },
       { id: 15, name: "a2a_tasks" },
     ]);

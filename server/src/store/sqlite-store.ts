@@ -13,6 +13,7 @@ import { assertSqliteFence, patchSqliteRun } from "./sqlite-run-writes.js";
 import { openSqliteDatabase, type SqliteStoreOptions } from "./open-sqlite-database.js";
 import type { WalCheckpointer } from "./wal-checkpointer.js";
 import { SqliteCredentialStore } from "./credentials/sqlite-credential-store.js";
+import { SqliteApiKeyStore } from "./api-keys/sqlite-api-key-store.js";
 import { SqliteRequestKeyStore } from "./request-keys/sqlite-request-key-store.js";
 import { SqliteAuditStore } from "./audit/sqlite-audit-store.js";
 import { SqliteA2aTaskStore } from "./a2a-tasks/sqlite-a2a-task-store.js";
@@ -54,6 +55,7 @@ export class SqliteStore implements WaddleStore {
   readonly tests: SqliteTestStore;
   readonly drafts: SqliteDraftStore;
   readonly credentials: SqliteCredentialStore;
+  readonly apiKeys: SqliteApiKeyStore;
   readonly callRecords: SqliteCallRecordStore;
   readonly a2aTasks: SqliteA2aTaskStore;
   private readonly claims: SqliteRunClaims;
@@ -67,6 +69,7 @@ export class SqliteStore implements WaddleStore {
     this.tests = new SqliteTestStore(this.db);
     this.drafts = new SqliteDraftStore(this.db);
     this.credentials = new SqliteCredentialStore(this.db);
+    this.apiKeys = new SqliteApiKeyStore(this.db);
     this.callRecords = new SqliteCallRecordStore(this.db);
     this.a2aTasks = new SqliteA2aTaskStore(this.db);
     this.claims = new SqliteRunClaims(

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { AgentSpec, FinalPayload, type RunEvent } from "@waddle/protocol";
 import { draftStoreCases } from "./drafts/draft-store-cases.js";
 import { credentialStoreCases } from "./credentials/credential-store-cases.js";
+import { apiKeyStoreCases } from "./api-keys/api-key-store-cases.js";
 import { requestKeyCases } from "./request-keys/request-key-cases.js";
 import { a2aTaskCases } from "./a2a-tasks/a2a-task-cases.js";
 import { sessionStoreCases } from "./sessions/session-store-cases.js";
@@ -68,6 +69,7 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
       }),
   },
   ...credentialStoreCases,
+  ...apiKeyStoreCases,
   ...callRecordCases,
   {
     name: "creates an agent at version 1 and lists it",

@@ -19,6 +19,7 @@ import type {
 import type { BackgroundJob, SerializedPlannerState } from "@waddle/planner";
 import { ApiError } from "../shared/api-error.js";
 import type { CredentialStore } from "./credentials/credential-store.js";
+import type { ApiKeyStore } from "./api-keys/api-key-store.js";
 import type { RequestKeyStore } from "./request-keys/request-key-store.js";
 import type { A2aTaskStore } from "./a2a-tasks/a2a-task-store.js";
 import type { DraftStore } from "./drafts/draft-store.js";
@@ -255,6 +256,8 @@ export interface WaddleStore {
   readonly drafts: DraftStore;
   /** Credentials kept from the browser (sealed) and added allow-list entries. */
   readonly credentials: CredentialStore;
+  /** API keys with roles (server/src/access), their secrets as salted hashes only. */
+  readonly apiKeys: ApiKeyStore;
   /** Each run's steps and calls, for forks (`POST /api/runs/:id/fork`). */
   readonly callRecords: CallRecordStore;
   /** Who did what and when: append-only (`server/docs/audit.md`). */

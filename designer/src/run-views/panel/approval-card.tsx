@@ -1,4 +1,5 @@
 import type { ToolSpec } from "@waddle/protocol";
+import { useDenied } from "../../access/me-store.js";
 import { useId, useMemo, useState, type ReactElement } from "react";
 import type { ResumeInput } from "../../runs/run-store.js";
 import type { RunView } from "../../runs/fold/run-view.js";
@@ -122,6 +123,7 @@ export function ApprovalCard(props: {
   onDecide: (input: ResumeInput) => Promise<boolean>;
 }): ReactElement {
   const { pause, tool, editing } = props;
+  const decideDenied = useDenied("runs:decide");
   const [note, setNote] = useState("");
   const [busy, setBusy] = useState(false);
   const noteId = useId();
@@ -211,7 +213,8 @@ export function ApprovalCard(props: {
             type="button"
             className="btn btn-primary btn-small"
             data-testid="approve-button"
-            disabled={busy}
+            disabled={busy || decideDenied !== null}
+            title={decideDenied ?? undefined}
             onClick={() => void decide({ decision: "approve" })}
           >
             Approve
@@ -220,7 +223,8 @@ export function ApprovalCard(props: {
             type="button"
             className="btn btn-small btn-reject"
             data-testid="reject-button"
-            disabled={busy}
+            disabled={busy || decideDenied !== null}
+            title={decideDenied ?? undefined}
             onClick={() => void decide({ decision: "reject" })}
           >
             Reject
@@ -230,7 +234,8 @@ export function ApprovalCard(props: {
               type="button"
               className="btn btn-small"
               data-testid="edit-args-button"
-              disabled={busy}
+              disabled={busy || decideDenied !== null}
+              title={decideDenied ?? undefined}
               onClick={() => props.onEditingChange(true)}
             >
               Edit args…

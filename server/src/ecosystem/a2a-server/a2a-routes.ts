@@ -7,7 +7,8 @@ import express, {
 } from "express";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import { ApiError } from "../../shared/api-error.js";
-import { checkToken, getBearerToken } from "../../http/check-token.js";
+import { actorOf } from "../../access/actor.js";
+import { RateLimitedError, type RateLimits } from "../../access/rate-limits.js";
 import { createOriginGuard } from "../../http/security.js";
 import type { SessionTurns } from "../../sessions/session-turns.js";
 import type { AgentRunner } from "../run-agent.js";
@@ -19,11 +20,16 @@ import { WaddleTaskStore } from "./waddle-task-store.js";
 export interface A2aRoutesOptions {
   runner: AgentRunner & { turns: SessionTurns };
   version: string;
-  token?: string;
+  /** True when the server needs a key or `WADDLE_TOKEN` (the card then declares a bearer scheme). */
+  isAuthRequired?: () => Promise<boolean>;
+  /** Buckets per key and per agent on `message/send` and `message/stream`. */
+  rateLimits?: RateLimits;
   corsOrigin?: string;
   bodyLimit?: string;
 }
 
+/** The methods that start or continue a run, in both protocol generations: rate-limited. */
+const STARTS_WORK = new Set(["message/send", "message/stream", "SendMessage", "SendStreamingMessage"]);
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 const NOT_PARSED = Symbol("not parsed");
@@ -36,7 +42,8 @@ const MAX_HANDLERS = 200;
  * `/a2a/<agentId>`: every saved agent as an A2A agent (the official `@a2a-js/sdk`), JSON-RPC v1.0 and
  * v0.3 (the SDK's compatibility layer: a request without `A2A-Version`, or with 0.3, speaks v0.3). The
  * Agent Card at `/a2a/<agentId>/.well-known/agent-card.json` needs no token (it tells a client how to
- * authenticate); JSON-RPC needs `WADDLE_TOKEN` when set. An unknown agent is 404.
+ * authenticate); JSON-RPC needs a `runner` key (the app's access guards, in front of this router). An
+ * unknown agent is 404.
  */
 export function createA2aRoutes(options: A2aRoutesOptions): Router {
   const handlers = new Map<string, { rpc: RequestHandler; card: RequestHandler }>();
@@ -48,12 +55,13 @@ export function createA2aRoutes(options: A2aRoutesOptions): Router {
     const agent = await options.runner.store.getAgent(agentId);
     if (!agent) throw new ApiError("not_found", `No agent "${agentId}": see GET /api/agents for the agents.`);
     const url = `${request.protocol}://${request.get("host")}/a2a/${encodeURIComponent(agentId)}`;
-    const key = JSON.stringify([agentId, agent.version, url]);
+    const tokenRequired = (await options.isAuthRequired?.()) ?? false;
+    const key = JSON.stringify([agentId, agent.version, url, tokenRequired]);
     let entry = handlers.get(key);
     if (!entry) {
       const card = getAgentCard(agent.spec, {
         url,
-        tokenRequired: options.token !== undefined,
+        tokenRequired,
         version: options.version,
       });
       const tasks = new WaddleTaskStore(options.runner.store, agentId);
@@ -94,18 +102,19 @@ export function createA2aRoutes(options: A2aRoutesOptions): Router {
         `${request.method} is not allowed: A2A JSON-RPC is POST /a2a/<agentId>.`,
       );
     }
-    const token = options.token;
-    if (token && !checkToken(token, getBearerToken(request.headers.authorization))) {
-      response.setHeader("www-authenticate", 'Bearer realm="waddle"');
-      throw new ApiError(
-        "unauthorized",
-        "This server needs a token: send `Authorization: Bearer <WADDLE_TOKEN>`.",
-      );
-    }
-    const refusal = getEnvelopeError(await readJson(request, response, options.bodyLimit));
+    const body = await readJson(request, response, options.bodyLimit);
+    const refusal = getEnvelopeError(body);
     if (refusal) {
       response.status(200).json({ jsonrpc: "2.0", id: null, error: refusal });
       return;
+    }
+    if (options.rateLimits && STARTS_WORK.has((body as { method: string }).method)) {
+      await options.rateLimits
+        .consume(actorOf(response), String(request.params.agentId))
+        .catch((error: unknown) => {
+          if (error instanceof RateLimitedError) response.setHeader("retry-after", error.retryAfterSeconds);
+          throw error;
+        });
     }
     const { rpc } = await getHandlers(request);
     return rpc(request, response, next);

@@ -13,6 +13,8 @@ import type { RateLimits } from "../../access/rate-limits.js";
 import { actorOf } from "../../access/actor.js";
 import { createMcpAgentsServer } from "./create-mcp-agents-server.js";
 import { McpSessions, type McpSessionsOptions } from "./mcp-sessions.js";
+import type { AccessGuards } from "../../access/access-guard.js";
+import { scopeStore } from "../../access/scoped-store.js";
 
 export interface McpRoutesOptions {
   runner: AgentRunner;
@@ -24,6 +26,8 @@ export interface McpRoutesOptions {
   sessions?: McpSessionsOptions;
   /** Buckets per key and per agent (the tool) on `tools/call`. */
   rateLimits?: RateLimits;
+  /** API keys and roles: who calls, and what they may (server/src/access). */
+  access?: AccessGuards;
 }
 
 /** JSON-RPC's code for an error outside any request: the MCP transport answers these with `id: null`. */
@@ -42,6 +46,7 @@ export function createMcpRoutes(options: McpRoutesOptions): [Router, ErrorReques
   const router = Router();
   router.use(createOriginGuard(options.corsOrigin));
   router.use((request, response, next) => {
+    if (options.access) return options.access.authenticate(request, response, next);
     const token = options.token;
     if (!token || checkToken(token, getBearerToken(request.headers.authorization))) return next();
     response.setHeader("www-authenticate", 'Bearer realm="waddle"');
@@ -51,12 +56,22 @@ export function createMcpRoutes(options: McpRoutesOptions): [Router, ErrorReques
   });
   router.use(requireJsonBody);
   router.use(express.json({ limit: options.bodyLimit ?? "1mb", reviver: protoSafeReviver, strict: false }));
+  if (options.access) router.use(options.access.authorize);
+
+  // Who opened each session: another key (another scope) finds no such session.
+  const owners = new Map<string, string>();
+  const ownerOf = (response: Response) => {
+    const actor = actorOf(response);
+    return actor.keyId ?? actor.kind;
+  };
+  const isOwner = (sessionId: string, response: Response) =>
+    !options.access || owners.get(sessionId) === ownerOf(response);
 
   router.post("/", async (request, response) => {
     const sessionId = request.header("mcp-session-id");
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
-      if (!session) return sendSessionNotFound(response);
+      if (!session || !isOwner(sessionId, response)) return sendSessionNotFound(response);
       for (const agentId of getCalledTools(request.body)) {
         await options.rateLimits?.consume(actorOf(response), agentId).catch((error: unknown) => {
           const wait = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
@@ -78,8 +93,10 @@ export function createMcpRoutes(options: McpRoutesOptions): [Router, ErrorReques
       throw new ApiError("rate_limited", "Too many MCP sessions are busy: try again when one has ended.");
     }
     const serverUrl = `${request.protocol}://${request.get("host")}`;
+    const owner = ownerOf(response);
     const server = createMcpAgentsServer({
-      runner: options.runner,
+      // A key limited to some agents lists and calls only those.
+      runner: { ...options.runner, store: scopeStore(options.runner.store, actorOf(response)) },
       logger,
       version: options.version,
       serverUrl,
@@ -88,19 +105,28 @@ export function createMcpRoutes(options: McpRoutesOptions): [Router, ErrorReques
     });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => sessions.add(id, { transport, server }),
-      onsessionclosed: (id) => sessions.delete(id),
+      onsessioninitialized: (id) => {
+        owners.set(id, owner);
+        sessions.add(id, { transport, server });
+      },
+      onsessionclosed: (id) => {
+        owners.delete(id);
+        sessions.delete(id);
+      },
     });
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      if (transport.sessionId === undefined) return;
+      owners.delete(transport.sessionId);
+      sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
     await transport.handleRequest(request, response, request.body);
   });
 
   router.delete("/", async (request, response) => {
-    const session = sessions.get(request.header("mcp-session-id") ?? "");
-    if (!session) return sendSessionNotFound(response);
+    const sessionId = request.header("mcp-session-id") ?? "";
+    const session = sessions.get(sessionId);
+    if (!session || !isOwner(sessionId, response)) return sendSessionNotFound(response);
     await session.transport.handleRequest(request, response);
   });
 
@@ -157,7 +183,14 @@ function createMcpErrorHandler(logger: Logger): ErrorRequestHandler {
     const code = apiError.code === "invalid_json" ? PARSE_ERROR : SERVER_ERROR;
     response.status(apiError.status).json({
       jsonrpc: "2.0",
-      error: { code, message: apiError.message, data: { code: apiError.code } },
+      error: {
+        code,
+        message: apiError.message,
+        data: {
+          code: apiError.code,
+          ...(apiError.details === undefined ? {} : { details: apiError.details }),
+        },
+      },
       id: null,
     });
   };

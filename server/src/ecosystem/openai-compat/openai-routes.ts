@@ -16,6 +16,8 @@ import { createOpenAiErrorHandler } from "./openai-error.js";
 import { respondChatCompletion } from "./respond-chat-completion.js";
 import { addResponsesRoutes } from "./responses/responses-routes.js";
 import { getSessionHeader } from "./responses/get-session-header.js";
+import type { AccessGuards } from "../../access/access-guard.js";
+import { filterByScope } from "../../access/access-guard.js";
 
 export interface OpenAiRoutesOptions {
   runner: AgentRunner;
@@ -25,6 +27,8 @@ export interface OpenAiRoutesOptions {
   bodyLimit?: string;
   /** Buckets per key and per agent (the model) on chat completions and responses. */
   rateLimits?: RateLimits;
+  /** API keys and roles: who calls, and what they may (server/src/access). */
+  access?: AccessGuards;
 }
 
 const ModelParam = z.strictObject({ model: z.string() });
@@ -58,7 +62,8 @@ export function createOpenAiRoutes(options: OpenAiRoutesOptions): [Router, Error
   const { runner } = options;
   const router = Router();
   router.use(createOriginGuard(options.corsOrigin));
-  router.use((request, _response, next) => {
+  router.use((request, response, next) => {
+    if (options.access) return options.access.authenticate(request, response, next);
     const token = options.token;
     const presented = getBearerToken(request.headers.authorization);
     if (!token || checkToken(token, presented)) return next();
@@ -73,6 +78,7 @@ export function createOpenAiRoutes(options: OpenAiRoutesOptions): [Router, Error
   });
   router.use(requireJsonBody);
   router.use(express.json({ limit: options.bodyLimit ?? "1mb", reviver: protoSafeReviver, strict: false }));
+  if (options.access) router.use(options.access.authorize);
   if (options.rateLimits) {
     router.post(
       ["/chat/completions", "/responses"],
@@ -84,7 +90,7 @@ export function createOpenAiRoutes(options: OpenAiRoutesOptions): [Router, Error
   }
 
   router.get("/models", async (_request, response) => {
-    const agents = await runner.store.listAgents();
+    const agents = filterByScope(response, await runner.store.listAgents(), (agent) => agent.id);
     response.json({ object: "list", data: agents.map(getModel) });
   });
 

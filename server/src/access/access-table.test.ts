@@ -1,0 +1,270 @@
+import { AgentSpec } from "@waddle/protocol";
+import { io as connect, type Socket } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../testing/start-test-server.js";
+import type { Role } from "./actor.js";
+import { listAppRoutes } from "./list-app-routes.js";
+import { can } from "./permissions.js";
+import { matchRoute, ROUTE_RULES, SOCKET_RULES } from "./route-permissions.js";
+
+const TOKEN = "bootstrap-token-for-the-access-table";
+let server: TestServer;
+const admin = { authorization: `Bearer ${TOKEN}` };
+const spec = (id: string) =>
+  AgentSpec.parse({
+    version: 1,
+    id,
+    name: `Agent ${id}`,
+    tools: [{ name: "lookup", desc: "Looks a record up.", impl: { kind: "mock", output: { found: true } } }],
+  });
+
+interface Subject {
+  label: string;
+  role: Role;
+  canDecide: boolean;
+  key: string;
+}
+const subjects: Subject[] = [];
+const ids = { alpha: {} as Record<string, string>, beta: {} as Record<string, string> };
+
+async function createKey(body: Record<string, unknown>): Promise<{ id: string; key: string }> {
+  const created = await server.request("/api/keys", { method: "POST", headers: admin, json: body });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body;
+}
+
+beforeAll(async () => {
+  server = await startTestServer({
+    token: TOKEN,
+    exampleAgentsDir: null,
+    createPlanner: async () => {
+      throw new Error("this suite runs no agent");
+    },
+  });
+  for (const agent of ["alpha", "beta"] as const) {
+    await server.store.createAgent({ spec: spec(agent) });
+    const runId = `run_${agent}1`;
+    await server.store.createRun({
+      id: runId,
+      agentId: agent,
+      agentVersion: 1,
+      query: "q",
+      status: "finished",
+    });
+    const session = await server.store.sessions.create({
+      id: `ses_${agent}1`,
+      agentId: agent,
+      agentVersion: 1,
+    });
+    await server.store.tests.saveTestRun({
+      id: `tr_${agent}1`,
+      agentId: agent,
+      agentVersion: 1,
+      status: "passed",
+      totals: { passed: 0, failed: 0, skipped: 0 },
+      cases: [],
+      createdAt: new Date().toISOString(),
+      finishedAt: new Date().toISOString(),
+    });
+    ids[agent] = { run: runId, session: session.id, testRun: `tr_${agent}1`, agent };
+  }
+  for (const [role, canDecide] of [
+    ["viewer", false],
+    ["runner", false],
+    ["runner", true],
+    ["editor", false],
+    ["admin", false],
+  ] as const) {
+    const { key } = await createKey({
+      name: `${role}${canDecide ? "+decide" : ""}`,
+      role,
+      agents: ["alpha"],
+      canDecide,
+    });
+    subjects.push({ label: `${role}${canDecide ? "+decide" : ""}`, role, canDecide, key });
+  }
+});
+afterAll(() => server.stop());
+
+/** A concrete URL and body for a route pattern, for the agent `agent` (in or out of the keys' scope). */
+function instantiate(path: string, agent: "alpha" | "beta"): { url: string; body: unknown } {
+  const own = ids[agent];
+  const id =
+    path.startsWith("/api/runs") || path.startsWith("/v1/responses")
+      ? own["run"]!
+      : path.startsWith("/api/sessions")
+        ? own["session"]!
+        : path.startsWith("/api/test-runs")
+          ? own["testRun"]!
+          : path.startsWith("/api/keys")
+            ? "nokey00000000"
+            : path.startsWith("/api/credentials")
+              ? "NO_SUCH_CREDENTIAL"
+              : agent;
+  const url = path
+    .replace(":id", id)
+    .replace(":model", agent)
+    .replace(":version", "1")
+    .replace(":name", id)
+    .replace(":mergeId", "merge_none")
+    .replace(":taskId", "task_none")
+    .replace("*", "anything");
+  // A body that names the agent and is otherwise incomplete: the guard decides, then validation says 400.
+  return { url, body: { agentId: agent, model: agent, id: agent } };
+}
+
+describe("the access table", () => {
+  it("has a rule for every route the app serves (a new route without one fails here)", () => {
+    const routes = listAppRoutes(server.app);
+    expect(routes.length).toBeGreaterThan(50);
+    const missing = routes.filter((route) => {
+      const matched = matchRoute(
+        route.method === "ALL" ? "GET" : route.method,
+        route.path.replace(/\*$/, "x"),
+      );
+      return !matched || (matched.rule.path !== route.path && matched.rule.path !== "*");
+    });
+    expect(missing).toEqual([]);
+    // The catch-all rule is only for the designer's page (a RegExp route): every named route has its own.
+    const unnamed = routes.filter(
+      (route) =>
+        route.path !== "*" &&
+        matchRoute(route.method === "ALL" ? "GET" : route.method, route.path)?.rule.path === "*",
+    );
+    expect(unnamed).toEqual([]);
+  });
+
+  it("answers every route × role × in/out of scope as the table says", async () => {
+    const routes = listAppRoutes(server.app)
+      .filter((route) => route.path !== "*")
+      // Deletes last (agents last of all): they remove what the other rows read.
+      .sort(
+        (a, b) =>
+          Number(a.method === "DELETE") - Number(b.method === "DELETE") ||
+          Number(a.path === "/api/agents/:id") - Number(b.path === "/api/agents/:id"),
+      );
+    const failures: string[] = [];
+    for (const route of routes) {
+      const rule = matchRoute(route.method, route.path.replace(/:\w+/g, "x"))!.rule;
+      for (const subject of subjects) {
+        for (const agent of ["alpha", "beta"] as const) {
+          const { url, body } = instantiate(route.path, agent);
+          const response = await server.request(url, {
+            method: route.method,
+            headers: { authorization: `Bearer ${subject.key}` },
+            ...(route.method === "GET" || route.method === "DELETE" ? {} : { json: body }),
+          });
+          const actor = {
+            kind: "key",
+            name: "",
+            keyId: "",
+            role: subject.role,
+            agents: ["alpha"],
+            canDecide: subject.canDecide,
+          } as const;
+          const allowed = rule.access === "public" || rule.access === "signed-in" || can(actor, rule.access);
+          const scoped = ["agent", "run", "session", "testRun", "body"].includes(rule.scope);
+          let expected: string;
+          if (!allowed) expected = "403";
+          else if (agent === "beta" && scoped) expected = "404";
+          else expected = "not 401/403";
+          const ok =
+            expected === "403"
+              ? response.status === 403 &&
+                (route.path.startsWith("/v1")
+                  ? // OpenAI's error shape: {error: {message, type, param, code}}
+                    response.body.error.code === "forbidden" &&
+                    response.body.error.message.includes(rule.access)
+                  : JSON.stringify(response.body).includes(`"permission":"${rule.access}"`))
+              : expected === "404"
+                ? response.status === 404
+                : response.status !== 401 && response.status !== 403;
+          if (!ok)
+            failures.push(
+              `${route.method} ${url} as ${subject.label}: ${response.status}, expected ${expected}`,
+            );
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("says in plain rows what each role may do (spot checks independent of the table)", () => {
+    const role = (r: Role, canDecide = false) =>
+      ({ kind: "key", name: "", keyId: "", role: r, agents: null, canDecide }) as const;
+    const need = (method: string, path: string) => matchRoute(method, path)!.rule.access;
+    const check = (r: ReturnType<typeof role>, method: string, path: string) => {
+      const access = need(method, path);
+      return access === "public" || access === "signed-in" || can(r, access);
+    };
+    expect(check(role("viewer"), "GET", "/api/agents/a")).toBe(true);
+    expect(check(role("viewer"), "PUT", "/api/agents/a")).toBe(false);
+    expect(check(role("viewer"), "POST", "/api/runs")).toBe(false);
+    expect(check(role("runner"), "POST", "/api/runs")).toBe(true);
+    expect(check(role("runner"), "POST", "/v1/chat/completions")).toBe(true);
+    expect(check(role("runner"), "POST", "/mcp")).toBe(true);
+    expect(check(role("runner"), "POST", "/a2a/agents/x")).toBe(true);
+    expect(check(role("viewer"), "GET", "/metrics")).toBe(true);
+    expect(check(role("runner"), "POST", "/api/runs/run_1/resume")).toBe(false);
+    expect(check(role("runner", true), "POST", "/api/runs/run_1/resume")).toBe(true);
+    expect(check(role("runner", true), "POST", "/api/sessions/ses_1/merges/m1")).toBe(true);
+    expect(check(role("runner"), "POST", "/api/runs/run_1/cancel")).toBe(false);
+    expect(check(role("editor"), "DELETE", "/api/agents/a")).toBe(true);
+    expect(check(role("editor"), "GET", "/api/keys")).toBe(false);
+    expect(check(role("editor"), "GET", "/api/credentials")).toBe(false);
+    expect(check(role("admin"), "GET", "/api/audit")).toBe(true);
+    expect(ROUTE_RULES.every((rule) => rule.path === "*" || rule.path.startsWith("/"))).toBe(true);
+  });
+
+  it("checks every socket event's permission and scope, and refuses events it has no rule for", async () => {
+    expect(Object.keys(SOCKET_RULES).sort()).toEqual(
+      [
+        "subscribe",
+        "unsubscribe",
+        "watch_agent",
+        "unwatch_agent",
+        "subscribe_session",
+        "unsubscribe_session",
+      ].sort(),
+    );
+    for (const subject of subjects) {
+      const socket = await open(subject.key);
+      try {
+        const emit = (event: string, message: unknown) =>
+          socket.timeout(5000).emitWithAck(event, message) as Promise<{
+            ok: boolean;
+            error?: { code: string };
+          }>;
+        expect((await emit("watch_agent", { agentId: "alpha" })).ok, subject.label).toBe(true);
+        expect((await emit("watch_agent", { agentId: "beta" })).error?.code).toBe("not_found");
+        expect((await emit("subscribe", { runId: ids.alpha["run"], afterSeq: 0 })).ok).toBe(true);
+        expect((await emit("subscribe", { runId: ids.beta["run"], afterSeq: 0 })).error?.code).toBe(
+          "not_found",
+        );
+        expect((await emit("subscribe_session", { sessionId: ids.alpha["session"] })).ok).toBe(true);
+        expect((await emit("subscribe_session", { sessionId: ids.beta["session"] })).error?.code).toBe(
+          "not_found",
+        );
+        expect((await emit("no_such_event", {})).error?.code).toBe("forbidden");
+      } finally {
+        socket.close();
+      }
+    }
+  });
+});
+
+function open(token: string | undefined): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.url, {
+      transports: ["websocket"],
+      forceNew: true,
+      reconnection: false,
+      ...(token === undefined ? {} : { auth: { token } }),
+    });
+    socket.once("connect", () => resolve(socket));
+    socket.once("connect_error", (error) => {
+      socket.close();
+      reject(error);
+    });
+  });
+}

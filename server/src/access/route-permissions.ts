@@ -1,0 +1,187 @@
+import type { Permission } from "./permissions.js";
+
+/**
+ * How a route finds the agent it touches, for a key limited to some agents:
+ * - `none`: no agent (tools, credentials, keys, health);
+ * - `list`: a list its handler filters by the actor (`actorOf(response)`);
+ * - `agent`: the `:id` (or `:model`) parameter is the agent id;
+ * - `run`, `session`, `testRun`: the `:id` parameter is one, whose agent is read from the store;
+ * - `body`: the JSON body's `agentId`, `spec.id`, `id` or `model`;
+ * - `inside`: the endpoint scopes itself (`/mcp` lists and calls only the key's agents).
+ */
+export type ScopeKind = "none" | "list" | "agent" | "run" | "session" | "testRun" | "body" | "inside";
+
+/** `public`: no credential needed; `signed-in`: any actor. */
+export type RouteAccess = Permission | "public" | "signed-in";
+
+export interface RouteRule {
+  method: "GET" | "POST" | "PUT" | "DELETE" | "ALL";
+  /** The route's full express pattern (`/api/agents/:id`); `*` as a last segment matches the rest. */
+  path: string;
+  access: RouteAccess;
+  scope: ScopeKind;
+}
+
+const rule = (
+  method: RouteRule["method"],
+  path: string,
+  access: RouteAccess,
+  scope: ScopeKind = "none",
+): RouteRule => ({ method, path, access, scope });
+
+/**
+ * The one permission table of every HTTP route. The access guard (access-guard.ts) applies it to each
+ * request; access-table.test.ts fails when the app serves a route that is missing here.
+ */
+export const ROUTE_RULES: readonly RouteRule[] = [
+  // meta
+  rule("GET", "/api/health", "public"),
+  rule("GET", "/api/tools", "tools:read"),
+  rule("GET", "/api/schema/agent-spec.json", "tools:read"),
+  rule("GET", "/api/mcp/servers", "tools:read"),
+  rule("POST", "/api/tools/test", "tools:test"),
+  // access
+  rule("GET", "/api/me", "signed-in"),
+  rule("GET", "/api/keys", "keys:manage"),
+  rule("POST", "/api/keys", "keys:manage"),
+  rule("DELETE", "/api/keys/:id", "keys:manage"),
+  rule("GET", "/api/audit", "audit:read"),
+  // Reading a remote A2A Agent Card goes out through the allow-list: part of designing a tool
+  rule("POST", "/api/a2a/card", "agents:write"),
+  // agents
+  rule("GET", "/api/agents", "agents:read", "list"),
+  rule("POST", "/api/agents", "agents:write", "body"),
+  rule("POST", "/api/agents/validate", "agents:write"),
+  rule("POST", "/api/agents/server-check", "agents:write"),
+  rule("POST", "/api/agents/import", "agents:write"),
+  rule("GET", "/api/agents/:id", "agents:read", "agent"),
+  rule("PUT", "/api/agents/:id", "agents:write", "agent"),
+  rule("DELETE", "/api/agents/:id", "agents:write", "agent"),
+  rule("GET", "/api/agents/:id/versions", "agents:read", "agent"),
+  rule("GET", "/api/agents/:id/versions/:version", "agents:read", "agent"),
+  rule("GET", "/api/agents/:id/export", "agents:read", "agent"),
+  rule("GET", "/api/agents/:id/draft", "agents:read", "agent"),
+  rule("PUT", "/api/agents/:id/draft", "agents:write", "agent"),
+  rule("DELETE", "/api/agents/:id/draft", "agents:write", "agent"),
+  // tests
+  rule("GET", "/api/agents/:id/tests", "tests:read", "agent"),
+  rule("PUT", "/api/agents/:id/tests", "tests:write", "agent"),
+  rule("POST", "/api/agents/:id/tests", "tests:write", "agent"),
+  rule("DELETE", "/api/agents/:id/tests/:caseId", "tests:write", "agent"),
+  rule("GET", "/api/agents/:id/test-runs", "tests:read", "agent"),
+  rule("POST", "/api/agents/:id/test-runs", "tests:write", "agent"),
+  rule("GET", "/api/test-runs/:id", "tests:read", "testRun"),
+  rule("POST", "/api/test-runs/:id/cancel", "tests:write", "testRun"),
+  // runs
+  rule("GET", "/api/runs", "runs:read", "list"),
+  rule("POST", "/api/runs", "runs:start", "body"),
+  rule("GET", "/api/runs/:id", "runs:read", "run"),
+  rule("GET", "/api/runs/:id/events", "runs:read", "run"),
+  rule("POST", "/api/runs/:id/cancel", "runs:cancel", "run"),
+  rule("POST", "/api/runs/:id/fork", "runs:start", "run"),
+  rule("POST", "/api/runs/:id/resume", "runs:decide", "run"),
+  // sessions
+  rule("GET", "/api/sessions", "sessions:read", "list"),
+  rule("POST", "/api/sessions", "runs:start", "body"),
+  rule("GET", "/api/sessions/:id", "sessions:read", "session"),
+  rule("DELETE", "/api/sessions/:id", "runs:cancel", "session"),
+  rule("GET", "/api/sessions/:id/events", "sessions:read", "session"),
+  rule("POST", "/api/sessions/:id/merges/:mergeId", "runs:decide", "session"),
+  rule("POST", "/api/sessions/:id/tasks/:taskId/cancel", "runs:cancel", "session"),
+  // credentials and allow-lists
+  rule("GET", "/api/credentials", "credentials:manage"),
+  rule("POST", "/api/credentials/check", "credentials:manage"),
+  rule("PUT", "/api/credentials/:name", "credentials:manage"),
+  rule("DELETE", "/api/credentials/:name", "credentials:manage"),
+  rule("GET", "/api/allowlist", "credentials:manage"),
+  rule("PUT", "/api/allowlist", "credentials:manage"),
+  rule("POST", "/api/allowlist/check", "credentials:manage"),
+  // /v1 (OpenAI-compatible)
+  rule("GET", "/v1/models", "agents:read", "list"),
+  rule("GET", "/v1/models/:model", "agents:read", "agent"),
+  rule("POST", "/v1/chat/completions", "runs:start", "body"),
+  rule("POST", "/v1/responses", "runs:start", "body"),
+  rule("GET", "/v1/responses/:id", "runs:read", "run"),
+  // /mcp: one endpoint for every JSON-RPC message; it lists and calls only the key's agents
+  rule("POST", "/mcp", "runs:start", "inside"),
+  rule("DELETE", "/mcp", "runs:start", "inside"),
+  rule("GET", "/mcp", "runs:start", "inside"),
+  // Prometheus metrics and A2A (issue 24: viewer reads metrics, runner calls agents over A2A)
+  rule("GET", "/metrics", "metrics:read"),
+  // A2A: the Agent Card tells a client how to authenticate (public); JSON-RPC is a runner's, in scope
+  rule("GET", "/a2a/:id/.well-known/agent-card.json", "public"),
+  rule("POST", "/a2a/:id", "runs:start", "agent"),
+  rule("ALL", "/a2a/*", "runs:start", "inside"),
+  // the designer's page: holds no data, and shows the sign-in screen itself
+  rule("GET", "*", "public"),
+];
+
+/** The socket.io events: each a read, scoped by the agent of the run, agent or session it names. */
+export const SOCKET_RULES: Readonly<
+  Record<string, { access: Permission; scope: "run" | "agent" | "session" | "none" }>
+> = {
+  subscribe: { access: "runs:read", scope: "run" },
+  unsubscribe: { access: "runs:read", scope: "none" },
+  watch_agent: { access: "agents:read", scope: "agent" },
+  unwatch_agent: { access: "agents:read", scope: "none" },
+  subscribe_session: { access: "sessions:read", scope: "session" },
+  unsubscribe_session: { access: "sessions:read", scope: "none" },
+};
+
+export interface MatchedRule {
+  rule: RouteRule;
+  params: Record<string, string>;
+}
+
+interface Compiled {
+  rule: RouteRule;
+  segments: string[];
+}
+
+const compiled: Compiled[] = ROUTE_RULES.map((entry) => ({
+  rule: entry,
+  segments: entry.path === "*" ? ["*"] : entry.path.split("/").slice(1),
+}));
+
+/** The rule of a request (first match, in table order; specific patterns before `:param` ones). */
+export function matchRoute(method: string, path: string): MatchedRule | undefined {
+  const parts = path.split("/").slice(1);
+  if (parts.length > 1 && parts[parts.length - 1] === "") parts.pop();
+  const verb = method === "HEAD" ? "GET" : method;
+  let best: { match: MatchedRule; score: number } | undefined;
+  for (const { rule: entry, segments } of compiled) {
+    if (entry.method !== "ALL" && entry.method !== verb) continue;
+    const params: Record<string, string> = {};
+    let ok = true;
+    let score = 0;
+    for (let index = 0; index < segments.length; index++) {
+      const segment = segments[index]!;
+      if (segment === "*") {
+        score -= 1_000;
+        break;
+      }
+      const part = parts[index];
+      if (part === undefined || part === "") {
+        ok = false;
+        break;
+      }
+      if (segment.startsWith(":")) params[segment.slice(1)] = safeDecode(part);
+      else if (segment !== part) {
+        ok = false;
+        break;
+      } else score += 1;
+    }
+    if (!ok) continue;
+    if (segments[segments.length - 1] !== "*" && parts.length !== segments.length) continue;
+    if (!best || score > best.score) best = { match: { rule: entry, params }, score };
+  }
+  return best?.match;
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
