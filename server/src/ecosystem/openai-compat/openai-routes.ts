@@ -80,13 +80,13 @@ export function createOpenAiRoutes(options: OpenAiRoutesOptions): [Router, Error
   router.use(express.json({ limit: options.bodyLimit ?? "1mb", reviver: protoSafeReviver, strict: false }));
   if (options.access) router.use(options.access.authorize);
   if (options.rateLimits) {
-    router.post(
-      ["/chat/completions", "/responses"],
-      options.rateLimits.middleware((request) => {
-        const model = (request.body as { model?: unknown } | undefined)?.model;
-        return typeof model === "string" ? model.slice(0, 200) : undefined;
-      }),
-    );
+    const limitByModel = options.rateLimits.middleware((request) => {
+      const model = (request.body as { model?: unknown } | undefined)?.model;
+      return typeof model === "string" ? model.slice(0, 200) : undefined;
+    });
+    // One route each (not an array path): the access table lists routes by their own pattern.
+    router.post("/chat/completions", limitByModel);
+    router.post("/responses", limitByModel);
   }
 
   router.get("/models", async (_request, response) => {
