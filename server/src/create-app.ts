@@ -38,7 +38,7 @@ import { createSignInGuard, provideRateLimits, RateLimits } from "./access/rate-
 import { createAuditRoutes } from "./http/audit-routes.js";
 import { createAccessGuards, type AccessGuards } from "./access/access-guard.js";
 import { Authenticator } from "./access/authenticator.js";
-import { createKeysRoutes } from "./access/keys-routes.js";
+import { createKeysRoutes } from "./http/keys-routes.js";
 import { createCors, createOriginGuard, createSecurityHeaders, requireJsonBody } from "./http/security.js";
 
 export interface CreateAppOptions {

@@ -76,3 +76,51 @@ test("sign in as a viewer (nothing editable, reasons on hover), then as an edito
     await server.stop();
   }
 });
+
+test("an editor approves a pause: the run's events and its timeline name the approver", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const server = await startServer({ WADDLE_TOKEN: TOKEN });
+  try {
+    const editor = await createKey(server.url, { name: "Ed Editor", role: "editor" });
+    await page.goto(`${server.url}/#/agents/email-approval`);
+    await page.getByTestId("signin-key").fill(editor);
+    await page.getByTestId("signin-submit").click();
+    await expect(page.getByTestId("whoami")).toHaveText(/Ed Editor · editor/);
+    await expect(page.getByTestId("save-status")).toHaveText(/^Saved · v\d+$/);
+
+    await page.getByTestId("run-button").click();
+    await page.getByTestId("run-query").fill("Email Dana that the Q3 report is ready for review");
+    await page.getByTestId("run-start").click();
+    await expect(page.getByTestId("run-status")).toHaveText("paused", { timeout: 20_000 });
+    const runId = await page.getByTestId("run-summary").getAttribute("data-run-id");
+    const card = page.getByTestId("approval-card");
+    await card.getByTestId("approval-note").fill("Checked the address");
+    await card.getByTestId("approve-button").click();
+    await expect(page.getByTestId("run-status")).toHaveText("finished", { timeout: 20_000 });
+
+    // The decision carries its decider in the run's events…
+    const answer = await fetch(`${server.url}/api/runs/${runId}/events`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    const { events } = (await answer.json()) as { events: { type: string; data: Record<string, unknown> }[] };
+    expect(events.filter((event) => event.type === "resumed").map((event) => event.data)).toEqual([
+      expect.objectContaining({ decision: "approve", actor: "Ed Editor", note: "Checked the address" }),
+    ]);
+    // …and the timeline says who approved.
+    const approved = page.locator("[data-testid='run-timeline-entry'][data-status='approved']");
+    await approved.scrollIntoViewIfNeeded();
+    await expect(approved).toContainText("Approved by Ed Editor: send_email");
+    await saveScreenshot(page, "access-approved-by");
+
+    // The audit log has the same decision, for an admin.
+    const audit = await fetch(`${server.url}/api/audit?action=run.decision`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    const { entries } = (await audit.json()) as { entries: { actor: string; target: { id: string } }[] };
+    expect(entries).toEqual([
+      expect.objectContaining({ actor: "Ed Editor", target: expect.objectContaining({ id: runId }) }),
+    ]);
+  } finally {
+    await server.stop();
+  }
+});

@@ -1,5 +1,5 @@
 import { useEffect, type ReactElement, type ReactNode } from "react";
-import { loadMe, meStore } from "./me-store.js";
+import { loadMe, meStore } from "../store/me-store.js";
 import { SignInScreen } from "./sign-in-screen.js";
 
 /** The designer once `/api/me` answers; the sign-in screen when it says 401. */

@@ -1,5 +1,5 @@
 import { useState, type ReactElement } from "react";
-import { meStore, signIn } from "./me-store.js";
+import { meStore, signIn } from "../store/me-store.js";
 
 /** The page a server with keys (or WADDLE_TOKEN) shows first: paste a key. */
 export function SignInScreen(): ReactElement {

@@ -1,5 +1,5 @@
 import type { ReactElement } from "react";
-import { meStore, signOut } from "./me-store.js";
+import { meStore, signOut } from "../store/me-store.js";
 import { navigateToHash } from "../settings/settings-route.js";
 import { ACCESS_HASH } from "./access-route.js";
 

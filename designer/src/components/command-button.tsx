@@ -1,5 +1,5 @@
 import type { ReactElement, ReactNode } from "react";
-import { COMMAND_PERMISSIONS, useDenied } from "../access/me-store.js";
+import { COMMAND_PERMISSIONS, useDenied } from "../store/me-store.js";
 import { useDocument, useEditor, useUi } from "../editor/editor-context.js";
 import { formatShortcut } from "../editor/shortcut.js";
 import { Icon, type IconName } from "./icon.js";

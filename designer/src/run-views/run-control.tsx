@@ -2,7 +2,7 @@ import { TERMINAL_RUN_STATUSES } from "@waddle/protocol";
 import type { ReactElement } from "react";
 import { useEditor } from "../editor/editor-context.js";
 import { useRunStore } from "./use-run-store.js";
-import { useDenied } from "../access/me-store.js";
+import { useDenied } from "../store/me-store.js";
 import { openRunPanel } from "./run-actions.js";
 import { useRunPanel } from "./panel/run-panel-store.js";
 import { getAgentRouteHash } from "./run-route.js";

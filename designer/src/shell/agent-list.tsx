@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactElement } from "react";
-import { useDenied } from "../access/me-store.js";
+import { useDenied } from "../store/me-store.js";
 import { useDocument, useEditor, useSession } from "../editor/editor-context.js";
 import { formatRelativeTime } from "../util/format-time.js";
 import { Icon } from "../components/icon.js";

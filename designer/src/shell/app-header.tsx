@@ -1,5 +1,5 @@
 import type { ReactElement } from "react";
-import { useDenied } from "../access/me-store.js";
+import { useDenied } from "../store/me-store.js";
 import { WhoAmI } from "../access/whoami.js";
 import { useDocument, useEditor, useSession, useUi } from "../editor/editor-context.js";
 import { useValidation } from "../editor/use-validation.js";

@@ -272,3 +272,4 @@ export {
   AuditQuery,
   AuditResponse,
 } from "./audit.js";
+export { ROLES, type Role } from "./roles.js";

@@ -1,8 +1,7 @@
+import type { Role } from "@waddle/protocol";
 import type { Response } from "express";
 
-/** The four roles, lowest first: each may do all that the ones before it may. */
-export const ROLES = ["viewer", "runner", "editor", "admin"] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from "@waddle/protocol";
 
 /**
  * Who is making a request: a stored API key, the bootstrap `WADDLE_TOKEN`, or the local user of a server with

@@ -98,13 +98,18 @@ describe("the audit log records each action with who did it", () => {
     const args = { ...(run.pause!.payload["args"] as Record<string, unknown>), to: "sam@example.com" };
     const resumed = await server.request(`/api/runs/${run.id}/resume`, {
       method: "POST",
-      json: { resumeToken: run.pause!.resumeToken, decision: "edit", args },
+      json: { resumeToken: run.pause!.resumeToken, decision: "edit", args, userInput: "  Sam owns it now " },
     });
     expect(resumed.status).toBe(202);
     const entry = await lastEntry("run.decision", run.id);
     expect(entry).toMatchObject({
       actor: "local",
-      details: { decision: "edit", agentId: "email-approval", reason: "approval_required" },
+      details: {
+        decision: "edit",
+        agentId: "email-approval",
+        reason: "approval_required",
+        note: "Sam owns it now",
+      },
     });
     const diff = entry!.details["argsDiff"] as { field: string; before?: unknown; after?: unknown }[];
     expect(diff).toHaveLength(1);
@@ -112,7 +117,7 @@ describe("the audit log records each action with who did it", () => {
     expect(diff[0]!.before).not.toBe("sam@example.com");
     await waitForRun(server, run.id);
     const decided = (await events(run.id)).find((event) => event.type === "resumed");
-    expect(decided?.data).toMatchObject({ decision: "edit", actor: "local" });
+    expect(decided?.data).toMatchObject({ decision: "edit", actor: "local", note: "Sam owns it now" });
   });
 
   it("sessions: started, merge decision (with the actor in merge_decided), cancelled", async () => {

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { ApiKeyStore, StoredApiKey } from "../store/api-keys/api-key-store.js";
-import { checkToken } from "../http/check-token.js";
+import { checkToken } from "./check-token.js";
 import { LOCAL_ACTOR, type Actor } from "./actor.js";
 import { parseApiKey, verifySecret } from "./api-key-secret.js";
 

@@ -1,6 +1,7 @@
 import { filterByScope } from "../access/access-guard.js";
 import {
   ForkRunRequest,
+  getResumeNote,
   ListRunsQuery,
   ResumeRequest,
   StartRunRequest,
@@ -121,7 +122,8 @@ export function createRunsRoutes(options: {
     const paused = await store.getRun(id);
     const { runId } = await runs.resumeRun(id, { ...body, actor: actor.name });
     const pausedArgs = paused?.pause?.payload["args"];
-    const note = (body as { note?: unknown }).note;
+    // What the person typed with the decision: the same note the `resumed` event carries.
+    const note = getResumeNote(body.userInput);
     await audit(response, {
       action: "run.decision",
       target: { type: "run", id: runId },
@@ -133,7 +135,7 @@ export function createRunsRoutes(options: {
               argsDiff: getArgsDiff(isRecord(pausedArgs) ? pausedArgs : undefined, body.args),
             }
           : {}),
-        ...(typeof note === "string" ? { note } : {}),
+        ...(note === undefined ? {} : { note }),
       },
     });
     response.status(202).json({ runId });

@@ -8,7 +8,7 @@ import {
   type SubscribeAck,
 } from "@waddle/protocol";
 import { Server, type Socket } from "socket.io";
-import { checkToken } from "./check-token.js";
+import { checkToken } from "../access/check-token.js";
 import { guardSocketHosts } from "./host-guard.js";
 import { isAllowedOrigin } from "./security.js";
 import { RunId } from "./validate-request.js";

@@ -1,5 +1,5 @@
 import type { ToolSpec } from "@waddle/protocol";
-import { useDenied } from "../../access/me-store.js";
+import { useDenied } from "../../store/me-store.js";
 import { useId, useMemo, useState, type ReactElement } from "react";
 import type { ResumeInput } from "../../runs/run-store.js";
 import type { RunView } from "../../runs/fold/run-view.js";

@@ -4,7 +4,7 @@ import { isInitializeRequest, isJSONRPCRequest } from "@modelcontextprotocol/sdk
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from "express";
 import { ApiError } from "../../shared/api-error.js";
 import { toApiError } from "../../http/error-handler.js";
-import { checkToken, getBearerToken } from "../../http/check-token.js";
+import { checkToken, getBearerToken } from "../../access/check-token.js";
 import { createOriginGuard, requireJsonBody } from "../../http/security.js";
 import type { Logger } from "../../shared/logger.js";
 import { protoSafeReviver } from "@waddle/protocol";

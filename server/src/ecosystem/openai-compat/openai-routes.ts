@@ -2,7 +2,7 @@ import { protoSafeReviver, Slug, type AgentSummary } from "@waddle/protocol";
 import express, { Router, type ErrorRequestHandler } from "express";
 import { z } from "zod";
 import { ApiError } from "../../shared/api-error.js";
-import { checkToken, getBearerToken } from "../../http/check-token.js";
+import { checkToken, getBearerToken } from "../../access/check-token.js";
 import { createOriginGuard, requireJsonBody } from "../../http/security.js";
 import { parseRequest } from "../../http/validate-request.js";
 import type { Logger } from "../../shared/logger.js";

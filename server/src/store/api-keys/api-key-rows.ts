@@ -1,4 +1,4 @@
-import { ROLES, type Role } from "../../access/actor.js";
+import { ROLES, type Role } from "@waddle/protocol";
 import type { StoredApiKey } from "./api-key-store.js";
 
 export interface ApiKeyRow {

@@ -1,4 +1,4 @@
-import type { Role } from "../../access/actor.js";
+import type { Role } from "@waddle/protocol";
 
 /**
  * An API key as stored: its secret only as a salted scrypt hash (`hash`), never in the clear. `id` is the

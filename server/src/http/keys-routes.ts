@@ -4,12 +4,12 @@ import { z } from "zod";
 import { ApiError } from "../shared/api-error.js";
 import type { StoredApiKey } from "../store/api-keys/api-key-store.js";
 import type { WaddleStore } from "../store/waddle-store.js";
-import { parseRequest } from "../http/validate-request.js";
-import { actorOf, ROLES } from "./actor.js";
-import { audit } from "./audit-trail.js";
-import { generateApiKey, hashSecret } from "./api-key-secret.js";
-import { isActive, type Authenticator } from "./authenticator.js";
-import { ROLE_PERMISSIONS, can } from "./permissions.js";
+import { parseRequest } from "./validate-request.js";
+import { actorOf, ROLES } from "../access/actor.js";
+import { audit } from "../access/audit-trail.js";
+import { generateApiKey, hashSecret } from "../access/api-key-secret.js";
+import { isActive, type Authenticator } from "../access/authenticator.js";
+import { ROLE_PERMISSIONS, can } from "../access/permissions.js";
 
 /** `60/min`, `5/s`, `1000/h`: a key's own rate limit (enforced by the rate limiter, not here). */
 export const RATE_LIMIT_PATTERN = /^\d+\/(s|min|h)$/;
