@@ -4,6 +4,7 @@ import { useDocument, useEditor } from "../../editor/editor-context.js";
 import type { ChatThreadTurn } from "../../chats/get-chat-thread.js";
 import { getSendState } from "../../chats/get-send-state.js";
 import { sendChatMessage } from "./chat-actions.js";
+import { useDenied } from "../../store/me-store.js";
 import { getChatViewStore, useChatView, useChats } from "./use-chat-store.js";
 
 /**
@@ -20,6 +21,7 @@ export function ChatComposer(props: { lastTurn: ChatThreadTurn | null }): ReactE
   const sending = useChats((state) => state.sending);
   const loading = useChats((state) => state.loading);
   const baseVersion = useDocument((state) => state.baseVersion);
+  const startDenied = useDenied("runs:start");
   const state = getSendState({
     agentId,
     closed: record?.status === "closed",
@@ -29,13 +31,13 @@ export function ChatComposer(props: { lastTurn: ChatThreadTurn | null }): ReactE
     query: message,
   });
   // "type a message" is what the empty box says already: no need to repeat it below
-  const reason = state.ok || state.block === "empty" ? null : state.reason;
+  const reason = startDenied ?? (state.ok || state.block === "empty" ? null : state.reason);
   const versionNote =
     record !== null && baseVersion !== null && baseVersion > record.agentVersion
       ? `This chat runs v${record.agentVersion}; the agent is now v${baseVersion}. A new chat runs the latest.`
       : null;
   const send = () => {
-    if (state.ok) void sendChatMessage(editor);
+    if (state.ok && startDenied === null) void sendChatMessage(editor);
   };
   return (
     <form
@@ -83,8 +85,8 @@ export function ChatComposer(props: { lastTurn: ChatThreadTurn | null }): ReactE
           type="submit"
           className="btn btn-primary btn-small"
           data-testid="chat-send"
-          disabled={!state.ok}
-          title={state.ok ? "Send as the next turn" : state.reason}
+          disabled={!state.ok || startDenied !== null}
+          title={startDenied ?? (state.ok ? "Send as the next turn" : state.reason)}
         >
           Send
         </button>

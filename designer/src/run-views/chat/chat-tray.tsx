@@ -3,6 +3,7 @@ import { useId, useState, type ReactElement } from "react";
 import { useEditor } from "../../editor/editor-context.js";
 import type { ChatGroupReport } from "../../chats/chat-types.js";
 import type { ChatTray as ChatTrayModel, ChatTrayGroup, ChatTrayTask } from "../../chats/get-chat-tray.js";
+import { useDenied } from "../../store/me-store.js";
 import { ENDED_TASK_STATUSES } from "../../chats/get-chat-tray.js";
 
 const STRATEGY_LABELS: Record<PendingMerge["strategy"], string> = {
@@ -108,6 +109,7 @@ function MergeCard({ merge }: { merge: PendingMerge }): ReactElement {
   const [note, setNote] = useState("");
   const [busy, setBusy] = useState(false);
   const noteId = useId();
+  const decideDenied = useDenied("runs:decide");
   const decide = async (decision: "approve" | "reject") => {
     setBusy(true);
     await editor.chats.getState().decideMerge(merge.mergeId, decision, note);
@@ -144,8 +146,8 @@ function MergeCard({ merge }: { merge: PendingMerge }): ReactElement {
           type="button"
           className="btn btn-primary btn-small"
           data-testid="chat-merge-approve"
-          disabled={busy}
-          title="Let these results into the conversation: the next turn sees them"
+          disabled={busy || decideDenied !== null}
+          title={decideDenied ?? "Let these results into the conversation: the next turn sees them"}
           onClick={() => void decide("approve")}
         >
           Apply
@@ -154,8 +156,8 @@ function MergeCard({ merge }: { merge: PendingMerge }): ReactElement {
           type="button"
           className="btn btn-small btn-reject"
           data-testid="chat-merge-reject"
-          disabled={busy}
-          title="Leave these results out of the conversation"
+          disabled={busy || decideDenied !== null}
+          title={decideDenied ?? "Leave these results out of the conversation"}
           onClick={() => void decide("reject")}
         >
           Reject
