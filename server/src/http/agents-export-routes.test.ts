@@ -70,7 +70,9 @@ describe("GET /api/agents/:id/export", () => {
     })) {
       if (!name.startsWith("@waddle/")) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
     }
+    // What the bundled runtime imports (a2a tools speak A2A through the official SDK), at exact versions.
     expect(Object.keys(packageJson.dependencies).sort()).toEqual([
+      "@a2a-js/sdk",
       "@modelcontextprotocol/sdk",
       "@waddle/planner",
       "@waddle/protocol",
