@@ -192,7 +192,13 @@ describe.skipIf(skip)("scale-out: three Waddle processes on PostgreSQL and Redis
     }
     const run = await cluster.waitForRun(runId);
     expect(run.status).toBe("finished");
-    await waitFor(() => (/claimed by another worker/.test(frozen.output()) ? true : undefined), 10_000);
+    await waitFor(() => (/claimed by another worker/.test(frozen.output()) ? true : undefined), 10_000).catch(
+      (error: unknown) => {
+        // What the thawed worker did instead of saying its writes were refused.
+        process.stderr.write(`--- thawed worker ${frozen.pid}\n${frozen.output().slice(-4_000)}\n`);
+        throw error;
+      },
+    );
     const stored = await cluster.getEvents(runId);
     expectContiguous(stored);
     const recovered = stored.find((event) => event.type === "run_recovered")!;

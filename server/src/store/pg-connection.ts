@@ -78,6 +78,13 @@ export class PgConnection {
     return this.retry(kind, async (attempt) => {
       const client = await this.pool.connect();
       let broken: Error | undefined;
+      // Between two queries of the transaction nothing else listens: a connection the server ends then
+      // (a process paused past idle_in_transaction_session_timeout) would crash the process. Note it
+      // instead; the next query fails with a connection error and the whole transaction is retried.
+      const onError = (error: Error) => {
+        broken = error;
+      };
+      client.on("error", onError);
       try {
         await client.query("BEGIN");
         const result = await body((text, params) => client.query(text, params), attempt);
@@ -88,6 +95,7 @@ export class PgConnection {
         else await client.query("ROLLBACK").catch(() => undefined);
         throw error;
       } finally {
+        client.off("error", onError);
         client.release(broken);
       }
     });
