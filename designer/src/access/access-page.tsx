@@ -1,59 +1,36 @@
+import { ROLES, type ApiKeySummary, type Role } from "@waddle/protocol";
 import { useCallback, useEffect, useState, type ReactElement } from "react";
-import { z } from "zod";
-import { getStoredToken } from "../api/token-storage.js";
-
-const KeySummary = z.object({
-  id: z.string(),
-  name: z.string(),
-  role: z.string(),
-  agents: z.array(z.string()).nullable(),
-  canDecide: z.boolean(),
-  rateLimit: z.string().nullable(),
-  expiresAt: z.string().nullable(),
-  createdAt: z.string(),
-  lastUsedAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
-});
-type KeySummary = z.infer<typeof KeySummary>;
-const ROLES = ["viewer", "runner", "editor", "admin"] as const;
-
-async function call(method: string, path: string, body?: unknown): Promise<unknown> {
-  const token = getStoredToken();
-  const response = await fetch(path, {
-    method,
-    headers: {
-      accept: "application/json",
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  const payload: unknown = text ? JSON.parse(text) : undefined;
-  if (!response.ok) {
-    const message = (payload as { message?: string } | undefined)?.message;
-    throw new Error(message ?? `The server answered ${response.status}.`);
-  }
-  return payload;
-}
+import { useEditor } from "../editor/editor-context.js";
 
 const when = (value: string | null, none: string) => (value ? new Date(value).toLocaleString() : none);
 
 /** Settings → Access: the API keys, a form for a new one (its secret shown once), revoke. */
 export function AccessPage({ onClose }: { onClose: () => void }): ReactElement {
-  const [keys, setKeys] = useState<KeySummary[]>([]);
+  const { api } = useEditor();
+  const [keys, setKeys] = useState<ApiKeySummary[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const [copied, setCopied] = useState(false);
-  const [form, setForm] = useState({ name: "", role: "viewer", agents: "", expiresAt: "", canDecide: false });
+  const [form, setForm] = useState<{
+    name: string;
+    role: Role;
+    agents: string;
+    expiresAt: string;
+    canDecide: boolean;
+  }>({
+    name: "",
+    role: "viewer",
+    agents: "",
+    expiresAt: "",
+    canDecide: false,
+  });
   const reload = useCallback(async () => {
     try {
-      const body = z.object({ keys: z.array(KeySummary) }).parse(await call("GET", "/api/keys"));
-      setKeys(body.keys);
+      setKeys(await api.listKeys());
     } catch (cause) {
       setError((cause as Error).message);
     }
-  }, []);
+  }, [api]);
   useEffect(() => {
     void reload();
   }, [reload]);
@@ -64,13 +41,13 @@ export function AccessPage({ onClose }: { onClose: () => void }): ReactElement {
       .map((agent) => agent.trim())
       .filter(Boolean);
     try {
-      const body = (await call("POST", "/api/keys", {
+      const body = await api.createKey({
         name: form.name.trim(),
         role: form.role,
         ...(agents.length ? { agents } : {}),
         ...(form.expiresAt ? { expiresAt: new Date(`${form.expiresAt}T23:59:59`).toISOString() } : {}),
         ...(form.role === "runner" && form.canDecide ? { canDecide: true } : {}),
-      })) as { key: string };
+      });
       setCreated({ name: form.name.trim(), key: body.key });
       setCopied(false);
       setForm({ name: "", role: "viewer", agents: "", expiresAt: "", canDecide: false });
@@ -79,10 +56,10 @@ export function AccessPage({ onClose }: { onClose: () => void }): ReactElement {
       setError((cause as Error).message);
     }
   };
-  const revoke = async (key: KeySummary) => {
+  const revoke = async (key: ApiKeySummary) => {
     setError(null);
     try {
-      await call("DELETE", `/api/keys/${key.id}`);
+      await api.revokeKey(key.id);
       await reload();
     } catch (cause) {
       setError((cause as Error).message);
@@ -140,7 +117,7 @@ export function AccessPage({ onClose }: { onClose: () => void }): ReactElement {
             className="input"
             data-testid="key-role"
             value={form.role}
-            onChange={(event) => setForm({ ...form, role: event.target.value })}
+            onChange={(event) => setForm({ ...form, role: event.target.value as Role })}
           >
             {ROLES.map((role) => (
               <option key={role} value={role}>

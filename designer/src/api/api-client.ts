@@ -1,4 +1,8 @@
 import {
+  ApiKeysResponse,
+  CreateApiKeyResponse,
+  type ApiKeySummary,
+  type CreateApiKeyRequest,
   AgentDraft,
   AllowListResponse,
   CredentialInfo,
@@ -392,6 +396,20 @@ export class ApiClient {
   /** Replaces the stored allow-list entries; a bad entry throws ApiError (400) saying why. */
   async putAllowList(body: PutAllowListRequest): Promise<AllowListResponse> {
     return this.json("PUT", "/api/allowlist", AllowListResponse, body);
+  }
+
+  /** The API keys (admins only), never their secrets. */
+  async listKeys(): Promise<ApiKeySummary[]> {
+    return (await this.json("GET", "/api/keys", ApiKeysResponse)).keys;
+  }
+
+  /** Creates a key; the answer's `key` is the only time the secret is sent. */
+  async createKey(body: CreateApiKeyRequest): Promise<CreateApiKeyResponse> {
+    return this.json("POST", "/api/keys", CreateApiKeyResponse, body);
+  }
+
+  async revokeKey(id: string): Promise<void> {
+    await this.request("DELETE", `/api/keys/${encodeURIComponent(id)}`);
   }
 
   private async json<T>(method: Method, path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {

@@ -1,3 +1,4 @@
+import { ROLES } from "@waddle/protocol";
 import { z } from "zod";
 import { create } from "zustand";
 import { getStoredToken, setStoredToken } from "../api/token-storage.js";
@@ -5,7 +6,7 @@ import { getStoredToken, setStoredToken } from "../api/token-storage.js";
 /** `GET /api/me`: who is signed in, and what they may do. */
 export const Me = z.object({
   name: z.string(),
-  role: z.enum(["viewer", "runner", "editor", "admin"]),
+  role: z.enum(ROLES),
   agents: z.array(z.string()).nullable(),
   kind: z.enum(["local", "token", "key"]).optional(),
   canDecide: z.boolean().optional(),

@@ -272,4 +272,11 @@ export {
   AuditQuery,
   AuditResponse,
 } from "./audit.js";
-export { ROLES, type Role } from "./roles.js";
+export {
+  ApiKeySummary,
+  ApiKeysResponse,
+  CreateApiKeyResponse,
+  ROLES,
+  type CreateApiKeyRequest,
+  type Role,
+} from "./roles.js";
