@@ -288,7 +288,7 @@ export const ResumedEvent = envelope(
     reason: PauseReason.optional(),
     args: Preview.optional(),
     note: z.string().min(1).max(RESUME_NOTE_MAX_CHARS).optional(),
-    /** Who decided: the key's name (`local` on a server without keys). */
+    /** Who decided: the key's name, or `WADDLE_TOKEN`; absent on a server without keys or token. */
     actor: z.string().optional(),
   }),
 );

@@ -120,7 +120,11 @@ export function createRunsRoutes(options: {
     const body = parseRequest(ResumeRequest, request.body, "body");
     const actor = actorOf(response);
     const paused = await store.getRun(id);
-    const { runId } = await runs.resumeRun(id, { ...body, actor: actor.name });
+    // The decider is named in the run's events when there is someone to name (a key or the token).
+    const { runId } = await runs.resumeRun(id, {
+      ...body,
+      ...(actor.kind === "local" ? {} : { actor: actor.name }),
+    });
     const pausedArgs = paused?.pause?.payload["args"];
     // What the person typed with the decision: the same note the `resumed` event carries.
     const note = getResumeNote(body.userInput);

@@ -4,9 +4,6 @@ import type { DecisionStatus, TimelineEntry, TimelineKind } from "./run-view.js"
 
 const PHASE_TITLES = { plan: "Plan", act: "Act", obs: "Obs", reflect: "Reflect" } as const;
 
-/** The decider on a server with no keys and no token: not worth naming in every entry. */
-const LOCAL_DECIDER = "local";
-
 const DECISION_STATUS = { approve: "approved", edit: "edited", reject: "rejected" } as const;
 const DECISION_TITLES: Record<DecisionStatus, string> = {
   approved: "Approved",
@@ -159,8 +156,8 @@ export function getTimelineEntry(
       const { decision, note, actor } = event.data;
       const status = DECISION_STATUS[decision];
       const what = pausedTool === null ? "" : `: ${pausedTool}`;
-      // Who decided (the key's name) when the server has keys: "Approved by alice: send_email".
-      const by = actor === undefined || actor === LOCAL_DECIDER ? "" : ` by ${actor}`;
+      // Who decided (the key's name), when the server has keys or a token: "Approved by alice: send_email".
+      const by = actor === undefined ? "" : ` by ${actor}`;
       return entry("resumed", `${DECISION_TITLES[status]}${by}${what}`, {
         status,
         tone: status === "rejected" ? "bad" : "good",
