@@ -1,54 +1,16 @@
 import { fixtureReply } from "@waddle/planner/testing";
 import { expect, test } from "./fixtures.js";
+import { recordOrdersRun } from "./orders-agent.js";
 import { openDesigner, toolNode } from "./designer-helpers.js";
-import { getFixtureLlm, getFixtureStats, scriptFixture } from "./llm-fixture.js";
-import {
-  attachScreenshot,
-  createAgent,
-  getRun,
-  getRunEvents,
-  getUniqueId,
-  startRunOverRest,
-  waitForRunStatus,
-} from "./runs-helpers.js";
-
-const QUERY = "Can order 1042 ship today?";
+import { getFixtureStats, scriptFixture } from "./llm-fixture.js";
+import { attachScreenshot, getRun, getRunEvents, getUniqueId, waitForRunStatus } from "./runs-helpers.js";
 
 test("fork from a timeline entry with an edited observation, then compare with the parent", async ({
   page,
   request,
 }, testInfo) => {
   const id = getUniqueId("fork-orders");
-  await createAgent(request, {
-    version: 1,
-    id,
-    name: "Orders, forked",
-    llm: getFixtureLlm(),
-    tools: [
-      {
-        name: "lookup_order",
-        desc: "Looks an order up.",
-        sideEffects: "read",
-        argsSchema: { type: "object", properties: { order: { type: "string" } }, required: ["order"] },
-        impl: { kind: "mock", latencyMs: 20, output: { sku: "A-7" } },
-      },
-      {
-        name: "check_stock",
-        desc: "Says how many of a SKU are in stock.",
-        sideEffects: "read",
-        argsSchema: { type: "object", properties: { sku: { type: "string" } }, required: ["sku"] },
-        outSchema: { type: "object", properties: { stock: { type: "string" } }, required: ["stock"] },
-        impl: { kind: "mock", latencyMs: 20, output: { stock: "12 left" } },
-      },
-    ],
-  });
-  await scriptFixture([
-    fixtureReply.json({ next_node: "lookup_order", args: { order: "1042" } }),
-    fixtureReply.json({ next_node: "check_stock", args: { sku: "A-7" } }),
-    fixtureReply.finalAnswer("It ships today: 12 left."),
-  ]);
-  const parentId = await startRunOverRest(request, { agentId: id, query: QUERY });
-  await waitForRunStatus(request, parentId, "finished");
+  const parentId = await recordOrdersRun(request, { id, name: "Orders, forked" });
 
   await openDesigner(page, `#/agents/${id}/runs/${parentId}`);
   await expect(page.getByTestId("run-summary")).toHaveAttribute("data-run-id", parentId);

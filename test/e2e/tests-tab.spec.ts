@@ -1,52 +1,15 @@
-import { fixtureReply } from "@waddle/planner/testing";
 import { expect, test } from "./fixtures.js";
+import { ORDERS_QUERY, recordOrdersRun } from "./orders-agent.js";
 import { openDesigner, save, selectTool, toolNode } from "./designer-helpers.js";
-import { getFixtureLlm, scriptFixture } from "./llm-fixture.js";
-import {
-  attachScreenshot,
-  createAgent,
-  getUniqueId,
-  startRunOverRest,
-  waitForRunStatus,
-} from "./runs-helpers.js";
-
-const QUERY = "Can order 1042 ship today?";
+import { attachScreenshot, getUniqueId } from "./runs-helpers.js";
 
 test("save a run as a test, run the suite, break the agent, see the case fail in words, compare the two test runs", async ({
   page,
   request,
 }, testInfo) => {
   const id = getUniqueId("tests-orders");
-  await createAgent(request, {
-    version: 1,
-    id,
-    name: "Orders, tested",
-    llm: getFixtureLlm(),
-    tools: [
-      {
-        name: "lookup_order",
-        desc: "Looks an order up.",
-        sideEffects: "read",
-        argsSchema: { type: "object", properties: { order: { type: "string" } }, required: ["order"] },
-        impl: { kind: "mock", latencyMs: 20, output: { sku: "A-7" } },
-      },
-      {
-        name: "check_stock",
-        desc: "Says how many of a SKU are in stock.",
-        sideEffects: "read",
-        argsSchema: { type: "object", properties: { sku: { type: "string" } }, required: ["sku"] },
-        impl: { kind: "mock", latencyMs: 20, output: { stock: "12 left" } },
-      },
-    ],
-  });
   // The only live model calls of the spec: the run saved as the test. The test runs replay its replies.
-  await scriptFixture([
-    fixtureReply.json({ next_node: "lookup_order", args: { order: "1042" } }),
-    fixtureReply.json({ next_node: "check_stock", args: { sku: "A-7" } }),
-    fixtureReply.finalAnswer("It ships today: 12 left."),
-  ]);
-  const runId = await startRunOverRest(request, { agentId: id, query: QUERY });
-  await waitForRunStatus(request, runId, "finished");
+  const runId = await recordOrdersRun(request, { id, name: "Orders, tested" });
 
   // Save as test on the finished run (opened as from History), and the note says where it went.
   await openDesigner(page, `#/agents/${id}/runs/${runId}`);
@@ -58,7 +21,7 @@ test("save a run as a test, run the suite, break the agent, see the case fail in
   await expect(page.getByTestId("tests-tab")).toHaveAttribute("aria-selected", "true");
   const item = page.getByTestId("test-case-item");
   await expect(item).toHaveCount(1);
-  await expect(item).toContainText(QUERY);
+  await expect(item).toContainText(ORDERS_QUERY);
   await expect(item).toContainText("ends finished");
   await expect(item).toContainText("tools lookup_order → check_stock (exactly)");
 
