@@ -93,6 +93,34 @@ const runContextConfig = {
   ]),
 };
 
+const noEnum = {
+  selector: "TSEnumDeclaration",
+  message: "Use `as const` objects or literal unions, never `enum`.",
+};
+
+/**
+ * SQLite write transactions begin IMMEDIATE (server/src/store/sqlite-write-transaction.ts): a deferred one
+ * that reads first fails at once with SQLITE_BUSY while the checkpoint worker holds the write lock.
+ */
+const sqliteTransactionConfig = {
+  files: ["server/src/**/*.ts"],
+  // The test shows the deferred behaviour this guards against.
+  ignores: [
+    "server/src/store/sqlite-write-transaction.ts",
+    "server/src/store/sqlite-write-transaction.test.ts",
+  ],
+  rules: {
+    "no-restricted-syntax": [
+      "error",
+      noEnum,
+      ...["callee.object.name", "callee.object.property.name"].map((path) => ({
+        selector: `CallExpression[callee.property.name='transaction'][${path}='db']`,
+        message: "Use writeTransaction(db, body) (store/sqlite-write-transaction.ts): it begins IMMEDIATE.",
+      })),
+    ],
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -112,10 +140,7 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
-      "no-restricted-syntax": [
-        "error",
-        { selector: "TSEnumDeclaration", message: "Use `as const` objects or literal unions, never `enum`." },
-      ],
+      "no-restricted-syntax": ["error", noEnum],
       eqeqeq: ["error", "smart"],
     },
   },
@@ -130,4 +155,5 @@ export default tseslint.config(
   },
   ...boundaryConfigs,
   runContextConfig,
+  sqliteTransactionConfig,
 );

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { ApiError } from "../shared/api-error.js";
 import type { Logger } from "../shared/logger.js";
 import type { ForkWork, WaddleStore } from "../store/waddle-store.js";
+import { retryBusyWrite } from "../store/retry-busy-write.js";
 
 /** Records written at once when this many are waiting; the rest when the job ends. */
 const FLUSH_AT = 200;
@@ -45,7 +46,7 @@ export class RunCallRecords {
     if (batch.length > 0) {
       const { store, runId, logger } = this.options;
       this.writing = this.writing.then(() =>
-        store.callRecords.append(runId, batch).catch((error: unknown) => {
+        retryBusyWrite(() => store.callRecords.append(runId, batch)).catch((error: unknown) => {
           logger.warn("call records not stored", {
             runId,
             error: error instanceof Error ? error.message : String(error),

@@ -158,4 +158,40 @@ describe("RunRecorder", () => {
     const run = await store.getRun("r1");
     expect(run?.error).toEqual({ code: "invalid_resume", message: "bad [redacted]" });
   });
+
+  it(
+    "writes a batch again when the store was busy, so no event is lost and the run still ends",
+    { timeout: 10_000 },
+    async () => {
+      const { store, recorder, published } = await setUp();
+      const appendEvents = store.appendEvents.bind(store);
+      let refusals = 2;
+      store.appendEvents = (entries, batch) => {
+        if (refusals > 0) {
+          refusals -= 1;
+          return Promise.reject(Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" }));
+        }
+        return appendEvents(entries, batch);
+      };
+      recorder.sink(chunk(1, "Hi"));
+      await recorder.append({ type: "run_failed", data: { error: { code: "boom", message: "It broke." } } });
+      expect(refusals).toBe(0);
+      expect(published.map((event) => event.seq)).toEqual([1, 2]);
+      expect(await store.listEvents("r1")).toHaveLength(2);
+      expect(await store.getRun("r1")).toMatchObject({ status: "failed", lastSeq: 2 });
+    },
+  );
+
+  it("does not write again after an error that is not a busy store", async () => {
+    const { store, recorder, published } = await setUp();
+    let calls = 0;
+    store.appendEvents = () => {
+      calls += 1;
+      return Promise.reject(new Error("disk I/O error"));
+    };
+    recorder.sink(chunk(1, "Hi"));
+    await recorder.flush();
+    expect(calls).toBe(1);
+    expect(published).toEqual([]);
+  });
 });

@@ -14,6 +14,7 @@ import {
 import type { RunEventHub } from "./run-event-hub.js";
 import { RunEventEffects } from "./run-event-effects.js";
 import type { ObservedRun, RunObserver } from "./run-observer.js";
+import { retryBusyWrite } from "../store/retry-busy-write.js";
 
 interface PendingEvent {
   raw: RunEvent;
@@ -188,7 +189,15 @@ export class RunRecorder {
   /** Runs a write under the claim: a `fenced` refusal seals the recorder and tells its owner once. */
   private async fence<T>(write: () => Promise<T>): Promise<T | undefined> {
     try {
-      return await write();
+      // A lock held past the busy timeout costs a delay, not the run's events.
+      return await retryBusyWrite(write, {
+        onRetry: (error, attempt) =>
+          this.options.logger.warn("the store was busy: writing again", {
+            runId: this.options.runId,
+            attempt,
+            error: String(error),
+          }),
+      });
     } catch (error) {
       if (!isStoreError(error) || error.code !== "fenced") throw error;
       if (!this.fenced) {

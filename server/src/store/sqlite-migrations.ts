@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { writeTransaction } from "./sqlite-write-transaction.js";
 
 /** Schema changes in order; each runs once, in a transaction, and is recorded in `migrations`. */
 export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string }[] = [
@@ -290,7 +291,7 @@ export function applySqliteMigrations(db: Database.Database): number {
   let count = 0;
   for (const migration of SQLITE_MIGRATIONS) {
     if (applied.has(migration.id)) continue;
-    db.transaction(() => {
+    writeTransaction(db, () => {
       db.exec(migration.sql);
       record.run(migration.id, migration.name, new Date().toISOString());
     })();

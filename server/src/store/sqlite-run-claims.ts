@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import type { RunRecord, RunStatus } from "@waddle/protocol";
 import { patchSqliteRun, type Sql } from "./sqlite-run-writes.js";
 import type { RunClaim, RunPatch, RunWork } from "./waddle-store.js";
+import { writeTransaction } from "./sqlite-write-transaction.js";
 
 /**
  * Claims on runs in the SQLite store: each one conditional write on the run's row (or one transaction),
@@ -69,7 +70,7 @@ export class SqliteRunClaims {
     patch?: RunPatch;
   }): Promise<{ run: RunRecord; epoch: number } | undefined> {
     const now = Date.now();
-    const taken = this.db.transaction(() => {
+    const taken = writeTransaction(this.db, () => {
       const row = this.sql(
         `SELECT pause, epoch FROM runs WHERE id = ? AND status = 'paused'
            AND (owner IS NULL OR lease_until IS NULL OR lease_until <= ?)`,

@@ -36,6 +36,7 @@ import {
   type TaskRecord,
   type WaddleStore,
 } from "./waddle-store.js";
+import { writeTransaction } from "./sqlite-write-transaction.js";
 
 export type { SqliteStoreOptions } from "./open-sqlite-database.js";
 
@@ -98,7 +99,7 @@ export class SqliteStore implements WaddleStore {
   async createAgent(options: { spec: AgentSpec; message?: string; invalid?: boolean }): Promise<AgentRecord> {
     const { spec } = options;
     const now = new Date().toISOString();
-    const version = this.db.transaction(() => {
+    const version = writeTransaction(this.db, () => {
       const existing = this.sql("SELECT latest_version FROM agents WHERE id = ?").get(spec.id) as
         { latest_version: number } | undefined;
       if (existing) {
@@ -148,7 +149,7 @@ export class SqliteStore implements WaddleStore {
   }): Promise<AgentRecord> {
     const now = new Date().toISOString();
     const spec = { ...options.spec, id: options.id };
-    const createdAt = this.db.transaction(() => {
+    const createdAt = writeTransaction(this.db, () => {
       const existing = this.sql("SELECT latest_version, created_at FROM agents WHERE id = ?").get(
         options.id,
       ) as { latest_version: number; created_at: string } | undefined;
@@ -273,7 +274,7 @@ export class SqliteStore implements WaddleStore {
   }
 
   async updateRun(id: string, patch: RunPatch, options: { fence?: number } = {}): Promise<RunRecord> {
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       if (options.fence !== undefined) assertSqliteFence(this.sql, id, options.fence);
       patchSqliteRun(this.sql, id, patch);
     })();
@@ -356,7 +357,7 @@ export class SqliteStore implements WaddleStore {
     state: SerializedPlannerState;
     fence?: number;
   }): Promise<void> {
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       if (options.fence !== undefined && options.runId !== undefined)
         assertSqliteFence(this.sql, options.runId, options.fence);
       this.sql(
@@ -400,7 +401,7 @@ export class SqliteStore implements WaddleStore {
   private lazyTransaction<A extends unknown[]>(body: (...args: A) => void): (...args: A) => void {
     let transaction: ((...args: A) => void) | undefined;
     return (...args: A) => {
-      transaction ??= this.db.transaction(body);
+      transaction ??= writeTransaction(this.db, body);
       transaction(...args);
     };
   }

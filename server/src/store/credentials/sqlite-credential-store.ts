@@ -8,6 +8,7 @@ import {
   type AllowListRow,
   type CredentialRow,
 } from "./credential-rows.js";
+import { writeTransaction } from "../sqlite-write-transaction.js";
 
 /** Credentials in the SQLite store's `credentials` and `allow_list` tables (migration 8). */
 export class SqliteCredentialStore implements CredentialStore {
@@ -43,7 +44,7 @@ export class SqliteCredentialStore implements CredentialStore {
 
   async putAllowList(lists: StoredAllowList): Promise<void> {
     const insert = this.db.prepare("INSERT INTO allow_list (list, entry, position) VALUES (?, ?, ?)");
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       this.db.prepare("DELETE FROM allow_list").run();
       for (const list of ["http", "llm"] as const)
         [...new Set(lists[list])].forEach((entry, position) => insert.run(list, entry, position));

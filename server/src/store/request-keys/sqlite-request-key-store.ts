@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { RequestKeyRecord, RequestKeyReservation, RequestKeyStore } from "./request-key-store.js";
+import { writeTransaction } from "../sqlite-write-transaction.js";
 
 interface RequestKeyRow {
   scope: string;
@@ -23,7 +24,7 @@ export class SqliteRequestKeyStore implements RequestKeyStore {
   }): Promise<RequestKeyReservation> {
     const now = options.now ?? Date.now();
     const { scope, key, fingerprint } = options;
-    return this.db.transaction((): RequestKeyReservation => {
+    return writeTransaction(this.db, (): RequestKeyReservation => {
       this.db.prepare("DELETE FROM request_keys WHERE expires_at <= ?").run(now);
       const inserted = this.db
         .prepare(

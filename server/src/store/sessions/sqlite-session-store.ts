@@ -8,6 +8,7 @@ import {
   type SessionChangeResult,
   type SessionStore,
 } from "./session-store.js";
+import { writeTransaction } from "../sqlite-write-transaction.js";
 
 /**
  * Sessions in the SQLite store: `sessions` keeps each record (the fold of its log) and its summary,
@@ -58,7 +59,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async update<R>(id: string, change: SessionChange<R>): Promise<SessionChangeResult<R> | undefined> {
-    return this.db.transaction((): SessionChangeResult<R> | undefined => {
+    return writeTransaction(this.db, (): SessionChangeResult<R> | undefined => {
       const row = this.db.prepare("SELECT record FROM sessions WHERE id = ?").get(id) as
         { record: string } | undefined;
       if (!row) return undefined;
