@@ -5,7 +5,7 @@ import { createMcpToolRunner } from "../mcp-client/mcp-tool.js";
 import { createAgentToolRunner, type RunSubagent } from "../tools/agent-tool.js";
 import type { HostAllowList } from "../tools/host-allow-list.js";
 import { createHttpToolRunner } from "../tools/http-tool.js";
-import { A2aWaitingTasks, createA2aToolRunner } from "../tools/a2a-tool.js";
+import { createA2aToolRunner } from "../tools/a2a-tool.js";
 import { createLlmToolRunner } from "../tools/llm-tool.js";
 import type { HostLookup } from "../tools/resolve-allowed-address.js";
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
@@ -26,9 +26,6 @@ export interface ImplResolverOptions {
   /** Tracing on: http and MCP calls send their tool span's `traceparent`. */
   toolTracing?: ToolTracing;
 }
-
-/** Remote A2A tasks waiting for a person's answer, across the runs of this process. */
-const A2A_WAITING = new A2aWaitingTasks();
 
 /**
  * Supplies the runners of the tool kinds the server runs: `http`, `llm`, `agent` and `mcp` (the planner runs
@@ -78,7 +75,6 @@ export function createImplResolver(options: ImplResolverOptions): ImplResolver {
             allowList: options.allowList,
             secrets: options.secrets,
             redactor: options.redactor,
-            waiting: A2A_WAITING,
             ...(options.lookup ? { lookup: options.lookup } : {}),
           }),
         );

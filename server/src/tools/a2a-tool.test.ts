@@ -9,6 +9,8 @@ import { spawnServer, type SpawnedServer } from "../testing/spawn-server.js";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
 import { waitForRun } from "../testing/wait-for-run.js";
 import { getMcpFixtureStdioConfig } from "../testing/mcp-fixture-server.js";
+import type { ToolRunContext } from "@waddle/planner";
+import { getWaitingTask } from "./a2a-tool.js";
 
 const QUERY_ARGS = {
   type: "object",
@@ -183,5 +185,28 @@ describe("a2a cards: bad cards and hosts are a tool error and a validation issue
       ["no_server", "mcp_server_not_configured"],
       ["no_tool", "mcp_unknown_tool"],
     ]);
+  });
+});
+
+describe("a2a tools: which remote task a resumed call answers", () => {
+  const resumed = (pausePayload?: Record<string, unknown>) =>
+    ({ resumeInput: { decision: "approve", ...(pausePayload ? { pausePayload } : {}) } }) as ToolRunContext;
+
+  it("reads it from the call's own pause, contextId optional for pauses saved before it was kept", () => {
+    expect(getWaitingTask({} as ToolRunContext, "http://a")).toBeUndefined();
+    expect(
+      getWaitingTask(resumed({ kind: "a2a_input_required", taskId: "t1", contextId: "c1" }), "http://a"),
+    ).toEqual({ taskId: "t1", contextId: "c1" });
+    expect(getWaitingTask(resumed({ kind: "a2a_input_required", taskId: "t1" }), "http://a")).toEqual({
+      taskId: "t1",
+      contextId: "",
+    });
+  });
+
+  it("refuses to send the answer as a new task when the pause names none", () => {
+    for (const payload of [undefined, { kind: "a2a_input_required" }, { kind: "other", taskId: "t1" }])
+      expect(() => getWaitingTask(resumed(payload), "http://a")).toThrow(
+        expect.objectContaining({ code: "a2a_task_unknown" }),
+      );
   });
 });

@@ -8,7 +8,7 @@ import {
 import { Role, TaskState, taskStateToJSON, type Message, type Part, type StreamResponse } from "@a2a-js/sdk";
 import type { A2aImpl, ToolSpec } from "@waddle/protocol";
 import type { ToolRunContext, ToolRunner } from "@waddle/planner";
-import type { z } from "zod";
+import { z } from "zod";
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import { getSubagentQuery } from "./agent-tool.js";
 import { A2A_CARD_TTL_MS, createAllowListedFetch, fetchA2aCard, type A2aCardSummary } from "./a2a-card.js";
@@ -27,25 +27,18 @@ export interface A2aToolOptions {
   secrets: Readonly<Record<string, string>>;
   redactor: SecretRedactor;
   lookup?: HostLookup;
-  /** Remote tasks waiting for a person, by run and tool: where a resumed call sends its answer. */
-  waiting?: A2aWaitingTasks;
 }
 
-/** The remote tasks an a2a tool call left `input-required`, so that the resumed call answers that task. */
-export class A2aWaitingTasks {
-  readonly #tasks = new Map<string, { taskId: string; contextId: string }>();
-  key(runId: string, tool: string): string {
-    return `${runId}\u0000${tool}`;
-  }
-  set(key: string, task: { taskId: string; contextId: string }): void {
-    this.#tasks.set(key, task);
-  }
-  take(key: string): { taskId: string; contextId: string } | undefined {
-    const task = this.#tasks.get(key);
-    this.#tasks.delete(key);
-    return task;
-  }
-}
+/**
+ * The remote task a paused call waits on, read back from its own pause payload: the pause is stored with
+ * the run, so the answer reaches that task after a restart and from any instance.
+ */
+const WaitingTask = z.object({
+  kind: z.literal("a2a_input_required"),
+  taskId: z.string().min(1),
+  // Pauses saved before the context was kept: the remote server finds the context from the task.
+  contextId: z.string().default(""),
+});
 
 /** Cards by URL (and headers): read once per `A2A_CARD_TTL_MS`. */
 const cards = new Map<string, { at: number; card: Awaited<ReturnType<typeof fetchA2aCard>> }>();
@@ -67,7 +60,6 @@ const textPart = (value: string): Part => ({
 export function createA2aToolRunner(options: A2aToolOptions): ToolRunner {
   const { tool, redactor } = options;
   const impl = tool.impl;
-  const waiting = options.waiting ?? new A2aWaitingTasks();
   return async (args, context) => {
     const headers = resolveHeaders(impl, options.secrets);
     const timeoutMs = impl.timeoutMs ?? tool.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -85,9 +77,7 @@ export function createA2aToolRunner(options: A2aToolOptions): ToolRunner {
     }
     const { card, summary } = cached.card;
     const client = await createClient(card, createAllowListedFetch({ ...fetchOptions, signal }));
-    const key = waiting.key(context.runId, tool.name);
-    const answering = context.resumeInput ? waiting.take(key) : undefined;
-    const message = getMessage(args, context, answering);
+    const message = getMessage(args, context, getWaitingTask(context, impl.url));
     let outcome: Outcome;
     try {
       outcome = await follow({ client, message, summary, context, signal });
@@ -101,12 +91,12 @@ export function createA2aToolRunner(options: A2aToolOptions): ToolRunner {
       );
     }
     if (outcome.state === TaskState.TASK_STATE_INPUT_REQUIRED) {
-      waiting.set(key, { taskId: outcome.taskId, contextId: outcome.contextId });
       context.pause("await_input", {
         kind: "a2a_input_required",
         agent: summary.name,
         url: impl.url,
         taskId: outcome.taskId,
+        contextId: outcome.contextId,
         question: redactor.redactText(outcome.statusText.slice(0, 4_000)),
         data: redactor.redact(outcome.statusData ?? null),
         howToAnswer:
@@ -128,6 +118,25 @@ export function createA2aToolRunner(options: A2aToolOptions): ToolRunner {
       ...(outcome.data.length > 0 ? { data: outcome.data } : {}),
     }) as Record<string, unknown>;
   };
+}
+
+/**
+ * The remote task a resumed call answers. A resumed call whose pause names no task cannot answer it, and
+ * sending the args as a new task would run the remote agent twice: that is a tool error instead.
+ */
+export function getWaitingTask(
+  context: ToolRunContext,
+  url: string,
+): { taskId: string; contextId: string } | undefined {
+  if (context.resumeInput === undefined) return undefined;
+  const parsed = WaitingTask.safeParse(context.resumeInput.pausePayload);
+  if (parsed.success) return { taskId: parsed.data.taskId, contextId: parsed.data.contextId };
+  throw new ToolExecutionError(
+    "a2a_task_unknown",
+    `This call was resumed, but its pause does not say which task of the A2A agent at ${url} it waits on, so the answer cannot be sent. Ask the agent to make the call again.`,
+    false,
+    { url },
+  );
 }
 
 async function createClient(

@@ -30,7 +30,8 @@ export type ToolExecutionErrorCode =
   | "mcp_error"
   | "a2a_card_invalid"
   | "a2a_unavailable"
-  | "a2a_task_failed";
+  | "a2a_task_failed"
+  | "a2a_task_unknown";
 
 /**
  * A tool call that failed in a way the planner turns into a `failure` observation. `retryable: false` marks

@@ -12,6 +12,11 @@ export interface ToolResumeInput {
   decision: "approve" | "reject" | "edit";
   userInput?: string;
   args?: Record<string, unknown>;
+  /**
+   * The payload this call gave `ctx.pause()`, as it was saved with the pause: what the call needs to pick
+   * up where it stopped (a remote task's id), after a restart or on another worker as well.
+   */
+  pausePayload?: Record<string, unknown>;
 }
 
 /** A progress report of a running call (`ToolRunContext.reportProgress`). */

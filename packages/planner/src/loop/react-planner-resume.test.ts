@@ -234,7 +234,7 @@ describe("ReactPlanner.resume: approvals", () => {
 });
 
 describe("ReactPlanner.resume: tool pauses and hint conflicts", () => {
-  it("a tool that paused with ctx.pause runs again with the person's answer", async () => {
+  it("a tool that paused with ctx.pause runs again with the person's answer and its own pause payload", async () => {
     const inputs: (ToolResumeInput | undefined)[] = [];
     const asker = defineTool({
       name: "ask_user",
@@ -258,7 +258,15 @@ describe("ReactPlanner.resume: tool pauses and hint conflicts", () => {
       payload: { tool: "ask_user", question: "Which account?", args: { question: "Which account?" } },
     });
     finished(await planner.resume(pause.resumeToken, { decision: "approve", userInput: "savings" }));
-    expect(inputs).toEqual([undefined, { decision: "approve", userInput: "savings" }]);
+    expect(inputs).toEqual([
+      undefined,
+      {
+        decision: "approve",
+        userInput: "savings",
+        // What the call saved with its pause comes back to it (e.g. a remote task to answer).
+        pausePayload: { tool: "ask_user", question: "Which account?", args: { question: "Which account?" } },
+      },
+    ]);
     const seen = JSON.parse(client.calls[1]!.messages.at(-1)!.content) as unknown;
     expect(seen).toEqual({ observation: { reply: "savings" } });
   });

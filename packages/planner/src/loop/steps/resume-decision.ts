@@ -139,6 +139,7 @@ export function applyResumeDecision(input: {
           decision: options.decision,
           ...(options.userInput === undefined ? {} : { userInput: options.userInput }),
           ...(edited === undefined ? {} : { args: edited.args }),
+          pausePayload: paused.payload,
         };
         state.pendingActions.unshift({ ...queued, resumeInput });
       }
