@@ -1,7 +1,5 @@
 import { createRequire } from "node:module";
 import type { ExportResult } from "@opentelemetry/core";
-import type * as OtlpHttp from "@opentelemetry/exporter-trace-otlp-http";
-import type * as OtlpProto from "@opentelemetry/exporter-trace-otlp-proto";
 import type * as Resources from "@opentelemetry/resources";
 import type * as SdkTraceBase from "@opentelemetry/sdk-trace-base";
 import type { ReadableSpan, Sampler, SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace-base";
@@ -40,23 +38,22 @@ export async function startTracing(options: StartTracingOptions): Promise<Tracin
   const load = createRequire(import.meta.url);
   const sdk = load("@opentelemetry/sdk-trace-base") as typeof SdkTraceBase;
   const resources = load("@opentelemetry/resources") as typeof Resources;
-  const [{ RunTracer }, { ForcedIdGenerator }] = await Promise.all([
+  const [{ RunTracer }, { ForcedIdGenerator }, { WorkerSpanExporter }] = await Promise.all([
     import("./run-tracer.js"),
     import("./forced-id-generator.js"),
+    import("./worker-span-exporter.js"),
   ]);
-  const exporterOptions = {
-    url: settings.tracesUrl,
-    headers: settings.headers,
-    timeoutMillis: settings.exportTimeoutMs,
-  };
-  const exporter: SpanExporter =
-    settings.protocol === "http/json"
-      ? new (load("@opentelemetry/exporter-trace-otlp-http") as typeof OtlpHttp).OTLPTraceExporter(
-          exporterOptions,
-        )
-      : new (load("@opentelemetry/exporter-trace-otlp-proto") as typeof OtlpProto).OTLPTraceExporter(
-          exporterOptions,
-        );
+  const resourceAttributes = { ...settings.resourceAttributes, "service.name": settings.serviceName };
+  // Encoding and sending run in a worker thread, off the event loop that runs the runs.
+  const exporter: SpanExporter = new WorkerSpanExporter({
+    protocol: settings.protocol,
+    exporter: { url: settings.tracesUrl, headers: settings.headers, timeoutMillis: settings.exportTimeoutMs },
+    resourceAttributes,
+    onFailure: (error) =>
+      logger.warn("OpenTelemetry: the span export worker stopped; spans are dropped and counted", {
+        error: error.message,
+      }),
+  });
   const counter = { dropped: 0, pending: 0, warned: false };
   const countingExporter: SpanExporter = {
     export(spans: ReadableSpan[], done: (result: ExportResult) => void) {
@@ -103,10 +100,7 @@ export async function startTracing(options: StartTracingOptions): Promise<Tracin
   };
   const ids = new ForcedIdGenerator(new sdk.RandomIdGenerator());
   const provider = new sdk.BasicTracerProvider({
-    resource: resources.resourceFromAttributes({
-      ...settings.resourceAttributes,
-      "service.name": settings.serviceName,
-    }),
+    resource: resources.resourceFromAttributes(resourceAttributes),
     sampler: createSampler(sdk, settings.sampler),
     idGenerator: ids,
     spanProcessors: [bounded],
