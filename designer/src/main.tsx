@@ -13,6 +13,7 @@ import "./styles/credentials.css";
 import "./styles/forks.css";
 import "./styles/tests.css";
 import "./styles/access.css";
+import "./styles/header.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app.js";

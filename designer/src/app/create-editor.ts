@@ -14,8 +14,13 @@ import { createSessionStore } from "../store/session-store.js";
 import { createUiStore } from "../store/ui-store.js";
 import { createAgentFromTemplate } from "../templates/agent-templates.js";
 import type { Editor } from "../editor/editor-context.js";
+import { createUnauthorizedHandler } from "../access/unauthorized.js";
+import { meStore } from "../store/me-store.js";
 
-/** Wires the stores, the API client (asking for a token on 401), the agent session and the commands. */
+/**
+ * Wires the stores, the API client (on a 401: back to sign-in when a signed-in key stopped working, else
+ * asking for the WADDLE_TOKEN), the agent session and the commands.
+ */
 export function createEditor(): Editor {
   const document = createDocumentStore({
     spec: createAgentFromTemplate({ template: "blank", id: "untitled", name: "Untitled agent" }),
@@ -38,11 +43,12 @@ export function createEditor(): Editor {
       });
     return pendingToken;
   };
-  const api = new ApiClient({ getToken: getStoredToken, onUnauthorized: askForToken });
+  const onUnauthorized = createUnauthorizedHandler({ me: meStore, askForToken });
+  const api = new ApiClient({ getToken: getStoredToken, onUnauthorized });
   const transport = createSocketRunTransport({
     api,
     getToken: getStoredToken,
-    onUnauthorized: askForToken,
+    onUnauthorized,
     // one socket message per server tick in a burst, handed to the run store as one delivery
     batch: true,
   });
@@ -51,7 +57,7 @@ export function createEditor(): Editor {
   const sessions = createSocketSessionTransport({
     api,
     getToken: getStoredToken,
-    onUnauthorized: askForToken,
+    onUnauthorized,
   });
   const chats = createChatStore({ api, runs: transport, sessions });
   const agents = new AgentSession({ api, document, session, ui });

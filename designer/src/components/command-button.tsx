@@ -12,6 +12,8 @@ interface CommandButtonProps {
   variant?: "primary" | "ghost";
   children?: ReactNode;
   testId?: string;
+  /** The label may hide on a narrow window (the header's secondary buttons); the tooltip keeps it. */
+  collapsible?: boolean;
 }
 
 /** A toolbar button that runs a registry command; disabled and tooltipped from the command itself. */
@@ -22,6 +24,7 @@ export function CommandButton({
   variant = "ghost",
   children,
   testId,
+  collapsible,
 }: CommandButtonProps): ReactElement | null {
   const editor = useEditor();
   // re-evaluated whenever either store changes, so the disabled state is always current
@@ -34,7 +37,7 @@ export function CommandButton({
   return (
     <button
       type="button"
-      className={`btn ${variant === "primary" ? "btn-primary" : "btn-ghost"}${showLabel ? "" : " btn-icon"}`}
+      className={`btn ${variant === "primary" ? "btn-primary" : "btn-ghost"}${showLabel ? "" : " btn-icon"}${collapsible ? " btn-collapsible" : ""}`}
       disabled={denied !== null || !(enabledByDocument && enabledByUi)}
       title={denied ?? `${command.label}${shortcut}`}
       aria-label={command.label}
@@ -42,7 +45,7 @@ export function CommandButton({
       onClick={() => editor.commands.execute(name, editor)}
     >
       {icon ? <Icon name={icon} /> : null}
-      {showLabel ? <span>{children ?? command.label}</span> : null}
+      {showLabel ? <span className="btn-label">{children ?? command.label}</span> : null}
     </button>
   );
 }

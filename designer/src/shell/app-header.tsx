@@ -87,10 +87,11 @@ export function AppHeader(): ReactElement {
         <SaveStatus />
         {offline ? (
           <span
-            className="badge badge-muted"
+            className="badge badge-muted doc-offline"
             title="The server has no OPENAI_API_KEY: agents without a stored credential run on the embedded deterministic offline model. The run panel says which model each agent gets."
           >
-            no default key
+            <Icon name="info" size={12} />
+            <span className="badge-label">no default key</span>
           </span>
         ) : null}
       </div>
@@ -104,7 +105,7 @@ export function AppHeader(): ReactElement {
         <CommandButton command="import" icon="upload" />
         <CommandButton command="export" icon="download" />
         <CommandButton command="versions" icon="history" />
-        <CommandButton command="use-agent" icon="link" showLabel testId="use-agent" />
+        <CommandButton command="use-agent" icon="link" showLabel collapsible testId="use-agent" />
         <span className="toolbar-gap" />
         <IssuesChip />
         <CommandButton command="save" icon="save" showLabel variant="primary" testId="save-button" />
@@ -123,14 +124,15 @@ export function AppHeader(): ReactElement {
         <CommandButton command="show-shortcuts" icon="keyboard" />
         <button
           type="button"
-          className="btn btn-ghost"
+          className="btn btn-ghost btn-collapsible"
           data-testid="open-credentials"
+          aria-label="Credentials"
           disabled={credentialsDenied !== null}
           title={credentialsDenied ?? "Credentials: LLM keys, secrets and allowed hosts for this server"}
           onClick={() => navigateToHash(getCredentialsHash())}
         >
           <Icon name="lock" />
-          Credentials
+          <span className="btn-label">Credentials</span>
         </button>
         <WhoAmI />
       </div>
