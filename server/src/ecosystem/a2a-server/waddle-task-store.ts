@@ -2,6 +2,7 @@ import { Task, TaskState } from "@a2a-js/sdk";
 import type { ListTasksRequest, ListTasksResponse } from "@a2a-js/sdk";
 import type { TaskStore } from "@a2a-js/sdk/server";
 import type { WaddleStore } from "../../store/waddle-store.js";
+import { listTasksUnsupported } from "./waddle-request-handler.js";
 import { getAnswerArtifact, getRunTaskStatus, getTaskState, getWaddleMeta } from "./a2a-task-mapping.js";
 
 const SETTLED = new Set([
@@ -52,7 +53,8 @@ export class WaddleTaskStore implements TaskStore {
     return task;
   }
 
-  async list(_params: ListTasksRequest): Promise<ListTasksResponse> {
-    return { tasks: [], nextPageToken: "", pageSize: 0, totalSize: 0 };
+  /** Never an empty list that is not one: the request handler refuses ListTasks before it gets here. */
+  list(_params: ListTasksRequest): Promise<ListTasksResponse> {
+    return Promise.reject(listTasksUnsupported());
   }
 }
