@@ -3,8 +3,6 @@ import {
   type AgentCard,
   type Message,
   type CancelTaskRequest,
-  type ListTasksRequest,
-  type ListTasksResponse,
   type SendMessageRequest,
   type StreamResponse,
   type Task,
@@ -26,7 +24,7 @@ const TERMINAL = new Set([
 /**
  * The SDK's request handler with Waddle's refusals first: a message on a task takes only an
  * `input-required` task (the answer to its pause, a valid `{decision, args?, note?}`), and a cancel cancels
- * the Waddle run even when no stream of this instance follows it. ListTasks is refused as unsupported.
+ * the Waddle run even when no stream of this instance follows it.
  */
 export class WaddleRequestHandler extends DefaultRequestHandler {
   constructor(
@@ -51,11 +49,6 @@ export class WaddleRequestHandler extends DefaultRequestHandler {
   ): AsyncGenerator<StreamResponse, void, undefined> {
     await this.refuseFollowUp(params);
     yield* super.sendMessageStream(params, context);
-  }
-
-  /** ListTasks (v1.0) is not offered: refused with the spec's unsupported-operation error, never an empty list. */
-  override listTasks(_params: ListTasksRequest, _context: ServerCallContext): Promise<ListTasksResponse> {
-    return Promise.reject(listTasksUnsupported());
   }
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
@@ -90,11 +83,4 @@ export class WaddleRequestHandler extends DefaultRequestHandler {
       );
     }
   }
-}
-
-/** The answer to ListTasks: this server reads A2A tasks one at a time, by id. */
-export function listTasksUnsupported(): UnsupportedOperationError {
-  return new UnsupportedOperationError(
-    "ListTasks is not supported by this server: read a task by its id with GetTask (tasks/get in v0.3).",
-  );
 }

@@ -1,6 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
-import { ListTasksRequest, Role, type Message, type Part, type StreamResponse } from "@a2a-js/sdk";
+import {
+  ListTasksRequest,
+  Role,
+  TaskState,
+  type Message,
+  type Part,
+  type StreamResponse,
+  type Task,
+} from "@a2a-js/sdk";
 import { AgentSpec } from "@waddle/protocol";
 import {
   afterAll,
@@ -145,27 +153,86 @@ describe("A2A errors go to the server's logger, not the console", () => {
 });
 
 describe("A2A ListTasks", () => {
-  it("is refused as unsupported (v1.0) and unknown (v0.3), never answered with an empty list", async () => {
+  it("lists the agent's stored tasks, newest first, in pages, filtered by context and status", async () => {
     const a2a = await client("support-triage");
-    // A task exists: an empty list would be a lie.
-    await a2a.sendMessage(send([text("Refund please")]));
-    await expect(a2a.listTasks(ListTasksRequest.fromJSON({}))).rejects.toThrow(
-      /ListTasks is not supported by this server/,
+    const sent: Task[] = [];
+    for (const query of ["Refund please", "My invoice is wrong", "Duplicate charge"]) {
+      sent.push((await a2a.sendMessage(send([text(query)]))) as Task);
+    }
+    // A task of another agent: never in this agent's list.
+    const other = (await (await client("email-approval")).sendMessage(send([text("Email Dana")]))) as Task;
+    const list = (request: Record<string, unknown>) => a2a.listTasks(ListTasksRequest.fromJSON(request));
+
+    const all = await list({});
+    expect(all.totalSize).toBe(3);
+    expect(all.tasks.map((task) => task.id).sort()).toEqual(sent.map((task) => task.id).sort());
+    expect(all.tasks.map((task) => task.id)).not.toContain(other.id);
+    const times = all.tasks.map((task) => task.status?.timestamp ?? "");
+    expect(times).toEqual([...times].sort().reverse());
+    expect(all.tasks.every((task) => task.status?.state === TaskState.TASK_STATE_COMPLETED)).toBe(true);
+    expect(all.tasks.every((task) => task.artifacts.length === 0)).toBe(true);
+
+    const first = await list({ pageSize: 2 });
+    expect(first.tasks).toHaveLength(2);
+    expect(first.nextPageToken).not.toBe("");
+    const second = await list({ pageSize: 2, pageToken: first.nextPageToken });
+    expect(second.tasks).toHaveLength(1);
+    expect(second.nextPageToken).toBe("");
+    expect([...first.tasks, ...second.tasks].map((task) => task.id)).toEqual(
+      all.tasks.map((task) => task.id),
     );
-    const rpc = async (method: string, headers: Record<string, string>) => {
-      const response = await fetch(`${server.url}/a2a/support-triage`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...headers },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: {} }),
-      });
-      return (await response.json()) as { result?: unknown; error?: { code: number } };
-    };
-    const current = await rpc("ListTasks", { "A2A-Version": "1.0" });
-    expect(current.result).toBeUndefined();
-    expect(current.error?.code).toBe(-32004);
-    const legacy = await rpc("tasks/list", {});
-    expect(legacy.result).toBeUndefined();
-    expect(legacy.error?.code).toBe(-32601);
+
+    const one = await list({ contextId: sent[1]!.contextId, includeArtifacts: true });
+    expect(one.tasks.map((task) => task.id)).toEqual([sent[1]!.id]);
+    expect(one.tasks[0]!.artifacts.length).toBeGreaterThan(0);
+    expect((await list({ status: "TASK_STATE_WORKING" })).tasks).toEqual([]);
+    expect((await list({ status: "TASK_STATE_COMPLETED" })).totalSize).toBe(3);
+    const paused = await (
+      await client("email-approval")
+    ).listTasks(ListTasksRequest.fromJSON({ status: "TASK_STATE_INPUT_REQUIRED" }));
+    expect(paused.tasks.map((task) => task.id)).toEqual([other.id]);
+    await expect(list({ pageToken: "not-a-token" })).rejects.toThrow(/pageToken/);
     expect(consoleError).not.toHaveBeenCalled();
+  });
+
+  it("a key limited to one agent lists that agent's tasks and gets 404 for another's", async () => {
+    const token = "bootstrap-token-for-the-a2a-list";
+    const guarded = await startTestServer({ token, logger });
+    try {
+      const created = await guarded.request("/api/keys", {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}` },
+        json: { name: "triage-only", role: "runner", agents: ["support-triage"] },
+      });
+      expect(created.status).toBe(201);
+      const rpc = async (agentId: string, method: string, params: Record<string, unknown>) => {
+        const response = await fetch(`${guarded.url}/a2a/${agentId}`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "A2A-Version": "1.0",
+            authorization: `Bearer ${created.body.key as string}`,
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+        });
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test answers are read field by field
+        return { status: response.status, body: (await response.json()) as Record<string, any> };
+      };
+      const message = (value: string) => ({
+        message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text: value }] },
+      });
+      const sentHere = await rpc("support-triage", "SendMessage", message("Refund please"));
+      expect(sentHere.body.result?.task?.id).toEqual(expect.any(String));
+      const listed = await rpc("support-triage", "ListTasks", {});
+      expect(listed.body.result.tasks.map((task: { id: string }) => task.id)).toEqual([
+        sentHere.body.result.task.id,
+      ]);
+      expect(listed.body.result.totalSize).toBe(1);
+      const elsewhere = await rpc("email-approval", "ListTasks", {});
+      expect(elsewhere.status).toBe(404);
+      expect(elsewhere.body.result).toBeUndefined();
+    } finally {
+      await guarded.stop();
+    }
   });
 });
