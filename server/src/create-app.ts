@@ -207,6 +207,7 @@ export function createApp(options: CreateAppOptions): Express {
     createA2aRoutes({
       runner: { ...ecosystem.runner, turns: options.turns },
       version: options.version,
+      logger: options.logger,
       isAuthRequired: () => access.authenticator.isRequired(),
       rateLimits: limits,
       ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),

@@ -5,14 +5,16 @@ import express, {
   type Response,
   type NextFunction,
 } from "express";
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+import { agentCardHandler } from "@a2a-js/sdk/server/express";
 import { ApiError } from "../../shared/api-error.js";
 import { actorOf } from "../../access/actor.js";
 import { RateLimitedError, type RateLimits } from "../../access/rate-limits.js";
 import { createOriginGuard } from "../../http/security.js";
 import type { SessionTurns } from "../../sessions/session-turns.js";
+import type { Logger } from "../../shared/logger.js";
 import type { AgentRunner } from "../run-agent.js";
 import { getAgentCard } from "./a2a-card.js";
+import { createA2aJsonRpcHandler } from "./a2a-json-rpc-handler.js";
 import { WaddleAgentExecutor } from "./waddle-agent-executor.js";
 import { WaddleRequestHandler } from "./waddle-request-handler.js";
 import { WaddleTaskStore } from "./waddle-task-store.js";
@@ -20,6 +22,8 @@ import { WaddleTaskStore } from "./waddle-task-store.js";
 export interface A2aRoutesOptions {
   runner: AgentRunner & { turns: SessionTurns };
   version: string;
+  /** Where the A2A SDK's errors go (refused requests at debug, server faults at error), never the console. */
+  logger: Logger;
   /** True when the server needs a key or `WADDLE_TOKEN` (the card then declares a bearer scheme). */
   isAuthRequired?: () => Promise<boolean>;
   /** Buckets per key and per agent on `message/send` and `message/stream`. */
@@ -68,11 +72,7 @@ export function createA2aRoutes(options: A2aRoutesOptions): Router {
       const executor = new WaddleAgentExecutor({ agentId, runner: options.runner });
       const requestHandler = new WaddleRequestHandler(card, { tasks, runs: options.runner.runs }, executor);
       entry = {
-        rpc: jsonRpcHandler({
-          requestHandler,
-          userBuilder: UserBuilder.noAuthentication,
-          legacyCompat: { enabled: true },
-        }),
+        rpc: createA2aJsonRpcHandler({ requestHandler, logger: options.logger, agentId }),
         card: agentCardHandler({ agentCardProvider: async () => card, legacyCompat: { enabled: true } }),
       };
       if (handlers.size >= MAX_HANDLERS) handlers.delete(handlers.keys().next().value!);

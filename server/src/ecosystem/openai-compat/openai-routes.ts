@@ -16,6 +16,8 @@ import { createOpenAiErrorHandler } from "./openai-error.js";
 import { respondChatCompletion } from "./respond-chat-completion.js";
 import { addResponsesRoutes } from "./responses/responses-routes.js";
 import { getSessionHeader } from "./responses/get-session-header.js";
+import { checkSessionScope } from "./responses/check-session-scope.js";
+import { actorOf } from "../../access/actor.js";
 import type { AccessGuards } from "../../access/access-guard.js";
 import { filterByScope } from "../../access/access-guard.js";
 
@@ -110,6 +112,13 @@ export function createOpenAiRoutes(options: OpenAiRoutesOptions): [Router, Error
     }
     const chat = getChatQuery(body.messages);
     const sessionId = getSessionHeader(request.headers["x-waddle-session-id"]);
+    if (sessionId) {
+      await checkSessionScope(runner.store, actorOf(response), {
+        sessionId,
+        model: body.model,
+        param: "x-waddle-session-id",
+      });
+    }
     const requestKey = getRequestKey({
       endpoint: "v1/chat/completions",
       headers: request.headers,

@@ -19,4 +19,6 @@ export interface A2aTaskStore {
   /** Inserts or replaces the task with this id. */
   save(record: A2aTaskRecord): Promise<void>;
   get(taskId: string): Promise<A2aTaskRecord | undefined>;
+  /** An agent's tasks (of one context when `contextId` is set), the last saved first, at most `limit`. */
+  list(query: { agentId: string; contextId?: string; limit: number }): Promise<A2aTaskRecord[]>;
 }

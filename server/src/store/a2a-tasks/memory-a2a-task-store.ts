@@ -12,4 +12,16 @@ export class MemoryA2aTaskStore implements A2aTaskStore {
     const record = this.records.get(taskId);
     return record && structuredClone(record);
   }
+
+  async list(query: { agentId: string; contextId?: string; limit: number }): Promise<A2aTaskRecord[]> {
+    return [...this.records.values()]
+      .filter(
+        (record) =>
+          record.agentId === query.agentId &&
+          (query.contextId === undefined || record.contextId === query.contextId),
+      )
+      .sort((a, b) => b.updatedAt - a.updatedAt || (a.taskId < b.taskId ? 1 : a.taskId > b.taskId ? -1 : 0))
+      .slice(0, query.limit)
+      .map((record) => structuredClone(record));
+  }
 }

@@ -28,4 +28,19 @@ export class PgA2aTaskStore implements A2aTaskStore {
     const { rows } = await this.query("SELECT * FROM a2a_tasks WHERE task_id = $1", [taskId]);
     return rows[0] ? toA2aTaskRecord(rows[0] as A2aTaskRow) : undefined;
   }
+
+  async list(query: { agentId: string; contextId?: string; limit: number }): Promise<A2aTaskRecord[]> {
+    const { rows } =
+      query.contextId === undefined
+        ? await this.query(
+            "SELECT * FROM a2a_tasks WHERE agent_id = $1 ORDER BY updated_at DESC, task_id DESC LIMIT $2",
+            [query.agentId, query.limit],
+          )
+        : await this.query(
+            `SELECT * FROM a2a_tasks WHERE agent_id = $1 AND context_id = $2
+             ORDER BY updated_at DESC, task_id DESC LIMIT $3`,
+            [query.agentId, query.contextId, query.limit],
+          );
+    return rows.map((row) => toA2aTaskRecord(row as A2aTaskRow));
+  }
 }

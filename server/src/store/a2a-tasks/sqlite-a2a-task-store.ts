@@ -37,6 +37,24 @@ export class SqliteA2aTaskStore implements A2aTaskStore {
       A2aTaskRow | undefined;
     return row && toA2aTaskRecord(row);
   }
+
+  async list(query: { agentId: string; contextId?: string; limit: number }): Promise<A2aTaskRecord[]> {
+    const rows = (
+      query.contextId === undefined
+        ? this.db
+            .prepare(
+              "SELECT * FROM a2a_tasks WHERE agent_id = ? ORDER BY updated_at DESC, task_id DESC LIMIT ?",
+            )
+            .all(query.agentId, query.limit)
+        : this.db
+            .prepare(
+              `SELECT * FROM a2a_tasks WHERE agent_id = ? AND context_id = ?
+               ORDER BY updated_at DESC, task_id DESC LIMIT ?`,
+            )
+            .all(query.agentId, query.contextId, query.limit)
+    ) as A2aTaskRow[];
+    return rows.map(toA2aTaskRecord);
+  }
 }
 
 export function toA2aTaskRecord(row: A2aTaskRow): A2aTaskRecord {

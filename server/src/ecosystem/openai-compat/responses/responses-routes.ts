@@ -1,5 +1,7 @@
 import { Slug, type RunEvent, type RunRecord } from "@waddle/protocol";
 import type { Router } from "express";
+import { actorOf, type Actor } from "../../../access/actor.js";
+import { inScope } from "../../../access/permissions.js";
 import { ApiError } from "../../../shared/api-error.js";
 import { createSessionId } from "../../../sessions/session-service.js";
 import { parseRequest, RunId } from "../../../http/validate-request.js";
@@ -13,6 +15,7 @@ import { getOpenAiErrorBody, sendOpenAiError } from "../openai-error.js";
 import { SseWriter } from "../sse-writer.js";
 import { ResponseEventWriter, type ResponseStreamEvent } from "./response-event-writer.js";
 import { createResponseObject, type OutputItem, type ResponseStatus } from "./response-object.js";
+import { checkSessionScope, otherModel } from "./check-session-scope.js";
 import { getResponsesQuery, ResponsesRequest } from "./responses-request.js";
 
 /**
@@ -49,7 +52,7 @@ export function addResponsesRoutes(router: Router, options: { runner: AgentRunne
         },
       );
     }
-    const sessionId = await getSessionId(runner, body, agent.id, agent.version);
+    const sessionId = await getSessionId(runner, actorOf(response), body, agent.id, agent.version);
     const previousResponseId = body.previous_response_id ?? null;
     const head = { model: agent.id, createdAt: Math.floor(Date.now() / 1000), sessionId, previousResponseId };
     const controller = new AbortController();
@@ -153,9 +156,14 @@ export function addResponsesRoutes(router: Router, options: { runner: AgentRunne
   });
 }
 
-/** The session of a response: `conversation`, or `previous_response_id`'s; a new one when neither. */
+/**
+ * The session of a response: `conversation`, or `previous_response_id`'s; a new one when neither. A run or
+ * session of an agent outside the key's scope answers exactly as an unknown id (404), so that a scoped key
+ * cannot learn that it exists; one of another agent the key may see is a 400 naming the parameter.
+ */
 async function getSessionId(
   runner: AgentRunner,
+  actor: Actor,
   body: ResponsesRequest,
   agentId: string,
   agentVersion: number,
@@ -163,14 +171,16 @@ async function getSessionId(
   const named = typeof body.conversation === "string" ? body.conversation : body.conversation?.id;
   let fromPrevious: string | undefined;
   if (body.previous_response_id) {
-    const previous = RunId.safeParse(body.previous_response_id).success
+    const found = RunId.safeParse(body.previous_response_id).success
       ? await runner.store.getRun(body.previous_response_id)
       : undefined;
+    const previous = found && inScope(actor, found.agentId) ? found : undefined;
     if (!previous) {
       throw new ApiError("not_found", `No response "${body.previous_response_id.slice(0, 100)}".`, {
         param: "previous_response_id",
       });
     }
+    if (previous.agentId !== agentId) throw otherModel("previous_response_id", "response", previous.agentId);
     if (!previous.sessionId) {
       throw new ApiError(
         "validation_failed",
@@ -193,11 +203,7 @@ async function getSessionId(
   }
   const sessionId = named ?? fromPrevious;
   if (sessionId !== undefined) {
-    if (!(await runner.store.sessions.get(sessionId))) {
-      throw new ApiError("not_found", `No conversation "${sessionId.slice(0, 100)}".`, {
-        param: "conversation",
-      });
-    }
+    await checkSessionScope(runner.store, actor, { sessionId, model: agentId, param: "conversation" });
     return sessionId;
   }
   const created = await runner.store.sessions.create({ id: createSessionId(), agentId, agentVersion });
