@@ -136,3 +136,30 @@ describe("WorkerSpanExporter", () => {
     await new Promise<void>((resolve) => refusing.close(() => resolve()));
   });
 });
+
+describe("WorkerSpanExporter shutdown", () => {
+  it("stops a worker whose collector never answers once its shutdown time is up", async () => {
+    // Accepts the request and never answers it.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1/traces`;
+    const worker = new WorkerSpanExporter({
+      protocol: "http/json",
+      exporter: { url, headers: {}, timeoutMillis: 60_000 },
+      resourceAttributes: RESOURCE,
+      onFailure: () => undefined,
+      shutdownTimeoutMs: 300,
+    });
+    const pending = exportWith(worker, makeSpans());
+    // The export waits on the silent collector; ending the exporter must not wait for it.
+    const stopped = worker.shutdown();
+    const outcome = await Promise.race([
+      stopped.then(() => "stopped"),
+      new Promise((resolve) => setTimeout(() => resolve("still waiting"), 10_000).unref()),
+    ]);
+    expect(outcome).toBe("stopped");
+    expect((await pending).code).toBe(1);
+    silent.closeAllConnections();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+  }, 20_000);
+});

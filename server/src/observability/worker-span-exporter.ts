@@ -31,6 +31,8 @@ export interface WorkerSpanExporterOptions {
   resourceAttributes: Record<string, string>;
   /** The worker failed or exited on its own: every later export fails (and is counted as dropped). */
   onFailure: (error: Error) => void;
+  /** How long `shutdown()` lets the worker send what it holds before stopping it (default: one export timeout and a second). */
+  shutdownTimeoutMs?: number;
 }
 
 // Plain CommonJS evaluated as the worker's script (as the WAL checkpointer's): it runs the same from the
@@ -106,8 +108,10 @@ export class WorkerSpanExporter implements SpanExporter {
   #nextId = 0;
   #failure: Error | undefined;
   #stopping = false;
+  readonly #shutdownTimeoutMs: number;
 
   constructor(options: WorkerSpanExporterOptions) {
+    this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? options.exporter.timeoutMillis + 1_000;
     const load = createRequire(import.meta.url);
     this.#worker = new Worker(WORKER_SOURCE, {
       eval: true,
@@ -160,12 +164,17 @@ export class WorkerSpanExporter implements SpanExporter {
     });
   }
 
-  /** Sends what the worker still holds, then ends it. */
+  /**
+   * Sends what the worker still holds, then ends it; a worker still busy when `shutdownTimeoutMs` is up is
+   * stopped, so that a collector that never answers cannot hold the process open.
+   */
   async shutdown(): Promise<void> {
     if (!this.#stopping) {
       this.#stopping = true;
       this.#worker.ref();
       this.#worker.postMessage({ type: "shutdown" });
+      const timer = setTimeout(() => void this.#worker.terminate(), this.#shutdownTimeoutMs);
+      void this.#exited.then(() => clearTimeout(timer));
     }
     await this.#exited;
   }
