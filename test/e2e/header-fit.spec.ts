@@ -124,9 +124,14 @@ test("an admin revokes a signed-in editor's key: that page returns to sign-in an
     await row.getByTestId("key-revoke").click();
     await expect(row).toContainText("revoked");
 
-    // Ed's next request is a 401: the sign-in screen with the reason, never the WADDLE_TOKEN dialog.
-    await editorPage.getByTestId("agent-item-support-triage").click();
+    // Ed's next request is a 401: the sign-in screen with the reason, never the WADDLE_TOKEN dialog. His
+    // socket, cut at the revoke, may meet the 401 first when it reconnects; then the list is already gone.
+    const leaving = editorPage
+      .getByTestId("agent-item-support-triage")
+      .click({ timeout: 10_000 })
+      .catch(() => undefined);
     await expect(editorPage.getByTestId("signin-page")).toBeVisible();
+    await leaving;
     await expect(editorPage.getByRole("alert")).toContainText(/stopped working.*revoked or has expired/);
     await expect(editorPage.getByTestId("token-dialog")).toHaveCount(0);
     await saveScreenshot(editorPage, "header-fit-key-revoked");
