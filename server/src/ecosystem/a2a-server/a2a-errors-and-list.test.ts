@@ -1,15 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
-import {
-  ListTasksRequest,
-  Role,
-  TaskState,
-  type Message,
-  type Part,
-  type StreamResponse,
-  type Task,
-} from "@a2a-js/sdk";
-import { AgentSpec } from "@waddle/protocol";
+import { ListTasksRequest, TaskState, type Part, type StreamResponse, type Task } from "@a2a-js/sdk";
 import {
   afterAll,
   afterEach,
@@ -23,18 +14,7 @@ import {
 } from "vitest";
 import type { Logger, LogLevel } from "../../shared/logger.js";
 import { startTestServer, type TestServer } from "../../testing/start-test-server.js";
-
-/** One slow mock tool: the offline model calls it, so the run stays working until cancelled. */
-const slowAgent = AgentSpec.parse({
-  version: 1,
-  id: "slow-lookup",
-  name: "Slow lookup",
-  description: "Looks something up, slowly.",
-  sampleQueries: ["Look up the weather"],
-  tools: [
-    { name: "lookup", desc: "Looks up", impl: { kind: "mock", output: { ok: true }, latencyMs: 60_000 } },
-  ],
-});
+import { send, slowAgent, text, userMessage } from "./a2a-test-messages.js";
 
 const entries: { level: LogLevel; message: string; fields: Record<string, unknown> }[] = [];
 const record =
@@ -50,25 +30,8 @@ const logger: Logger = {
 };
 const a2aEntries = () => entries.filter((entry) => entry.message.startsWith("A2A request"));
 
-const text = (value: string): Part => ({
-  content: { $case: "text", value },
-  metadata: undefined,
-  filename: "",
-  mediaType: "text/plain",
-});
-function send(parts: Part[], ids: { taskId?: string; contextId?: string } = {}) {
-  const message: Message = {
-    messageId: randomUUID(),
-    contextId: ids.contextId ?? "",
-    taskId: ids.taskId ?? "",
-    role: Role.ROLE_USER,
-    parts,
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-  return { tenant: "", message, configuration: undefined, metadata: undefined };
-}
+const sendParts = (parts: Part[], ids: { taskId?: string; contextId?: string } = {}) =>
+  send(userMessage(parts, ids));
 
 let server: TestServer;
 let client: (agentId: string) => Promise<Client>;
@@ -90,12 +53,12 @@ afterEach(() => consoleError.mockRestore());
 describe("A2A errors go to the server's logger, not the console", () => {
   it("a refused message/stream (a message on a working task) is a debug entry, no console.error", async () => {
     const a2a = await client("slow-lookup");
-    const stream = a2a.sendMessageStream(send([text("Look up the weather")]));
+    const stream = a2a.sendMessageStream(sendParts([text("Look up the weather")]));
     const first = await stream.next();
     const task = first.value?.payload?.$case === "task" ? first.value.payload.value : undefined;
     expect(task).toBeDefined();
     const refused = a2a.sendMessageStream(
-      send([text("hurry")], { taskId: task!.id, contextId: task!.contextId }),
+      sendParts([text("hurry")], { taskId: task!.id, contextId: task!.contextId }),
     );
     const drain = async (events: AsyncGenerator<StreamResponse>) => {
       for await (const event of events) void event;
@@ -157,10 +120,12 @@ describe("A2A ListTasks", () => {
     const a2a = await client("support-triage");
     const sent: Task[] = [];
     for (const query of ["Refund please", "My invoice is wrong", "Duplicate charge"]) {
-      sent.push((await a2a.sendMessage(send([text(query)]))) as Task);
+      sent.push((await a2a.sendMessage(sendParts([text(query)]))) as Task);
     }
     // A task of another agent: never in this agent's list.
-    const other = (await (await client("email-approval")).sendMessage(send([text("Email Dana")]))) as Task;
+    const other = (await (
+      await client("email-approval")
+    ).sendMessage(sendParts([text("Email Dana")]))) as Task;
     const list = (request: Record<string, unknown>) => a2a.listTasks(ListTasksRequest.fromJSON(request));
 
     const all = await list({});

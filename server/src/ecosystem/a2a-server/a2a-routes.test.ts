@@ -3,58 +3,21 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
-import { Role, TaskState, type Message, type Part, type StreamResponse, type Task } from "@a2a-js/sdk";
-import { AgentSpec } from "@waddle/protocol";
+import { TaskState, type Part, type StreamResponse, type Task } from "@a2a-js/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../testing/start-test-server.js";
 import { createWaddleServer } from "../../server.js";
-
-/** One slow mock tool: the offline model calls it, so the run stays working until cancelled. */
-const slowAgent = AgentSpec.parse({
-  version: 1,
-  id: "slow-lookup",
-  name: "Slow lookup",
-  description: "Looks something up, slowly.",
-  sampleQueries: ["Look up the weather"],
-  tools: [
-    { name: "lookup", desc: "Looks up", impl: { kind: "mock", output: { ok: true }, latencyMs: 60_000 } },
-  ],
-});
+import { send, slowAgent, text, userMessage } from "./a2a-test-messages.js";
 
 const cardUrl = (server: TestServer, agentId: string) =>
   `${server.url}/a2a/${agentId}/.well-known/agent-card.json`;
 
-function userMessage(parts: Part[], ids: { taskId?: string; contextId?: string } = {}): Message {
-  return {
-    messageId: randomUUID(),
-    contextId: ids.contextId ?? "",
-    taskId: ids.taskId ?? "",
-    role: Role.ROLE_USER,
-    parts,
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-}
-const text = (value: string): Part => ({
-  content: { $case: "text", value },
-  metadata: undefined,
-  filename: "",
-  mediaType: "text/plain",
-});
 const data = (value: Record<string, unknown>): Part => ({
   content: { $case: "data", value },
   metadata: undefined,
   filename: "",
   mediaType: "application/json",
 });
-const send = (message: Message) => ({
-  tenant: "",
-  message,
-  configuration: undefined,
-  metadata: undefined,
-});
-
 function partsText(parts: Part[]): string {
   return parts.map((part) => (part.content?.$case === "text" ? part.content.value : "")).join("");
 }
