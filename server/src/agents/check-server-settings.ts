@@ -72,6 +72,41 @@ export async function checkServerSettings(spec: AgentSpec, view: ServerSettingsV
       });
     }
   };
+  /** Warns of each header secret this server lacks; true when every one exists. */
+  const checkSecrets = (
+    headers: Record<string, string | { secret: string }>,
+    at: Path,
+    tool: string,
+    target: SpecIssue["target"],
+  ): boolean => {
+    let complete = true;
+    for (const [header, value] of Object.entries(headers)) {
+      if (typeof value === "string" || view.hasSecret(value.secret)) continue;
+      complete = false;
+      push({
+        severity: "warning",
+        code: "missing_secret",
+        path: [...at, "headers", header],
+        message: `The secret ${value.secret} does not exist on this server: calls of ${tool} fail until it is added.`,
+        target,
+        fix: { action: "add_secret", label: "Add secret…", name: value.secret },
+      });
+    }
+    return complete;
+  };
+  /** Warns when `url`'s host is off the http allow-list; true when it is on it. */
+  const checkHost = (url: URL, at: Path, tool: string, target: SpecIssue["target"]): boolean => {
+    if (view.isHostAllowed(url)) return true;
+    push({
+      severity: "warning",
+      code: "host_not_allowed",
+      path: [...at, "url"],
+      message: `${url.host} is not on this server's http allow-list (WADDLE_HTTP_ALLOW): calls of ${tool} are refused until it is.`,
+      target,
+      fix: { action: "allow_host", label: "Allow host…", host: url.host, list: "http" },
+    });
+    return false;
+  };
   checkLlm(spec.llm, ["llm"], { kind: "llm", id: "llm" });
   checkLlm(spec.summarizerLlm, ["summarizerLlm"], { kind: "llm", id: "summarizerLlm" });
   checkLlm(spec.routerLlm, ["routerLlm"], { kind: "llm", id: "routerLlm" });
@@ -81,33 +116,13 @@ export async function checkServerSettings(spec: AgentSpec, view: ServerSettingsV
     const impl = tool.impl;
     if (impl.kind === "http") {
       const url = getTemplateUrl(impl.url);
-      if (url && !view.isHostAllowed(url)) {
-        push({
-          severity: "warning",
-          code: "host_not_allowed",
-          path: [...at, "url"],
-          message: `${url.host} is not on this server's http allow-list: calls of ${tool.name} are refused until it is.`,
-          target,
-          fix: { action: "allow_host", label: "Allow host…", host: url.host, list: "http" },
-        });
-      }
-      for (const [header, value] of Object.entries(impl.headers)) {
-        if (typeof value === "string" || view.hasSecret(value.secret)) continue;
-        push({
-          severity: "warning",
-          code: "missing_secret",
-          path: [...at, "headers", header],
-          message: `The secret ${value.secret} does not exist on this server: calls of ${tool.name} fail until it is added.`,
-          target,
-          fix: { action: "add_secret", label: "Add secret…", name: value.secret },
-        });
-      }
+      if (url) checkHost(url, at, tool.name, target);
+      checkSecrets(impl.headers, at, tool.name, target);
     } else if (impl.kind === "a2a") {
       let url: URL | undefined;
       try {
         url = getCardUrl(impl.url);
       } catch {
-        url = undefined;
         push({
           severity: "error",
           code: "invalid_url",
@@ -116,32 +131,10 @@ export async function checkServerSettings(spec: AgentSpec, view: ServerSettingsV
           target,
         });
       }
-      const missing = Object.entries(impl.headers).filter(
-        ([, value]) => typeof value !== "string" && !view.hasSecret(value.secret),
-      );
-      for (const [header, value] of missing) {
-        if (typeof value === "string") continue;
-        push({
-          severity: "warning",
-          code: "missing_secret",
-          path: [...at, "headers", header],
-          message: `The secret ${value.secret} does not exist on this server: calls of ${tool.name} fail until it is added.`,
-          target,
-          fix: { action: "add_secret", label: "Add secret…", name: value.secret },
-        });
-      }
-      if (url && !view.isHostAllowed(url)) {
-        push({
-          severity: "warning",
-          code: "host_not_allowed",
-          path: [...at, "url"],
-          message: `${url.host} is not on this server's http allow-list (WADDLE_HTTP_ALLOW): calls of the A2A agent ${tool.name} are refused until it is.`,
-          target,
-          fix: { action: "allow_host", label: "Allow host…", host: url.host, list: "http" },
-        });
-      } else if (url && missing.length === 0 && view.checkA2aCard) {
-        const headers = resolveHeaders(impl, view);
-        const problem = await view.checkA2aCard(impl.url, headers);
+      const secrets = checkSecrets(impl.headers, at, tool.name, target);
+      // The card is read only when a call could read it: the host allowed and every secret there.
+      if (url && checkHost(url, at, tool.name, target) && secrets && view.checkA2aCard) {
+        const problem = await view.checkA2aCard(impl.url, resolveHeaders(impl, view));
         if (problem) {
           push({
             severity: "warning",
