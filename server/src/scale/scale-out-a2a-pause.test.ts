@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { AgentSpec } from "@waddle/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnServer, type SpawnedServer } from "../testing/spawn-server.js";
+import { createA2aCallerAgent, getRemoteTaskState } from "../testing/a2a-caller-agent.js";
 import { startTestCluster, type TestCluster } from "../testing/start-test-cluster.js";
 
 // PostgreSQL, redis-server, an API instance and workers, and a remote Waddle as the A2A agent: run with
@@ -29,20 +29,7 @@ describe("a remote A2A task waiting for a person, in queue mode", () => {
   it("is answered by another worker after the one that paused on it was killed", async () => {
     const [api] = cluster.instances as [TestCluster["instances"][0]];
     const first = await cluster.start("worker");
-    const spec = AgentSpec.parse({
-      version: 1,
-      id: "asks-mailer",
-      name: "Asks the mailer",
-      tools: [
-        {
-          name: "ask_remote",
-          desc: "Asks the remote agent",
-          sideEffects: "external",
-          argsSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
-          impl: { kind: "a2a", url: `${remote.url}/a2a/email-approval` },
-        },
-      ],
-    });
+    const spec = createA2aCallerAgent("asks-mailer", `${remote.url}/a2a/email-approval`);
     expect((await api.request("/api/agents", { json: spec })).status).toBe(201);
     const started = await api.request("/api/runs", {
       json: { agentId: "asks-mailer", query: "Email Dana the report" },
@@ -72,13 +59,6 @@ describe("a remote A2A task waiting for a person, in queue mode", () => {
     expect(run.status).toBe("finished");
     const ends = (await cluster.getEvents(run.id)).filter((event) => event.type === "tool_end");
     expect(ends.at(-1)?.data).toMatchObject({ observation: { taskId: remoteTaskId, state: "completed" } });
-    const got = await fetch(`${remote.url}/a2a/email-approval`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: remoteTaskId } }),
-    });
-    expect(((await got.json()) as { result: { status: { state: string } } }).result.status.state).toBe(
-      "completed",
-    );
+    expect(await getRemoteTaskState(`${remote.url}/a2a/email-approval`, remoteTaskId)).toBe("completed");
   }, 120_000);
 });

@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { AgentSpec, type RunEvent, type RunRecord } from "@waddle/protocol";
+import { type RunEvent, type RunRecord } from "@waddle/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnServer, type SpawnedServer } from "../testing/spawn-server.js";
+import { createA2aCallerAgent, getRemoteTaskState } from "../testing/a2a-caller-agent.js";
 
 async function call(
   server: SpawnedServer,
@@ -55,20 +56,7 @@ describe("a2a tools: a remote task waiting for a person, across a restart of the
 
   it("the person's answer, given after the restart, reaches the remote task and ends it", async () => {
     const first = await startCaller();
-    const spec = AgentSpec.parse({
-      version: 1,
-      id: "asks-mailer",
-      name: "Asks the mailer",
-      tools: [
-        {
-          name: "ask_remote",
-          desc: "Asks the remote agent",
-          sideEffects: "external",
-          argsSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
-          impl: { kind: "a2a", url: `${remote.url}/a2a/email-approval` },
-        },
-      ],
-    });
+    const spec = createA2aCallerAgent("asks-mailer", `${remote.url}/a2a/email-approval`);
     expect((await call(first, "/api/agents", spec)).status).toBe(201);
     const started = await call(first, "/api/runs", {
       agentId: "asks-mailer",
@@ -96,12 +84,6 @@ describe("a2a tools: a remote task waiting for a person, across a restart of the
     const ends = events.filter((event) => event.type === "tool_end");
     expect(ends.at(-1)?.data).toMatchObject({ observation: { taskId: remoteTaskId, state: "completed" } });
     // The remote agent ran one task, answered once: no second task was started for the same request.
-    const got = await call(remote, `/a2a/email-approval`, {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tasks/get",
-      params: { id: remoteTaskId },
-    });
-    expect(got.body.result.status.state).toBe("completed");
+    expect(await getRemoteTaskState(`${remote.url}/a2a/email-approval`, remoteTaskId)).toBe("completed");
   }, 90_000);
 });

@@ -11,29 +11,7 @@ import { waitForRun } from "../testing/wait-for-run.js";
 import { getMcpFixtureStdioConfig } from "../testing/mcp-fixture-server.js";
 import type { ToolRunContext } from "@waddle/planner";
 import { getWaitingTask } from "./a2a-tool.js";
-
-const QUERY_ARGS = {
-  type: "object",
-  properties: { query: { type: "string" } },
-  required: ["query"],
-};
-
-function callerAgent(id: string, url: string) {
-  return AgentSpec.parse({
-    version: 1,
-    id,
-    name: id,
-    tools: [
-      {
-        name: "ask_remote",
-        desc: "Asks the remote agent",
-        sideEffects: "external",
-        argsSchema: QUERY_ARGS,
-        impl: { kind: "a2a", url },
-      },
-    ],
-  });
-}
+import { A2A_QUERY_ARGS, createA2aCallerAgent, getRemoteTaskState } from "../testing/a2a-caller-agent.js";
 
 // Waddle calls Waddle: a second server, in its own process, is the remote A2A agent.
 describe("a2a tools: Waddle calls Waddle across two server processes", () => {
@@ -52,7 +30,7 @@ describe("a2a tools: Waddle calls Waddle across two server processes", () => {
   });
 
   it("runs the remote agent as a tool, its status streamed into the run's events", async () => {
-    const spec = callerAgent("asks-triage", `${remote.url}/a2a/support-triage`);
+    const spec = createA2aCallerAgent("asks-triage", `${remote.url}/a2a/support-triage`);
     expect((await local.request("/api/agents", { method: "POST", json: spec })).status).toBe(201);
     const check = await local.request("/api/agents/server-check", { method: "POST", json: spec });
     expect(check.body.issues).toEqual([]);
@@ -70,7 +48,7 @@ describe("a2a tools: Waddle calls Waddle across two server processes", () => {
   });
 
   it("a remote input-required pauses the run; the person's answer is forwarded and the remote task ends", async () => {
-    const spec = callerAgent("asks-mailer", `${remote.url}/a2a/email-approval`);
+    const spec = createA2aCallerAgent("asks-mailer", `${remote.url}/a2a/email-approval`);
     expect((await local.request("/api/agents", { method: "POST", json: spec })).status).toBe(201);
     const started = await local.request("/api/runs", {
       method: "POST",
@@ -95,14 +73,7 @@ describe("a2a tools: Waddle calls Waddle across two server processes", () => {
     const run = await waitForRun(local, paused.id);
     expect(run.status).toBe("finished");
     // The remote task was answered and completed.
-    const got = await fetch(`${remote.url}/a2a/email-approval`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: remoteTaskId } }),
-    });
-    expect(((await got.json()) as { result: { status: { state: string } } }).result.status.state).toBe(
-      "completed",
-    );
+    expect(await getRemoteTaskState(`${remote.url}/a2a/email-approval`, remoteTaskId)).toBe("completed");
   });
 });
 
@@ -161,14 +132,19 @@ describe("a2a cards: bad cards and hosts are a tool error and a validation issue
       id: "bad-refs",
       name: "Bad refs",
       tools: [
-        { name: "bad_card", desc: "x", argsSchema: QUERY_ARGS, impl: { kind: "a2a", url: `${base}/big` } },
+        {
+          name: "bad_card",
+          desc: "x",
+          argsSchema: A2A_QUERY_ARGS,
+          impl: { kind: "a2a", url: `${base}/big` },
+        },
         {
           name: "far_agent",
           desc: "x",
-          argsSchema: QUERY_ARGS,
+          argsSchema: A2A_QUERY_ARGS,
           impl: { kind: "a2a", url: "http://agents.example.invalid/a2a/x" },
         },
-        { name: "bad_url", desc: "x", argsSchema: QUERY_ARGS, impl: { kind: "a2a", url: "not a url" } },
+        { name: "bad_url", desc: "x", argsSchema: A2A_QUERY_ARGS, impl: { kind: "a2a", url: "not a url" } },
         { name: "no_server", desc: "x", impl: { kind: "mcp", server: "nowhere", tool: "echo" } },
         { name: "no_tool", desc: "x", impl: { kind: "mcp", server: "fixture", tool: "no_such_tool" } },
         { name: "echo", desc: "x", impl: { kind: "mcp", server: "fixture", tool: "echo" } },
