@@ -1,9 +1,9 @@
-import type { RunRecord } from "@waddle/protocol";
-import { useState, type ReactElement } from "react";
+import type { ReactElement } from "react";
 import { useEditor } from "../../editor/editor-context.js";
 import type { CompareSide } from "../../runs/run-store-state.js";
 import { useRunStore } from "../use-run-store.js";
 import { CompareTable, type CompareSideLabel } from "./compare-table.js";
+import { PairPicker } from "./pair-picker.js";
 import { formatStartTime } from "../../util/format-time.js";
 
 /**
@@ -75,65 +75,25 @@ function ComparePicker(): ReactElement {
   const editor = useEditor();
   const runs = useRunStore((state) => state.runs);
   const ended = runs.filter((run) => run.status !== "queued" && run.status !== "running");
-  const [left, setLeft] = useState<string>("");
-  const [right, setRight] = useState<string>("");
-  const leftId = left || ended[1]?.id || "";
-  const rightId = right || ended[0]?.id || "";
-  if (ended.length < 2)
-    return (
-      <p className="empty-note">
-        Comparing needs two runs of this agent that have ended. Run it twice (or tick two runs in History).
-      </p>
-    );
   return (
-    <form
+    <PairPicker
+      items={ended}
+      noun="Run"
+      describe={(run) =>
+        `${formatStartTime(run.startedAt ?? run.createdAt)} · ${run.status} · ${run.query.slice(0, 60)}`
+      }
+      empty="Comparing needs two runs of this agent that have ended. Run it twice (or tick two runs in History)."
+      intro={
+        <p className="explain">
+          Pick two runs of this agent: their steps line up side by side, where they part is marked, and the
+          totals show what B cost more or less than A.
+        </p>
+      }
       className="compare-picker"
-      aria-label="Choose two runs to compare"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (leftId && rightId && leftId !== rightId) void editor.runs.getState().openCompare(leftId, rightId);
-      }}
-    >
-      <p className="explain">
-        Pick two runs of this agent: their steps line up side by side, where they part is marked, and the
-        totals show what B cost more or less than A.
-      </p>
-      <RunSelect label="A" value={leftId} runs={ended} onChange={setLeft} testId="compare-pick-left" />
-      <RunSelect label="B" value={rightId} runs={ended} onChange={setRight} testId="compare-pick-right" />
-      <button
-        type="submit"
-        className="btn btn-primary btn-small"
-        data-testid="compare-start"
-        disabled={!leftId || !rightId || leftId === rightId}
-      >
-        Compare
-      </button>
-    </form>
-  );
-}
-
-function RunSelect(props: {
-  label: string;
-  value: string;
-  runs: readonly RunRecord[];
-  onChange(value: string): void;
-  testId: string;
-}): ReactElement {
-  return (
-    <label className="field">
-      <span className="field-label">Run {props.label}</span>
-      <select
-        className="input"
-        value={props.value}
-        data-testid={props.testId}
-        onChange={(event) => props.onChange(event.target.value)}
-      >
-        {props.runs.map((run) => (
-          <option key={run.id} value={run.id}>
-            {formatStartTime(run.startedAt ?? run.createdAt)} · {run.status} · {run.query.slice(0, 60)}
-          </option>
-        ))}
-      </select>
-    </label>
+      ariaLabel="Choose two runs to compare"
+      testIds={{ left: "compare-pick-left", right: "compare-pick-right", submit: "compare-start" }}
+      primary
+      onCompare={(a, b) => void editor.runs.getState().openCompare(a, b)}
+    />
   );
 }

@@ -1,7 +1,8 @@
 import type { TestRunRecord } from "@waddle/protocol";
-import { useEffect, useMemo, useRef, useState, type ReactElement } from "react";
+import { useEffect, useMemo, useRef, type ReactElement } from "react";
 import { formatCost, formatCount, formatDelta, formatDuration } from "../../util/format-metrics.js";
 import { formatStartTime } from "../../util/format-time.js";
+import { PairPicker } from "../compare/pair-picker.js";
 import { compareTestRuns, formatPassRate, type CaseChange } from "./compare-test-runs.js";
 import { describeTestFailure } from "./describe-test-failure.js";
 import type { TestRunSummary } from "./tests-store.js";
@@ -26,63 +27,17 @@ export function TestsComparePicker(props: {
   testRuns: readonly TestRunSummary[];
   onCompare(a: string, b: string): void;
 }): ReactElement {
-  const ended = props.testRuns.filter((run) => run.status !== "running");
-  const [left, setLeft] = useState("");
-  const [right, setRight] = useState("");
-  const a = left || ended[1]?.id || "";
-  const b = right || ended[0]?.id || "";
-  if (ended.length < 2)
-    return (
-      <p className="empty-note">
-        Comparing needs two test runs that have ended: run the suite on two versions.
-      </p>
-    );
   return (
-    <form
+    <PairPicker
+      items={props.testRuns.filter((run) => run.status !== "running")}
+      noun="Test run"
+      describe={describeTestRun}
+      empty="Comparing needs two test runs that have ended: run the suite on two versions."
       className="tests-compare-picker"
-      aria-label="Choose two test runs to compare"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (a && b && a !== b) props.onCompare(a, b);
-      }}
-    >
-      <TestRunSelect label="A" value={a} runs={ended} onChange={setLeft} testId="tests-compare-left" />
-      <TestRunSelect label="B" value={b} runs={ended} onChange={setRight} testId="tests-compare-right" />
-      <button
-        type="submit"
-        className="btn btn-small"
-        data-testid="tests-compare"
-        disabled={!a || !b || a === b}
-      >
-        Compare
-      </button>
-    </form>
-  );
-}
-
-function TestRunSelect(props: {
-  label: string;
-  value: string;
-  runs: readonly TestRunSummary[];
-  onChange(value: string): void;
-  testId: string;
-}): ReactElement {
-  return (
-    <label className="field">
-      <span className="field-label">Test run {props.label}</span>
-      <select
-        className="input"
-        value={props.value}
-        data-testid={props.testId}
-        onChange={(event) => props.onChange(event.target.value)}
-      >
-        {props.runs.map((run) => (
-          <option key={run.id} value={run.id}>
-            {describeTestRun(run)}
-          </option>
-        ))}
-      </select>
-    </label>
+      ariaLabel="Choose two test runs to compare"
+      testIds={{ left: "tests-compare-left", right: "tests-compare-right", submit: "tests-compare" }}
+      onCompare={props.onCompare}
+    />
   );
 }
 
