@@ -14,9 +14,7 @@ import { createLiveSettingsView } from "./agents/server-settings-view.js";
 import { createToolTester } from "./runs/tool-tester.js";
 import { CredentialVault } from "./credentials/credential-vault.js";
 import { createServerLlm } from "./runs/default-planner-factory.js";
-import { SessionService } from "./sessions/session-service.js";
-import { SessionTurns } from "./sessions/session-turns.js";
-import { SessionTasks } from "./sessions/session-tasks.js";
+import { createSessionServices } from "./sessions/create-session-services.js";
 import type { TaskHostSource } from "./runs/run-executor.js";
 import type { PartsHealth } from "./http/meta-routes.js";
 import type { Logger, LogLevel } from "./shared/logger.js";
@@ -27,25 +25,17 @@ import { createObservability, type Observability } from "./observability/create-
 import type { PlannerFactory } from "./runs/planner-factory.js";
 import type { RunEventHub } from "./runs/run-event-hub.js";
 import type { RunService } from "./runs/run-service.js";
-import { createSocketGateway, type WaddleIo } from "./http/socket-gateway.js";
+import type { WaddleIo } from "./http/socket-gateway.js";
 import { createAccessGuards } from "./access/access-guard.js";
 import { Authenticator } from "./access/authenticator.js";
-import { attachSocketAccess } from "./access/socket-access.js";
 import { getAgentRoom } from "./http/agent-watchers.js";
 import { TestRunService } from "./agent-tests/test-run-service.js";
-import { lockDataDir } from "./store/data-dir-lock.js";
-import { PgStore } from "./store/pg-store.js";
 import type { QueueMode, QueueRole } from "./scale/queue-mode.js";
-import { SqliteStore } from "./store/sqlite-store.js";
+import { openServerStore } from "./store/open-server-store.js";
 import type { WaddleStore } from "./store/waddle-store.js";
+import { createSockets } from "./create-sockets.js";
 import type { ModuleImporter } from "./tools/load-tool-modules.js";
 import type { ToolRegistry } from "./tools/tool-registry.js";
-
-/** Queue mode: how often a followed session's log is read for what other instances wrote. */
-const SESSION_POLL_MS = 500;
-
-/** Queue mode: the message that tells the other instances a key was revoked. */
-const KEY_REVOKED = "waddle:key_revoked";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -167,21 +157,14 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
   });
   const { logger, registry, mcp } = setup;
   const dataDir = options.dataDir ?? path.join(ROOT, "data");
-  // Before the database is opened: a second server would mark this one's running runs interrupted.
-  const unlock = options.store || options.databaseUrl ? () => undefined : lockDataDir(dataDir);
-  let store: WaddleStore;
+  const { store, unlock } = await openServerStore({
+    ...(options.store ? { store: options.store } : {}),
+    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+    dataDir,
+    logger,
+  });
   let queueMode: QueueMode | undefined;
   let observability: Observability | undefined;
-  try {
-    store =
-      options.store ??
-      (options.databaseUrl
-        ? await openPgStore(options.databaseUrl, logger)
-        : openSqliteStore(dataDir, logger));
-  } catch (error) {
-    unlock();
-    throw error;
-  }
   try {
     // Before any run: a wrong secrets key stops the start here, with the store closed again below.
     const vault = await CredentialVault.open({
@@ -240,30 +223,8 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       activeRuns: () => runs.activeCount,
       ...(queueStats ? { queueStats } : {}),
     });
-    const sessions = new SessionService(store);
-    const tasks = new SessionTasks({ store, sessions, runs, hub, logger });
+    const { sessions, turns, tasks } = createSessionServices({ store, runs, hub, setup, getRunSettings });
     taskHosts.target = tasks;
-    const turns = new SessionTurns({
-      store,
-      sessions,
-      runs,
-      hub,
-      logger,
-      tasks,
-      createSummarizer: async (spec) => {
-        const live = await getRunSettings();
-        return createServerLlm({
-          config: spec.summarizerLlm ?? spec.llm,
-          path: spec.summarizerLlm ? "summarizerLlm" : "llm",
-          env,
-          policy: live.llmPolicy,
-          redactor: setup.redactor,
-          logger,
-          getLlmKey: live.getLlmKey,
-          ...(setup.priceTable ? { priceTable: setup.priceTable } : {}),
-        });
-      },
-    });
     // Set once socket.io exists: test runs tell the agent's watchers of each change.
     const testUpdates: { emit?: (record: TestRunRecord) => void } = {};
     const tests = new TestRunService({
@@ -341,43 +302,20 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       ...(store.ping || queueMode ? { health: createPartsHealth(store, queueMode) } : {}),
     });
     const httpServer = createServer(app);
-    // Set once socket.io exists: queue mode joins it to the other instances.
-    const follow: { onFollow?: (runId: string, lastSeq: number) => void } = {};
-    const io = createSocketGateway({
+    const { io, cutKey } = createSockets({
       httpServer,
       store,
       hub,
+      sessions,
+      authenticator,
       logger,
       ...(options.token ? { token: options.token } : {}),
       ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
-      onFollow: (runId, lastSeq) => follow.onFollow?.(runId, lastSeq),
-      sessions,
-      // Another instance's session changes reach this one's sockets by reading the log (see session-followers).
-      ...(queueMode ? { sessionPollMs: SESSION_POLL_MS } : {}),
-      keyAccess: true,
+      ...(queueMode ? { queueMode } : {}),
     });
-    const socketAccess = attachSocketAccess(io, { authenticator, store });
-    // A revoked key's sockets are cut here at once, and on every other instance in queue mode.
-    const cluster = io as unknown as {
-      serverSideEmit(event: string, keyId: string): void;
-      on(event: string, listener: (keyId: unknown) => void): void;
-    };
-    revocations.cut = (keyId) => {
-      socketAccess.cutKey(keyId);
-      if (queueMode) cluster.serverSideEmit(KEY_REVOKED, keyId);
-    };
-    if (queueMode) {
-      cluster.on(KEY_REVOKED, (keyId) => {
-        if (typeof keyId !== "string") return;
-        authenticator.invalidate(keyId);
-        socketAccess.cutKey(keyId);
-      });
-    }
+    revocations.cut = cutKey;
     observability.sources.liveSockets = () => io.engine.clientsCount;
     testUpdates.emit = (record) => io.local.to(getAgentRoom(record.agentId)).emit("test_run_updated", record);
-    if (queueMode) {
-      follow.onFollow = queueMode.attach(io as unknown as Parameters<QueueMode["attach"]>[0]).onFollow;
-    }
     await new Promise<void>((resolve, reject) => {
       httpServer.once("error", reject);
       httpServer.listen(options.port ?? 0, host, () => {
@@ -442,25 +380,4 @@ function createPartsHealth(store: WaddleStore, queueMode: QueueMode | undefined)
     ]);
     return { database, ...(redis ? { redis } : {}) };
   };
-}
-
-function openPgStore(connectionString: string, logger: Logger): Promise<PgStore> {
-  return PgStore.open({
-    connectionString,
-    onAvailability: (available, error) =>
-      available
-        ? logger.info("PostgreSQL is back")
-        : logger.warn("PostgreSQL is unreachable: writes wait for it", { error: error?.message }),
-  });
-}
-
-function openSqliteStore(dataDir: string, logger: Logger): SqliteStore {
-  return new SqliteStore(path.join(dataDir, "waddle.db"), {
-    // Checkpoints off the event path: a commit that ran one stalled live events for 4–8 ms.
-    backgroundCheckpoints: true,
-    onCheckpointFailure: (error) =>
-      logger.warn("WAL checkpoint worker stopped; SQLite checkpoints in commits again", {
-        error: error.message,
-      }),
-  });
 }
