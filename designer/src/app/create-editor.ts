@@ -1,4 +1,4 @@
-import { ApiClient } from "../api/api-client.js";
+import { createApiClient } from "../api/api-client.js";
 import { getStoredToken, setStoredToken } from "../api/token-storage.js";
 import { createCommandRegistry } from "../editor/command-registry.js";
 import { createEditorCommands } from "../commands/editor-commands.js";
@@ -44,7 +44,7 @@ export function createEditor(): Editor {
     return pendingToken;
   };
   const onUnauthorized = createUnauthorizedHandler({ me: meStore, askForToken });
-  const api = new ApiClient({ getToken: getStoredToken, onUnauthorized });
+  const api = createApiClient({ getToken: getStoredToken, onUnauthorized });
   const transport = createSocketRunTransport({
     api,
     getToken: getStoredToken,

@@ -1,6 +1,6 @@
 import { validateAgentSpec, type McpServerInfo } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
-import { ApiClient } from "../api/api-client.js";
+import { createApiClient } from "../api/api-client.js";
 import { AgentSession } from "../session/agent-session.js";
 import { createMcpTool } from "../templates/create-new-tool.js";
 import { createTestEditor } from "../testing/create-test-editor.js";
@@ -101,7 +101,7 @@ describe("an MCP tool from the palette", () => {
 
   it("shows no MCP servers when the server cannot list them", async () => {
     const editor = createMcpTestEditor();
-    editor.api = new ApiClient({
+    editor.api = createApiClient({
       getToken: () => null,
       fetch: (async () => new Response(null, { status: 404 })) as typeof fetch,
     });

@@ -1,6 +1,8 @@
 import type { AgentSpec, SessionRecord, SessionSummary } from "@waddle/protocol";
 import type { StoreApi } from "zustand/vanilla";
-import type { ApiClient } from "../api/api-client.js";
+import type { AgentsApi } from "../api/agents-api.js";
+import type { RunsApi } from "../api/runs-api.js";
+import type { SessionsApi } from "../api/sessions-api.js";
 import type { RunView } from "../runs/fold/run-view.js";
 import type { ResumeInput, ResumeResult } from "../runs/run-store-state.js";
 import type { RunTransport } from "../runs/transport/run-transport.js";
@@ -66,17 +68,11 @@ export type ChatStore = StoreApi<ChatStoreState>;
 
 export interface ChatStoreOptions {
   api: Pick<
-    ApiClient,
-    | "listSessions"
-    | "getSession"
-    | "createSession"
-    | "closeSession"
-    | "startTurn"
-    | "decideMerge"
-    | "resumeRun"
-    | "getRunEvents"
-    | "getVersion"
-  >;
+    SessionsApi,
+    "listSessions" | "getSession" | "createSession" | "closeSession" | "startTurn" | "decideMerge"
+  > &
+    Pick<RunsApi, "resumeRun" | "getRunEvents"> &
+    Pick<AgentsApi, "getVersion">;
   /** Follows the turns' runs (the same transport as the run store's). */
   runs: RunTransport;
   sessions: SessionTransport;

@@ -1,6 +1,7 @@
 import type { AgentSpec, ResumeDecision, RunRecord, RunStatus } from "@waddle/protocol";
 import type { StoreApi } from "zustand/vanilla";
-import type { ApiClient } from "../api/api-client.js";
+import type { AgentsApi } from "../api/agents-api.js";
+import type { RunsApi } from "../api/runs-api.js";
 import type { RunComparison } from "./compare/compare-runs.js";
 import type { ReplayIndex } from "./replay/replay-index.js";
 import type { ScheduleFrame } from "./replay/replay-player.js";
@@ -113,10 +114,8 @@ export interface RunStoreState {
 export type RunStore = StoreApi<RunStoreState>;
 
 export interface RunStoreOptions {
-  api: Pick<
-    ApiClient,
-    "getRun" | "getRunEvents" | "getVersion" | "startRun" | "cancelRun" | "resumeRun" | "listRuns"
-  >;
+  api: Pick<RunsApi, "getRun" | "getRunEvents" | "startRun" | "cancelRun" | "resumeRun" | "listRuns"> &
+    Pick<AgentsApi, "getVersion">;
   transport: RunTransport;
   /** When queued live events are applied (once per frame); requestAnimationFrame by default. */
   scheduleFrame?: ScheduleFrame;

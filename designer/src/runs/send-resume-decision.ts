@@ -1,5 +1,5 @@
 import { ResumeConflictDetails } from "@waddle/protocol";
-import type { ApiClient } from "../api/api-client.js";
+import type { RunsApi } from "../api/runs-api.js";
 import { getErrorMessage, isApiError } from "../api/api-error.js";
 import { getConflictMessage } from "./get-conflict-message.js";
 import type { ResumeInput } from "./run-store-state.js";
@@ -15,7 +15,7 @@ export type SentResumeDecision =
  * alike: a 409 that says the pause was answered already comes back as `conflict`, in words.
  */
 export async function sendResumeDecision(
-  api: Pick<ApiClient, "resumeRun">,
+  api: Pick<RunsApi, "resumeRun">,
   runId: string,
   resumeToken: string,
   input: ResumeInput,

@@ -1,5 +1,5 @@
 import type { AgentSpec } from "@waddle/protocol";
-import { ApiClient } from "../api/api-client.js";
+import { createApiClient } from "../api/api-client.js";
 import { createEditorCommands } from "../commands/editor-commands.js";
 import { createCommandRegistry } from "../editor/command-registry.js";
 import type { Editor } from "../editor/editor-context.js";
@@ -21,7 +21,7 @@ export function createTestEditor(options: { spec?: AgentSpec; fetch?: typeof fet
   const document = createDocumentStore({ spec: options.spec ?? makeSpec() });
   const ui = createUiStore();
   const session = createSessionStore();
-  const api = new ApiClient({
+  const api = createApiClient({
     getToken: () => null,
     fetch: options.fetch ?? ((async () => new Response(null, { status: 503 })) as typeof fetch),
   });

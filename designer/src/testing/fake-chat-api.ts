@@ -14,7 +14,7 @@ import {
   type SessionSummary,
   type StartTurnRequest,
 } from "@waddle/protocol";
-import type { MergeDecisionResponse } from "../api/api-client.js";
+import type { MergeDecisionResponse } from "../api/sessions-api.js";
 import { ApiError } from "../api/api-error.js";
 import type { ChatStoreOptions } from "../chats/chat-store.js";
 import type { FakeSessionTransport } from "../chats/transport/fake-session-transport.js";

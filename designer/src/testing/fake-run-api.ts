@@ -7,7 +7,7 @@ import type {
   RunStatus,
   StartRunRequest,
 } from "@waddle/protocol";
-import type { ListRunsOptions } from "../api/api-client.js";
+import type { ListRunsOptions } from "../api/runs-api.js";
 import { ApiError } from "../api/api-error.js";
 import type { FakeRunTransport } from "../runs/transport/fake-run-transport.js";
 import type { RunStoreOptions } from "../runs/run-store.js";

@@ -1,7 +1,6 @@
 import type { TestRunRecord } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
-import type { ApiClient } from "../../api/api-client.js";
-import { createTestsStore } from "./tests-store.js";
+import { createTestsStore, type TestsStoreApi } from "./tests-store.js";
 
 const record = (id: string, status: TestRunRecord["status"], agentId = "orders"): TestRunRecord => ({
   id,
@@ -38,7 +37,7 @@ function createStore(options: { started?: TestRunRecord } = {}) {
     },
     getTestRun: (id: string) =>
       options.started?.id === id ? Promise.resolve(options.started) : Promise.reject(new Error(`no ${id}`)),
-  } as unknown as ApiClient;
+  } as unknown as TestsStoreApi;
   return { store: createTestsStore(api), calls };
 }
 

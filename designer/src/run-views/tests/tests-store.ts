@@ -1,7 +1,8 @@
 import type { AgentVersionSummary, TestCase, TestRunRecord, TestRunsListResponse } from "@waddle/protocol";
 import { useStore } from "zustand";
 import { createStore, type StoreApi } from "zustand/vanilla";
-import type { ApiClient } from "../../api/api-client.js";
+import type { AgentsApi } from "../../api/agents-api.js";
+import type { TestsApi } from "../../api/tests-api.js";
 import { getErrorMessage } from "../../api/api-error.js";
 import { useEditor, type Editor } from "../../editor/editor-context.js";
 
@@ -40,7 +41,10 @@ export interface TestsState {
 
 export type TestsStore = StoreApi<TestsState>;
 
-export function createTestsStore(api: ApiClient): TestsStore {
+/** The routes the Tests tab uses: its suite and test runs, and the versions to run them on. */
+export type TestsStoreApi = TestsApi & Pick<AgentsApi, "listVersions">;
+
+export function createTestsStore(api: TestsStoreApi): TestsStore {
   return createStore<TestsState>()((set, get) => {
     const read = async (testRunId: string) => {
       const record = await api.getTestRun(testRunId);

@@ -1,14 +1,15 @@
 import type { AgentSpec, RunEvent, RunRecord } from "@waddle/protocol";
-import type { ApiClient } from "../../api/api-client.js";
+import type { AgentsApi } from "../../api/agents-api.js";
+import type { RunsApi } from "../../api/runs-api.js";
 import { applyRunEvents, createRunView } from "../fold/apply-run-event.js";
 import type { RunView } from "../fold/run-view.js";
 
-export type RunLoadApi = Pick<ApiClient, "getRun" | "getRunEvents" | "getVersion">;
+export type RunLoadApi = Pick<RunsApi, "getRun" | "getRunEvents"> & Pick<AgentsApi, "getVersion">;
 
 /** The spec of the version a run ran, by `agentId@version`, fetched once (null when it is gone). */
 export type SpecCache = (agentId: string, version: number) => Promise<AgentSpec | null>;
 
-export function createSpecCache(api: Pick<ApiClient, "getVersion">): SpecCache {
+export function createSpecCache(api: Pick<AgentsApi, "getVersion">): SpecCache {
   const cache = new Map<string, Promise<AgentSpec | null>>();
   return (agentId, version) => {
     const key = `${agentId}@${version}`;

@@ -1,5 +1,5 @@
 import type { RunRecord } from "@waddle/protocol";
-import type { ApiClient } from "../../api/api-client.js";
+import type { RunsApi } from "../../api/runs-api.js";
 import { getErrorMessage } from "../../api/api-error.js";
 import type { RunStoreState } from "../run-store-state.js";
 import type { RunTransport } from "../transport/run-transport.js";
@@ -18,7 +18,7 @@ interface Watch {
  * `run_updated` (upsert by id, newest first), updates heard during a load kept over its answer.
  */
 export function createRunListActions(input: {
-  api: Pick<ApiClient, "listRuns">;
+  api: Pick<RunsApi, "listRuns">;
   transport: RunTransport;
   get: () => RunStoreState;
   set: (patch: Partial<RunStoreState>) => void;
