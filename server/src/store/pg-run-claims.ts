@@ -1,7 +1,7 @@
 import type { RunRecord, RunStatus } from "@waddle/protocol";
 import type { PgQuery } from "./request-keys/pg-request-key-store.js";
 import { getPgRunSets } from "./pg-run-patch.js";
-import { toPgRunRecord, type PgRunRow } from "./pg-run-writes.js";
+import { toRunRecord, type RunRow } from "./sql-rows.js";
 import type { RunClaim, RunPatch, RunWork } from "./waddle-store.js";
 
 /**
@@ -89,8 +89,8 @@ export class PgRunClaims {
          RETURNING *`,
       [options.runId, options.resumeToken, ...params],
     );
-    const row = rows[0] as (PgRunRow & { epoch: number }) | undefined;
-    return row ? { run: toPgRunRecord(row), epoch: row.epoch } : undefined;
+    const row = rows[0] as (RunRow & { epoch: number }) | undefined;
+    return row ? { run: toRunRecord(row), epoch: row.epoch } : undefined;
   }
 
   async requestCancel(runId: string): Promise<void> {

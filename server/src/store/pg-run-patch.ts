@@ -1,5 +1,5 @@
 import type { RunPatch } from "./waddle-store.js";
-import { RUN_COLUMNS } from "./sqlite-rows.js";
+import { RUN_COLUMNS } from "./sql-rows.js";
 
 /**
  * `SET` fragments and their parameters for a run patch, numbered from `$firstIndex`: JSON fields as text,

@@ -1,12 +1,7 @@
-import type { RunRecord } from "@waddle/protocol";
 import { fencedError } from "./fenced-error.js";
 import type { Query } from "./pg-connection.js";
 import { getPgRunSets } from "./pg-run-patch.js";
-import { toRunRecord, type RunRow } from "./sqlite-rows.js";
 import { StoreError, type EventEntry, type RunPatch } from "./waddle-store.js";
-
-/** A run's row as PostgreSQL returns it. */
-export type PgRunRow = Omit<RunRow, "offline"> & { offline: boolean };
 
 // A run's writes inside a transaction: the fence, its events with what they change, its row's patches.
 
@@ -79,10 +74,6 @@ export async function patchRun(query: Query, id: string, patch: RunPatch): Promi
       ? await query("SELECT 1 FROM runs WHERE id = $1", [id])
       : await query(`UPDATE runs SET ${sets.join(", ")} WHERE id = $1`, [id, ...params]);
   if ((result.rowCount ?? 0) === 0) throw new StoreError("not_found", `Run "${id}" does not exist.`);
-}
-
-export function toPgRunRecord(row: PgRunRow): RunRecord {
-  return toRunRecord({ ...row, offline: row.offline ? 1 : 0 });
 }
 
 export function isStoreError(error: unknown, code: string): error is StoreError {

@@ -11,14 +11,7 @@ import type pg from "pg";
 import { isUniqueViolation } from "./pg-errors.js";
 import { PgConnection, type OperationKind, type PgStoreOptions, type Query } from "./pg-connection.js";
 import { PgRunClaims } from "./pg-run-claims.js";
-import {
-  appendRunEvents,
-  assertFence,
-  isStoreError,
-  patchRun,
-  toPgRunRecord,
-  type PgRunRow,
-} from "./pg-run-writes.js";
+import { appendRunEvents, assertFence, isStoreError, patchRun } from "./pg-run-writes.js";
 import { applyPgMigrations } from "./pg-migrations.js";
 import { PgDraftStore } from "./drafts/pg-draft-store.js";
 import { PgCredentialStore } from "./credentials/pg-credential-store.js";
@@ -29,7 +22,7 @@ import { PgA2aTaskStore } from "./a2a-tasks/pg-a2a-task-store.js";
 import { PgSessionStore } from "./sessions/pg-session-store.js";
 import { PgTestStore } from "./tests/pg-test-store.js";
 import { PgCallRecordStore } from "./call-records/pg-call-record-store.js";
-import { toAgentRecord, type VersionRow } from "./sqlite-rows.js";
+import { toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sql-rows.js";
 
 export type { PgStoreOptions } from "./pg-connection.js";
 import {
@@ -259,7 +252,7 @@ export class PgStore implements WaddleStore {
           run.offlineChosen ?? false,
         ],
       );
-      return toPgRunRecord(rows[0] as PgRunRow);
+      return toRunRecord(rows[0] as RunRow);
     } catch (error) {
       if (isUniqueViolation(error)) throw new StoreError("conflict", `Run "${run.id}" already exists.`);
       throw error;
@@ -268,7 +261,7 @@ export class PgStore implements WaddleStore {
 
   async getRun(id: string): Promise<RunRecord | undefined> {
     const { rows } = await this.query("SELECT * FROM runs WHERE id = $1", [id]);
-    return rows[0] ? toPgRunRecord(rows[0] as PgRunRow) : undefined;
+    return rows[0] ? toRunRecord(rows[0] as RunRow) : undefined;
   }
 
   async listRuns(options: ListRunsOptions = {}): Promise<RunRecord[]> {
@@ -292,7 +285,7 @@ export class PgStore implements WaddleStore {
          ORDER BY position DESC LIMIT $${params.length}`,
       params,
     );
-    return (rows as PgRunRow[]).map(toPgRunRecord);
+    return (rows as RunRow[]).map(toRunRecord);
   }
 
   async updateRun(id: string, patch: RunPatch, options: { fence?: number } = {}): Promise<RunRecord> {
@@ -300,7 +293,7 @@ export class PgStore implements WaddleStore {
       if (options.fence !== undefined) await assertFence(query, id, options.fence);
       await patchRun(query, id, patch);
       const { rows } = await query("SELECT * FROM runs WHERE id = $1", [id]);
-      return toPgRunRecord(rows[0] as PgRunRow);
+      return toRunRecord(rows[0] as RunRow);
     });
   }
 

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { fencedError } from "./fenced-error.js";
-import { RUN_COLUMNS } from "./sqlite-rows.js";
+import { RUN_COLUMNS } from "./sql-rows.js";
 import { StoreError, type RunPatch } from "./waddle-store.js";
 
 /** A prepared statement for `text`, prepared once per store. */

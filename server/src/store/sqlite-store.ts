@@ -21,7 +21,7 @@ import { SqliteDraftStore } from "./drafts/sqlite-draft-store.js";
 import { SqliteSessionStore } from "./sessions/sqlite-session-store.js";
 import { SqliteTestStore } from "./tests/sqlite-test-store.js";
 import { SqliteCallRecordStore } from "./call-records/sqlite-call-record-store.js";
-import { toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sqlite-rows.js";
+import { toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sql-rows.js";
 import {
   EMPTY_USAGE,
   getAgentSummary,

@@ -2,6 +2,9 @@ import type { AgentRecord, AgentSpec, RunOrigin, RunRecord } from "@waddle/proto
 import type { RunPatch } from "./waddle-store.js";
 import { withRunSummary } from "./with-run-summary.js";
 
+// Rows of the two SQL stores (SQLite and PostgreSQL) and the records they hold: JSON columns are text,
+// flags are 0/1 in SQLite and booleans in PostgreSQL.
+
 export interface RunRow {
   id: string;
   agent_id: string;
@@ -12,7 +15,7 @@ export interface RunRow {
   usage: string;
   pause: string | null;
   error: string | null;
-  offline: number;
+  offline: number | boolean;
   last_seq: number;
   created_at: string;
   started_at: string | null;
@@ -79,7 +82,7 @@ export function toRunRecord(row: RunRow): RunRecord {
     lastSeq: row.last_seq,
     pause: parse(row.pause) as RunRecord["pause"],
     error: parse(row.error) as RunRecord["error"],
-    offline: row.offline === 1,
+    offline: Boolean(row.offline),
     ...(row.offline_chosen ? { offlineChosen: true } : {}),
     ...(row.tool_context_keys === null
       ? {}
