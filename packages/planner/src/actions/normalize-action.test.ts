@@ -345,26 +345,27 @@ describe("normalizeAction: answers as PenguiFlow's finish path reads them", () =
     expect(normalizeAction('{"next_node": "final_response", "args": ["", 7]}').args).toEqual({});
   });
 
-  it("keeps raw_answer as the answer when answer differs, and the other text under extra", () => {
-    const result = normalizeActionDetailed({
-      next_node: "final_response",
-      args: { answer: "Short.", raw_answer: "The full answer.", sources: [] },
-    });
-    expect(result.action.args).toEqual({
-      answer: "The full answer.",
-      sources: [],
-      extra: { answer: "Short." },
-    });
+  it("keeps answer as the answer when raw_answer differs (PenguiFlow), and raw_answer beside it under extra", () => {
+    const result = normalizeActionDetailed(
+      '{"next_node": "final_response", "args": {"answer": "A", "raw_answer": "B"}}',
+    );
+    expect(result.action.args).toEqual({ answer: "A", extra: { raw_answer: "B" } });
     expect(result.rewrites).toEqual(["answer_texts_kept"]);
+    expect(
+      normalizeActionDetailed({
+        next_node: "final_response",
+        args: { answer: "Short.", raw_answer: "The full answer.", sources: [] },
+      }).action.args,
+    ).toEqual({ answer: "Short.", sources: [], extra: { raw_answer: "The full answer." } });
     expect(
       normalizeAction({ next_node: "final_response", args: { answer: "Same", raw_answer: "Same" } }),
     ).toEqual({ next_node: "final_response", args: { answer: "Same" } });
   });
 
-  it("takes a top-level raw_answer beside args.answer as the answer, keeping the other", () => {
+  it("keeps args.answer as the answer beside a top-level raw_answer or answer, keeping the other", () => {
     expect(
       normalizeAction('{"next_node": "final_response", "raw_answer": "Top.", "args": {"answer": "Inner."}}'),
-    ).toEqual({ next_node: "final_response", args: { answer: "Top.", extra: { answer: "Inner." } } });
+    ).toEqual({ next_node: "final_response", args: { answer: "Inner.", extra: { raw_answer: "Top." } } });
     expect(
       normalizeAction({
         next_node: "final_response",
@@ -372,6 +373,12 @@ describe("normalizeAction: answers as PenguiFlow's finish path reads them", () =
         args: { answer: "Inner.", extra: { k: 1 } },
       }),
     ).toEqual({ next_node: "final_response", args: { answer: "Inner.", extra: { k: 1, answer: "Top." } } });
+  });
+
+  it("keeps answer as the answer in the legacy shape too", () => {
+    expect(
+      normalizeAction('{"thought": "ok", "next_node": null, "args": {"answer": "A", "raw_answer": "B"}}'),
+    ).toEqual({ next_node: "final_response", args: { answer: "A", extra: { raw_answer: "B" } } });
   });
 
   it("lets a real answer win over a stand-in raw_answer, and a real raw_answer over a stand-in answer", () => {

@@ -26,6 +26,12 @@ export type AnswerReply =
   | { kind: "answer"; answer: string; args: Record<string, unknown>; note?: SalvageNote }
   /** A whole action that is not an answer (a tool call, a plan): the caller decides. */
   | { kind: "action"; action: PlannerAction }
+  /**
+   * A reply cut off (it ends inside its JSON, or stopped at the token limit): no answer, as in PenguiFlow,
+   * where a repair reply that does not parse gives nothing. `fragment` is the answer text it had so far,
+   * for the caller to keep aside (or, at the end of a budget, to show marked as cut off).
+   */
+  | { kind: "cut_off"; reason: string; fragment?: { answer: string; note: SalvageNote } }
   | { kind: "none"; reason: string };
 
 /**
@@ -34,7 +40,8 @@ export type AnswerReply =
  * `{answer}`, `{raw_answer}`, `{text}`, `{response}`, `{content}`, fenced JSON, `Answer: …`, plain prose.
  * Placeholder values are skipped for the next key, and a reply that is only a placeholder (`n/a`,
  * `unknown`, `TBD`, `<answer>`) is no answer: asked for the answer, the model had none. A reply cut off
- * at the token limit gives its answer fragment, marked as such (docs/empty-final-answer.md).
+ * (`{"answer": "x"`, or stopped at the token limit) is no answer either: `cut_off`, with the answer text
+ * it had so far (docs/empty-final-answer.md).
  */
 export function readAnswerReply(content: string, options: InterpretOptions): AnswerReply {
   const read = readAnyAnswer(content, options);
@@ -50,20 +57,15 @@ function isNoAnswer(text: string): boolean {
 
 function readAnyAnswer(content: string, options: InterpretOptions): AnswerReply {
   if (options.finishReason === "length") {
-    const fragment = extractAnswerFragment(content) ?? getProseAnswer(content)?.answer;
-    return fragment === undefined
-      ? { kind: "none", reason: "the reply was cut off before any answer text" }
-      : {
-          kind: "answer",
-          answer: fragment,
-          args: {},
-          note: createSalvageNote(
-            "answer_fragment",
-            "the reply stopped at the token limit: its answer text so far was kept, marked as cut off",
-          ),
-        };
+    return readCutOff(
+      extractAnswerFragment(content) ?? getProseAnswer(content)?.answer,
+      "stopped at the token limit",
+    );
   }
   const interpreted = interpretReply(content, options);
+  if (!interpreted.ok && interpreted.code === "truncated_reply") {
+    return readCutOff(extractAnswerFragment(content), "ends inside its JSON");
+  }
   if (interpreted.ok) {
     const { action } = interpreted;
     if (action.next_node !== "final_response") return { kind: "action", action };
@@ -100,6 +102,14 @@ function readAnyAnswer(content: string, options: InterpretOptions): AnswerReply 
   const prose = getProseAnswer(content);
   if (prose !== undefined) return { kind: "answer", answer: prose.answer, args: {}, note: prose.note };
   return { kind: "none", reason: "the reply held no answer text" };
+}
+
+/** A cut-off reply: no answer, with the answer text it had so far when there is any. */
+function readCutOff(fragment: string | undefined, why: string): AnswerReply {
+  const reason = `the reply was cut off (it ${why})`;
+  if (fragment === undefined || isNoAnswer(fragment)) return { kind: "cut_off", reason };
+  const note = createSalvageNote("answer_fragment", `${reason}: its answer text so far is marked as cut off`);
+  return { kind: "cut_off", reason, fragment: { answer: fragment, note } };
 }
 
 function findAnswerKey(value: unknown): { key: string; answer: string } | undefined {

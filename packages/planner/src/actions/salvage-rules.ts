@@ -35,7 +35,7 @@ const DETAILS: Readonly<Record<string, string>> = {
   answer_lines: "an answer given as a list of lines was joined",
   args_lines: "args given as a list of lines were joined as the answer",
   answer_texts_kept:
-    "answer and raw_answer differ: raw_answer is the answer, the other text is kept under extra",
+    "the answer was given twice with different texts: args.answer is the answer, the other text is kept under extra",
   answer_unwrapped: "an answer nested in an object was read from it",
   answer_coerced: "an answer given as a number or boolean was written as text",
   action_array: "a JSON array of actions: the first runs, the others are offered back as alternates",
@@ -51,6 +51,7 @@ const DETAILS: Readonly<Record<string, string>> = {
   placeholder_dropped: "optional args holding placeholders were dropped",
   arg_types_coerced: "numbers and booleans sent as strings were read as values",
   answer_string: "the reply was not valid JSON: its complete answer string was kept, the rest was lost",
+  cut_off_answer_kept: "a cut-off reply is no answer: its text was kept under extra.cut_off_answer",
   final_extra: "final_response keys with no payload field were kept under extra",
   final_invalid_moved: "final_response fields that did not validate were moved under extra",
   sources_strings: "sources given as strings were read as {url} or {title}",

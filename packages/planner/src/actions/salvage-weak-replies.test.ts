@@ -204,33 +204,56 @@ describe("the answer re-ask accepts whatever shape the answer comes in", () => {
     });
   });
 
-  it("keeps raw_answer as the answer and the other text under extra", () => {
-    expect(readAnswerReply('{"answer": "Short.", "raw_answer": "The full answer."}', options)).toMatchObject({
+  it("keeps answer as the answer and raw_answer beside it under extra", () => {
+    expect(readAnswerReply('{"answer": "A", "raw_answer": "B"}', options)).toMatchObject({
       kind: "answer",
-      answer: "The full answer.",
-      args: { extra: { answer: "Short." } },
+      answer: "A",
+      args: { extra: { raw_answer: "B" } },
     });
   });
 
-  it("reads a cut-off JSON reply as its answer without the closing quote, marked as a fragment", () => {
-    expect(readAnswerReply('{"answer": "x"', options)).toMatchObject({
-      kind: "answer",
-      answer: "x",
-      note: { rule: "answer_fragment" },
+  it.each(['{"answer": "x"', '{"answer": "x', '{"next_node": "final_response", "args": {"answer": "x"}'])(
+    "takes the cut-off JSON reply %s as no answer (PenguiFlow: it parses to nothing), its text kept aside",
+    (reply) => {
+      expect(readAnswerReply(reply, options)).toMatchObject({
+        kind: "cut_off",
+        fragment: { answer: "x", note: { rule: "answer_fragment" } },
+      });
+    },
+  );
+
+  it("takes a reply stopped at the token limit as cut off, even when its JSON parses", () => {
+    expect(readAnswerReply('{"answer": "x"}', { ...options, finishReason: "length" })).toMatchObject({
+      kind: "cut_off",
+      fragment: { answer: "x" },
     });
-    expect(readAnswerReply('{"answer": "x"', { ...options, finishReason: "length" })).toMatchObject({
-      answer: "x",
-      note: { rule: "answer_fragment" },
+    expect(readAnswerReply('{"next_node": "search", "args": {"q": "x', options)).toEqual({
+      kind: "cut_off",
+      reason: expect.stringMatching(/cut off/),
     });
   });
 
-  it("keeps the answer text of a reply cut off at the token limit, marked as such", () => {
+  it("still reads a malformed but whole reply as the model meant it", () => {
+    expect(readAnswerReply("{'answer': 'It is 42.'}", options)).toMatchObject({
+      kind: "answer",
+      answer: "It is 42.",
+    });
+    expect(readAnswerReply('{"answer": "He said "hi" twice."}', options)).toMatchObject({
+      kind: "answer",
+      answer: 'He said "hi" twice.',
+    });
+  });
+
+  it("keeps the answer text of a reply cut off at the token limit aside, marked as such", () => {
     expect(
       readAnswerReply('{"next_node": "final_response", "args": {"answer": "Cats are small', {
         ...options,
         finishReason: "length",
       }),
-    ).toMatchObject({ kind: "answer", answer: "Cats are small", note: { rule: "answer_fragment" } });
+    ).toMatchObject({
+      kind: "cut_off",
+      fragment: { answer: "Cats are small", note: { rule: "answer_fragment" } },
+    });
   });
 });
 

@@ -45,11 +45,16 @@ export async function finishWithAnswerTurn(
     run.llmCaller.abort(call);
     return run.signal.aborted ? run.finishCancelled() : canned();
   }
-  const read = readAnswerReply(content, {
+  const reply = readAnswerReply(content, {
     format: run.config.options.actionFormat,
     toolNames: run.config.toolNames,
     finishReason,
   });
+  // The budget turn is the run's last word: a cut-off reply's text is shown, marked as cut off.
+  const read =
+    reply.kind === "cut_off" && reply.fragment !== undefined
+      ? { kind: "answer" as const, answer: reply.fragment.answer, args: {}, note: reply.fragment.note }
+      : reply;
   if (read.kind !== "answer") return canned();
   const action: PlannerAction = { next_node: "final_response", args: { ...read.args, answer: read.answer } };
   if (read.note !== undefined)

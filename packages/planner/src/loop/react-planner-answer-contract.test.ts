@@ -97,40 +97,46 @@ describe("the answer re-ask: a placeholder is no answer", () => {
 });
 
 describe("the answer re-ask: a cut-off JSON reply", () => {
-  it("gives its text without the closing quote, marked as a salvaged fragment", async () => {
-    const { run, salvaged } = setup([EMPTY_FINAL, '{"answer": "x"']);
-    const result = await run();
-    expect(result.payload).toMatchObject({
-      answer: "x",
-      requires_followup: true,
-      salvaged: { rule: "answer_fragment" },
-    });
-    expect(salvaged()).toEqual(["answer_fragment"]);
-  });
+  it.each(['{"answer": "x"', '{"next_node": "final_response", "args": {"answer": "x'])(
+    "%s is no answer (PenguiFlow: a repair reply that does not parse is nothing); its text is kept aside",
+    async (reply) => {
+      const { run, llm, salvaged } = setup([EMPTY_FINAL, reply]);
+      const result = await run();
+      expect(llm.calls).toHaveLength(2);
+      expect(result).toMatchObject({
+        reason: "answer_complete",
+        payload: {
+          answer: "The model finished without an answer.",
+          requires_followup: true,
+          extra: { cut_off_answer: "x" },
+        },
+      });
+      expect(result.payload.salvaged).toBeUndefined();
+      expect(salvaged()).toEqual(["cut_off_answer_kept"]);
+    },
+  );
 });
 
 describe("answer and raw_answer with different texts", () => {
   it.each([
-    ['{"next_node": "final_response", "args": {"answer": "Short.", "raw_answer": "The full answer."}}'],
-    ['{"next_node": "final_response", "raw_answer": "The full answer.", "args": {"answer": "Short."}}'],
-    [
-      '{"thought": "done", "next_node": null, "args": {"answer": "Short.", "raw_answer": "The full answer."}}',
-    ],
-  ])("%s keeps raw_answer as the answer and the other under extra", async (reply) => {
+    ['{"next_node": "final_response", "args": {"answer": "A", "raw_answer": "B"}}'],
+    ['{"next_node": "final_response", "raw_answer": "B", "args": {"answer": "A"}}'],
+    ['{"thought": "done", "next_node": null, "args": {"answer": "A", "raw_answer": "B"}}'],
+  ])("%s keeps answer as the answer (PenguiFlow) and raw_answer beside it under extra", async (reply) => {
     const { run, llm, salvaged } = setup([reply]);
     const result = await run();
     expect(llm.calls).toHaveLength(1);
     expect(result.payload).toMatchObject({
-      answer: "The full answer.",
-      extra: { answer: "Short." },
+      answer: "A",
+      extra: { raw_answer: "B" },
       requires_followup: false,
     });
     expect(salvaged()).toContain("answer_texts_kept");
   });
 
   it("does the same for a reply to the answer re-ask", async () => {
-    const { run } = setup([EMPTY_FINAL, '{"answer": "Short.", "raw_answer": "The full answer."}']);
+    const { run } = setup([EMPTY_FINAL, '{"answer": "A", "raw_answer": "B"}']);
     const result = await run();
-    expect(result.payload).toMatchObject({ answer: "The full answer.", extra: { answer: "Short." } });
+    expect(result.payload).toMatchObject({ answer: "A", extra: { raw_answer: "B" } });
   });
 });

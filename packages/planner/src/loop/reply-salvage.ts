@@ -9,7 +9,7 @@ import {
   INFERRED_ANSWER_RULES,
   readAnswerReply,
 } from "../actions/read-answer-reply.js";
-import type { SalvageNote } from "../actions/salvage-rules.js";
+import { createSalvageNote, type SalvageNote } from "../actions/salvage-rules.js";
 import type { Decision } from "./decision.js";
 import { createFallbackPayload } from "../run/final-payload.js";
 import type { RunContext } from "./run-context.js";
@@ -32,7 +32,9 @@ export interface UsableText {
 /**
  * The reply to an answer re-ask: an answer in any shape finishes the run with it; a whole other action
  * (a tool call) goes on as any reply (undefined); nothing usable finishes with the final_response as it
- * was, without an answer (its fallback), so a hopeless finish costs two calls.
+ * was, without an answer (its fallback), so a hopeless finish costs two calls. A cut-off reply is nothing
+ * usable (PenguiFlow's finish repair parses it to none): the text it had is kept under
+ * `extra.cut_off_answer`, never shown as the answer.
  */
 export function settleAnswerReask(
   run: RunContext,
@@ -45,15 +47,39 @@ export function settleAnswerReask(
     finishReason: input.finishReason,
   });
   if (read.kind === "action") return undefined;
-  if (read.kind === "none") {
+  if (read.kind === "none" || read.kind === "cut_off") {
+    const fragment = read.kind === "cut_off" ? read.fragment?.answer : undefined;
+    const checked =
+      fragment === undefined ? reask.fallback : keepCutOffAnswer(run, { reask, fragment, actionSeq });
     run.emitAction(reask.action, "llm", actionSeq);
-    return { kind: "action", action: reask.action, checked: reask.fallback, source: "llm", actionSeq };
+    return { kind: "action", action: reask.action, checked, source: "llm", actionSeq };
   }
   const action: PlannerAction = {
     next_node: "final_response",
     args: { ...reask.fallback.args, ...reask.fallback.invalid, ...read.args, answer: read.answer },
   };
   return decideAnswer(run, { action, note: read.note, actionSeq });
+}
+
+/** The re-ask's fallback with the text of a cut-off reply kept under `extra`, and said so. */
+function keepCutOffAnswer(
+  run: RunContext,
+  input: { reask: AnswerReask; fragment: string; actionSeq: number },
+): FinalCheck {
+  const { fallback } = input.reask;
+  const given = fallback.args.extra;
+  const extra =
+    typeof given === "object" && given !== null && !Array.isArray(given)
+      ? given
+      : given === undefined
+        ? {}
+        : { extra: given };
+  const note = createSalvageNote(
+    "cut_off_answer_kept",
+    "the reply to the answer re-ask was cut off, so it is no answer; its text is kept under extra.cut_off_answer",
+  );
+  reportSalvages(run, [note], { node: "final_response", actionSeq: input.actionSeq });
+  return { ...fallback, args: { ...fallback.args, extra: { ...extra, cut_off_answer: input.fragment } } };
 }
 
 /** A final answer the planner took from what the model said, with its `action_salvaged` event. */

@@ -29,11 +29,12 @@ describe("createFinalPayload", () => {
     expect(createFinalPayload({ answer: "  " }, "fallback").answer).toBe("fallback");
   });
 
-  it("lets raw_answer win over a different answer, keeping the other under extra", () => {
-    expect(createFinalPayload({ answer: "Short.", raw_answer: "Full." })).toMatchObject({
-      answer: "Full.",
-      extra: { answer: "Short." },
+  it("keeps answer over a different raw_answer (PenguiFlow), with raw_answer beside it under extra", () => {
+    expect(createFinalPayload({ answer: "A", raw_answer: "B" })).toMatchObject({
+      answer: "A",
+      extra: { raw_answer: "B" },
     });
+    expect(createFinalPayload({ answer: " ", raw_answer: "B" }).answer).toBe("B");
     expect(createFinalPayload({ answer: "Same", raw_answer: "Same" }).extra).toBeUndefined();
     expect(createFinalPayload({ answer: "A", extra: { answer: "B" }, mood: "ok" }).extra).toEqual({
       answer: "B",

@@ -18,10 +18,10 @@ export const FINAL_ARG_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The typed final payload from validated `final_response` args. `raw_answer` wins over a different
- * `answer` (PenguiFlow's finish path), which is then kept under `extra.answer`. Keys with no field, an
- * `extra` object's keys, and `invalid` fields that did not validate are kept under `extra`
- * (docs/empty-final-answer.md).
+ * The typed final payload from validated `final_response` args. `answer` wins over a different
+ * `raw_answer` (its legacy synonym, as in PenguiFlow's `answer_text()`), which is then kept under
+ * `extra.raw_answer`. Keys with no field, an `extra` object's keys, and `invalid` fields that did not
+ * validate are kept under `extra` (docs/empty-final-answer.md).
  */
 export function createFinalPayload(
   args: FinalResponseArgs,
@@ -29,9 +29,9 @@ export function createFinalPayload(
   invalid?: Readonly<Record<string, unknown>>,
 ): FinalPayload {
   const raw = hasText(args.raw_answer) ? args.raw_answer : undefined;
-  const answer = raw ?? args.answer ?? fallbackAnswer;
+  const written = hasText(args.answer) ? args.answer : raw;
   const payload: FinalPayload = {
-    answer: answer.trim().length > 0 ? answer : fallbackAnswer,
+    answer: written ?? fallbackAnswer,
     artifacts: args.artifacts ?? {},
     sources: args.sources ?? [],
     suggested_actions: args.suggested_actions ?? [],
@@ -43,9 +43,7 @@ export function createFinalPayload(
   const given = args.extra;
   if (typeof given === "object" && given !== null && !Array.isArray(given)) extra = { ...given };
   else if (given !== undefined) extra = { extra: given };
-  if (raw !== undefined && hasText(args.answer) && args.answer !== raw) {
-    extra = { ...extra, answer: args.answer };
-  }
+  if (raw !== undefined && written !== raw) extra = { ...extra, raw_answer: raw };
   for (const key in args) {
     if (!FINAL_ARG_KEYS.has(key)) (extra ??= {})[key] = args[key];
   }

@@ -1,5 +1,5 @@
-// A terminal action's args as `{answer, …}`: answers in any shape, PenguiFlow's raw_answer precedence, and
-// the texts that lose kept under extra (docs/normalization.md, docs/empty-final-answer.md).
+// A terminal action's args as `{answer, …}`: answers in any shape, PenguiFlow's answer-over-raw_answer
+// precedence, and the texts that lose kept under extra (docs/normalization.md, docs/empty-final-answer.md).
 import { isPlaceholderAnswer } from "../placeholders.js";
 import { isRecord, rewrite, type Json, type Rewrites } from "./rewrites.js";
 
@@ -9,9 +9,10 @@ const ANSWER_KEYS = ["answer", "raw_answer", "final_answer", "text", "response",
 const BARE_ANSWER_KEYS = ["answer", "raw_answer", "final_answer"] as const;
 
 /**
- * A `final_response` as `{answer, …}`. `raw_answer` wins over `answer` when both hold different text
- * (PenguiFlow's finish path); the text that loses is kept under `extra`, never dropped. A stand-in answer
- * gives way to a real one under another key (`text`, `content`, a top-level `answer`).
+ * A `final_response` as `{answer, …}`. `answer` wins over a `raw_answer` with different text (PenguiFlow's
+ * `normalize_action` and `answer_text()`: `raw_answer` is the legacy synonym, read when `answer` is missing);
+ * the text that loses is kept under `extra`, never dropped. A stand-in answer gives way to a real one under
+ * another key (`raw_answer`, `text`, `content`, a top-level `answer`).
  */
 export function toFinalResponse(data: Json, rewrites: Rewrites): Json {
   const rawArgs = data.args;
@@ -26,10 +27,12 @@ export function toFinalResponse(data: Json, rewrites: Rewrites): Json {
   }
   const current = getUsableAnswer(args.answer);
   const raw = getUsableAnswer(args.raw_answer) ?? getUsableAnswer(data.raw_answer);
-  if (raw !== undefined) {
+  if (current !== undefined) {
+    if (typeof args.answer !== "string") setAnswer(args, current, rewrites);
+  } else if (raw !== undefined) {
     setAnswer(args, raw, rewrites);
-    if (current === undefined) rewrite(rewrites, "synonym:raw_answer");
-  } else if (current === undefined) {
+    rewrite(rewrites, "synonym:raw_answer");
+  } else {
     // An empty or placeholder answer beside a real one under another key (text, content, …): the other.
     const key = ANSWER_KEYS.find((name) => name !== "answer" && getUsableAnswer(args[name]) !== undefined);
     const topKey = ANSWER_KEYS.find((name) => getUsableAnswer(data[name]) !== undefined);
@@ -43,9 +46,9 @@ export function toFinalResponse(data: Json, rewrites: Rewrites): Json {
       const stand = readAnswerValue(args.answer);
       if (stand !== undefined && typeof args.answer !== "string") setAnswer(args, stand, rewrites);
     }
-  } else if (typeof args.answer !== "string") setAnswer(args, current, rewrites);
+  }
   if (raw !== undefined || typeof args.raw_answer === "string") delete args.raw_answer;
-  keepOtherAnswers(args, data, { rewrites, rawWins: raw !== undefined });
+  keepOtherAnswers(args, data, rewrites);
   return { next_node: "final_response", args };
 }
 
@@ -53,7 +56,7 @@ export function toFinalResponse(data: Json, rewrites: Rewrites): Json {
  * `answer` and `raw_answer` texts (in args or beside them) that differ from the chosen answer, kept under
  * `extra` by their key: the model wrote them, so they are not dropped.
  */
-function keepOtherAnswers(args: Json, data: Json, into: { rewrites: Rewrites; rawWins: boolean }): void {
+function keepOtherAnswers(args: Json, data: Json, rewrites: Rewrites): void {
   const chosen = args.answer;
   const given = isRecord(data.args) ? data.args : {};
   const others: Json = {};
@@ -77,11 +80,9 @@ function keepOtherAnswers(args: Json, data: Json, into: { rewrites: Rewrites; ra
       : { extra, ...others };
   const kept = `extra.${keys.join(", extra.")}`;
   rewrite(
-    into.rewrites,
+    rewrites,
     "answer_texts_kept",
-    into.rawWins
-      ? `answer and raw_answer differ: raw_answer is the answer (PenguiFlow's precedence); the other text is kept under ${kept}`
-      : `the answer was given twice with different texts: args.answer is the answer; the other is kept under ${kept}`,
+    `the answer was given twice with different texts: args.answer is the answer (raw_answer is its legacy synonym); the other text is kept under ${kept}`,
   );
 }
 
