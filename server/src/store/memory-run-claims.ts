@@ -1,7 +1,7 @@
 import type { RunRecord, RunStatus } from "@waddle/protocol";
-import { fencedError } from "./fenced-error.js";
+import { fencedError, runNotFoundError } from "./store-errors.js";
 import { withRunSummary } from "./with-run-summary.js";
-import { StoreError, type NewRun, type RunClaim, type RunPatch, type RunWork } from "./waddle-store.js";
+import type { NewRun, RunClaim, RunPatch, RunWork } from "./waddle-store.js";
 
 /** A run's queue-mode fields, which `RunRecord` does not show. */
 interface RunLease {
@@ -51,7 +51,7 @@ export class MemoryRunClaims {
 
   assertFence(runId: string, epoch: number): void {
     const lease = this.leases.get(runId);
-    if (!lease) throw new StoreError("not_found", `Run "${runId}" does not exist.`);
+    if (!lease) throw runNotFoundError(runId);
     if (lease.epoch !== epoch) throw fencedError(runId, epoch, lease.epoch);
   }
 

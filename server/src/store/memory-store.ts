@@ -24,6 +24,14 @@ import {
   type WaddleStore,
 } from "./waddle-store.js";
 import { MemoryRunClaims } from "./memory-run-claims.js";
+import {
+  agentExistsError,
+  agentNotFoundError,
+  runExistsError,
+  runNotFoundError,
+  seqGapError,
+  staleAgentVersionError,
+} from "./store-errors.js";
 import { MemoryDraftStore } from "./drafts/memory-draft-store.js";
 import { MemoryCredentialStore } from "./credentials/memory-credential-store.js";
 import { MemoryApiKeyStore } from "./api-keys/memory-api-key-store.js";
@@ -77,9 +85,7 @@ export class MemoryStore implements WaddleStore {
     this.assertOpen();
     const { spec } = options;
     if (this.agents.has(spec.id)) {
-      throw new StoreError("conflict", `An agent with id "${spec.id}" already exists.`, {
-        currentVersion: this.agents.get(spec.id)!.at(-1)!.record.version,
-      });
+      throw agentExistsError(spec.id, this.agents.get(spec.id)!.at(-1)!.record.version);
     }
     const now = new Date().toISOString();
     // Runs of a deleted agent with this id name the versions they ran: never reuse those numbers.
@@ -106,17 +112,10 @@ export class MemoryStore implements WaddleStore {
   }): Promise<AgentRecord> {
     this.assertOpen();
     const versions = this.agents.get(options.id);
-    if (!versions) throw new StoreError("not_found", `Agent "${options.id}" does not exist.`);
+    if (!versions) throw agentNotFoundError(options.id);
     const latest = versions.at(-1)!.record;
     if (latest.version !== options.baseVersion) {
-      throw new StoreError(
-        "conflict",
-        `Agent "${options.id}" is at version ${latest.version}, not ${options.baseVersion}.`,
-        {
-          currentVersion: latest.version,
-          baseVersion: options.baseVersion,
-        },
-      );
+      throw staleAgentVersionError(options.id, latest.version, options.baseVersion);
     }
     const record: AgentRecord = {
       id: options.id,
@@ -154,7 +153,7 @@ export class MemoryStore implements WaddleStore {
 
   async createRun(run: NewRun): Promise<RunRecord> {
     this.assertOpen();
-    if (this.runs.has(run.id)) throw new StoreError("conflict", `Run "${run.id}" already exists.`);
+    if (this.runs.has(run.id)) throw runExistsError(run.id);
     const record: RunRecord = {
       id: run.id,
       agentId: run.agentId,
@@ -201,7 +200,7 @@ export class MemoryStore implements WaddleStore {
   async updateRun(id: string, patch: RunPatch, options: { fence?: number } = {}): Promise<RunRecord> {
     this.assertOpen();
     const run = this.runs.get(id);
-    if (!run) throw new StoreError("not_found", `Run "${id}" does not exist.`);
+    if (!run) throw runNotFoundError(id);
     if (options.fence !== undefined) this.claims.assertFence(id, options.fence);
     this.applyPatch(run, patch);
     return withRunSummary(structuredClone(run));
@@ -218,17 +217,10 @@ export class MemoryStore implements WaddleStore {
     const expected = new Map<string, number>();
     for (const { event } of entries) {
       const run = this.runs.get(event.runId);
-      if (!run) throw new StoreError("not_found", `Run "${event.runId}" does not exist.`);
+      if (!run) throw runNotFoundError(event.runId);
       const lastSeq = expected.get(event.runId) ?? run.lastSeq ?? 0;
       if (event.seq !== lastSeq + 1) {
-        throw new StoreError(
-          "seq_gap",
-          `Event seq ${event.seq} of run "${event.runId}" does not follow ${lastSeq}.`,
-          {
-            lastSeq,
-            seq: event.seq,
-          },
-        );
+        throw seqGapError(event.runId, event.seq, lastSeq);
       }
       expected.set(event.runId, event.seq);
     }

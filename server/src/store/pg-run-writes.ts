@@ -1,4 +1,4 @@
-import { fencedError } from "./fenced-error.js";
+import { fencedError, runNotFoundError, seqGapError } from "./store-errors.js";
 import type { Query } from "./pg-connection.js";
 import { getPgRunSets } from "./pg-run-patch.js";
 import { StoreError, type EventEntry, type RunPatch } from "./waddle-store.js";
@@ -9,7 +9,7 @@ import { StoreError, type EventEntry, type RunPatch } from "./waddle-store.js";
 export async function assertFence(query: Query, runId: string, epoch: number): Promise<void> {
   const { rows } = await query("SELECT epoch FROM runs WHERE id = $1 FOR UPDATE", [runId]);
   const row = rows[0] as { epoch: number } | undefined;
-  if (!row) throw new StoreError("not_found", `Run "${runId}" does not exist.`);
+  if (!row) throw runNotFoundError(runId);
   if (row.epoch !== epoch) throw fencedError(runId, epoch, row.epoch);
 }
 
@@ -21,11 +21,7 @@ export async function appendRunEvents(
   const first = entries[0]!.event.seq;
   entries.forEach((entry, index) => {
     if (entry.event.seq !== first + index) {
-      throw new StoreError(
-        "seq_gap",
-        `Event seq ${entry.event.seq} of run "${runId}" does not follow ${first + index - 1}.`,
-        { lastSeq: first + index - 1, seq: entry.event.seq },
-      );
+      throw seqGapError(runId, entry.event.seq, first + index - 1);
     }
   });
   const last = first + entries.length - 1;
@@ -37,11 +33,8 @@ export async function appendRunEvents(
   if (advanced.rowCount === 0) {
     const { rows } = await query("SELECT last_seq FROM runs WHERE id = $1", [runId]);
     const lastSeq = rows[0]?.last_seq as number | undefined;
-    if (lastSeq === undefined) throw new StoreError("not_found", `Run "${runId}" does not exist.`);
-    throw new StoreError("seq_gap", `Event seq ${first} of run "${runId}" does not follow ${lastSeq}.`, {
-      lastSeq,
-      seq: first,
-    });
+    if (lastSeq === undefined) throw runNotFoundError(runId);
+    throw seqGapError(runId, first, lastSeq);
   }
   await query(
     `INSERT INTO run_events (run_id, seq, type, event)
@@ -73,7 +66,7 @@ export async function patchRun(query: Query, id: string, patch: RunPatch): Promi
     sets.length === 0
       ? await query("SELECT 1 FROM runs WHERE id = $1", [id])
       : await query(`UPDATE runs SET ${sets.join(", ")} WHERE id = $1`, [id, ...params]);
-  if ((result.rowCount ?? 0) === 0) throw new StoreError("not_found", `Run "${id}" does not exist.`);
+  if ((result.rowCount ?? 0) === 0) throw runNotFoundError(id);
 }
 
 export function isStoreError(error: unknown, code: string): error is StoreError {

@@ -23,12 +23,17 @@ import { PgSessionStore } from "./sessions/pg-session-store.js";
 import { PgTestStore } from "./tests/pg-test-store.js";
 import { PgCallRecordStore } from "./call-records/pg-call-record-store.js";
 import { toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sql-rows.js";
+import {
+  agentExistsError,
+  agentNotFoundError,
+  runExistsError,
+  staleAgentVersionError,
+} from "./store-errors.js";
 
 export type { PgStoreOptions } from "./pg-connection.js";
 import {
   EMPTY_USAGE,
   getAgentSummary,
-  StoreError,
   type AppendBatchOptions,
   type AppendEventOptions,
   type EventEntry,
@@ -109,13 +114,9 @@ export class PgStore implements WaddleStore {
   async createAgent(options: { spec: AgentSpec; message?: string; invalid?: boolean }): Promise<AgentRecord> {
     const { spec } = options;
     const now = new Date().toISOString();
-    const conflict = (version: number) =>
-      new StoreError("conflict", `An agent with id "${spec.id}" already exists.`, {
-        currentVersion: version,
-      });
     const version = await this.transaction("read", async (query) => {
       const existing = await query("SELECT latest_version FROM agents WHERE id = $1", [spec.id]);
-      if (existing.rows[0]) throw conflict(existing.rows[0].latest_version as number);
+      if (existing.rows[0]) throw agentExistsError(spec.id, existing.rows[0].latest_version as number);
       // Runs of a deleted agent with this id name the versions they ran: never reuse those numbers.
       const ran = await query("SELECT MAX(agent_version) AS version FROM runs WHERE agent_id = $1", [
         spec.id,
@@ -127,7 +128,7 @@ export class PgStore implements WaddleStore {
           [spec.id, first, now],
         );
       } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(first);
+        if (isUniqueViolation(error)) throw agentExistsError(spec.id, first);
         throw error;
       }
       await this.insertVersion(query, {
@@ -164,13 +165,9 @@ export class PgStore implements WaddleStore {
         options.id,
       ]);
       const existing = rows[0] as { latest_version: number; created_at: string } | undefined;
-      if (!existing) throw new StoreError("not_found", `Agent "${options.id}" does not exist.`);
+      if (!existing) throw agentNotFoundError(options.id);
       if (existing.latest_version !== options.baseVersion) {
-        throw new StoreError(
-          "conflict",
-          `Agent "${options.id}" is at version ${existing.latest_version}, not ${options.baseVersion}.`,
-          { currentVersion: existing.latest_version, baseVersion: options.baseVersion },
-        );
+        throw staleAgentVersionError(options.id, existing.latest_version, options.baseVersion);
       }
       const version = existing.latest_version + 1;
       await this.insertVersion(query, {
@@ -254,7 +251,7 @@ export class PgStore implements WaddleStore {
       );
       return toRunRecord(rows[0] as RunRow);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new StoreError("conflict", `Run "${run.id}" already exists.`);
+      if (isUniqueViolation(error)) throw runExistsError(run.id);
       throw error;
     }
   }

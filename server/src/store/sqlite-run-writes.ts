@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
-import { fencedError } from "./fenced-error.js";
+import { fencedError, runNotFoundError } from "./store-errors.js";
 import { RUN_COLUMNS } from "./sql-rows.js";
-import { StoreError, type RunPatch } from "./waddle-store.js";
+import type { RunPatch } from "./waddle-store.js";
 
 /** A prepared statement for `text`, prepared once per store. */
 export type Sql = (text: string) => Database.Statement;
@@ -9,7 +9,7 @@ export type Sql = (text: string) => Database.Statement;
 /** Refuses (`fenced`) unless the run's epoch is still `epoch`; inside the write's transaction. */
 export function assertSqliteFence(sql: Sql, runId: string, epoch: number): void {
   const row = sql("SELECT epoch FROM runs WHERE id = ?").get(runId) as { epoch: number } | undefined;
-  if (!row) throw new StoreError("not_found", `Run "${runId}" does not exist.`);
+  if (!row) throw runNotFoundError(runId);
   if (row.epoch !== epoch) throw fencedError(runId, epoch, row.epoch);
 }
 
@@ -36,10 +36,9 @@ export function patchSqliteRun(sql: Sql, id: string, patch: RunPatch): void {
     );
   }
   if (sets.length === 0) {
-    if (!sql("SELECT 1 FROM runs WHERE id = ?").get(id))
-      throw new StoreError("not_found", `Run "${id}" does not exist.`);
+    if (!sql("SELECT 1 FROM runs WHERE id = ?").get(id)) throw runNotFoundError(id);
     return;
   }
   const changes = sql(`UPDATE runs SET ${sets.join(", ")} WHERE id = ?`).run(...params, id).changes;
-  if (changes === 0) throw new StoreError("not_found", `Run "${id}" does not exist.`);
+  if (changes === 0) throw runNotFoundError(id);
 }

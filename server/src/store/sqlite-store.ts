@@ -25,7 +25,6 @@ import { toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sql-
 import {
   EMPTY_USAGE,
   getAgentSummary,
-  StoreError,
   type AppendBatchOptions,
   type AppendEventOptions,
   type EventEntry,
@@ -37,6 +36,14 @@ import {
   type WaddleStore,
 } from "./waddle-store.js";
 import { writeTransaction } from "./sqlite-write-transaction.js";
+import {
+  agentExistsError,
+  agentNotFoundError,
+  runExistsError,
+  runNotFoundError,
+  seqGapError,
+  staleAgentVersionError,
+} from "./store-errors.js";
 
 export type { SqliteStoreOptions } from "./open-sqlite-database.js";
 
@@ -103,9 +110,7 @@ export class SqliteStore implements WaddleStore {
       const existing = this.sql("SELECT latest_version FROM agents WHERE id = ?").get(spec.id) as
         { latest_version: number } | undefined;
       if (existing) {
-        throw new StoreError("conflict", `An agent with id "${spec.id}" already exists.`, {
-          currentVersion: existing.latest_version,
-        });
+        throw agentExistsError(spec.id, existing.latest_version);
       }
       // Runs of a deleted agent with this id name the versions they ran: never reuse those numbers.
       const ran = this.sql("SELECT MAX(agent_version) AS version FROM runs WHERE agent_id = ?").get(
@@ -153,13 +158,9 @@ export class SqliteStore implements WaddleStore {
       const existing = this.sql("SELECT latest_version, created_at FROM agents WHERE id = ?").get(
         options.id,
       ) as { latest_version: number; created_at: string } | undefined;
-      if (!existing) throw new StoreError("not_found", `Agent "${options.id}" does not exist.`);
+      if (!existing) throw agentNotFoundError(options.id);
       if (existing.latest_version !== options.baseVersion) {
-        throw new StoreError(
-          "conflict",
-          `Agent "${options.id}" is at version ${existing.latest_version}, not ${options.baseVersion}.`,
-          { currentVersion: existing.latest_version, baseVersion: options.baseVersion },
-        );
+        throw staleAgentVersionError(options.id, existing.latest_version, options.baseVersion);
       }
       const version = existing.latest_version + 1;
       this.insertVersion({
@@ -239,7 +240,7 @@ export class SqliteStore implements WaddleStore {
       );
     } catch (error) {
       if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
-        throw new StoreError("conflict", `Run "${run.id}" already exists.`);
+        throw runExistsError(run.id);
       }
       throw error;
     }
@@ -317,15 +318,8 @@ export class SqliteStore implements WaddleStore {
     if (advanced === 0) {
       const run = this.sql("SELECT last_seq FROM runs WHERE id = ?").get(event.runId) as
         { last_seq: number } | undefined;
-      if (!run) throw new StoreError("not_found", `Run "${event.runId}" does not exist.`);
-      throw new StoreError(
-        "seq_gap",
-        `Event seq ${event.seq} of run "${event.runId}" does not follow ${run.last_seq}.`,
-        {
-          lastSeq: run.last_seq,
-          seq: event.seq,
-        },
-      );
+      if (!run) throw runNotFoundError(event.runId);
+      throw seqGapError(event.runId, event.seq, run.last_seq);
     }
     this.sql("INSERT INTO run_events (run_id, seq, type, event) VALUES (?, ?, ?, ?)").run(
       event.runId,
