@@ -26,6 +26,7 @@ import type { ServerMetrics } from "./observability/server-metrics.js";
 import { createTraceContextMiddleware } from "./observability/trace-context.js";
 import { createRunsRoutes } from "./http/runs-routes.js";
 import { createSessionsRoutes } from "./http/sessions-routes.js";
+import { getTurnSessionId } from "./http/respond-with-turn.js";
 import { createA2aCardRoutes } from "./http/a2a-card-routes.js";
 import { createTestsRoutes } from "./http/tests-routes.js";
 import type { TestRunService } from "./agent-tests/test-run-service.js";
@@ -130,15 +131,20 @@ export function createApp(options: CreateAppOptions): Express {
       onRevoke: (keyId) => options.onKeyRevoked?.(keyId),
     }),
   );
-  // A run, or a session's turn (whose agent is the session's when the body names none).
+  // A run, or a session's turn: a turn's bucket is its session's agent's, whatever the body names.
+  const getSessionAgent = async (sessionId: string) => (await options.store.sessions.get(sessionId))?.agentId;
   api.post(
     "/runs",
-    limits.middleware(async (request) => {
-      const body = request.body as { agentId?: unknown; sessionId?: unknown } | undefined;
-      if (typeof body?.agentId === "string") return body.agentId;
-      if (typeof body?.sessionId !== "string") return undefined;
-      return (await options.store.sessions.get(body.sessionId))?.agentId;
+    limits.middleware((request) => {
+      const sessionId = getTurnSessionId(request.body);
+      if (sessionId !== undefined) return getSessionAgent(sessionId);
+      const agentId = (request.body as { agentId?: unknown } | undefined)?.agentId;
+      return typeof agentId === "string" ? agentId : undefined;
     }),
+  );
+  api.post(
+    "/sessions/:id/turns",
+    limits.middleware((request) => getSessionAgent(String(request.params["id"]))),
   );
   api.use(createAuditRoutes({ audit: options.store.audit }));
   api.use(

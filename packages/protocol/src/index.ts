@@ -201,6 +201,8 @@ export {
   SessionTaskJob,
   SessionTaskStatus,
   SessionTurn,
+  StartSessionTurnRequest,
+  StartSessionTurnResponse,
 } from "./session.js";
 export { SessionEvent } from "./session-event.js";
 export type { NewSessionEvent, SessionEventOf, SessionEventType } from "./session-event.js";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Slug } from "./names.js";
 import { GroupReport, MergeStrategy, ResumeDecision, Usage } from "./planner-action.js";
-import { RunStatus } from "./api.js";
+import { RunStatus, StartRunRequest } from "./api.js";
 import { Preview, TaskStatus } from "./run-event.js";
 
 const JsonRecord = z.record(z.string(), z.unknown());
@@ -158,6 +158,23 @@ export const CreateSessionRequest = z.strictObject({
 export type CreateSessionRequest = z.infer<typeof CreateSessionRequest>;
 export const CreateSessionResponse = z.object({ sessionId: z.string() });
 export type CreateSessionResponse = z.infer<typeof CreateSessionResponse>;
+
+/**
+ * `POST /api/sessions/:id/turns` body: the session's next turn, on its pinned version. `context` is the
+ * turn's tool context (`StartRunRequest.toolContext`): for tools only, never shown to the LLM or stored.
+ */
+export const StartSessionTurnRequest = z.strictObject({
+  query: StartRunRequest.shape.query,
+  context: StartRunRequest.shape.toolContext,
+});
+export type StartSessionTurnRequest = z.infer<typeof StartSessionTurnRequest>;
+/** `POST /api/sessions/:id/turns` answer (202), also `POST /api/runs {sessionId}`'s: the turn's run. */
+export const StartSessionTurnResponse = z.object({
+  runId: z.string(),
+  sessionId: z.string(),
+  turn: z.int().positive(),
+});
+export type StartSessionTurnResponse = z.infer<typeof StartSessionTurnResponse>;
 
 export const ListSessionsQuery = z.strictObject({
   agentId: Slug.optional(),

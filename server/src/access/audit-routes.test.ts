@@ -151,6 +151,19 @@ describe("the audit log records each action with who did it", () => {
       json: { decision: "approve", note: "looks right" },
     });
     expect(decided.status).toBe(202);
+    // A turn, by the turn route or its alias: a run started by the API, with its session and agent.
+    for (const [path, json] of [
+      [`/api/sessions/${sessionId}/turns`, { query: "A question" }],
+      ["/api/runs", { sessionId, query: "And another" }],
+    ] as const) {
+      const turn = await server.request(path, { method: "POST", json });
+      expect(turn.status, path).toBe(202);
+      expect(await lastEntry("run.started", turn.body.runId)).toMatchObject({
+        actor: "local",
+        details: { via: "api", agentId: "support-triage", sessionId, turn: turn.body.turn },
+      });
+      await waitForRun(server, turn.body.runId);
+    }
     expect(await lastEntry("session.merge_decision", sessionId)).toMatchObject({
       details: { mergeId: "merge_1", decision: "approve", note: "looks right" },
     });

@@ -43,13 +43,20 @@ describe("rate limits on the routes that start work (WADDLE_RATE_LIMIT=2/h)", ()
     expect((await server.request("/api/runs")).status).toBe(200);
   });
 
-  it("a session's turn", async () => {
+  it("a session's turn: POST /api/sessions/:id/turns and its alias POST /api/runs {sessionId}", async () => {
     const { sessionId } = (
       await server.request("/api/sessions", { method: "POST", json: { agentId: "support-triage" } })
     ).body as { sessionId: string };
-    const turn = await server.request("/api/runs", { method: "POST", json: { sessionId, query: "hi" } });
-    expect(turn.status).toBe(429);
-    expectRetryAfter(turn.headers);
+    for (const [path, json] of [
+      [`/api/sessions/${sessionId}/turns`, { query: "hi" }],
+      ["/api/runs", { sessionId, query: "hi" }],
+    ] as const) {
+      const turn = await server.request(path, { method: "POST", json });
+      expect(turn.status, path).toBe(429);
+      expect(turn.body.code).toBe("rate_limited");
+      expectRetryAfter(turn.headers);
+    }
+    expect((await server.store.sessions.get(sessionId))?.turns).toEqual([]);
   });
 
   it("/v1/chat/completions and /v1/responses: 429 in OpenAI's error shape", async () => {

@@ -6,7 +6,8 @@ import type { Permission } from "./permissions.js";
  * - `list`: a list its handler filters by the actor (`actorOf(response)`);
  * - `agent`: the `:id` (or `:model`) parameter is the agent id;
  * - `run`, `session`, `testRun`: the `:id` parameter is one, whose agent is read from the store;
- * - `body`: the JSON body's `agentId`, `spec.id`, `id` or `model`;
+ * - `body`: the JSON body's `agentId`, `spec.id`, `id` or `model`, and the agent of the session it names in
+ *   `sessionId` (a turn, `POST /api/runs {sessionId}`): each must be the key's;
  * - `inside`: the endpoint scopes itself (`/mcp` lists and calls only the key's agents).
  */
 export type ScopeKind = "none" | "list" | "agent" | "run" | "session" | "testRun" | "body" | "inside";
@@ -85,6 +86,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule("POST", "/api/sessions", "runs:start", "body"),
   rule("GET", "/api/sessions/:id", "sessions:read", "session"),
   rule("DELETE", "/api/sessions/:id", "runs:cancel", "session"),
+  rule("POST", "/api/sessions/:id/turns", "runs:start", "session"),
   rule("GET", "/api/sessions/:id/events", "sessions:read", "session"),
   rule("POST", "/api/sessions/:id/merges/:mergeId", "runs:decide", "session"),
   rule("POST", "/api/sessions/:id/tasks/:taskId/cancel", "runs:cancel", "session"),

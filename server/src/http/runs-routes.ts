@@ -17,6 +17,7 @@ import type { RunCommands } from "../runs/run-service.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { SessionTurns } from "../sessions/session-turns.js";
 import { parseRequest, RunIdParam } from "./validate-request.js";
+import { getTurnSessionId, respondWithTurn } from "./respond-with-turn.js";
 import { actorOf } from "../access/actor.js";
 import { audit, getArgsDiff } from "../access/audit-trail.js";
 
@@ -35,20 +36,17 @@ export function createRunsRoutes(options: {
   const router = Router();
 
   router.post("/", async (request, response) => {
-    // With `sessionId`, a turn of that session; without it, a run on its own.
-    const inSession = typeof (request.body as { sessionId?: unknown } | undefined)?.sessionId === "string";
-    const answer: StartRunResponse = inSession
-      ? await turns.start(parseRequest(StartTurnRequest, request.body, "body"))
-      : await runs.startRun(parseRequest(StartRunRequest, request.body, "body"));
-    const body = request.body as { agentId?: unknown; sessionId?: unknown };
+    // With `sessionId`, a turn of that session: the alias of `POST /api/sessions/:id/turns`.
+    if (getTurnSessionId(request.body) !== undefined) {
+      const turn = parseRequest(StartTurnRequest, request.body, "body");
+      return respondWithTurn({ turns, request: turn, response });
+    }
+    const body = parseRequest(StartRunRequest, request.body, "body");
+    const answer: StartRunResponse = await runs.startRun(body);
     await audit(response, {
       action: "run.started",
       target: { type: "run", id: answer.runId },
-      details: {
-        via: "api",
-        ...(typeof body.agentId === "string" ? { agentId: body.agentId } : {}),
-        ...(answer.sessionId ? { sessionId: answer.sessionId, turn: answer.turn } : {}),
-      },
+      details: { via: "api", agentId: body.agentId },
     });
     response.status(202).location(`/api/runs/${answer.runId}`).json(answer);
   });

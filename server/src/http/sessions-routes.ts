@@ -3,6 +3,7 @@ import {
   CreateSessionRequest,
   ListSessionsQuery,
   MergeDecisionRequest,
+  StartSessionTurnRequest,
   type CreateSessionResponse,
   type SessionsListResponse,
 } from "@waddle/protocol";
@@ -12,6 +13,7 @@ import type { SessionService } from "../sessions/session-service.js";
 import type { SessionTurns } from "../sessions/session-turns.js";
 import type { SessionTasks } from "../sessions/session-tasks.js";
 import { parseRequest } from "./validate-request.js";
+import { respondWithTurn } from "./respond-with-turn.js";
 import { ApiError } from "../shared/api-error.js";
 import { actorOf } from "../access/actor.js";
 import { audit } from "../access/audit-trail.js";
@@ -28,7 +30,7 @@ const EventsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(10_000).optional(),
 });
 
-/** `/api/sessions`: create, list, read, close, the session's log, merge decisions, task cancels. */
+/** `/api/sessions`: create, list, read, close, turns, the session's log, merge decisions, task cancels. */
 export function createSessionsRoutes(options: {
   sessions: SessionService;
   turns: SessionTurns;
@@ -82,6 +84,16 @@ export function createSessionsRoutes(options: {
       details: { agentId: closed.agentId },
     });
     response.json(await turns.reconcile(id));
+  });
+
+  router.post("/:id/turns", async (request, response) => {
+    const { id } = parseRequest(SessionIdParam, request.params, "params");
+    const { query, context } = parseRequest(StartSessionTurnRequest, request.body, "body");
+    await respondWithTurn({
+      turns,
+      request: { sessionId: id, query, ...(context ? { toolContext: context } : {}) },
+      response,
+    });
   });
 
   router.get("/:id/events", async (request, response) => {

@@ -172,3 +172,78 @@ describe("turns: POST /api/runs with a sessionId", () => {
     expect((await getSession(sessionId)).turns).toEqual([]);
   });
 });
+
+describe("turns: POST /api/sessions/:id/turns", () => {
+  const next = (sessionId: string, json: unknown) =>
+    server.request(`/api/sessions/${sessionId}/turns`, { method: "POST", json });
+
+  it("starts the next turn: 202 {runId, sessionId, turn}, the run in Location; the alias goes on counting", async () => {
+    const sessionId = await newSession("chatty");
+    const first = await next(sessionId, {
+      query: "My first question about invoices",
+      context: { apiKey: "k" },
+    });
+    expect(first.status).toBe(202);
+    expect(first.body).toEqual({ runId: expect.stringMatching(/^run_/), sessionId, turn: 1 });
+    expect(first.headers.get("location")).toBe(`/api/runs/${first.body.runId}`);
+    // The context goes to the tools only: the run keeps its keys, never its values.
+    const run = await waitForRun(server, first.body.runId);
+    expect(run).toMatchObject({ status: "finished", sessionId, turn: 1, toolContextKeys: ["apiKey"] });
+    expect(JSON.stringify(await server.store.listEvents(run.id))).not.toContain('"k"');
+
+    const second = await turn({ sessionId, query: "And a follow-up" });
+    expect(second.status).toBe(202);
+    expect(second.body).toEqual({ runId: expect.stringMatching(/^run_/), sessionId, turn: 2 });
+    await waitForRun(server, second.body.runId);
+    const third = await next(sessionId, { query: "One more" });
+    expect(third.body.turn).toBe(3);
+    await waitForRun(server, third.body.runId);
+    // Read after the runs ended, the session is brought up to them.
+    const record = await getSession(sessionId);
+    expect(record.turns.map((entry) => [entry.turn, entry.runId, entry.answer])).toEqual([
+      [1, first.body.runId, "Heard: fresh"],
+      [2, second.body.runId, "Heard: earlier turn seen"],
+      [3, third.body.runId, "Heard: earlier turn seen"],
+    ]);
+  });
+
+  it("refuses a turn while one runs, whichever route asks (409 turn_in_progress), and after a close", async () => {
+    const sessionId = await newSession("slow-helper");
+    const running = await next(sessionId, { query: "Look it up slowly" });
+    expect(running.status).toBe(202);
+    for (const busy of [
+      await next(sessionId, { query: "Done?" }),
+      await turn({ sessionId, query: "Done?" }),
+    ]) {
+      expect(busy.status).toBe(409);
+      expect(busy.body).toMatchObject({ code: "invalid_state", details: { reason: "turn_in_progress" } });
+      expect(busy.body.message).toMatch(/still running/);
+    }
+    expect((await server.request(`/api/sessions/${sessionId}`, { method: "DELETE" })).status).toBe(200);
+    expect((await waitForRun(server, running.body.runId)).status).toBe("cancelled");
+    const late = await next(sessionId, { query: "Hello again" });
+    expect(late.status).toBe(409);
+    expect(late.body.details.reason).toBe("session_closed");
+    expect(late.body.message).toMatch(/is closed: start a new one/);
+    expect((await getSession(sessionId)).turns).toHaveLength(1);
+  });
+
+  it("answers a bad body or session id 400 and an unknown session 404, starting nothing", async () => {
+    const sessionId = await newSession("chatty");
+    for (const body of [
+      {},
+      { query: "" },
+      { query: "hi", agentId: "chatty" },
+      { query: "hi", context: "k" },
+    ]) {
+      const refused = await next(sessionId, body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.code).toBe("validation_failed");
+    }
+    expect((await next("not-a-session", { query: "hi" })).status).toBe(400);
+    const unknown = await next("ses_0000000000000000", { query: "hi" });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe("not_found");
+    expect((await getSession(sessionId)).turns).toEqual([]);
+  });
+});

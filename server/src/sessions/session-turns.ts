@@ -40,6 +40,8 @@ export interface StartedTurn {
   runId: string;
   sessionId: string;
   turn: number;
+  /** The session's agent, which the turn runs. */
+  agentId: string;
 }
 
 /** Runs whose origin is known, so that a status message of another run costs no read. */
@@ -135,7 +137,7 @@ export class SessionTurns {
       }));
       throw error;
     }
-    return { runId, sessionId, turn };
+    return { runId, sessionId, turn, agentId: agent.id };
   }
 
   /**
