@@ -72,13 +72,11 @@ export function createAccessGuards(options: {
     const actor = actorOf(response);
     if (!can(actor, matched.rule.access)) return next(forbidden(matched.rule.access));
     if (actor.agents === null) return next();
-    findAgent(store, matched.rule.scope, matched.params, request.body).then(
-      (agentId) => {
-        if (agentId === null || agentId === undefined || inScope(actor, agentId)) {
-          if (agentId === undefined) return next(outOfScope());
-          return next();
-        }
-        next(outOfScope());
+    findAgents(store, matched.rule.scope, matched.params, request.body).then(
+      (agents) => {
+        if (agents === null) return next();
+        const allInScope = agents.every((agentId) => agentId !== undefined && inScope(actor, agentId));
+        next(allInScope ? undefined : outOfScope());
       },
       (error: unknown) => next(error),
     );
@@ -93,15 +91,16 @@ function outOfScope(): ApiError {
 }
 
 /**
- * The agent a request touches; null when it touches none (or filters itself), undefined when it names
- * something that does not exist (a 404 for a scoped key either way).
+ * The agents a request touches, each of which the key must be allowed; null when it touches none (or
+ * filters itself). An undefined entry names something that does not exist (a 404 for a scoped key either
+ * way).
  */
-async function findAgent(
+async function findAgents(
   store: WaddleStore,
   scope: ScopeKind,
   params: Record<string, string>,
   body: unknown,
-): Promise<string | null | undefined> {
+): Promise<(string | undefined)[] | null> {
   const id = params["id"] ?? params["model"] ?? "";
   switch (scope) {
     case "none":
@@ -109,19 +108,36 @@ async function findAgent(
     case "inside":
       return null;
     case "agent":
-      return id;
+      return [id];
     case "run":
-      return (await store.getRun(id))?.agentId;
+      return [(await store.getRun(id))?.agentId];
     case "session":
-      return (await store.sessions.get(id))?.agentId;
+      return [await getSessionAgent(store, id)];
     case "testRun":
-      return (await store.tests.getTestRun(id))?.agentId;
-    case "body": {
-      const value = body as { agentId?: unknown; id?: unknown; model?: unknown } | undefined;
-      const named = value?.agentId ?? value?.model ?? value?.id;
-      return typeof named === "string" ? named : undefined;
-    }
+      return [(await store.tests.getTestRun(id))?.agentId];
+    case "body":
+      return getBodyAgents(store, body);
   }
+}
+
+/**
+ * The agents a JSON body names: its `agentId` (or `model`, or a spec's `id`) and, for a session's turn
+ * (`POST /api/runs {sessionId}`), the session's agent — which is all a turn may name.
+ */
+async function getBodyAgents(store: WaddleStore, body: unknown): Promise<(string | undefined)[]> {
+  const value = body as { agentId?: unknown; id?: unknown; model?: unknown; sessionId?: unknown } | undefined;
+  const named = value?.agentId ?? value?.model ?? value?.id;
+  const agents = named === undefined ? [] : [typeof named === "string" ? named : undefined];
+  if (value?.sessionId !== undefined) {
+    agents.push(
+      typeof value.sessionId === "string" ? await getSessionAgent(store, value.sessionId) : undefined,
+    );
+  }
+  return agents.length > 0 ? agents : [undefined];
+}
+
+async function getSessionAgent(store: WaddleStore, sessionId: string): Promise<string | undefined> {
+  return (await store.sessions.get(sessionId))?.agentId;
 }
 
 /** The agents list the actor may see (handlers of `list` routes call it). */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
 import type { Role } from "./actor.js";
 import { listAppRoutes } from "./list-app-routes.js";
-import { can } from "./permissions.js";
+import { can, type Permission } from "./permissions.js";
 import { matchRoute, ROUTE_RULES, SOCKET_RULES } from "./route-permissions.js";
 
 const TOKEN = "bootstrap-token-for-the-access-table";
@@ -34,13 +34,8 @@ async function createKey(body: Record<string, unknown>): Promise<{ id: string; k
 }
 
 beforeAll(async () => {
-  server = await startTestServer({
-    token: TOKEN,
-    exampleAgentsDir: null,
-    createPlanner: async () => {
-      throw new Error("this suite runs no agent");
-    },
-  });
+  // Runs (the turns and responses of the session surfaces) answer on the embedded offline model.
+  server = await startTestServer({ token: TOKEN, exampleAgentsDir: null });
   for (const agent of ["alpha", "beta"] as const) {
     await server.store.createAgent({ spec: spec(agent) });
     const runId = `run_${agent}1`;
@@ -112,6 +107,185 @@ function instantiate(path: string, agent: "alpha" | "beta"): { url: string; body
   // A body that names the agent and is otherwise incomplete: the guard decides, then validation says 400.
   return { url, body: { agentId: agent, model: agent, id: agent } };
 }
+
+type Agent = "alpha" | "beta";
+let sessionCount = 0;
+
+/** A fresh session of `agent` (no row's turn or decision is refused for another's), holding what it asks. */
+async function newSession(agent: Agent, holds: "merge" | "task" | "turn" | "nothing" = "nothing") {
+  const id = `ses_${agent}named${(sessionCount += 1)}`;
+  await server.store.sessions.create({ id, agentId: agent, agentVersion: 1 });
+  const runId = `run_${id.slice(4)}`;
+  if (holds === "turn") {
+    await server.store.sessions.update(id, () => ({
+      events: [
+        { type: "turn_started", data: { runId, turn: 1, query: "q" } },
+        { type: "turn_ended", data: { runId, turn: 1, status: "finished", answer: "a" } },
+      ],
+      result: undefined,
+    }));
+    await server.store.createRun({
+      id: runId,
+      agentId: agent,
+      agentVersion: 1,
+      query: "q",
+      status: "finished",
+      origin: { sessionId: id, turn: 1 },
+    });
+  }
+  if (holds === "merge" || holds === "task") {
+    const task = { taskId: "task_1", runId, name: "research" };
+    await server.store.sessions.update(id, () => ({
+      events: [
+        holds === "merge"
+          ? {
+              type: "merge_pending",
+              data: {
+                mergeId: "merge_1",
+                name: "research",
+                strategy: "HUMAN_GATED",
+                tasks: [{ ...task, status: "completed", result: "x" }],
+              },
+            }
+          : {
+              type: "task_spawned",
+              // A task still queued for a slot (its run never started): a cancel ends it at once.
+              data: { ...task, parentRunId: "run_parent", mode: "tool", mergeStrategy: "APPEND" },
+            },
+      ],
+      result: undefined,
+    }));
+  }
+  return { id, runId };
+}
+
+interface SessionSurface {
+  label: string;
+  access: Permission;
+  /** What the route answers a key whose agents include the session's. */
+  inScope: number;
+  /**
+   * The request on a session of `sessionOf`. Where the request can also name an agent, it names the key's
+   * own (alpha): a session of another agent must not ride in on it.
+   */
+  send(sessionOf: Agent, key: string): Promise<{ status: number; body: unknown; text: string }>;
+}
+
+const QUERY = "Where is my refund?";
+const post = (key: string, url: string, json: unknown, headers: Record<string, string> = {}) =>
+  server.request(url, { method: "POST", headers: { authorization: `Bearer ${key}`, ...headers }, json });
+
+/** Every surface that names a session instead of (or besides) an agent (issue 30). */
+const SESSION_SURFACES: SessionSurface[] = [
+  {
+    label: "POST /api/runs {sessionId, query} (a turn, the alias)",
+    access: "runs:start",
+    inScope: 202,
+    send: async (agent, key) =>
+      post(key, "/api/runs", { sessionId: (await newSession(agent)).id, query: QUERY }),
+  },
+  {
+    label: "POST /api/runs {sessionId, agentId, query}",
+    access: "runs:start",
+    inScope: 202,
+    send: async (agent, key) =>
+      post(key, "/api/runs", { sessionId: (await newSession(agent)).id, agentId: "alpha", query: QUERY }),
+  },
+  {
+    label: "POST /api/sessions/:id/turns",
+    access: "runs:start",
+    inScope: 202,
+    send: async (agent, key) =>
+      post(key, `/api/sessions/${(await newSession(agent)).id}/turns`, { query: QUERY }),
+  },
+  {
+    label: "POST /api/sessions/:id/merges/:mergeId",
+    access: "runs:decide",
+    inScope: 202,
+    send: async (agent, key) =>
+      post(key, `/api/sessions/${(await newSession(agent, "merge")).id}/merges/merge_1`, {
+        decision: "approve",
+      }),
+  },
+  {
+    label: "POST /api/sessions/:id/tasks/:taskId/cancel",
+    access: "runs:cancel",
+    inScope: 202,
+    send: async (agent, key) =>
+      post(key, `/api/sessions/${(await newSession(agent, "task")).id}/tasks/task_1/cancel`, {}),
+  },
+  {
+    label: "POST /v1/responses {conversation}",
+    access: "runs:start",
+    inScope: 200,
+    send: async (agent, key) =>
+      post(key, "/v1/responses", {
+        model: "alpha",
+        input: QUERY,
+        conversation: (await newSession(agent)).id,
+      }),
+  },
+  {
+    label: "POST /v1/responses {previous_response_id}",
+    access: "runs:start",
+    inScope: 200,
+    send: async (agent, key) =>
+      post(key, "/v1/responses", {
+        model: "alpha",
+        input: QUERY,
+        previous_response_id: (await newSession(agent, "turn")).runId,
+      }),
+  },
+  {
+    label: "POST /v1/chat/completions with x-waddle-session-id",
+    access: "runs:start",
+    inScope: 200,
+    send: async (agent, key) =>
+      post(
+        key,
+        "/v1/chat/completions",
+        { model: "alpha", messages: [{ role: "user", content: QUERY }] },
+        { "x-waddle-session-id": (await newSession(agent)).id },
+      ),
+  },
+];
+
+// Before the table below, whose last rows delete the agents.
+describe("surfaces that name a session instead of an agent (issue 30)", () => {
+  it("are in scope for a key whose agents include the session's, and 404 for any other", async () => {
+    const failures: string[] = [];
+    for (const surface of SESSION_SURFACES) {
+      for (const subject of subjects) {
+        const actor = { kind: "key", name: "", keyId: "", role: subject.role, agents: ["alpha"] } as const;
+        for (const agent of ["alpha", "beta"] as const) {
+          const expected = !can({ ...actor, canDecide: subject.canDecide }, surface.access)
+            ? 403
+            : agent === "alpha"
+              ? surface.inScope
+              : 404;
+          const response = await surface.send(agent, subject.key);
+          if (response.status !== expected) {
+            failures.push(
+              `${surface.label} on a session of ${agent} as ${subject.label}: ${response.status} ${response.text.slice(0, 160)}, expected ${expected}`,
+            );
+          }
+          // Out of scope, nothing names the other agent: the same answer as for a session that does not exist.
+          if (expected === 404 && /\bbeta\b/.test(response.text)) {
+            failures.push(`${surface.label} as ${subject.label} names the other agent: ${response.text}`);
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("has a rule for each, scoped by the session", () => {
+    expect(matchRoute("POST", "/api/sessions/ses_x/turns")?.rule).toMatchObject({
+      access: "runs:start",
+      scope: "session",
+    });
+  });
+});
 
 describe("the access table", () => {
   it("has a rule for every route the app serves (a new route without one fails here)", () => {
