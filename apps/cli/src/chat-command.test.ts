@@ -88,3 +88,41 @@ describe("waddle chat", () => {
     expect(await runCli(["chat"], noAgent.io)).toBe(2);
   });
 });
+
+describe("waddle chat with a key limited to some agents (issue 30)", () => {
+  const TOKEN = "bootstrap-token-for-the-chat-with-a-key";
+  let guarded: WaddleServer;
+  beforeAll(async () => {
+    guarded = await createWaddleServer({
+      port: 0,
+      dataDir: path.join(work, "guarded"),
+      logLevel: "silent",
+      designerDir: null,
+      env: {},
+      token: TOKEN,
+      importModule: (file) => import(/* @vite-ignore */ file),
+    });
+  });
+  afterAll(() => guarded.close());
+
+  it("chats on the key's agent: the session and each of its turns", async () => {
+    const created = await fetch(`${guarded.url}/api/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "support", role: "runner", agents: ["support-triage"] }),
+    });
+    expect(created.status).toBe(201);
+    const { key } = (await created.json()) as { key: string };
+    const terminal = typing(["My invoice shows a duplicate charge", "And the refund?"]);
+    const { io, stdout, stderr } = createTestIo({ cwd: work, prompt: terminal.prompt });
+    expect(await runCli(["chat", "support-triage", "--server", guarded.url, "--token", key], io)).toBe(0);
+    expect(stdout()).not.toMatch(/404|outside the agents/);
+    expect(stderr()).toMatch(/turn 2 \(run run_/);
+    const sessionId = /session (ses_[0-9a-f]+)/.exec(stderr())![1]!;
+    const session = await guarded.store.sessions.get(sessionId);
+    expect(session?.turns.map((turn) => [turn.turn, turn.status])).toEqual([
+      [1, "finished"],
+      [2, "finished"],
+    ]);
+  });
+});

@@ -1,6 +1,11 @@
 import path from "node:path";
 import { createWaddleServer, type WaddleServer } from "@waddle/server";
-import type { RunRecord, SessionRecord } from "@waddle/protocol";
+import {
+  StartSessionTurnResponse,
+  type RunRecord,
+  type SessionRecord,
+  type StartSessionTurnRequest,
+} from "@waddle/protocol";
 import { UsageError, type CliIo } from "./cli-io.js";
 import { followRun } from "./follow-run.js";
 import { ServerClient, ServerRequestError } from "./server-client.js";
@@ -76,8 +81,7 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
         continue;
       }
       try {
-        const { runId, turn } = (await client.request("POST", "/api/runs", { sessionId, query: line }))
-          .json as { runId: string; turn: number };
+        const { runId, turn } = await startTurn(client, sessionId, line);
         io.stderr.write(`turn ${turn} (run ${runId})\n`);
         await followRun({
           client,
@@ -101,6 +105,12 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
 async function createSession(client: ServerClient, agentId: string): Promise<string> {
   return ((await client.request("POST", "/api/sessions", { agentId })).json as { sessionId: string })
     .sessionId;
+}
+
+async function startTurn(client: ServerClient, sessionId: string, query: string) {
+  const body: StartSessionTurnRequest = { query };
+  const answer = await client.request("POST", `/api/sessions/${encodeURIComponent(sessionId)}/turns`, body);
+  return StartSessionTurnResponse.parse(answer.json);
 }
 
 async function getSession(client: ServerClient, sessionId: string): Promise<SessionRecord> {
