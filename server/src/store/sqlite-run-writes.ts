@@ -1,10 +1,15 @@
 import type Database from "better-sqlite3";
 import { fencedError, runNotFoundError } from "./store-errors.js";
-import { RUN_COLUMNS } from "./sql-rows.js";
+import { RUN_COLUMNS, type SqlValue } from "./sql-rows.js";
 import type { RunPatch } from "./waddle-store.js";
 
 /** A prepared statement for `text`, prepared once per store. */
 export type Sql = (text: string) => Database.Statement;
+
+/** A value as better-sqlite3 binds it: it takes no booleans. */
+export function toSqliteValue(value: SqlValue): Exclude<SqlValue, boolean> {
+  return typeof value === "boolean" ? Number(value) : value;
+}
 
 /** Refuses (`fenced`) unless the run's epoch is still `epoch`; inside the write's transaction. */
 export function assertSqliteFence(sql: Sql, runId: string, epoch: number): void {
@@ -30,9 +35,7 @@ export function patchSqliteRun(sql: Sql, id: string, patch: RunPatch): void {
           ? value === null
             ? null
             : JSON.stringify(value)
-          : typeof value === "boolean"
-            ? Number(value)
-            : value,
+          : toSqliteValue(value as SqlValue),
     );
   }
   if (sets.length === 0) {

@@ -9,7 +9,7 @@ import type {
 } from "@waddle/protocol";
 import type { SerializedPlannerState } from "@waddle/planner";
 import { SqliteRunClaims } from "./sqlite-run-claims.js";
-import { assertSqliteFence, patchSqliteRun } from "./sqlite-run-writes.js";
+import { assertSqliteFence, patchSqliteRun, toSqliteValue } from "./sqlite-run-writes.js";
 import { openSqliteDatabase, type SqliteStoreOptions } from "./open-sqlite-database.js";
 import type { WalCheckpointer } from "./wal-checkpointer.js";
 import { SqliteCredentialStore } from "./credentials/sqlite-credential-store.js";
@@ -21,9 +21,29 @@ import { SqliteDraftStore } from "./drafts/sqlite-draft-store.js";
 import { SqliteSessionStore } from "./sessions/sqlite-session-store.js";
 import { SqliteTestStore } from "./tests/sqlite-test-store.js";
 import { SqliteCallRecordStore } from "./call-records/sqlite-call-record-store.js";
-import { toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sql-rows.js";
 import {
-  EMPTY_USAGE,
+  AGENT_VERSION_ROWS,
+  getCheckpointRow,
+  getEventRow,
+  getInsertParts,
+  getNewRunRow,
+  getPausedStateRow,
+  getSavedAgentRecord,
+  getTaskRow,
+  getVersionRow,
+  toAgentRecord,
+  toAgentVersionSummary,
+  toPausedState,
+  toRunCheckpoint,
+  toRunEvent,
+  toRunRecord,
+  toTaskRecord,
+  type NewVersion,
+  type RunRow,
+  type SqlRow,
+  type VersionRow,
+} from "./sql-rows.js";
+import {
   getAgentSummary,
   type AppendBatchOptions,
   type AppendEventOptions,
@@ -89,24 +109,21 @@ export class SqliteStore implements WaddleStore {
 
   async listAgents(): Promise<AgentSummary[]> {
     const rows = this.sql(
-      `SELECT v.*, a.created_at AS first_created_at FROM agents a
-         JOIN agent_versions v ON v.agent_id = a.id AND v.version = a.latest_version ORDER BY a.id`,
+      `${AGENT_VERSION_ROWS} WHERE v.version = a.latest_version ORDER BY a.id`,
     ).all() as VersionRow[];
     return rows.map((row) => getAgentSummary(toAgentRecord(row)));
   }
 
   async getAgent(id: string): Promise<AgentRecord | undefined> {
-    const row = this.sql(
-      `SELECT v.*, a.created_at AS first_created_at FROM agents a
-         JOIN agent_versions v ON v.agent_id = a.id AND v.version = a.latest_version WHERE a.id = ?`,
-    ).get(id) as VersionRow | undefined;
+    const row = this.sql(`${AGENT_VERSION_ROWS} WHERE v.version = a.latest_version AND a.id = ?`).get(id) as
+      VersionRow | undefined;
     return row ? toAgentRecord(row) : undefined;
   }
 
   async createAgent(options: { spec: AgentSpec; message?: string; invalid?: boolean }): Promise<AgentRecord> {
     const { spec } = options;
     const now = new Date().toISOString();
-    const version = writeTransaction(this.db, () => {
+    const saved = writeTransaction(this.db, () => {
       const existing = this.sql("SELECT latest_version FROM agents WHERE id = ?").get(spec.id) as
         { latest_version: number } | undefined;
       if (existing) {
@@ -125,7 +142,7 @@ export class SqliteStore implements WaddleStore {
         now,
         now,
       );
-      this.insertVersion({
+      return this.insertVersion({
         id: spec.id,
         version: first,
         spec,
@@ -133,16 +150,8 @@ export class SqliteStore implements WaddleStore {
         now,
         invalid: options.invalid,
       });
-      return first;
     })();
-    return {
-      id: spec.id,
-      version,
-      spec,
-      updatedAt: now,
-      createdAt: now,
-      ...(options.invalid ? { invalid: true } : {}),
-    };
+    return getSavedAgentRecord(saved, now);
   }
 
   async updateAgent(options: {
@@ -152,8 +161,14 @@ export class SqliteStore implements WaddleStore {
     message?: string;
     invalid?: boolean;
   }): Promise<AgentRecord> {
-    const now = new Date().toISOString();
-    const spec = { ...options.spec, id: options.id };
+    const saved: NewVersion = {
+      id: options.id,
+      version: options.baseVersion + 1,
+      spec: { ...options.spec, id: options.id },
+      message: options.message,
+      now: new Date().toISOString(),
+      invalid: options.invalid,
+    };
     const createdAt = writeTransaction(this.db, () => {
       const existing = this.sql("SELECT latest_version, created_at FROM agents WHERE id = ?").get(
         options.id,
@@ -162,30 +177,15 @@ export class SqliteStore implements WaddleStore {
       if (existing.latest_version !== options.baseVersion) {
         throw staleAgentVersionError(options.id, existing.latest_version, options.baseVersion);
       }
-      const version = existing.latest_version + 1;
-      this.insertVersion({
-        id: options.id,
-        version,
-        spec,
-        message: options.message,
-        now,
-        invalid: options.invalid,
-      });
+      this.insertVersion(saved);
       this.sql("UPDATE agents SET latest_version = ?, updated_at = ? WHERE id = ?").run(
-        version,
-        now,
+        saved.version,
+        saved.now,
         options.id,
       );
       return existing.created_at;
     })();
-    return {
-      id: options.id,
-      version: options.baseVersion + 1,
-      spec,
-      updatedAt: now,
-      createdAt,
-      ...(options.invalid ? { invalid: true } : {}),
-    };
+    return getSavedAgentRecord(saved, createdAt);
   }
 
   async deleteAgent(id: string): Promise<boolean> {
@@ -198,46 +198,25 @@ export class SqliteStore implements WaddleStore {
     const rows = this.sql(
       "SELECT version, name, message, created_at, invalid FROM agent_versions WHERE agent_id = ? ORDER BY version",
     ).all(id) as VersionRow[];
-    return rows.map((row) => ({
-      version: row.version,
-      createdAt: row.created_at,
-      name: row.name,
-      ...(row.message ? { message: row.message } : {}),
-      ...(row.invalid ? { invalid: true } : {}),
-    }));
+    return rows.map(toAgentVersionSummary);
   }
 
   async getAgentVersion(id: string, version: number): Promise<AgentRecord | undefined> {
-    const row = this.sql(
-      `SELECT v.*, a.created_at AS first_created_at FROM agent_versions v JOIN agents a ON a.id = v.agent_id
-         WHERE v.agent_id = ? AND v.version = ?`,
-    ).get(id, version) as VersionRow | undefined;
+    const row = this.sql(`${AGENT_VERSION_ROWS} WHERE v.agent_id = ? AND v.version = ?`).get(id, version) as
+      VersionRow | undefined;
     return row ? toAgentRecord(row) : undefined;
   }
 
   async createRun(run: NewRun): Promise<RunRecord> {
-    const now = new Date().toISOString();
+    const { columns, values, params } = getInsertParts(
+      getNewRunRow(run, new Date().toISOString()),
+      () => "?",
+    );
     try {
       this.sql(
-        `INSERT INTO runs (id, agent_id, agent_version, status, query, usage, offline, created_at,
-           tool_context_keys, work, lease_until, origin, session_id, offline_chosen, position)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs))`,
-      ).run(
-        run.id,
-        run.agentId,
-        run.agentVersion,
-        run.status,
-        run.query,
-        JSON.stringify(EMPTY_USAGE),
-        run.offline ? 1 : 0,
-        now,
-        run.toolContextKeys === undefined ? null : JSON.stringify(run.toolContextKeys),
-        run.work === undefined ? null : JSON.stringify(run.work),
-        run.leaseMs === undefined ? null : Date.now() + run.leaseMs,
-        run.origin === undefined ? null : JSON.stringify(run.origin),
-        run.origin?.sessionId ?? null,
-        run.offlineChosen ? 1 : 0,
-      );
+        `INSERT INTO runs (${columns}, lease_until, position)
+           VALUES (${values}, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs))`,
+      ).run(...params.map(toSqliteValue), run.leaseMs === undefined ? null : Date.now() + run.leaseMs);
     } catch (error) {
       if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
         throw runExistsError(run.id);
@@ -299,13 +278,7 @@ export class SqliteStore implements WaddleStore {
       if (batch.fence) assertSqliteFence(this.sql, batch.fence.runId, batch.fence.epoch);
       for (const { event, options = {} } of entries) this.appendOne(event, options);
       const { checkpoint } = batch;
-      if (checkpoint) {
-        this.sql("INSERT OR REPLACE INTO run_checkpoints (run_id, seq, state) VALUES (?, ?, ?)").run(
-          checkpoint.runId,
-          checkpoint.seq,
-          JSON.stringify(checkpoint.state),
-        );
-      }
+      if (checkpoint) this.insert("INSERT OR REPLACE INTO run_checkpoints", getCheckpointRow(checkpoint));
     },
   );
 
@@ -321,20 +294,9 @@ export class SqliteStore implements WaddleStore {
       if (!run) throw runNotFoundError(event.runId);
       throw seqGapError(event.runId, event.seq, run.last_seq);
     }
-    this.sql("INSERT INTO run_events (run_id, seq, type, event) VALUES (?, ?, ?, ?)").run(
-      event.runId,
-      event.seq,
-      event.type,
-      JSON.stringify(event),
-    );
+    this.insert("INSERT INTO run_events", getEventRow(event));
     if (options.run) patchSqliteRun(this.sql, event.runId, options.run);
-    if (options.task) {
-      this.sql("INSERT OR REPLACE INTO tasks (run_id, task_id, record) VALUES (?, ?, ?)").run(
-        options.task.runId,
-        options.task.taskId,
-        JSON.stringify(options.task),
-      );
-    }
+    if (options.task) this.insert("INSERT OR REPLACE INTO tasks", getTaskRow(options.task));
   }
 
   async listEvents(runId: string, options: { afterSeq?: number; limit?: number } = {}): Promise<RunEvent[]> {
@@ -342,7 +304,7 @@ export class SqliteStore implements WaddleStore {
     const rows = this.sql(
       "SELECT event FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
     ).all(runId, options.afterSeq ?? 0, limit) as { event: string }[];
-    return rows.map((row) => JSON.parse(row.event) as RunEvent);
+    return rows.map(toRunEvent);
   }
 
   async savePausedState(options: {
@@ -354,16 +316,17 @@ export class SqliteStore implements WaddleStore {
     writeTransaction(this.db, () => {
       if (options.fence !== undefined && options.runId !== undefined)
         assertSqliteFence(this.sql, options.runId, options.fence);
-      this.sql(
-        "INSERT OR REPLACE INTO paused_states (token, run_id, state, created_at) VALUES (?, ?, ?, ?)",
-      ).run(options.token, options.runId ?? null, JSON.stringify(options.state), new Date().toISOString());
+      this.insert(
+        "INSERT OR REPLACE INTO paused_states",
+        getPausedStateRow({ ...options, now: new Date().toISOString() }),
+      );
     })();
   }
 
   async loadPausedState(token: string): Promise<SerializedPlannerState | undefined> {
     const row = this.sql("SELECT state FROM paused_states WHERE token = ?").get(token) as
       { state: string } | undefined;
-    return row ? (JSON.parse(row.state) as SerializedPlannerState) : undefined;
+    return row ? toPausedState(row) : undefined;
   }
 
   async deletePausedState(token: string): Promise<void> {
@@ -374,13 +337,13 @@ export class SqliteStore implements WaddleStore {
     const rows = this.sql("SELECT record FROM tasks WHERE run_id = ? ORDER BY rowid").all(runId) as {
       record: string;
     }[];
-    return rows.map((row) => JSON.parse(row.record) as TaskRecord);
+    return rows.map(toTaskRecord);
   }
 
   async loadCheckpoint(runId: string): Promise<RunCheckpoint | undefined> {
     const row = this.sql("SELECT seq, state FROM run_checkpoints WHERE run_id = ?").get(runId) as
       { seq: number; state: string } | undefined;
-    return row ? { runId, seq: row.seq, state: JSON.parse(row.state) as Record<string, unknown> } : undefined;
+    return row ? toRunCheckpoint(runId, row) : undefined;
   }
 
   readonly claimRun: WaddleStore["claimRun"] = (options) => this.claims.claimRun(options);
@@ -417,24 +380,15 @@ export class SqliteStore implements WaddleStore {
     this.db.close();
   }
 
-  private insertVersion(options: {
-    id: string;
-    version: number;
-    spec: AgentSpec;
-    message: string | undefined;
-    now: string;
-    invalid: boolean | undefined;
-  }): void {
-    this.sql(
-      "INSERT INTO agent_versions (agent_id, version, name, message, spec, created_at, invalid) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    ).run(
-      options.id,
-      options.version,
-      options.spec.name,
-      options.message ?? null,
-      JSON.stringify(options.spec),
-      options.now,
-      options.invalid ? 1 : 0,
-    );
+  /** Writes `version`'s row and returns it, for the record the save answers with. */
+  private insertVersion(version: NewVersion): NewVersion {
+    this.insert("INSERT INTO agent_versions", getVersionRow(version));
+    return version;
+  }
+
+  /** Runs `insert` (`INSERT INTO table`, `INSERT OR REPLACE INTO table`) with `row`'s columns and values. */
+  private insert(insert: string, row: SqlRow): void {
+    const { columns, values, params } = getInsertParts(row, () => "?");
+    this.sql(`${insert} (${columns}) VALUES (${values})`).run(...params.map(toSqliteValue));
   }
 }
