@@ -39,20 +39,53 @@ function getPlanningHints(spec: AgentSpec): Record<string, unknown> {
   };
 }
 
-/** planner.py: `build_planner()` builds ReactPlanner with the agent's catalog, hints, limits and switches. */
-export function getPenguiflowPlanner(spec: AgentSpec, report: PenguiflowReport): string {
+/**
+ * `BackgroundTasksConfig(…)`: PenguiFlow's pydantic model, not a dict (ReactPlanner reads `.enabled` from it).
+ * Its `task_timeout_s` is an int, so a fractional timeout is rounded up; Waddle's per-run cap has no field
+ * (PenguiFlow caps per session) and stays in WADDLE_ONLY.
+ */
+function getBackgroundTasks(spec: AgentSpec, report: PenguiflowReport): string {
+  const tasks = spec.planner.tasks;
+  const timeoutS = Math.ceil(tasks.timeoutS);
+  if (timeoutS !== tasks.timeoutS) {
+    report.notCarried.push({
+      what: `planner.tasks.timeoutS ${tasks.timeoutS}`,
+      where: `BackgroundTasksConfig.task_timeout_s is whole seconds: ${timeoutS}`,
+    });
+  }
+  if (tasks.enabled && tasks.spawnRequiresConfirmation === undefined) {
+    report.notCarried.push({
+      what: "planner.tasks.spawnRequiresConfirmation unset (the model asks before spawning)",
+      where: "BackgroundTasksConfig.spawn_requires_confirmation keeps PenguiFlow's default, False",
+    });
+  }
+  const fields = [
+    `enabled=${toPythonLiteral(tasks.enabled)}`,
+    ...(tasks.spawnRequiresConfirmation !== undefined
+      ? [`spawn_requires_confirmation=${toPythonLiteral(tasks.spawnRequiresConfirmation)}`]
+      : []),
+    `max_concurrent_tasks=${tasks.maxConcurrent}`,
+    `task_timeout_s=${timeoutS}`,
+    `default_merge_strategy=${toPythonString(tasks.defaultMergeStrategy)}`,
+  ];
+  return `BackgroundTasksConfig(\n${fields.map((field) => `            ${field},`).join("\n")}\n        )`;
+}
+
+/** What ReactPlanner has no argument for, kept in planner.py as data; each entry goes to the README. */
+function getWaddleOnly(spec: AgentSpec, report: PenguiflowReport): Record<string, unknown> {
   const planner = spec.planner;
-  const tasks = planner.tasks;
   const waddleOnly = {
     action_format: planner.actionFormat,
     max_parallel_cap: planner.maxParallelCap,
     approval_side_effects: planner.approvalSideEffects,
-    pause_enabled: planner.pauseEnabled ?? true,
     tool_retry: planner.toolRetry,
     tool_timeout_ms: planner.toolTimeoutMs,
     todos_enabled: planner.todos.enabled,
+    tasks_max_per_run: planner.tasks.maxPerRun,
+    ...(planner.tasks.autoSeq ? { tasks_auto_seq: planner.tasks.autoSeq } : {}),
     groups: spec.groups,
     edges: spec.edges,
+    ...(spec.llm.reasoningEffort === "auto" ? { reasoning_effort: "auto" } : {}),
     ...(spec.routerLlm ? { router_llm: spec.routerLlm } : {}),
     ...(spec.candidateLlms ? { candidate_llms: spec.candidateLlms } : {}),
   };
@@ -60,6 +93,14 @@ export function getPenguiflowPlanner(spec: AgentSpec, report: PenguiflowReport):
     if (Array.isArray(value) && value.length === 0) continue;
     report.notCarried.push({ what: key, where: "planner.py WADDLE_ONLY" });
   }
+  return waddleOnly;
+}
+
+/** planner.py: `build_planner()` builds ReactPlanner with the keywords and types of PenguiFlow's signature. */
+export function getPenguiflowPlanner(spec: AgentSpec, report: PenguiflowReport): string {
+  const planner = spec.planner;
+  const waddleOnly = getWaddleOnly(spec, report);
+  const effort = spec.llm.reasoningEffort;
   const llmComment =
     spec.llm.provider === "offline"
       ? [`# Waddle's embedded offline model has no PenguiFlow counterpart: pass llm= to build_planner.`]
@@ -70,7 +111,7 @@ export function getPenguiflowPlanner(spec: AgentSpec, report: PenguiflowReport):
     `import os`,
     `from typing import Any`,
     ``,
-    `from penguiflow.planner import ReactPlanner`,
+    `from penguiflow.planner import BackgroundTasksConfig, ReactPlanner`,
     ``,
     `from catalog import CATALOG, registry`,
     ``,
@@ -95,6 +136,7 @@ export function getPenguiflowPlanner(spec: AgentSpec, report: PenguiflowReport):
     `        "registry": registry,`,
     `        "planning_hints": PLANNING_HINTS,`,
     `        "system_prompt_extra": SYSTEM_PROMPT_EXTRA or None,`,
+    `        "temperature": ${toPythonLiteral(spec.llm.temperature)},`,
     `        "max_iters": ${planner.maxIters},`,
     `        "hop_budget": ${toPythonLiteral(planner.hopBudget)},`,
     `        "deadline_s": ${toPythonLiteral(planner.deadlineS)},`,
@@ -105,24 +147,11 @@ export function getPenguiflowPlanner(spec: AgentSpec, report: PenguiflowReport):
     `        "auto_seq_enabled": ${toPythonLiteral(planner.autoSeq.enabled)},`,
     `        "auto_seq_execute": ${toPythonLiteral(planner.autoSeq.execute)},`,
     `        "auto_seq_read_only_only": ${toPythonLiteral(planner.autoSeq.readOnlyOnly)},`,
-    `        "background_tasks": ${toPythonLiteral(
-      {
-        enabled: tasks.enabled,
-        ...(tasks.spawnRequiresConfirmation !== undefined
-          ? { spawn_requires_confirmation: tasks.spawnRequiresConfirmation }
-          : {}),
-        max_concurrent_tasks: tasks.maxConcurrent,
-        max_tasks_per_run: tasks.maxPerRun,
-        task_timeout_s: tasks.timeoutS,
-        default_merge_strategy: tasks.defaultMergeStrategy,
-      },
-      "        ",
-    )},`,
+    `        "pause_enabled": ${toPythonLiteral(planner.pauseEnabled ?? true)},`,
+    `        "background_tasks": ${getBackgroundTasks(spec, report)},`,
     `        "stream_final_response": True,`,
     ...(spec.summarizerLlm ? [`        "summarizer_llm": SUMMARIZER_LLM,`] : []),
-    ...(spec.llm.reasoningEffort
-      ? [`        "reasoning_effort": ${toPythonString(spec.llm.reasoningEffort)},`]
-      : []),
+    ...(effort && effort !== "auto" ? [`        "reasoning_effort": ${toPythonString(effort)},`] : []),
     `    }`,
     `    options.update(overrides)`,
     `    return ReactPlanner(**options)`,

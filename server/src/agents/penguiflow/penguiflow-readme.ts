@@ -32,9 +32,14 @@ export const PENGUIFLOW_MAPPING: readonly [string, string][] = [
     "planner.autoSeq.enabled / execute / readOnlyOnly",
     "auto_seq_enabled / auto_seq_execute / auto_seq_read_only_only",
   ],
-  ["planner.tasks", "background_tasks"],
+  ["planner.pauseEnabled", "pause_enabled"],
+  [
+    "planner.tasks.enabled / spawnRequiresConfirmation / maxConcurrent / timeoutS / defaultMergeStrategy",
+    "background_tasks=BackgroundTasksConfig(enabled / spawn_requires_confirmation / max_concurrent_tasks / task_timeout_s / default_merge_strategy)",
+  ],
   ["llm / summarizerLlm", "llm / summarizer_llm (LiteLLM-style dict)"],
-  ["llm.reasoningEffort", "reasoning_effort"],
+  ["llm.temperature", "temperature (and in the llm dict)"],
+  ["llm.reasoningEffort", "reasoning_effort (low, medium, high; auto stays in WADDLE_ONLY)"],
 ];
 
 const cell = (text: string) => toPythonComment(text).replaceAll("|", "\\|").replaceAll("`", "'");
@@ -94,8 +99,8 @@ export function getPenguiflowReadme(spec: AgentSpec, report: PenguiflowReport): 
   for (const entry of report.notCarried) lines.push(`- ${cell(entry.what)}: ${cell(entry.where)}`);
   lines.push(
     "",
-    "`background_tasks` is passed as a dict with Waddle's task settings; check its keys against your",
-    "PenguiFlow version's `BackgroundTasksConfig`.",
+    "`background_tasks` is PenguiFlow's `BackgroundTasksConfig`; its fields that Waddle has no setting for",
+    "keep PenguiFlow's defaults. Checked against PenguiFlow 3.6.4.",
     "",
   );
   return lines.join("\n");
