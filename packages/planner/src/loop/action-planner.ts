@@ -17,10 +17,10 @@ import {
 } from "./planning-call.js";
 import { createReflectSummary } from "../trajectory/reflection.js";
 import { createFailure } from "../run/run-state.js";
-import type { PlannerOutcome } from "../run/run-types.js";
 import type { Decision } from "./decision.js";
 import { askForFields, decideUsableText, findUsableText, settleAnswerReask } from "./reply-salvage.js";
 import { reportSalvages } from "./salvage-report.js";
+import { checkCostAfterCall, checkPromptBudget } from "./budgets/budget-checks.js";
 
 /** Bad replies are echoed back this short in repair exchanges. */
 const ECHO_CHARS = 2_000;
@@ -74,9 +74,10 @@ export async function planWithLlm(run: RunContext): Promise<Decision> {
     });
     if (interpreted.ok) emitReflection(run, reply.reasoning ?? interpreted.thought);
     const result = interpreted.ok ? checkAction(interpreted.action, run.checkContext()) : undefined;
-    if (overCost(run) && !(result?.ok === true && result.checked.kind === "final")) {
-      return { kind: "outcome", outcome: run.finishByConstraint("cost_budget", costMessage(run)) };
-    }
+    // After a call that reached the cost ceiling only an answer is still taken: it is already paid for.
+    const overCost =
+      result?.ok === true && result.checked.kind === "final" ? undefined : checkCostAfterCall(run);
+    if (overCost !== undefined) return { kind: "outcome", outcome: overCost };
     if (result?.ok === true && interpreted.ok) {
       if (result.checked.kind === "tool") run.state.consecutiveArgFailures = 0;
       return acceptAction(run, { interpreted, result, content, actionSeq });
@@ -291,25 +292,6 @@ function reportRejection(run: RunContext, rejection: Rejection, attemptNumber: n
       rejection.node === undefined ? data : { ...data, node: rejection.node },
     );
   }
-}
-
-/** The token budget: the prompt must fit (`compactHistory` compacts before this check, docs/summarization.md). */
-function checkPromptBudget(run: RunContext): PlannerOutcome | undefined {
-  const budget = run.config.options.tokenBudget;
-  if (budget === undefined || run.messages.estimatedTokens <= budget) return undefined;
-  return run.finishByConstraint(
-    "token_budget",
-    `The conversation needs about ${run.messages.estimatedTokens} tokens, over the token budget of ${budget}.`,
-  );
-}
-
-function overCost(run: RunContext): boolean {
-  const max = run.config.hints.maxCostUsd;
-  return max !== undefined && run.state.usage.costUsd >= max;
-}
-
-function costMessage(run: RunContext): string {
-  return `The cost ceiling of $${run.config.hints.maxCostUsd ?? 0} has been reached ($${run.state.usage.costUsd.toFixed(4)} spent).`;
 }
 
 /**

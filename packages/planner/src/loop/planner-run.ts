@@ -1,6 +1,6 @@
 import {
   type ActionSource,
-  FinalPayload,
+  type FinalPayload,
   type FinishReason,
   type PlannerAction,
   READ_ONLY_SIDE_EFFECTS,
@@ -12,8 +12,9 @@ import { planWithLlm } from "./action-planner.js";
 import type { Decision } from "./decision.js";
 import { runAutoSeqDetection } from "./steps/auto-seq-runner.js";
 import { createToolRuntime } from "./steps/create-tool-runtime.js";
-import { getFailedJoins } from "../run/failed-joins.js";
+import { createRunMetadata } from "../run/run-metadata.js";
 import { createFallbackPayload } from "../run/final-payload.js";
+import { checkStepBudgets, getHopsLeft } from "./budgets/budget-checks.js";
 import type { LlmCaller } from "../llm/llm-caller.js";
 import type { LlmClient } from "../llm/llm-client.js";
 import type { RunCalls } from "../run/call-record.js";
@@ -27,7 +28,7 @@ import { RunEventEmitter } from "../run/run-event-emitter.js";
 import { routeRun } from "./run-routing.js";
 import type { RunState, TrajectoryStep } from "../run/run-state.js";
 import { createInitialState, createRunLlmCaller, getPlannerView, getRunStartedData } from "./run-setup.js";
-import type { ConstraintName, RunContext } from "./run-context.js";
+import type { RunContext } from "./run-context.js";
 import { getForkConfig } from "./steps/fork-config.js";
 import { RunTasks } from "./steps/run-tasks.js";
 import { HostedTasks } from "./steps/hosted-tasks.js";
@@ -42,12 +43,8 @@ import type { ToolRuntime } from "../tools/tool-runtime.js";
 import { createUserMessage, TrajectoryMessages } from "../trajectory/trajectory-messages.js";
 import { TrajectoryRecorder, type StepRecord } from "../trajectory/trajectory-recorder.js";
 import { applyNonPlannerIteration } from "../todos/write-todos.js";
-import { getAnswerReserveMs } from "../run/answer-reserve.js";
-import { finishWithAnswerTurn, getDeadlineMessage } from "./budget-answer.js";
 import { getInFlightAction } from "./steps/get-in-flight-action.js";
 import { createRunCheckpoint, type CheckpointSink, type InFlightAction } from "../run/run-checkpoint.js";
-import { executeToolCall } from "../tools/tool-executor.js";
-import { isToolPauseSignal } from "../tools/tool-pause-signal.js";
 
 /** A new run starts from a query; a resumed one from its saved state. */
 export type RunStart = { query: string } | { state: RunState };
@@ -195,8 +192,11 @@ export class PlannerRun implements RunContext {
     }
   }
 
-  /** A cancelled run finishes as cancelled (a task past its limit fails instead); any other error fails it. */
-  private endAfterError(error: unknown): PlannerFinish {
+  /**
+   * A cancelled run finishes as cancelled (a task past its limit fails instead); any other error fails it.
+   * Also for the tool job (`runToolJob`).
+   */
+  endAfterError(error: unknown): PlannerFinish {
     if (!this.signal.aborted) throw this.fail(error);
     const stop = this.taskMode?.stopFailure;
     if (stop === undefined) return this.finishCancelled();
@@ -254,62 +254,24 @@ export class PlannerRun implements RunContext {
     }
   }
 
-  /**
-   * Cancellation, deadline, cost ceiling and max_iters, checked before every step. The deadline and
-   * max_iters end the run with an answer turn (docs/budgets.md).
-   */
-  checkLimits(): PlannerOutcome | Promise<PlannerOutcome> | undefined {
+  /** Cancellation, then the budgets (docs/budgets.md), checked before every step. */
+  private checkLimits(): PlannerOutcome | Promise<PlannerOutcome> | undefined {
     if (this.signal.aborted) {
       // A task run past its time limit fails (the loop's catch writes run_failed once).
       if (this.taskMode?.stopFailure !== undefined) throw this.taskMode.stopFailure;
       return this.finishCancelled();
     }
-    if (this.isPastDeadline()) {
-      return finishWithAnswerTurn(this, {
-        constraint: "deadline",
-        message: getDeadlineMessage(this),
-        reason: "budget_exhausted",
-      });
-    }
-    const maxCost = this.config.hints.maxCostUsd;
-    if (maxCost !== undefined && this.state.usage.costUsd >= maxCost) {
-      return this.finishByConstraint("cost_budget", `The cost ceiling of $${maxCost} has been reached.`);
-    }
-    if (this.state.iteration >= this.config.options.maxIters) {
-      const message = `The run used all ${this.config.options.maxIters} steps (maxIters) without an answer.`;
-      return finishWithAnswerTurn(this, { constraint: "max_iters", message, reason: "max_iters" });
-    }
-    return undefined;
-  }
-
-  /** Past the time tools and planning calls may use: the deadline less the answer turn's reserve. */
-  isPastDeadline(): boolean {
-    const workUntil = this.workDeadlineAt();
-    return workUntil !== undefined && this.config.clock() >= workUntil;
-  }
-
-  /** Milliseconds tools and planning calls may still use (undefined without a deadline). */
-  remainingMs(): number | undefined {
-    const workUntil = this.workDeadlineAt();
-    return workUntil === undefined ? undefined : Math.max(0, workUntil - this.config.clock());
-  }
-
-  private workDeadlineAt(): number | undefined {
-    const { deadlineAt } = this.state;
-    return deadlineAt === undefined
-      ? undefined
-      : deadlineAt - getAnswerReserveMs(this.config.options.deadlineS);
+    return checkStepBudgets(this);
   }
 
   checkContext(skipSoftHints = false): CheckContext {
-    const hopBudget = this.config.options.hopBudget;
     return {
       catalog: this.config.catalog,
       hints: this.config.hints,
       options: this.config.options,
       visited: this.visited,
       corrections: this.state.corrections,
-      hopsLeft: hopBudget === undefined ? Infinity : Math.max(0, hopBudget - this.state.hops),
+      hopsLeft: getHopsLeft(this),
       skipSoftHints,
     };
   }
@@ -345,68 +307,6 @@ export class PlannerRun implements RunContext {
       this.taskHost === undefined
         ? new RunTasks(this, (query, options) => this.fork(query, options))
         : new HostedTasks(this, this.taskHost));
-  }
-
-  /**
-   * A `task.tool` task as a run of its own: `run_started`, the one tool call (its events in this run's
-   * stream, its retries and timeout), and `run_finished` with the tool's output as
-   * `artifacts.task_result` — or `run_failed` with the tool's error.
-   */
-  async executeTool(
-    job: { taskId: string; tool: string; toolArgs: Record<string, unknown> },
-    options: { recovered?: boolean } = {},
-  ): Promise<PlannerOutcome> {
-    if (options.recovered !== true) this.events.emit("run_started", getRunStartedData(this));
-    try {
-      // Stopped before the call (a recovery that must not run it again): it never starts.
-      if (this.signal.aborted) throw new PlannerError("cancelled", "The task was stopped before its call.");
-      const tool = this.config.catalog.get(job.tool);
-      if (tool === undefined || tool === this.config.writeTodosTool) {
-        throw new PlannerError(
-          "invalid_action",
-          `task.tool names "${job.tool}", which is not a tool of this agent.`,
-        );
-      }
-      const args = tool.args.safeParse(job.toolArgs);
-      if (!args.success) {
-        throw new PlannerError(
-          "invalid_args",
-          `tool_args did not validate for ${tool.name}: ${args.error.issues[0]?.message ?? "invalid"}.`,
-        );
-      }
-      const toolArgs = args.data as Record<string, unknown>;
-      const action: PlannerAction = { next_node: tool.name, args: toolArgs };
-      this.state.iteration += 1;
-      const result = await executeToolCall(this.toolRuntime, {
-        tool,
-        args: toolArgs,
-        step: 0,
-        callId: job.taskId,
-        source: "system",
-      });
-      if (this.signal.aborted) {
-        if (this.taskMode?.stopFailure !== undefined) throw this.taskMode.stopFailure;
-        return this.finishCancelled();
-      }
-      if (!result.ok) throw new PlannerError<string>(result.failure.error_code, result.failure.message);
-      this.recordStep({ action, source: "system", observation: result.observation });
-      const shown = JSON.stringify(this.events.preview(result.observation)) ?? "null";
-      const answer = `${tool.name} returned: ${shown.length > 600 ? `${shown.slice(0, 600)}…` : shown}`;
-      this.taskMode = { ...this.taskMode, toTaskResult: () => result.observation };
-      return this.finish("answer_complete", FinalPayload.parse({ answer }));
-    } catch (error) {
-      if (isToolPauseSignal(error)) {
-        throw this.fail(
-          new PlannerError(
-            "subagent_paused",
-            `${job.tool} asked to pause (${error.reason}): a background task cannot wait for a person; call it in the foreground.`,
-          ),
-        );
-      }
-      return this.endAfterError(error);
-    } finally {
-      this.cancellation.dispose();
-    }
   }
 
   /** A `task.subagent` job: a forked run of the same planner (see `getForkConfig`). */
@@ -455,11 +355,6 @@ export class PlannerRun implements RunContext {
     return { kind: "finish", reason, payload: safePayload, metadata };
   }
 
-  finishByConstraint(constraint: ConstraintName, message: string): PlannerFinish {
-    this.events.emit("constraint_violation", { constraint, message, enforced: "finished" });
-    return this.finish("budget_exhausted", createFallbackPayload({ message, steps: this.state.steps }));
-  }
-
   finishCancelled(): PlannerFinish {
     const message = "The run was cancelled before an answer was ready.";
     return this.finish(
@@ -481,33 +376,17 @@ export class PlannerRun implements RunContext {
   }
 
   metadata(): RunMetadata {
-    const { usage } = this.state;
-    const metadata: RunMetadata = {
-      steps: this.state.steps.length,
-      llmCalls: usage.llmCalls,
-      autoSeqSavedCalls: this.state.autoSeqSavedCalls,
-      usage: { ...usage },
-      durationMs: Math.max(0, this.config.clock() - this.state.startedAt),
-    };
-    const failedJoins = getFailedJoins(this.state.steps);
-    // steps hold joins already scrubbed of secrets (see `TrajectoryRecorder`)
-    if (failedJoins.length > 0) metadata.failedJoins = failedJoins;
-    return metadata;
+    return createRunMetadata(this.state, this.config.clock());
   }
 
   /** Emits `run_failed` and returns the error to throw, as a `PlannerError`. */
-  private fail(error: unknown): PlannerError<string> {
+  fail(error: unknown): PlannerError<string> {
     this.ended = true;
     this.tasks?.close({ keepResults: false, reason: "failed" });
+    const text = error instanceof Error ? error.message : String(error);
     const failure = isPlannerError(error)
       ? error
-      : new PlannerError(
-          "internal_error",
-          `The run failed: ${error instanceof Error ? error.message : String(error)}`,
-          {
-            cause: error,
-          },
-        );
+      : new PlannerError("internal_error", `The run failed: ${text}`, { cause: error });
     const message = scrubSecrets(failure.message, this.secrets);
     this.events.emit("run_failed", { error: { code: failure.code, message } });
     return failure;

@@ -9,7 +9,8 @@ import { resolveReasoningEffort } from "../llm/reasoning-router.js";
 import { interruptedRejection } from "../actions/rejections.js";
 import type { PlannerOutcome } from "../run/run-types.js";
 import type { ArgFillRequest } from "../actions/interpret-reply.js";
-import { finishWithAnswerTurn, getDeadlineMessage } from "./budget-answer.js";
+import { finishAtDeadline } from "./budgets/budget-checks.js";
+import { getRemainingMs } from "./budgets/deadline.js";
 import type { AnswerReask, UsableText } from "./reply-salvage.js";
 
 /** One iteration's exchange with the LLM: what to ask next, and how many repairs are left. */
@@ -44,7 +45,7 @@ export function createCallInput(run: RunContext, attempt: Attempt): LlmCallInput
     plannerView: run.plannerView(attempt.lastError),
     streamAnswer: attempt.purpose !== "arg_fill",
   };
-  const remaining = run.remainingMs();
+  const remaining = getRemainingMs(run);
   if (remaining !== undefined) input.timeoutMs = remaining;
   addReasoningOptions(run, input);
   return input;
@@ -62,10 +63,7 @@ export function toCallResult(output: LlmCallOutput): CallResult {
 /** A deadline that passed during the call ends the run; a cut-off stream is repaired; the rest throws. */
 export function fromCallError(run: RunContext, error: unknown): CallResult {
   if (error instanceof TimeoutError && !run.cancellation.aborted) {
-    const message = getDeadlineMessage(run);
-    return {
-      outcome: finishWithAnswerTurn(run, { constraint: "deadline", message, reason: "budget_exhausted" }),
-    };
+    return { outcome: finishAtDeadline(run) };
   }
   if (isLlmError(error, "stream_interrupted") && !run.cancellation.aborted) {
     return { interrupted: interruptedRejection(error), actionSeq: run.state.actionSeq - 1 };

@@ -54,13 +54,9 @@ export interface RunContext {
   checkContext(skipSoftHints?: boolean): CheckContext;
   /** The structured view for in-process models. */
   plannerView(lastError?: { code: string; message: string }): PlannerView;
-  isPastDeadline(): boolean;
-  /** Milliseconds left before the deadline (undefined without one). */
-  remainingMs(): number | undefined;
   /** Uses the routed candidate model for the planning calls that follow. */
   applyRoute(): void;
   finish(reason: FinishReason, payload: FinalPayload): PlannerFinish;
-  finishByConstraint(constraint: ConstraintName, message: string): PlannerFinish;
   finishCancelled(): PlannerFinish;
   /** Pauses the run and saves its state. */
   pause(record: PauseRecord): Promise<PlannerPause>;

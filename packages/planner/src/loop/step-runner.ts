@@ -6,7 +6,8 @@ import type { RunContext } from "./run-context.js";
 import type { QueuedAction } from "../run/run-state.js";
 import type { PlannerOutcome } from "../run/run-types.js";
 import { runTask } from "./steps/task-step.js";
-import { checkToolBudgets, emitReasoning, runTool } from "./tool-step.js";
+import { emitReasoning, runTool } from "./tool-step.js";
+import { checkToolBudgets } from "./budgets/budget-checks.js";
 
 /**
  * A queued action (auto-seq, resume) goes through the same checks as an LLM action (hard hints, schemas)

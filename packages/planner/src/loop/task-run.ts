@@ -6,6 +6,7 @@ import type { PlannerConfig } from "./planner-config.js";
 import { PlannerRun } from "./planner-run.js";
 import { getForkConfig } from "./steps/fork-config.js";
 import { recoverRun } from "./steps/recover-run.js";
+import { runToolJob, type ToolJob } from "./tool-job.js";
 
 /** One background task run on its own (a host's job): a sub-agent's query, or one tool with its args. */
 export interface BackgroundJob {
@@ -48,7 +49,7 @@ export function runTaskJob(
   );
   limit.watch(run);
   setTaskMode(run, job);
-  const outcome = job.mode === "subagent" ? run.execute() : run.executeTool(getToolJob(job));
+  const outcome = job.mode === "subagent" ? run.execute() : runToolJob(run, getToolJob(job));
   return outcome.finally(limit.dispose);
 }
 
@@ -105,7 +106,7 @@ export function recoverTaskJob(
         );
         limit.abort();
       }
-      outcome = run.executeTool(getToolJob(job), { recovered: true });
+      outcome = runToolJob(run, getToolJob(job), { recovered: true });
     }
   }
   return outcome.finally(limit.dispose);
@@ -116,7 +117,7 @@ function getTaskQuery(job: BackgroundJob): string {
   return `Background task: run ${job.tool ?? "a tool"}`;
 }
 
-function getToolJob(job: BackgroundJob): { taskId: string; tool: string; toolArgs: Record<string, unknown> } {
+function getToolJob(job: BackgroundJob): ToolJob {
   return { taskId: job.taskId, tool: job.tool ?? "", toolArgs: job.toolArgs ?? {} };
 }
 

@@ -14,7 +14,7 @@ import { executeToolCall } from "../tools/tool-executor.js";
 import type { ToolCall, ToolCallResult } from "../tools/tool-runtime.js";
 import { isToolPauseSignal } from "../tools/tool-pause-signal.js";
 import { createFailure } from "../run/run-state.js";
-import { finishWithAnswerTurn, getDeadlineMessage } from "./budget-answer.js";
+import { checkToolBudgets } from "./budgets/budget-checks.js";
 
 type ToolCheck = Extract<CheckedAction, { kind: "tool" }>;
 
@@ -207,34 +207,6 @@ function finishTool(
   emitReasoning(run, { phase: "obs", summary: observed, at: { ts: endedAt, step: started.step } });
   if (source === "auto_seq") recordAutoSeqExecuted(run, tool.name);
   if (!result.ok && result.cancelled) return run.finishCancelled();
-  return undefined;
-}
-
-/**
- * Hop budget, cost ceiling and deadline, checked before any tool runs. The hop budget and the deadline end
- * the run with an answer turn (docs/budgets.md).
- */
-export function checkToolBudgets(
-  run: RunContext,
-  costUsd: number,
-  calls: number,
-): PlannerOutcome | Promise<PlannerOutcome> | undefined {
-  const { hopBudget } = run.config.options;
-  if (hopBudget !== undefined && run.state.hops + calls > hopBudget) {
-    const message = `The hop budget of ${hopBudget} tool calls is used up.`;
-    return finishWithAnswerTurn(run, { constraint: "hop_budget", message, reason: "budget_exhausted" });
-  }
-  const maxCost = run.config.hints.maxCostUsd;
-  if (maxCost !== undefined && costUsd > 0 && run.state.usage.costUsd + costUsd > maxCost) {
-    return run.finishByConstraint(
-      "cost_budget",
-      `The next tool calls would pass the cost ceiling of $${maxCost}.`,
-    );
-  }
-  if (run.isPastDeadline()) {
-    const message = getDeadlineMessage(run);
-    return finishWithAnswerTurn(run, { constraint: "deadline", message, reason: "budget_exhausted" });
-  }
   return undefined;
 }
 

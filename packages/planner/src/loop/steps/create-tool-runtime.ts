@@ -4,7 +4,7 @@ import type { RunEventEmitter } from "../../run/run-event-emitter.js";
 import type { RunState } from "../../run/run-state.js";
 import type { ToolRunContext } from "../../catalog/tool.js";
 import type { ToolRuntime } from "../../tools/tool-runtime.js";
-import { getAnswerReserveMs } from "../../run/answer-reserve.js";
+import { getWorkDeadlineAt } from "../budgets/deadline.js";
 
 /**
  * What the tool executor sees of a run: its ids, cancellation, events, injectables, observations, and where
@@ -35,9 +35,8 @@ export function createToolRuntime(input: {
     reportUsage: input.reportUsage,
   };
   // Tools stop short of the deadline by the answer turn's reserve (docs/budgets.md).
-  if (state.deadlineAt !== undefined) {
-    runtime.deadlineAt = state.deadlineAt - getAnswerReserveMs(config.options.deadlineS);
-  }
+  const workUntil = getWorkDeadlineAt({ config, state });
+  if (workUntil !== undefined) runtime.deadlineAt = workUntil;
   return runtime;
 }
 

@@ -11,6 +11,7 @@ import type {
 } from "../../tasks/task-types.js";
 import type { RunContext } from "../run-context.js";
 import { TASK_RESULTS_NODE } from "./task-results.js";
+import { getRemainingMs } from "../budgets/deadline.js";
 
 /**
  * A run's background tasks when a `TaskHost` runs them (docs/background-tasks.md): each spawn goes to the
@@ -59,7 +60,7 @@ export class HostedTasks implements BackgroundTasks {
   async waitFor(spawned: SpawnedTask): Promise<void> {
     const timeoutMs = Math.min(
       this.run.config.options.tasks.timeoutS * 1_000,
-      this.run.remainingMs() ?? Number.POSITIVE_INFINITY,
+      getRemainingMs(this.run) ?? Number.POSITIVE_INFINITY,
     );
     const waited = await this.host.wait({
       taskId: spawned.taskId,

@@ -13,6 +13,7 @@ import type {
   TaskGroupSnapshot,
   TaskManagerEvent,
 } from "../../tasks/task-types.js";
+import { getRemainingMs } from "../budgets/deadline.js";
 
 const TERMINAL = new Set(["completed", "failed", "cancelled", "timed_out"]);
 
@@ -67,7 +68,7 @@ export class RunTasks implements BackgroundTasks {
   async waitFor(spawned: SpawnedTask): Promise<void> {
     const timeoutMs = Math.min(
       this.run.config.options.tasks.timeoutS * 1_000,
-      this.run.remainingMs() ?? Number.POSITIVE_INFINITY,
+      getRemainingMs(this.run) ?? Number.POSITIVE_INFINITY,
     );
     if (spawned.groupId !== undefined) await this.manager.waitForGroup(spawned.groupId, { timeoutMs });
     else await this.manager.waitForTask(spawned.taskId, { timeoutMs });

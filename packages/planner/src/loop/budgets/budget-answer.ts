@@ -1,10 +1,10 @@
 import type { FinishReason, PlannerAction } from "@waddle/protocol";
-import { INFERRED_ANSWER_RULES, readAnswerReply } from "../actions/read-answer-reply.js";
-import { ANSWER_TURN_MIN_MS } from "../run/answer-reserve.js";
-import { createFallbackPayload, createFinalPayload, markModelSources } from "../run/final-payload.js";
-import type { ConstraintName, RunContext } from "./run-context.js";
-import type { PlannerFinish } from "../run/run-types.js";
-import { reportSalvages } from "./salvage-report.js";
+import { INFERRED_ANSWER_RULES, readAnswerReply } from "../../actions/read-answer-reply.js";
+import { createFallbackPayload, createFinalPayload, markModelSources } from "../../run/final-payload.js";
+import type { PlannerFinish } from "../../run/run-types.js";
+import type { ConstraintName, RunContext } from "../run-context.js";
+import { reportSalvages } from "../salvage-report.js";
+import { ANSWER_TURN_MIN_MS } from "./deadline.js";
 
 /**
  * A budget that ends the run ends it with an answer (docs/budgets.md): the model gets one turn, without
@@ -71,13 +71,4 @@ export async function finishWithAnswerTurn(
   if (read.note !== undefined && INFERRED_ANSWER_RULES.has(read.note.rule))
     payload.salvaged = { ...read.note };
   return run.finish(reason, payload);
-}
-
-/** Why the deadline stops the run: passed, or so near that only the answer turn fits. */
-export function getDeadlineMessage(run: RunContext): string {
-  const deadlineS = run.config.options.deadlineS ?? 0;
-  const left = run.state.deadlineAt === undefined ? 0 : run.state.deadlineAt - run.config.clock();
-  return left >= ANSWER_TURN_MIN_MS
-    ? `The deadline of ${deadlineS} s is near (${(left / 1000).toFixed(1)} s left): there is time only to answer.`
-    : `The deadline of ${deadlineS} s has passed.`;
 }
