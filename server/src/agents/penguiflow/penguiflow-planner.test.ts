@@ -128,6 +128,21 @@ describe("PenguiFlow planner.py", () => {
     expect(files["README.md"]).toContain("- reasoning_effort: planner.py WADDLE_ONLY");
   });
 
+  it("says in the README that a parallel group's join and cap were not carried", () => {
+    const spec = examples.find((example) => example.groups.some((group) => group.join))!;
+    const group = spec.groups.find((candidate) => candidate.join)!;
+    const readme = exportPenguiflow(spec).files["README.md"]!;
+    expect(readme).toContain(
+      `- group ${group.id} join (${group.join!.tool}, inject ${JSON.stringify(group.join!.inject)}): not carried:`,
+    );
+    expect(readme).toMatch(
+      /join .*: not carried: .*the model's parallel action; kept in planner\.py WADDLE_ONLY$/m,
+    );
+    expect(readme).toContain(`- group ${group.id} maxParallel ${group.maxParallel}: not carried:`);
+    const withoutJoin = examples.find((example) => example.groups.some((candidate) => !candidate.join))!;
+    expect(exportPenguiflow(withoutJoin).files["README.md"]).not.toMatch(/- group .* join/);
+  });
+
   it.skipIf(!hasPydantic)("runs build_planner() against stand-ins of the recorded upstream types", () => {
     for (const spec of specs) {
       const folder = path.join(dir, spec.id);

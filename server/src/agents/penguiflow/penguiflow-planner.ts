@@ -93,6 +93,22 @@ function getWaddleOnly(spec: AgentSpec, report: PenguiflowReport): Record<string
     if (Array.isArray(value) && value.length === 0) continue;
     report.notCarried.push({ what: key, where: "planner.py WADDLE_ONLY" });
   }
+  // PenguiFlow takes a join only inside the model's parallel action (`args.join`), never from configuration.
+  for (const group of spec.groups) {
+    if (group.join) {
+      report.notCarried.push({
+        what: `group ${group.id} join (${group.join.tool}, inject ${JSON.stringify(group.join.inject)})`,
+        where:
+          "not carried: PenguiFlow takes a join only in the model's parallel action; kept in planner.py WADDLE_ONLY",
+      });
+    }
+    if (group.maxParallel !== undefined) {
+      report.notCarried.push({
+        what: `group ${group.id} maxParallel ${group.maxParallel}`,
+        where: "not carried: PenguiFlow has one budget_hints.max_parallel; kept in planner.py WADDLE_ONLY",
+      });
+    }
+  }
   return waddleOnly;
 }
 

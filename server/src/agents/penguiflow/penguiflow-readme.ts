@@ -18,7 +18,7 @@ export const PENGUIFLOW_MAPPING: readonly [string, string][] = [
   ],
   ["edges (auto_seq / order)", "target's NodeSpec.extra auto_seq_from / order_after"],
   ["hints", "planning_hints (verbatim keys)"],
-  ["groups[].members", "planning_hints.parallel_groups"],
+  ["groups[].members", "planning_hints.parallel_groups (join and maxParallel: not carried, see below)"],
   ["planner.systemPromptExtra", "system_prompt_extra"],
   [
     "planner.maxIters / hopBudget / deadlineS / tokenBudget",
