@@ -1,26 +1,24 @@
 import {
   TERMINAL_TASK_STATUSES,
-  type GroupReport,
   type MergeStrategy,
-  type MergeTask,
   type NewSessionEvent,
   type SessionRecord,
   type SessionTask,
-  type SessionTaskGroup,
   type SessionTaskStatus,
   type Usage,
 } from "@waddle/protocol";
 import { TaskError } from "../errors/task-error.js";
-import {
-  applyGroupArgs,
-  findOrCreateGroup,
-  resolveGroupMergeStrategy,
-  type GroupRecord,
-} from "../tasks/task-groups.js";
+import { applyGroupArgs, findOrCreateGroup } from "../tasks/task-groups.js";
 import type { HostedWaitResult } from "../run/task-host.js";
 import { parseTaskAction } from "../tasks/task-spawn.js";
 import type { TaskAction } from "../tasks/task-types.js";
 import type { MergedResult } from "./session-context.js";
+import {
+  getGroupCompletionEvents,
+  getGroupStrategy,
+  toGroupRecords,
+  toMergeTask,
+} from "./session-task-groups.js";
 
 /**
  * A session's background tasks across turns (docs/background-tasks.md, "Tasks with a host"), as pure
@@ -224,7 +222,7 @@ export function applySessionTaskOutcome(
         },
       });
     }
-    events.push(...getCompletionEvents({ ...group }, tasks));
+    events.push(...getGroupCompletionEvents({ ...group }, tasks));
   }
   // The slot it freed: the oldest queued tasks start.
   const start: SessionTask[] = [];
@@ -258,7 +256,7 @@ export function sealSessionTurn(record: SessionRecord, turn: number): NewSession
   const events: NewSessionEvent[] = [];
   for (const group of record.groups ?? []) {
     if (group.turn !== turn || group.sealed) continue;
-    events.push(...getCompletionEvents({ ...group, sealed: true }, record.tasks));
+    events.push(...getGroupCompletionEvents({ ...group, sealed: true }, record.tasks));
   }
   return events;
 }
@@ -329,77 +327,4 @@ export function getSessionMergedResults(record: SessionRecord): MergedResult[] {
         ...(task.error === undefined ? {} : { error: task.error }),
       })),
     }));
-}
-
-/** A sealed group whose tasks all ended: `all` reports (and merges unless gated); gated results wait as one batch. */
-function getCompletionEvents(group: SessionTaskGroup, tasks: readonly SessionTask[]): NewSessionEvent[] {
-  if (group.complete || !group.sealed) return [];
-  const members = tasks.filter((task) => task.groupId === group.groupId);
-  if (!members.every((task) => TERMINAL_TASK_STATUSES.has(task.status))) return [];
-  if (group.report === "none") return [];
-  const strategy = getGroupStrategy(group, members);
-  const gated = strategy === "HUMAN_GATED";
-  const events: NewSessionEvent[] = [];
-  if (group.report === "all") {
-    events.push({
-      type: "task_group_report",
-      data: {
-        groupId: group.groupId,
-        name: group.name,
-        report: "all",
-        mergeStrategy: strategy,
-        tasks: members.map(toMergeTask),
-        merged: !gated,
-      },
-    });
-  }
-  if (gated) {
-    events.push({
-      type: "merge_pending",
-      data: {
-        mergeId: `merge_${group.groupId}`,
-        name: group.name,
-        groupId: group.groupId,
-        strategy,
-        tasks: members.map(toMergeTask),
-      },
-    });
-  }
-  return events;
-}
-
-function getGroupStrategy(group: SessionTaskGroup, members: readonly SessionTask[]): MergeStrategy {
-  const strategies = members
-    .filter((task) => task.groupId === group.groupId)
-    .map((task) => task.mergeStrategy);
-  return resolveGroupMergeStrategy(toGroupRecord(group, members), strategies, "APPEND");
-}
-
-function toGroupRecords(record: SessionRecord): Map<string, GroupRecord> {
-  return new Map((record.groups ?? []).map((group) => [group.groupId, toGroupRecord(group, record.tasks)]));
-}
-
-function toGroupRecord(group: SessionTaskGroup, tasks: readonly SessionTask[]): GroupRecord {
-  return {
-    groupId: group.groupId,
-    name: group.name,
-    turn: group.turn,
-    sealed: group.sealed,
-    report: group.report satisfies GroupReport,
-    ...(group.mergeStrategy === undefined ? {} : { groupMergeStrategy: group.mergeStrategy }),
-    retainTurn: group.retainTurn,
-    taskIds: tasks.filter((task) => task.groupId === group.groupId).map((task) => task.taskId),
-    completed: group.complete,
-  };
-}
-
-function toMergeTask(task: SessionTask): MergeTask {
-  return {
-    taskId: task.taskId,
-    runId: task.runId,
-    name: task.name,
-    status: task.status,
-    ...(task.result === undefined ? {} : { result: task.result }),
-    ...(task.error === undefined ? {} : { error: task.error }),
-  };
 }
