@@ -66,13 +66,14 @@ const turn = (json: Record<string, unknown>) => server.request("/api/runs", { me
 const getSession = async (id: string): Promise<SessionRecord> =>
   (await server.request(`/api/sessions/${id}`)).body;
 
-/** The session once its last turn has ended (its log hears of it right after the run's status). */
+/**
+ * The session once its last turn's run has ended: read then, the session is brought up to the run
+ * (`SessionTurns.reconcile`), whether or not its own update has landed yet.
+ */
 async function waitForIdle(id: string): Promise<SessionRecord> {
-  for (;;) {
-    const record = await getSession(id);
-    if (record.status !== "running") return record;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const last = (await getSession(id)).turns.at(-1);
+  if (last) await waitForRun(server, last.runId);
+  return getSession(id);
 }
 
 describe("turns: POST /api/runs with a sessionId", () => {
@@ -131,11 +132,7 @@ describe("turns: POST /api/runs with a sessionId", () => {
     const sessionId = await newSession("approver");
     const started = await turn({ sessionId, query: "Refund my duplicate charge" });
     const paused = await waitForRun(server, started.body.runId, new Set(["paused"]));
-    let record = await getSession(sessionId);
-    for (let tries = 0; record.status !== "waiting" && tries < 100; tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      record = await getSession(sessionId);
-    }
+    const record = await getSession(sessionId);
     expect(record).toMatchObject({ status: "waiting", turns: [{ status: "paused" }] });
     const busy = await turn({ sessionId, query: "Hello?" });
     expect(busy.status).toBe(409);
