@@ -8,6 +8,7 @@ import { createSocketSessionTransport } from "../chats/transport/socket-session-
 import { createRunStore } from "../runs/run-store.js";
 import { getRunLockedCommands } from "../run-views/get-run-locked-commands.js";
 import { createSocketRunTransport } from "../runs/transport/socket-run-transport.js";
+import { createSocketConnection } from "../socket/socket-connection.js";
 import { AgentSession } from "../session/agent-session.js";
 import { createDocumentStore } from "../store/document-store.js";
 import { createSessionStore } from "../store/session-store.js";
@@ -18,7 +19,7 @@ import { createUnauthorizedHandler } from "../access/unauthorized.js";
 import { meStore } from "../store/me-store.js";
 
 /**
- * Wires the stores, the API client (on a 401: back to sign-in when a signed-in key stopped working, else
+ * Wires the stores, the API client and the socket connection (on a 401: back to sign-in when a signed-in key stopped working, else
  * asking for the WADDLE_TOKEN), the agent session and the commands.
  */
 export function createEditor(): Editor {
@@ -45,20 +46,16 @@ export function createEditor(): Editor {
   };
   const onUnauthorized = createUnauthorizedHandler({ me: meStore, askForToken });
   const api = createApiClient({ getToken: getStoredToken, onUnauthorized });
+  // one socket for everything live: runs, chat sessions and the agent's lists subscribe over it
+  const connection = createSocketConnection({ getToken: getStoredToken, onUnauthorized });
   const transport = createSocketRunTransport({
+    connection,
     api,
-    getToken: getStoredToken,
-    onUnauthorized,
     // one socket message per server tick in a burst, handed to the run store as one delivery
     batch: true,
   });
   const runs = createRunStore({ api, transport });
-  // sessions on a socket of their own, connected when the Chat tab first needs it
-  const sessions = createSocketSessionTransport({
-    api,
-    getToken: getStoredToken,
-    onUnauthorized,
-  });
+  const sessions = createSocketSessionTransport({ connection, api });
   const chats = createChatStore({ api, runs: transport, sessions });
   const agents = new AgentSession({ api, document, session, ui });
   const commands = createCommandRegistry<Editor>({
@@ -71,5 +68,17 @@ export function createEditor(): Editor {
     onError: (error) => ui.getState().notify("error", getErrorMessage(error)),
   });
   const isMac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
-  return { api, document, ui, session, agents, commands, runs, chats, canvas: { current: null }, isMac };
+  return {
+    api,
+    connection,
+    document,
+    ui,
+    session,
+    agents,
+    commands,
+    runs,
+    chats,
+    canvas: { current: null },
+    isMac,
+  };
 }

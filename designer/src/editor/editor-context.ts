@@ -4,6 +4,7 @@ import type { ApiClient } from "../api/api-client.js";
 import type { CommandRegistry } from "./command-registry.js";
 import type { ChatStore } from "../chats/chat-store.js";
 import type { RunStore } from "../runs/run-store.js";
+import type { SocketConnection } from "../socket/socket-connection.js";
 import type { AgentSession } from "../session/agent-session.js";
 import type { DocumentState, DocumentStore } from "../store/document-store.js";
 import type { SessionState, SessionStore } from "../store/session-store.js";
@@ -32,6 +33,8 @@ export interface CanvasApi {
 /** The editor: its stores, the API, the agent session and the command registry. */
 export interface Editor {
   api: ApiClient;
+  /** The one socket.io connection: live runs, chat sessions and the agent's lists (`watch_agent`). */
+  connection: SocketConnection;
   document: DocumentStore;
   ui: UiStore;
   session: SessionStore;

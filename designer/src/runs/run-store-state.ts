@@ -5,7 +5,8 @@ import type { RunsApi } from "../api/runs-api.js";
 import type { RunComparison } from "./compare/compare-runs.js";
 import type { ReplayIndex } from "./replay/replay-index.js";
 import type { ScheduleFrame } from "./replay/replay-player.js";
-import type { ConnectionState, RunTransport } from "./transport/run-transport.js";
+import type { ConnectionState } from "../socket/socket-connection.js";
+import type { RunTransport } from "./transport/run-transport.js";
 import type { RunView } from "./fold/run-view.js";
 
 export type RunMode = "edit" | "live" | "replay" | "compare";

@@ -11,11 +11,13 @@ import { AgentSession } from "../session/agent-session.js";
 import { createDocumentStore } from "../store/document-store.js";
 import { createSessionStore } from "../store/session-store.js";
 import { createUiStore } from "../store/ui-store.js";
+import { FakeSocketServer } from "./fake-socket-server.js";
 import { makeSpec } from "./make-spec.js";
 
 /**
- * A real editor over real stores, commands and agent session, with runs on a fake transport. The API
- * answers with `fetch`, by default 503 to everything (for tests whose code never calls it).
+ * A real editor over real stores, commands and agent session, with runs on a fake transport and the socket
+ * connection on a fake server. The API answers with `fetch`, by default 503 to everything (for tests whose
+ * code never calls it).
  */
 export function createTestEditor(options: { spec?: AgentSpec; fetch?: typeof fetch } = {}): Editor {
   const document = createDocumentStore({ spec: options.spec ?? makeSpec() });
@@ -32,6 +34,7 @@ export function createTestEditor(options: { spec?: AgentSpec; fetch?: typeof fet
   const runTransport = new FakeRunTransport();
   return {
     api,
+    connection: new FakeSocketServer().createConnection(),
     document,
     ui,
     session,

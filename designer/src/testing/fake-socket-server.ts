@@ -1,13 +1,27 @@
-import type { RunEvent, RunRecord, RunStatus } from "@waddle/protocol";
-import type { SocketLike } from "../runs/transport/socket-run-transport.js";
+import type {
+  RunEvent,
+  RunRecord,
+  RunStatus,
+  SessionEvent,
+  SessionSummary,
+  TestRunRecord,
+} from "@waddle/protocol";
+import {
+  createSocketConnection,
+  type SocketAuth as Auth,
+  type SocketConnection,
+  type SocketConnectionOptions,
+  type SocketLike,
+} from "../socket/socket-connection.js";
 
 type Handler = (...args: never[]) => void;
-type Auth = (callback: (auth: { token?: string }) => void) => void;
 
 /**
- * The server side of the socket contract, in memory, for the socket transport's tests: `subscribe`
- * replays stored events after `afterSeq`, joins the run's room, sends `run_status`, then acks (as
- * server/src/http/socket-gateway.ts does); `watch_agent` adds the agent's runs. A subscribe with
+ * The server side of the socket contract, in memory, for the socket connection's and transports' tests:
+ * `subscribe` replays stored events after `afterSeq`, joins the run's room, sends `run_status`, then acks
+ * (as server/src/http/socket-gateway.ts does); `subscribe_session` replays the session's log as
+ * `session_event`s, then acks with its last seq (as server/src/http/session-followers.ts does);
+ * `watch_agent` adds the agent's `run_updated`, `session_updated` and `test_run_updated`. A subscribe with
  * `batch: true` gets `run_events`: the replay as one message, and each `publish` call's events of the run
  * as one message (a server tick). Tests can also send raw messages (duplicates, gaps, malformed ones) and
  * cut the connection.
@@ -15,17 +29,21 @@ type Auth = (callback: (auth: { token?: string }) => void) => void;
 export class FakeSocketServer {
   readonly logs = new Map<string, RunEvent[]>();
   readonly statuses = new Map<string, RunStatus>();
+  readonly sessionLogs = new Map<string, SessionEvent[]>();
   /** Every message a client sent: name and payload. */
   readonly received: { name: string; payload: unknown }[] = [];
   /** The auth each connection presented. */
   readonly auths: { token?: string }[] = [];
-  /** `GET /api/runs/:id/events?after=` calls, as `runId:after`. */
+  /** `GET /api/runs/:id/events?after=` and `GET /api/sessions/:id/events?after=` calls, as `id:after`. */
   readonly restCalls: string[] = [];
   /** When set, the next `connect` is refused with this message (socket.io's middleware error). */
   refuseNext: string | null = null;
+  /** When set, every `watch_agent` is refused with this error. */
+  refuseWatch: { code: string; message: string } | null = null;
   socket: FakeClientSocket | null = null;
   /** The runs this socket follows, and whether each takes batches. */
   private readonly rooms = new Map<string, { batch: boolean }>();
+  private readonly sessionRooms = new Set<string>();
   private readonly watched = new Set<string>();
 
   /** The REST side the transport fills gaps from. */
@@ -35,6 +53,11 @@ export class FakeSocketServer {
       await Promise.resolve();
       return (this.logs.get(runId) ?? []).filter((event) => event.seq > after);
     },
+    getSessionEvents: async (sessionId: string, after = 0): Promise<SessionEvent[]> => {
+      this.restCalls.push(`${sessionId}:${after}`);
+      await Promise.resolve();
+      return (this.sessionLogs.get(sessionId) ?? []).filter((event) => event.seq > after);
+    },
   };
 
   readonly createSocket = (options: { auth: Auth }): SocketLike => {
@@ -42,6 +65,11 @@ export class FakeSocketServer {
     queueMicrotask(() => this.connect());
     return this.socket;
   };
+
+  /** The app's socket connection, over a fake socket to this server (it connects on the next microtask). */
+  createConnection(options: Partial<SocketConnectionOptions> = {}): SocketConnection {
+    return createSocketConnection({ getToken: () => null, ...options, createSocket: this.createSocket });
+  }
 
   /** Stores events and sends them to the run's room: one message each, or one batch per run. */
   publish(events: readonly RunEvent[]): void {
@@ -67,6 +95,22 @@ export class FakeSocketServer {
     if (this.watched.has(run.agentId)) this.send("run_updated", run);
   }
 
+  /** Stores session events and sends them to the sockets that follow their session. */
+  publishSessionEvents(events: readonly SessionEvent[]): void {
+    for (const event of events) {
+      this.sessionLogs.set(event.sessionId, [...(this.sessionLogs.get(event.sessionId) ?? []), event]);
+      if (this.sessionRooms.has(event.sessionId)) this.send("session_event", event);
+    }
+  }
+
+  publishSession(session: SessionSummary): void {
+    if (this.watched.has(session.agentId)) this.send("session_updated", session);
+  }
+
+  publishTestRun(testRun: TestRunRecord): void {
+    if (this.watched.has(testRun.agentId)) this.send("test_run_updated", testRun);
+  }
+
   /** Sends any message as is (to test validation, duplicates and gaps). */
   send(name: string, payload: unknown): void {
     if (this.socket?.connected) this.socket.receive(name, payload);
@@ -75,6 +119,7 @@ export class FakeSocketServer {
   dropConnection(): void {
     if (!this.socket?.connected) return;
     this.rooms.clear();
+    this.sessionRooms.clear();
     this.watched.clear();
     this.socket.connected = false;
     this.socket.receive("disconnect", "transport close");
@@ -101,14 +146,39 @@ export class FakeSocketServer {
 
   handle(name: string, payload: unknown, ack: ((answer: unknown) => void) | undefined): void {
     this.received.push({ name, payload });
-    const message = payload as { runId?: string; agentId?: string; afterSeq?: number; batch?: boolean };
+    const message = payload as {
+      runId?: string;
+      sessionId?: string;
+      agentId?: string;
+      afterSeq?: number;
+      batch?: boolean;
+    };
     if (name === "subscribe") void this.subscribe(message, ack);
     if (name === "unsubscribe") this.rooms.delete(message.runId ?? "");
+    if (name === "subscribe_session") void this.subscribeSession(message, ack);
+    if (name === "unsubscribe_session") this.sessionRooms.delete(message.sessionId ?? "");
     if (name === "watch_agent") {
+      if (this.refuseWatch) return ack?.({ ok: false, error: this.refuseWatch });
       this.watched.add(message.agentId ?? "");
       ack?.({ ok: true });
     }
     if (name === "unwatch_agent") this.watched.delete(message.agentId ?? "");
+  }
+
+  private async subscribeSession(
+    message: { sessionId?: string; afterSeq?: number },
+    ack?: (answer: unknown) => void,
+  ): Promise<void> {
+    const { sessionId = "", afterSeq = 0 } = message;
+    await Promise.resolve();
+    const log = this.sessionLogs.get(sessionId);
+    if (log === undefined) {
+      ack?.({ ok: false, error: { code: "not_found", message: `Session "${sessionId}" does not exist.` } });
+      return;
+    }
+    for (const event of log) if (event.seq > afterSeq) this.send("session_event", event);
+    this.sessionRooms.add(sessionId);
+    ack?.({ ok: true, status: "idle", lastSeq: log.at(-1)?.seq ?? 0 });
   }
 
   private async subscribe(

@@ -1,6 +1,8 @@
 import type { RunEvent, RunRecord, RunStatusMessage } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
-import type { ConnectionState, RunTransport, RunTransportError } from "../runs/transport/run-transport.js";
+import type { RunTransport } from "../runs/transport/run-transport.js";
+import type { ConnectionState } from "../socket/socket-connection.js";
+import type { TransportError } from "../socket/transport-error.js";
 import { makeRunRecord } from "./fake-run-api.js";
 import { createEventFactory } from "./make-run-events.js";
 
@@ -30,7 +32,7 @@ export function makeEvents(runId: string, count: number, from = 1): RunEvent[] {
 function record(transport: RunTransport, runId: string, afterSeq = 0) {
   const seqs: number[] = [];
   const statuses: string[] = [];
-  const errors: RunTransportError[] = [];
+  const errors: TransportError[] = [];
   const stop = transport.subscribe(runId, afterSeq, {
     onEvents: (events) => seqs.push(...events.map((event) => event.seq)),
     onStatus: (message) => statuses.push(message.status),

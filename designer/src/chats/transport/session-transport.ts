@@ -1,16 +1,16 @@
 import type { SessionEvent, SessionSummary } from "@waddle/protocol";
-import type { RunTransportError } from "../../runs/transport/run-transport.js";
+import type { TransportError } from "../../socket/transport-error.js";
 
 export interface SessionSubscriptionHandlers {
   /** Events of the session's log in `seq` order, each exactly once, starting after the `afterSeq` given. */
   onEvents(events: SessionEvent[]): void;
-  onError(error: RunTransportError): void;
+  onError(error: TransportError): void;
 }
 
 /**
  * How a session's log reaches the designer: its events from a given `seq`, then live (surviving
  * reconnects without loss or duplicates), and the agent's sessions as they are created and change.
- * Implementations: `createSocketSessionTransport` (socket.io) and `FakeSessionTransport` (in memory).
+ * Implementations: `createSocketSessionTransport` (over the shared socket connection) and `FakeSessionTransport` (in memory).
  */
 export interface SessionTransport {
   /** Follows a session's log from just after `afterSeq`; returns the unsubscribe. */

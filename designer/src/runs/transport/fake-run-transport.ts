@@ -1,10 +1,7 @@
 import type { RunEvent, RunRecord, RunStatusMessage } from "@waddle/protocol";
-import type {
-  ConnectionState,
-  RunSubscriptionHandlers,
-  RunTransport,
-  RunTransportError,
-} from "./run-transport.js";
+import type { ConnectionState } from "../../socket/socket-connection.js";
+import type { TransportError } from "../../socket/transport-error.js";
+import type { RunSubscriptionHandlers, RunTransport } from "./run-transport.js";
 
 interface FakeSubscription {
   runId: string;
@@ -27,7 +24,7 @@ export class FakeRunTransport implements RunTransport {
   private readonly subscriptions = new Set<FakeSubscription>();
   private readonly watchers = new Map<string, Set<(run: RunRecord) => void>>();
   private readonly connectionListeners = new Set<(state: ConnectionState) => void>();
-  private readonly subscribeErrors = new Map<string, RunTransportError>();
+  private readonly subscribeErrors = new Map<string, TransportError>();
 
   constructor(options: { connection?: ConnectionState } = {}) {
     this.connection = options.connection ?? "connected";
@@ -100,7 +97,7 @@ export class FakeRunTransport implements RunTransport {
   }
 
   /** The next subscriptions to this run fail with this error (until cleared with null). */
-  failSubscribe(runId: string, error: RunTransportError | null): void {
+  failSubscribe(runId: string, error: TransportError | null): void {
     if (error === null) this.subscribeErrors.delete(runId);
     else this.subscribeErrors.set(runId, error);
   }

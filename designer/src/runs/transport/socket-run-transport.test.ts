@@ -6,23 +6,19 @@ import {
   settle,
 } from "../../testing/run-transport-conformance.js";
 import { makeRunRecord } from "../../testing/fake-run-api.js";
-import type { RunTransportError } from "./run-transport.js";
-import { createSocketRunTransport, type SocketRunTransportOptions } from "./socket-run-transport.js";
+import type { TransportError } from "../../socket/transport-error.js";
+import { createSocketRunTransport } from "./socket-run-transport.js";
 
-function setup(options: Partial<SocketRunTransportOptions> = {}) {
+function setup(options: { batch?: boolean } = {}) {
   const server = new FakeSocketServer();
-  const transport = createSocketRunTransport({
-    api: server.api,
-    getToken: () => null,
-    createSocket: server.createSocket,
-    ...options,
-  });
-  return { server, transport };
+  const connection = server.createConnection();
+  const transport = createSocketRunTransport({ connection, api: server.api, ...options });
+  return { server, connection, transport };
 }
 
 function follow(transport: ReturnType<typeof setup>["transport"], runId = "run-1", afterSeq = 0) {
   const seqs: number[] = [];
-  const errors: RunTransportError[] = [];
+  const errors: TransportError[] = [];
   const stop = transport.subscribe(runId, afterSeq, {
     onEvents: (events) => seqs.push(...events.map((event) => event.seq)),
     onStatus: () => undefined,
@@ -59,7 +55,7 @@ describe("createSocketRunTransport with run_events batches", () => {
   /** A listener that keeps each delivery apart, as the run store folds each in one update. */
   function followDeliveries(transport: ReturnType<typeof setup>["transport"], afterSeq = 0) {
     const deliveries: number[][] = [];
-    const errors: RunTransportError[] = [];
+    const errors: TransportError[] = [];
     transport.subscribe("run-1", afterSeq, {
       onEvents: (events) => deliveries.push(events.map((event) => event.seq)),
       onStatus: () => undefined,
@@ -116,36 +112,6 @@ describe("createSocketRunTransport with run_events batches", () => {
 });
 
 describe("createSocketRunTransport", () => {
-  it("presents the stored token on every connection, read again each time", async () => {
-    let token: string | null = "first";
-    const { server } = setup({ getToken: () => token });
-    await settle();
-    server.dropConnection();
-    token = "second";
-    server.restoreConnection();
-    expect(server.auths).toEqual([{ token: "first" }, { token: "second" }]);
-  });
-
-  it("asks for a token when the server refuses one, then connects again", async () => {
-    let token: string | null = null;
-    const server = new FakeSocketServer();
-    server.refuseNext = "unauthorized: pass the server's WADDLE_TOKEN as auth.token";
-    const states: string[] = [];
-    const transport = createSocketRunTransport({
-      api: server.api,
-      getToken: () => token,
-      createSocket: server.createSocket,
-      onUnauthorized: async () => {
-        token = "right";
-        return true;
-      },
-    });
-    transport.onConnection((state) => states.push(state));
-    await settle();
-    expect(server.auths).toEqual([{}, { token: "right" }]);
-    expect(states).toEqual(["connecting", "disconnected", "connected"]);
-  });
-
   it("drops duplicates", async () => {
     const { server, transport } = setup();
     server.publish(makeEvents("run-1", 2));
@@ -249,10 +215,18 @@ describe("createSocketRunTransport", () => {
     expect(server.received.filter((message) => message.name === "subscribe")).toHaveLength(1);
   });
 
-  it("closes the socket", async () => {
-    const { server, transport } = setup();
+  it("lets go of its runs and watches on close, and leaves the shared connection open", async () => {
+    const { server, connection, transport } = setup();
+    server.publish(makeEvents("run-1", 1));
+    const follower = follow(transport);
+    transport.watchAgent("agent-a", () => undefined);
     await settle();
     transport.close();
-    expect(server.socket?.connected).toBe(false);
+    expect(
+      server.received.filter((message) => message.name.startsWith("un")).map((message) => message.name),
+    ).toEqual(["unsubscribe", "unwatch_agent"]);
+    server.publish(makeEvents("run-1", 1, 2));
+    expect(follower.seqs).toEqual([1]);
+    expect(connection.isConnected()).toBe(true);
   });
 });

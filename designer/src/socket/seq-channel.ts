@@ -1,10 +1,10 @@
-import { getErrorMessage } from "../../api/api-error.js";
-import type { RunTransportError } from "./run-transport.js";
+import { getErrorMessage } from "../api/api-error.js";
+import type { TransportError } from "./transport-error.js";
 
 /** What a subscriber of an ordered stream is handed: events in `seq` order, and errors. */
 export interface SeqHandlers<E> {
   onEvents(events: E[]): void;
-  onError(error: RunTransportError): void;
+  onError(error: TransportError): void;
 }
 
 /** One subscriber; one that joined a stream already followed from further on holds live events until caught up. */
@@ -27,7 +27,7 @@ export interface SeqChannel<E extends { seq: number }, H extends SeqHandlers<E> 
 
 export function reportToChannel<E extends { seq: number }>(
   channel: SeqChannel<E, SeqHandlers<E>>,
-  error: RunTransportError,
+  error: TransportError,
 ): void {
   for (const listener of [...channel.listeners]) listener.handlers.onError(error);
 }
