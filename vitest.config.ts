@@ -36,6 +36,7 @@ export default defineConfig({
       "apps/*/src/**/*.test.ts",
       "apps/*/tools/**/*.test.ts",
       "test/**/*.test.ts",
+      "scripts/**/*.test.ts",
     ],
     // The scale-out suite starts PostgreSQL, redis-server and three Waddle processes, and its takeovers
     // are timed on leases: beside the other files on a 2-core machine it starves. `npm run test:unit`

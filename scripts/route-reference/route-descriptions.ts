@@ -1,0 +1,134 @@
+/**
+ * One line per route of the server's permission table (server/src/access/route-permissions.ts), keyed
+ * `METHOD path` exactly as the table writes them. `npm run docs:routes` puts them beside each route in
+ * docs/reference/rest-routes.md; a route of the table without a line here fails the reference's test.
+ */
+export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  // server and tools
+  "GET /api/health":
+    "`{ok, version, offline, authRequired}`; with PostgreSQL or Redis also `parts`, and 503 with `ok: false` while one is down",
+  "GET /api/tools": "`{tools: [...]}`: the registered module tools with their JSON Schemas",
+  "GET /api/schema/agent-spec.json": "the JSON Schema of `AgentSpec`",
+  "GET /api/mcp/servers":
+    "the MCP servers of `WADDLE_MCP_SERVERS`: `status` (`connected`, `error` with the reason, `idle`), their tools and schemas",
+  "POST /api/tools/test":
+    "call one tool as a run would: `{agentId, agentVersion?, tool, args, confirm?}` or `{spec, tool, args, confirm?}` → `{ok, result | error, latencyMs, attempts, prompt?}`",
+  // access
+  "GET /api/me": "who is signed in: `{name, role, agents, kind, canDecide, permissions}`",
+  "GET /api/keys": "`{keys: [...]}`: every API key, never its secret or hash",
+  "POST /api/keys":
+    "`{name, role, agents?, expiresAt?, canDecide?, rateLimit?}` → 201 `{id, key}` (the key is shown this once)",
+  "DELETE /api/keys/:id": "revoke a key: 204",
+  "GET /api/audit": "`?since=&actor=&action=&limit=`: the audit log, newest first",
+  // A2A card
+  "POST /api/a2a/card":
+    "`{url}` → `{card: {name, description, skills, streaming}}`, read through the http allow-list; 422 with `details.reason`",
+  // agents
+  "GET /api/agents": "`{agents: [{id, name, version, updatedAt, description?, toolCount?}]}`",
+  "POST /api/agents":
+    "a spec → 201 `{id, version}`; `?allowInvalid=true` saves a spec with errors as a version marked `invalid`",
+  "POST /api/agents/validate": "a spec → `{ok, issues}`: the spec's own checks and this server's settings",
+  "POST /api/agents/server-check":
+    "a spec → `{ok, issues}`: only the checks that need this server (allow-lists, secrets, keys, MCP servers, saved agents)",
+  "POST /api/agents/import": "a spec or a PenguiFlow `planning_hints` dict → `{spec, issues}`",
+  "GET /api/agents/:id": "`{id, version, spec, updatedAt, …}`: the latest version",
+  "PUT /api/agents/:id":
+    "`{spec, baseVersion, message?, allowInvalid?}` → `{id, version}`; 409 when `baseVersion` is not the latest",
+  "DELETE /api/agents/:id": "delete the agent and its draft: 204",
+  "GET /api/agents/:id/versions": "`{versions: [...]}`: every saved version",
+  "GET /api/agents/:id/versions/:version": "one saved version with its spec",
+  "GET /api/agents/:id/export":
+    "`?format=json|ts|ts-project|penguiflow`: the spec, TypeScript, or a zip; 400 naming the formats otherwise",
+  "GET /api/agents/:id/draft": "the unsaved edits kept for the agent; 404 when it has none",
+  "PUT /api/agents/:id/draft": "keep unsaved edits as the agent's draft",
+  "DELETE /api/agents/:id/draft": "drop the draft: 204",
+  // tests
+  "GET /api/agents/:id/tests": "the agent's test suite; `?download=1` as `<agent>.tests.json`",
+  "PUT /api/agents/:id/tests": "replace the whole suite (a malformed one is 400 with the JSON path)",
+  "POST /api/agents/:id/tests": "`{fromRunId}` → 201 the test case made from that run",
+  "DELETE /api/agents/:id/tests/:caseId": "remove one case: 204",
+  "GET /api/agents/:id/test-runs": "the agent's test runs",
+  "POST /api/agents/:id/test-runs":
+    "`{agentVersion?, caseIds?, concurrency?}` → 202 `{testRunId}`: run the suite",
+  "GET /api/test-runs/:id":
+    "`{status, agentVersion, totals, cases: [{caseId, runId, status, failures, llmCalls, tokens, costUsd, durationMs}]}`",
+  "POST /api/test-runs/:id/cancel": "cancel a test run and its runs",
+  // runs
+  "GET /api/runs":
+    "`?agentId=&status=finished,failed&limit=N&purpose=run|test|all`: runs, newest first (default 100, at most 1,000)",
+  "POST /api/runs":
+    "`{agentId, query, toolContext?, agentVersion?, offline?}` → 202 `{runId}`; with `sessionId`, a turn of that session (→ `{runId, sessionId, turn}`)",
+  "GET /api/runs/:id":
+    "the run: `{id, agentId, agentVersion, status, query, result, usage, steps, durationMs, …}`",
+  "GET /api/runs/:id/events": "`?after=N&limit=`: `{events: [RunEvent…]}` with `seq > N`",
+  "POST /api/runs/:id/cancel": "cancel: `{runId, status}`",
+  "POST /api/runs/:id/fork":
+    "`{fromStep, edit?, agentVersion?, reuse?}` → 202 `{runId}`: run again from a step",
+  "POST /api/runs/:id/resume":
+    "answer a pause: `{resumeToken, decision: approve|reject|edit, args?, userInput?, toolContext?}` → 202 `{runId}`",
+  // sessions
+  "GET /api/sessions": "`?agentId=&limit=`: sessions by latest activity",
+  "POST /api/sessions": "`{agentId, agentVersion?, title?}` → 201 `{sessionId}`",
+  "GET /api/sessions/:id": "`{id, agentId, agentVersion, title, status, turns, tasks, …}`",
+  "DELETE /api/sessions/:id":
+    "close: a running turn and the background tasks are cancelled, every run is kept",
+  "GET /api/sessions/:id/events": "`?after=N&limit=`: the session's own log",
+  "POST /api/sessions/:id/turns":
+    "`{query, context?}` → 202 `{runId, sessionId, turn}`; 409 `turn_in_progress` or `session_closed`",
+  "POST /api/sessions/:id/merges/:mergeId":
+    "`{decision: approve|reject, note?}` → 202: decide held task results, once (409 `already_answered`)",
+  "POST /api/sessions/:id/tasks/:taskId/cancel":
+    "cancel one background task: 202; 409 `task_ended` once it ended",
+  // credentials and allow-lists
+  "GET /api/credentials":
+    "`{credentials: [{name, kind, last4, updatedAt, source, baseUrl?, models?, shadowed?}]}`, never a value",
+  "POST /api/credentials/check":
+    "`{spec}` → what Run would meet: `{model, usable, offlineByChoice, llm: [...], hosts: [...]}`",
+  "PUT /api/credentials/:name":
+    "`{kind: llm|secret, value, baseUrl?, models?}` → the entry; 409 for a name the environment holds",
+  "DELETE /api/credentials/:name": "204; 404 when none is stored",
+  "GET /api/allowlist":
+    "`{http: [{entry, source}], llm: [...]}`: the environment's entries and the stored ones",
+  "PUT /api/allowlist": "`{http: [...], llm: [...]}`: replace the stored entries",
+  "POST /api/allowlist/check": "`{urls: [...]}` → `{http: [{url, allowed}]}`",
+  // /v1
+  "GET /v1/models": "the agents as models (model id = agent id)",
+  "GET /v1/models/:model": "one agent as a model",
+  "POST /v1/chat/completions": "run the agent on the last user message, streamed or whole, in OpenAI's shape",
+  "POST /v1/responses": "the Responses API over sessions: a response is a turn",
+  "GET /v1/responses/:id": "one response (a turn's run)",
+  // /mcp
+  "POST /mcp": "MCP Streamable HTTP: JSON-RPC messages (`tools/list`, `tools/call`, …); each agent is a tool",
+  "DELETE /mcp": "MCP Streamable HTTP: end a session",
+  "GET /mcp": "MCP Streamable HTTP: the server-to-client stream",
+  // metrics and A2A
+  "GET /metrics": "Prometheus text format",
+  "GET /a2a/:id/.well-known/agent-card.json": "the agent's A2A Agent Card (no key needed)",
+  "POST /a2a/:id":
+    "A2A JSON-RPC: `message/send`, `message/stream`, `tasks/get`, `tasks/cancel` (v0.3), `SendMessage`, `ListTasks`, … (v1.0)",
+  "ALL /a2a/*": "any other path under `/a2a/`: answered by the A2A endpoint itself",
+  // the designer
+  "GET *": "the designer's page and assets (or a page saying how to build it)",
+};
+
+/** Sections of the reference, in order: the first whose test a route's path passes holds it. */
+export const ROUTE_SECTIONS: readonly { title: string; test: (path: string) => boolean }[] = [
+  {
+    title: "Server and tools",
+    test: (path) => /^\/api\/(health|tools|schema|mcp)(\/|$)/.test(path),
+  },
+  { title: "Access", test: (path) => /^\/api\/(me|keys|audit)(\/|$)/.test(path) },
+  { title: "Tests", test: (path) => /^\/api\/(agents\/:id\/(tests|test-runs)|test-runs)(\/|$)/.test(path) },
+  { title: "Agents", test: (path) => /^\/api\/agents(\/|$)/.test(path) },
+  { title: "Runs", test: (path) => /^\/api\/runs(\/|$)/.test(path) },
+  { title: "Sessions", test: (path) => /^\/api\/sessions(\/|$)/.test(path) },
+  {
+    title: "Credentials and allow-lists",
+    test: (path) => /^\/api\/(credentials|allowlist)(\/|$)/.test(path),
+  },
+  { title: "OpenAI-compatible (`/v1`)", test: (path) => path.startsWith("/v1/") },
+  { title: "MCP server (`/mcp`)", test: (path) => path === "/mcp" },
+  { title: "A2A", test: (path) => path.startsWith("/a2a/") || path === "/api/a2a/card" },
+  { title: "Metrics", test: (path) => path === "/metrics" },
+  { title: "The designer", test: (path) => path === "*" },
+];
