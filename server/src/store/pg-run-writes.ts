@@ -1,6 +1,8 @@
 import { fencedError, runNotFoundError, seqGapError } from "./store-errors.js";
 import type { Query } from "./pg-connection.js";
 import { getPgRunSets } from "./pg-run-patch.js";
+import { insertPgRow } from "./insert-pg-row.js";
+import { getEventRow, getTaskRow } from "./sql-rows.js";
 import { StoreError, type EventEntry, type RunPatch } from "./waddle-store.js";
 
 // A run's writes inside a transaction: the fence, its events with what they change, its row's patches.
@@ -36,15 +38,11 @@ export async function appendRunEvents(
     if (lastSeq === undefined) throw runNotFoundError(runId);
     throw seqGapError(runId, first, lastSeq);
   }
+  const rows = entries.map((entry) => getEventRow(entry.event));
   await query(
     `INSERT INTO run_events (run_id, seq, type, event)
        SELECT $1, * FROM unnest($2::integer[], $3::text[], $4::text[])`,
-    [
-      runId,
-      entries.map((entry) => entry.event.seq),
-      entries.map((entry) => entry.event.type),
-      entries.map((entry) => JSON.stringify(entry.event)),
-    ],
+    [runId, rows.map((row) => row.seq), rows.map((row) => row.type), rows.map((row) => row.event)],
   );
   const patch: RunPatch = {};
   for (const entry of entries) Object.assign(patch, entry.options?.run);
@@ -52,11 +50,7 @@ export async function appendRunEvents(
   for (const entry of entries) {
     const task = entry.options?.task;
     if (!task) continue;
-    await query(
-      `INSERT INTO tasks (run_id, task_id, record) VALUES ($1, $2, $3)
-         ON CONFLICT (run_id, task_id) DO UPDATE SET record = EXCLUDED.record`,
-      [task.runId, task.taskId, JSON.stringify(task)],
-    );
+    await insertPgRow(query, "tasks", getTaskRow(task), { replaceOn: ["run_id", "task_id"] });
   }
 }
 

@@ -13,6 +13,7 @@ import { PgConnection, type OperationKind, type PgStoreOptions, type Query } fro
 import { PgRunClaims } from "./pg-run-claims.js";
 import { appendRunEvents, assertFence, isStoreError, patchRun } from "./pg-run-writes.js";
 import { applyPgMigrations } from "./pg-migrations.js";
+import { insertPgRow, pgParameter } from "./insert-pg-row.js";
 import { PgDraftStore } from "./drafts/pg-draft-store.js";
 import { PgCredentialStore } from "./credentials/pg-credential-store.js";
 import { PgApiKeyStore } from "./api-keys/pg-api-key-store.js";
@@ -22,7 +23,25 @@ import { PgA2aTaskStore } from "./a2a-tasks/pg-a2a-task-store.js";
 import { PgSessionStore } from "./sessions/pg-session-store.js";
 import { PgTestStore } from "./tests/pg-test-store.js";
 import { PgCallRecordStore } from "./call-records/pg-call-record-store.js";
-import { toAgentRecord, toRunRecord, type RunRow, type VersionRow } from "./sql-rows.js";
+import {
+  AGENT_VERSION_ROWS,
+  getCheckpointRow,
+  getInsertParts,
+  getNewRunRow,
+  getPausedStateRow,
+  getSavedAgentRecord,
+  getVersionRow,
+  toAgentRecord,
+  toAgentVersionSummary,
+  toPausedState,
+  toRunCheckpoint,
+  toRunEvent,
+  toRunRecord,
+  toTaskRecord,
+  type NewVersion,
+  type RunRow,
+  type VersionRow,
+} from "./sql-rows.js";
 import {
   agentExistsError,
   agentNotFoundError,
@@ -32,7 +51,6 @@ import {
 
 export type { PgStoreOptions } from "./pg-connection.js";
 import {
-  EMPTY_USAGE,
   getAgentSummary,
   type AppendBatchOptions,
   type AppendEventOptions,
@@ -96,16 +114,14 @@ export class PgStore implements WaddleStore {
 
   async listAgents(): Promise<AgentSummary[]> {
     const { rows } = await this.query(
-      `SELECT v.*, a.created_at AS first_created_at FROM agents a
-         JOIN agent_versions v ON v.agent_id = a.id AND v.version = a.latest_version ORDER BY a.id`,
+      `${AGENT_VERSION_ROWS} WHERE v.version = a.latest_version ORDER BY a.id`,
     );
     return (rows as VersionRow[]).map((row) => getAgentSummary(toAgentRecord(row)));
   }
 
   async getAgent(id: string): Promise<AgentRecord | undefined> {
     const { rows } = await this.query(
-      `SELECT v.*, a.created_at AS first_created_at FROM agents a
-         JOIN agent_versions v ON v.agent_id = a.id AND v.version = a.latest_version WHERE a.id = $1`,
+      `${AGENT_VERSION_ROWS} WHERE v.version = a.latest_version AND a.id = $1`,
       [id],
     );
     return rows[0] ? toAgentRecord(rows[0] as VersionRow) : undefined;
@@ -114,7 +130,7 @@ export class PgStore implements WaddleStore {
   async createAgent(options: { spec: AgentSpec; message?: string; invalid?: boolean }): Promise<AgentRecord> {
     const { spec } = options;
     const now = new Date().toISOString();
-    const version = await this.transaction("read", async (query) => {
+    const saved = await this.transaction("read", async (query) => {
       const existing = await query("SELECT latest_version FROM agents WHERE id = $1", [spec.id]);
       if (existing.rows[0]) throw agentExistsError(spec.id, existing.rows[0].latest_version as number);
       // Runs of a deleted agent with this id name the versions they ran: never reuse those numbers.
@@ -131,7 +147,7 @@ export class PgStore implements WaddleStore {
         if (isUniqueViolation(error)) throw agentExistsError(spec.id, first);
         throw error;
       }
-      await this.insertVersion(query, {
+      return insertVersion(query, {
         id: spec.id,
         version: first,
         spec,
@@ -139,16 +155,8 @@ export class PgStore implements WaddleStore {
         now,
         invalid: options.invalid,
       });
-      return first;
     });
-    return {
-      id: spec.id,
-      version,
-      spec,
-      updatedAt: now,
-      createdAt: now,
-      ...(options.invalid ? { invalid: true } : {}),
-    };
+    return getSavedAgentRecord(saved, now);
   }
 
   async updateAgent(options: {
@@ -158,8 +166,14 @@ export class PgStore implements WaddleStore {
     message?: string;
     invalid?: boolean;
   }): Promise<AgentRecord> {
-    const now = new Date().toISOString();
-    const spec = { ...options.spec, id: options.id };
+    const saved: NewVersion = {
+      id: options.id,
+      version: options.baseVersion + 1,
+      spec: { ...options.spec, id: options.id },
+      message: options.message,
+      now: new Date().toISOString(),
+      invalid: options.invalid,
+    };
     const createdAt = await this.transaction("read", async (query) => {
       const { rows } = await query("SELECT latest_version, created_at FROM agents WHERE id = $1 FOR UPDATE", [
         options.id,
@@ -169,30 +183,15 @@ export class PgStore implements WaddleStore {
       if (existing.latest_version !== options.baseVersion) {
         throw staleAgentVersionError(options.id, existing.latest_version, options.baseVersion);
       }
-      const version = existing.latest_version + 1;
-      await this.insertVersion(query, {
-        id: options.id,
-        version,
-        spec,
-        message: options.message,
-        now,
-        invalid: options.invalid,
-      });
+      await insertVersion(query, saved);
       await query("UPDATE agents SET latest_version = $1, updated_at = $2 WHERE id = $3", [
-        version,
-        now,
+        saved.version,
+        saved.now,
         options.id,
       ]);
       return existing.created_at;
     });
-    return {
-      id: options.id,
-      version: options.baseVersion + 1,
-      spec,
-      updatedAt: now,
-      createdAt,
-      ...(options.invalid ? { invalid: true } : {}),
-    };
+    return getSavedAgentRecord(saved, createdAt);
   }
 
   async deleteAgent(id: string): Promise<boolean> {
@@ -206,48 +205,28 @@ export class PgStore implements WaddleStore {
       "SELECT version, name, message, created_at, invalid FROM agent_versions WHERE agent_id = $1 ORDER BY version",
       [id],
     );
-    return (rows as VersionRow[]).map((row) => ({
-      version: row.version,
-      createdAt: row.created_at,
-      name: row.name,
-      ...(row.message ? { message: row.message } : {}),
-      ...(row.invalid ? { invalid: true } : {}),
-    }));
+    return (rows as VersionRow[]).map(toAgentVersionSummary);
   }
 
   async getAgentVersion(id: string, version: number): Promise<AgentRecord | undefined> {
-    const { rows } = await this.query(
-      `SELECT v.*, a.created_at AS first_created_at FROM agent_versions v JOIN agents a ON a.id = v.agent_id
-         WHERE v.agent_id = $1 AND v.version = $2`,
-      [id, version],
-    );
+    const { rows } = await this.query(`${AGENT_VERSION_ROWS} WHERE v.agent_id = $1 AND v.version = $2`, [
+      id,
+      version,
+    ]);
     return rows[0] ? toAgentRecord(rows[0] as VersionRow) : undefined;
   }
 
   async createRun(run: NewRun): Promise<RunRecord> {
+    const { columns, values, params } = getInsertParts(
+      getNewRunRow(run, new Date().toISOString()),
+      pgParameter,
+    );
     try {
       const { rows } = await this.query(
-        `INSERT INTO runs (id, agent_id, agent_version, status, query, usage, offline, created_at,
-           tool_context_keys, work, lease_until, origin, session_id, offline_chosen)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
-             clock_timestamp() + $11::integer * interval '1 millisecond', $12, $13, $14)
+        `INSERT INTO runs (${columns}, lease_until)
+           VALUES (${values}, clock_timestamp() + $${params.length + 1}::integer * interval '1 millisecond')
            RETURNING *`,
-        [
-          run.id,
-          run.agentId,
-          run.agentVersion,
-          run.status,
-          run.query,
-          JSON.stringify(EMPTY_USAGE),
-          run.offline ?? false,
-          new Date().toISOString(),
-          run.toolContextKeys === undefined ? null : JSON.stringify(run.toolContextKeys),
-          run.work === undefined ? null : JSON.stringify(run.work),
-          run.leaseMs ?? null,
-          run.origin === undefined ? null : JSON.stringify(run.origin),
-          run.origin?.sessionId ?? null,
-          run.offlineChosen ?? false,
-        ],
+        [...params, run.leaseMs ?? null],
       );
       return toRunRecord(rows[0] as RunRow);
     } catch (error) {
@@ -329,11 +308,7 @@ export class PgStore implements WaddleStore {
       }
       const { checkpoint } = batch;
       if (checkpoint) {
-        await query(
-          `INSERT INTO run_checkpoints (run_id, seq, state) VALUES ($1, $2, $3)
-             ON CONFLICT (run_id) DO UPDATE SET seq = EXCLUDED.seq, state = EXCLUDED.state`,
-          [checkpoint.runId, checkpoint.seq, JSON.stringify(checkpoint.state)],
-        );
+        await insertPgRow(query, "run_checkpoints", getCheckpointRow(checkpoint), { replaceOn: ["run_id"] });
       }
     });
   }
@@ -343,7 +318,7 @@ export class PgStore implements WaddleStore {
       "SELECT event FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
       [runId, options.afterSeq ?? 0, options.limit ?? null],
     );
-    return rows.map((row) => JSON.parse(row.event as string) as RunEvent);
+    return (rows as { event: string }[]).map(toRunEvent);
   }
 
   async savePausedState(options: {
@@ -355,18 +330,14 @@ export class PgStore implements WaddleStore {
     await this.transaction("write", async (query) => {
       if (options.fence !== undefined && options.runId !== undefined)
         await assertFence(query, options.runId, options.fence);
-      await query(
-        `INSERT INTO paused_states (token, run_id, state, created_at) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (token) DO UPDATE SET run_id = EXCLUDED.run_id, state = EXCLUDED.state,
-             created_at = EXCLUDED.created_at`,
-        [options.token, options.runId ?? null, JSON.stringify(options.state), new Date().toISOString()],
-      );
+      const row = getPausedStateRow({ ...options, now: new Date().toISOString() });
+      await insertPgRow(query, "paused_states", row, { replaceOn: ["token"] });
     });
   }
 
   async loadPausedState(token: string): Promise<SerializedPlannerState | undefined> {
     const { rows } = await this.query("SELECT state FROM paused_states WHERE token = $1", [token]);
-    return rows[0] ? (JSON.parse(rows[0].state as string) as SerializedPlannerState) : undefined;
+    return rows[0] ? toPausedState(rows[0] as { state: string }) : undefined;
   }
 
   async deletePausedState(token: string): Promise<void> {
@@ -377,13 +348,13 @@ export class PgStore implements WaddleStore {
     const { rows } = await this.query("SELECT record FROM tasks WHERE run_id = $1 ORDER BY position", [
       runId,
     ]);
-    return rows.map((row) => JSON.parse(row.record as string) as TaskRecord);
+    return (rows as { record: string }[]).map(toTaskRecord);
   }
 
   async loadCheckpoint(runId: string): Promise<RunCheckpoint | undefined> {
     const { rows } = await this.query("SELECT seq, state FROM run_checkpoints WHERE run_id = $1", [runId]);
     const row = rows[0] as { seq: number; state: string } | undefined;
-    return row ? { runId, seq: row.seq, state: JSON.parse(row.state) as Record<string, unknown> } : undefined;
+    return row ? toRunCheckpoint(runId, row) : undefined;
   }
 
   readonly claimRun: WaddleStore["claimRun"] = (options) => this.claims.claimRun(options);
@@ -398,32 +369,6 @@ export class PgStore implements WaddleStore {
     return this.connection.close();
   }
 
-  private async insertVersion(
-    query: Query,
-    options: {
-      id: string;
-      version: number;
-      spec: AgentSpec;
-      message: string | undefined;
-      now: string;
-      invalid: boolean | undefined;
-    },
-  ): Promise<void> {
-    await query(
-      `INSERT INTO agent_versions (agent_id, version, name, message, spec, created_at, invalid)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [
-        options.id,
-        options.version,
-        options.spec.name,
-        options.message ?? null,
-        JSON.stringify(options.spec),
-        options.now,
-        options.invalid === true,
-      ],
-    );
-  }
-
   private query(text: string, params?: unknown[], kind: OperationKind = "read"): Promise<pg.QueryResult> {
     return this.connection.query(text, params, kind);
   }
@@ -434,4 +379,10 @@ export class PgStore implements WaddleStore {
   ): Promise<T> {
     return this.connection.transaction(kind, body);
   }
+}
+
+/** Writes `version`'s row and returns it, for the record the save answers with. */
+async function insertVersion(query: Query, version: NewVersion): Promise<NewVersion> {
+  await insertPgRow(query, "agent_versions", getVersionRow(version));
+  return version;
 }

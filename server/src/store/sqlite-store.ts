@@ -278,7 +278,7 @@ export class SqliteStore implements WaddleStore {
       if (batch.fence) assertSqliteFence(this.sql, batch.fence.runId, batch.fence.epoch);
       for (const { event, options = {} } of entries) this.appendOne(event, options);
       const { checkpoint } = batch;
-      if (checkpoint) this.insert("INSERT OR REPLACE INTO run_checkpoints", getCheckpointRow(checkpoint));
+      if (checkpoint) this.insert("run_checkpoints", getCheckpointRow(checkpoint), { replace: true });
     },
   );
 
@@ -294,9 +294,9 @@ export class SqliteStore implements WaddleStore {
       if (!run) throw runNotFoundError(event.runId);
       throw seqGapError(event.runId, event.seq, run.last_seq);
     }
-    this.insert("INSERT INTO run_events", getEventRow(event));
+    this.insert("run_events", getEventRow(event));
     if (options.run) patchSqliteRun(this.sql, event.runId, options.run);
-    if (options.task) this.insert("INSERT OR REPLACE INTO tasks", getTaskRow(options.task));
+    if (options.task) this.insert("tasks", getTaskRow(options.task), { replace: true });
   }
 
   async listEvents(runId: string, options: { afterSeq?: number; limit?: number } = {}): Promise<RunEvent[]> {
@@ -316,10 +316,8 @@ export class SqliteStore implements WaddleStore {
     writeTransaction(this.db, () => {
       if (options.fence !== undefined && options.runId !== undefined)
         assertSqliteFence(this.sql, options.runId, options.fence);
-      this.insert(
-        "INSERT OR REPLACE INTO paused_states",
-        getPausedStateRow({ ...options, now: new Date().toISOString() }),
-      );
+      const row = getPausedStateRow({ ...options, now: new Date().toISOString() });
+      this.insert("paused_states", row, { replace: true });
     })();
   }
 
@@ -382,13 +380,14 @@ export class SqliteStore implements WaddleStore {
 
   /** Writes `version`'s row and returns it, for the record the save answers with. */
   private insertVersion(version: NewVersion): NewVersion {
-    this.insert("INSERT INTO agent_versions", getVersionRow(version));
+    this.insert("agent_versions", getVersionRow(version));
     return version;
   }
 
-  /** Runs `insert` (`INSERT INTO table`, `INSERT OR REPLACE INTO table`) with `row`'s columns and values. */
-  private insert(insert: string, row: SqlRow): void {
+  /** Inserts `row` into `table`; with `replace`, in place of a row with the same key. */
+  private insert(table: string, row: SqlRow, options: { replace?: boolean } = {}): void {
     const { columns, values, params } = getInsertParts(row, () => "?");
-    this.sql(`${insert} (${columns}) VALUES (${values})`).run(...params.map(toSqliteValue));
+    const insert = options.replace ? "INSERT OR REPLACE" : "INSERT";
+    this.sql(`${insert} INTO ${table} (${columns}) VALUES (${values})`).run(...params.map(toSqliteValue));
   }
 }
