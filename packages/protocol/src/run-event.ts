@@ -1,4 +1,11 @@
 import { z } from "zod";
+import {
+  AutoSeqDetectedAmbiguousEvent,
+  AutoSeqDetectedNoneEvent,
+  AutoSeqDetectedUniqueEvent,
+  AutoSeqExecutedEvent,
+  AutoSeqSkippedEvent,
+} from "./auto-seq-events.js";
 import { SIDE_EFFECTS } from "./names.js";
 import {
   FinalPayload,
@@ -9,25 +16,7 @@ import {
   RunMetadata,
   ToolFailure,
 } from "./planner-action.js";
-
-/**
- * Every run produces one ordered stream of events in this envelope: `seq` starts at 1 and has no gaps.
- * Payloads carry bounded previews of large values (see `Preview`), never secrets. Names and fields that
- * the seeds define (`llm_stream_chunk`, `auto_seq_*`, `summary_compacted`, `failure`) are kept verbatim.
- */
-const envelope = <T extends string, D extends z.ZodType>(type: T, data: D) =>
-  z.object({
-    runId: z.string().min(1),
-    seq: z.int().positive(),
-    ts: z.number().nonnegative(),
-    step: z.int().nonnegative(),
-    type: z.literal(type),
-    data,
-    /** A fork's prefix: copied from the parent run's events, not executed again. */
-    replayed: z.literal(true).optional(),
-    /** Served from the parent run's record (a fork's identical LLM request or pure/read tool call). */
-    cached: z.literal(true).optional(),
-  });
+import { createRunEventEnvelope } from "./run-event-envelope.js";
 
 /** A JSON value cut down to a bounded size; truncated strings end with `…[+N chars]`. */
 export const Preview = z.unknown();
@@ -38,13 +27,6 @@ const LlmRef = z.object({ provider: z.string(), model: z.string(), offline: z.bo
 export const ActionSource = z.enum(["llm", "auto_seq", "resume", "system"]);
 export type ActionSource = z.infer<typeof ActionSource>;
 
-const FingerprintFields = {
-  payload_fingerprint: z.string().optional(),
-  payload_type: z.string().optional(),
-  payload_keys_count: z.int().nonnegative().optional(),
-  prev_step_next_node: z.string().nullable().optional(),
-};
-
 const TodoItem = z.object({
   id: z.string(),
   content: z.string(),
@@ -54,7 +36,7 @@ const TodoItem = z.object({
 export const TaskStatus = z.enum(["queued", "running", "completed", "failed", "cancelled", "timed_out"]);
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
-export const RunStartedEvent = envelope(
+export const RunStartedEvent = createRunEventEnvelope(
   "run_started",
   z.looseObject({
     query: z.string(),
@@ -64,8 +46,8 @@ export const RunStartedEvent = envelope(
     tools: z.array(z.string()),
   }),
 );
-export const StepStartEvent = envelope("step_start", z.looseObject({ source: ActionSource }));
-export const LlmCallEvent = envelope(
+export const StepStartEvent = createRunEventEnvelope("step_start", z.looseObject({ source: ActionSource }));
+export const LlmCallEvent = createRunEventEnvelope(
   "llm_call",
   z.looseObject({
     purpose: z.enum([
@@ -94,7 +76,7 @@ export const LlmCallEvent = envelope(
     finishReason: z.string().optional(),
   }),
 );
-export const LlmStreamChunkEvent = envelope(
+export const LlmStreamChunkEvent = createRunEventEnvelope(
   "llm_stream_chunk",
   z.looseObject({
     text: z.string(),
@@ -104,7 +86,7 @@ export const LlmStreamChunkEvent = envelope(
     action_seq: z.int().nonnegative(),
   }),
 );
-export const ActionEvent = envelope(
+export const ActionEvent = createRunEventEnvelope(
   "action",
   z.looseObject({
     next_node: z.string(),
@@ -113,11 +95,11 @@ export const ActionEvent = envelope(
     action_seq: z.int().nonnegative(),
   }),
 );
-export const ReasoningEvent = envelope(
+export const ReasoningEvent = createRunEventEnvelope(
   "reasoning",
   z.looseObject({ phase: z.enum(["plan", "act", "obs", "reflect"]), summary: z.string() }),
 );
-export const ToolStartEvent = envelope(
+export const ToolStartEvent = createRunEventEnvelope(
   "tool_start",
   z.looseObject({
     tool: z.string(),
@@ -130,7 +112,7 @@ export const ToolStartEvent = envelope(
     source: ActionSource.optional(),
   }),
 );
-export const ToolEndEvent = envelope(
+export const ToolEndEvent = createRunEventEnvelope(
   "tool_end",
   z.looseObject({
     tool: z.string(),
@@ -142,7 +124,7 @@ export const ToolEndEvent = envelope(
     join: z.boolean().optional(),
   }),
 );
-export const ToolErrorEvent = envelope(
+export const ToolErrorEvent = createRunEventEnvelope(
   "tool_error",
   z.looseObject({
     tool: z.string(),
@@ -158,7 +140,7 @@ export const ToolErrorEvent = envelope(
  * Progress a running tool reported (an MCP server's `notifications/progress`, or `ctx.reportProgress`):
  * `progress` rises, `total` when known, and a short message. Bounded per call; never holds results.
  */
-export const ToolProgressEvent = envelope(
+export const ToolProgressEvent = createRunEventEnvelope(
   "tool_progress",
   z.looseObject({
     tool: z.string(),
@@ -168,7 +150,7 @@ export const ToolProgressEvent = envelope(
     message: z.string().optional(),
   }),
 );
-export const ToolRetryEvent = envelope(
+export const ToolRetryEvent = createRunEventEnvelope(
   "tool_retry",
   z.looseObject({
     tool: z.string(),
@@ -179,7 +161,7 @@ export const ToolRetryEvent = envelope(
     message: z.string(),
   }),
 );
-export const ParallelStartEvent = envelope(
+export const ParallelStartEvent = createRunEventEnvelope(
   "parallel_start",
   z.looseObject({
     parallelId: z.string(),
@@ -189,7 +171,7 @@ export const ParallelStartEvent = envelope(
     groupId: z.string().optional(),
   }),
 );
-export const ParallelEndEvent = envelope(
+export const ParallelEndEvent = createRunEventEnvelope(
   "parallel_end",
   z.looseObject({
     parallelId: z.string(),
@@ -205,7 +187,7 @@ export const ParallelEndEvent = envelope(
     durationMs: z.number().nonnegative(),
   }),
 );
-export const TodosUpdatedEvent = envelope(
+export const TodosUpdatedEvent = createRunEventEnvelope(
   "todos_updated",
   z.looseObject({
     revision: z.int().positive(),
@@ -214,7 +196,7 @@ export const TodosUpdatedEvent = envelope(
     note: z.string().optional(),
   }),
 );
-export const RepairAttemptEvent = envelope(
+export const RepairAttemptEvent = createRunEventEnvelope(
   "repair_attempt",
   z.looseObject({
     kind: z.enum(["parse", "args", "arg_fill", "unknown_tool", "opcode_args", "output"]),
@@ -229,7 +211,7 @@ export const RepairAttemptEvent = envelope(
  * `legacy_terminal`, `bare_answer`, `action_array`, `prose_answer`, …), `detail` says what, in a sentence.
  * A salvage never runs what the model did not mean (a cut-off action, a placeholder arg).
  */
-export const ActionSalvagedEvent = envelope(
+export const ActionSalvagedEvent = createRunEventEnvelope(
   "action_salvaged",
   z.looseObject({
     rule: z.string(),
@@ -238,7 +220,7 @@ export const ActionSalvagedEvent = envelope(
     action_seq: z.int().nonnegative().optional(),
   }),
 );
-export const ConstraintViolationEvent = envelope(
+export const ConstraintViolationEvent = createRunEventEnvelope(
   "constraint_violation",
   z.looseObject({
     constraint: z.enum([
@@ -261,7 +243,7 @@ export const ConstraintViolationEvent = envelope(
     enforced: z.enum(["rejected", "capped", "rewritten", "corrected", "finished", "paused"]),
   }),
 );
-export const SummaryCompactedEvent = envelope(
+export const SummaryCompactedEvent = createRunEventEnvelope(
   "summary_compacted",
   z.looseObject({
     before_tokens: z.int().nonnegative(),
@@ -270,7 +252,7 @@ export const SummaryCompactedEvent = envelope(
     summary_note: z.string().optional(),
   }),
 );
-export const PauseEvent = envelope(
+export const PauseEvent = createRunEventEnvelope(
   "pause",
   z.looseObject({ reason: PauseReason, payload: z.record(z.string(), z.unknown()), resumeToken: z.string() }),
 );
@@ -281,7 +263,7 @@ export const RESUME_NOTE_MAX_CHARS = 2000;
  * A person's decision on a pause. `note`: what they typed with it (the resume's `userInput`, trimmed, at
  * most `RESUME_NOTE_MAX_CHARS`), so that the run's events keep why it was approved, edited or rejected.
  */
-export const ResumedEvent = envelope(
+export const ResumedEvent = createRunEventEnvelope(
   "resumed",
   z.looseObject({
     decision: ResumeDecision,
@@ -299,7 +281,7 @@ export function getResumeNote(userInput: string | undefined): string | undefined
   if (note === undefined || note.length === 0) return undefined;
   return note.length <= RESUME_NOTE_MAX_CHARS ? note : `${note.slice(0, RESUME_NOTE_MAX_CHARS - 1)}…`;
 }
-export const TaskSpawnedEvent = envelope(
+export const TaskSpawnedEvent = createRunEventEnvelope(
   "task_spawned",
   z.looseObject({
     taskId: z.string(),
@@ -311,7 +293,7 @@ export const TaskSpawnedEvent = envelope(
     tool: z.string().optional(),
   }),
 );
-export const TaskUpdateEvent = envelope(
+export const TaskUpdateEvent = createRunEventEnvelope(
   "task_update",
   z.looseObject({
     taskId: z.string(),
@@ -321,7 +303,7 @@ export const TaskUpdateEvent = envelope(
     groupId: z.string().optional(),
   }),
 );
-export const TaskGroupReportEvent = envelope(
+export const TaskGroupReportEvent = createRunEventEnvelope(
   "task_group_report",
   z.looseObject({
     groupId: z.string(),
@@ -333,49 +315,25 @@ export const TaskGroupReportEvent = envelope(
     ),
   }),
 );
-export const AutoSeqDetectedUniqueEvent = envelope(
-  "auto_seq_detected_unique",
-  z.looseObject({ tool_name: z.string(), candidate_count: z.literal(1).optional(), ...FingerprintFields }),
-);
-export const AutoSeqDetectedAmbiguousEvent = envelope(
-  "auto_seq_detected_ambiguous",
-  z.looseObject({ candidates: z.array(z.string()), candidate_count: z.int().min(2), ...FingerprintFields }),
-);
-export const AutoSeqDetectedNoneEvent = envelope("auto_seq_detected_none", z.looseObject(FingerprintFields));
-export const AutoSeqSkippedEvent = envelope(
-  "auto_seq_skipped",
-  z.looseObject({
-    reason: z.enum([
-      "previous_step_parallel",
-      "non_structured_observation",
-      "no_steps",
-      "pending_actions_present",
-      "repeated_fingerprint",
-      "after_queued_action",
-    ]),
-    ...FingerprintFields,
-  }),
-);
-export const AutoSeqExecutedEvent = envelope(
-  "auto_seq_executed",
-  z.looseObject({ tool_name: z.string(), prev_step_next_node: z.string().nullable().optional() }),
-);
-export const RunFinishedEvent = envelope(
+export const RunFinishedEvent = createRunEventEnvelope(
   "run_finished",
   z.looseObject({ reason: FinishReason, payload: FinalPayload, metadata: RunMetadata }),
 );
-export const RunFailedEvent = envelope(
+export const RunFailedEvent = createRunEventEnvelope(
   "run_failed",
   z.looseObject({ error: z.looseObject({ code: z.string(), message: z.string() }) }),
 );
 /** Written by the server for a run that was `running` when its process died. */
-export const RunInterruptedEvent = envelope("run_interrupted", z.looseObject({ message: z.string() }));
+export const RunInterruptedEvent = createRunEventEnvelope(
+  "run_interrupted",
+  z.looseObject({ message: z.string() }),
+);
 /**
  * A run whose worker stopped mid-run goes on elsewhere from its last checkpoint (queue mode). Events the
  * stopped worker stored after `checkpointSeq` stay; `interrupted` names the call that was in flight, and
  * `rerun` says whether it runs again (pure or read) or waits for a person (write, external, stateful).
  */
-export const RunRecoveredEvent = envelope(
+export const RunRecoveredEvent = createRunEventEnvelope(
   "run_recovered",
   z.looseObject({
     message: z.string(),
