@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../../testing/start-test-server.js";
+import { waitForRun } from "../../../testing/wait-for-run.js";
 
 let server: TestServer;
 let openai: OpenAI;
@@ -76,6 +77,47 @@ describe("/v1/responses: the Responses API on sessions", () => {
       )
       .catch((error: unknown) => error);
     expect(bad).toBeInstanceOf(OpenAI.BadRequestError);
+  });
+
+  it("shares a conversation's turns with POST /api/sessions/:id/turns, conflicts included", async () => {
+    const { sessionId } = (
+      await server.request("/api/sessions", { method: "POST", json: { agentId: "support-triage" } })
+    ).body;
+    const viaRest = await server.request(`/api/sessions/${sessionId}/turns`, {
+      method: "POST",
+      json: { query },
+    });
+    expect(viaRest.status).toBe(202);
+    await waitForRun(server, viaRest.body.runId);
+    const viaV1 = await openai.responses.create({
+      model: "support-triage",
+      input: "And when will I see the refund?",
+      conversation: sessionId,
+    } as never);
+    expect((await server.request(`/api/runs/${viaV1.id}`)).body).toMatchObject({ sessionId, turn: 2 });
+    const session = (await server.request(`/api/sessions/${sessionId}`)).body;
+    expect(session.turns.map((turn: { runId: string }) => turn.runId)).toEqual([
+      viaRest.body.runId,
+      viaV1.id,
+    ]);
+
+    // A turn waiting at a pause refuses the next one, whichever surface asks.
+    const approval = (
+      await server.request("/api/sessions", { method: "POST", json: { agentId: "email-approval" } })
+    ).body.sessionId;
+    const paused = await server.request(`/api/sessions/${approval}/turns`, {
+      method: "POST",
+      json: { query: "Email Dana that the Q3 report is ready" },
+    });
+    expect((await waitForRun(server, paused.body.runId, new Set(["paused", "finished"]))).status).toBe(
+      "paused",
+    );
+    const refused = await server.request("/v1/responses", {
+      method: "POST",
+      json: { model: "email-approval", input: "Hello?", conversation: approval },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toMatch(/waiting at a pause/);
   });
 
   it("refuses an unknown model, conversation or previous response", async () => {

@@ -20,7 +20,8 @@ import { getResponsesQuery, ResponsesRequest } from "./responses-request.js";
 
 /**
  * `POST /v1/responses` and `GET /v1/responses/:id`: the OpenAI Responses API on sessions. A response is a
- * turn: its id is the turn's run id, `conversation` is the session. Streamed, it sends the event sequence
+ * turn: its id is the turn's run id, `conversation` is the session, and it starts through the same
+ * `SessionTurns` as `POST /api/sessions/:id/turns` (same conflicts). Streamed, it sends the event sequence
  * the `openai` client's `responses.stream()` accumulates (response.created, output items, text and
  * reasoning deltas, the `.done` events, response.completed with usage).
  */
