@@ -182,7 +182,7 @@ export function createApp(options: CreateAppOptions): Express {
   api.use((request) => {
     throw new ApiError(
       "not_found",
-      `No API route ${request.method} /api${request.path}: see the route table in server/README.md.`,
+      `No API route ${request.method} /api${request.path}: see docs/reference/rest-routes.md for every route.`,
     );
   });
   app.use("/api", api);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** What a fork changes at its fork point (`POST /api/runs/:id/fork`, docs in the README's Fork section). */
+/** What a fork changes at its fork point (`POST /api/runs/:id/fork`, docs in docs/guides/fork.md). */
 export const ForkEdit = z.discriminatedUnion("kind", [
   /** The step's tool result, as if the tool had returned it (checked against the tool's out schema). */
   z.strictObject({ kind: z.literal("observation"), value: z.unknown() }),

@@ -17,7 +17,7 @@ const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   rate_limited: 429,
   idempotency_key_reused: 422,
   request_in_progress: 409,
-  // 400: the one status that the AI SDK, LangChain JS and openai-node all leave alone (README, "Clients").
+  // 400: the one status that the AI SDK, LangChain JS and openai-node all leave alone (docs/guides/openai-endpoints.md).
   run_failed_after_side_effects: 400,
   session_agent_mismatch: 422,
   confirmation_required: 409,

@@ -8,7 +8,7 @@ import { getSideEffectCalls, type SideEffectCall } from "../side-effect-calls.js
 /**
  * The error a failed run answers with: 500 (`x-should-retry: false`), or 400
  * `run_failed_after_side_effects` naming the tools once one with side effects ran, since some clients retry
- * any 5xx and a retry would run them again (README, "Retries").
+ * any 5xx and a retry would run them again (docs/guides/openai-endpoints.md, "Retries").
  */
 export async function getRunFailure(
   store: WaddleStore,
