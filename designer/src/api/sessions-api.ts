@@ -4,11 +4,11 @@ import {
   SessionRecord,
   SessionsListResponse,
   SessionStatus,
-  StartRunResponse,
+  StartSessionTurnResponse,
   type CreateSessionRequest,
   type MergeDecisionRequest,
   type SessionSummary,
-  type StartTurnRequest,
+  type StartSessionTurnRequest,
 } from "@waddle/protocol";
 import { z } from "zod";
 import { route, withQuery, type ApiRequester } from "./api-requester.js";
@@ -56,11 +56,12 @@ export function createSessionsApi(http: ApiRequester) {
     },
 
     /**
-     * Starts the session's next turn (a run). While a turn runs or waits, or once the session is closed, it
-     * throws ApiError 409 whose `details.reason` is `turn_in_progress` or `session_closed`.
+     * Starts the session's next turn (a run) on its pinned version (`POST /api/sessions/:id/turns`, 202).
+     * While a turn runs or waits, or once the session is closed, it throws ApiError 409 whose
+     * `details.reason` is `turn_in_progress` or `session_closed`.
      */
-    async startTurn(body: StartTurnRequest): Promise<StartRunResponse> {
-      return http.json("POST", "/api/runs", StartRunResponse, body);
+    async startTurn(sessionId: string, body: StartSessionTurnRequest): Promise<StartSessionTurnResponse> {
+      return http.json("POST", route`/api/sessions/${sessionId}/turns`, StartSessionTurnResponse, body);
     },
 
     /** Applies or rejects a pending merge; a merge already decided throws 409 `already_answered`. */

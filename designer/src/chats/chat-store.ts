@@ -228,7 +228,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
             void refreshSessions();
           }
           const chat = open;
-          const { runId } = await api.startTurn({ sessionId, query: text });
+          const { runId } = await api.startTurn(sessionId, { query: text });
           if (chat !== null && isCurrent(chat)) {
             if (!get().record?.turns.some((turn) => turn.runId === runId))
               set({ pendingTurn: { runId, query: text } });

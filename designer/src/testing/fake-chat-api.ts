@@ -12,7 +12,8 @@ import {
   type SessionEvent,
   type SessionRecord,
   type SessionSummary,
-  type StartTurnRequest,
+  type StartSessionTurnRequest,
+  type StartSessionTurnResponse,
 } from "@waddle/protocol";
 import type { MergeDecisionResponse } from "../api/sessions-api.js";
 import { ApiError } from "../api/api-error.js";
@@ -123,9 +124,9 @@ export class FakeChatApi implements Pick<ChatStoreOptions["api"], keyof ChatStor
     return this.record(id);
   }
 
-  async startTurn(body: StartTurnRequest): Promise<{ runId: string; sessionId: string; turn: number }> {
-    this.calls.push(`startTurn ${body.sessionId} ${body.query}`);
-    const record = this.record(body.sessionId);
+  async startTurn(sessionId: string, body: StartSessionTurnRequest): Promise<StartSessionTurnResponse> {
+    this.calls.push(`startTurn ${sessionId} ${body.query}`);
+    const record = this.record(sessionId);
     if (record.status === "closed")
       throw new ApiError("invalid_state", "The session is closed.", 409, { reason: "session_closed" });
     const last = record.turns.at(-1);
@@ -134,9 +135,9 @@ export class FakeChatApi implements Pick<ChatStoreOptions["api"], keyof ChatStor
         reason: "turn_in_progress",
       });
     const turn = record.turns.length + 1;
-    const runId = `run_${body.sessionId}_${turn}`;
-    this.append(body.sessionId, { type: "turn_started", data: { runId, turn, query: body.query } });
-    return { runId, sessionId: body.sessionId, turn };
+    const runId = `run_${sessionId}_${turn}`;
+    this.append(sessionId, { type: "turn_started", data: { runId, turn, query: body.query } });
+    return { runId, sessionId, turn };
   }
 
   async decideMerge(
