@@ -58,6 +58,24 @@ const routed = AgentSpec.parse({
 });
 const specs = [...examples, everySetting, routed];
 
+interface CheckResult {
+  errors: string[];
+  passed: Record<string, string>;
+  raised: string | null;
+}
+
+/** check-planner-keywords.py over the spec's export: build_planner() against the recorded upstream types. */
+function runCheck(spec: AgentSpec, mode: "scripted" | "bare" = "scripted"): CheckResult {
+  const folder = path.join(dir, spec.id);
+  mkdirSync(folder, { recursive: true });
+  for (const [name, text] of Object.entries(exportPenguiflow(spec).files))
+    writeFileSync(path.join(folder, name), text);
+  const args = [checkScript, recordFile, folder, ...(mode === "bare" ? ["bare"] : [])];
+  const result = spawnSync(python!, args, { encoding: "utf8" });
+  expect(result.stderr, spec.id).toBe("");
+  return JSON.parse(result.stdout) as CheckResult;
+}
+
 function getOption(spec: AgentSpec, keyword: string): string | undefined {
   const options = getPlannerOptions(exportPenguiflow(spec).files["planner.py"]!);
   return options.find((option) => option.keyword === keyword)?.value;
@@ -145,15 +163,18 @@ describe("PenguiFlow planner.py", () => {
 
   it.skipIf(!hasPydantic)("runs build_planner() against stand-ins of the recorded upstream types", () => {
     for (const spec of specs) {
-      const folder = path.join(dir, spec.id);
-      mkdirSync(folder, { recursive: true });
-      for (const [name, text] of Object.entries(exportPenguiflow(spec).files))
-        writeFileSync(path.join(folder, name), text);
-      const result = spawnSync(python!, [checkScript, recordFile, folder], { encoding: "utf8" });
-      expect(result.stderr, spec.id).toBe("");
-      const checked = JSON.parse(result.stdout) as { errors: string[]; passed: Record<string, string> };
+      const checked = runCheck(spec);
       expect(checked.errors, spec.id).toEqual([]);
       expect(checked.passed.background_tasks, spec.id).toBe("BackgroundTasksConfig");
     }
+  });
+
+  it.skipIf(!hasPydantic)("build_planner() of an offline agent says how to pick a PenguiFlow LLM", () => {
+    const offline = examples.find((example) => example.llm.provider === "offline")!;
+    const checked = runCheck(offline, "bare");
+    expect(checked.raised).toMatch(/offline model.*set LLM in planner\.py or call build_planner\(llm=/);
+    expect(checked.passed).toEqual({});
+    expect(exportPenguiflow(offline).files["README.md"]).toContain("set `LLM` in `planner.py`");
+    expect(runCheck(everySetting, "bare")).toMatchObject({ errors: [], raised: null });
   });
 });

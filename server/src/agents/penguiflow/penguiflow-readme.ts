@@ -57,6 +57,14 @@ export function getPenguiflowReadme(spec: AgentSpec, report: PenguiflowReport): 
     'python planner.py "your question"',
     "```",
     "",
+    ...(spec.llm.provider === "offline"
+      ? [
+          "This agent ran on Waddle's embedded offline model, which PenguiFlow does not have: set `LLM` in `planner.py`",
+          '(a LiteLLM model name such as `"openai/gpt-4o-mini"`, or a dict) or call `build_planner(llm=…)` or',
+          "`build_planner(llm_client=…)`; until then `build_planner()` raises a `ValueError` saying so.",
+          "",
+        ]
+      : []),
     "- `catalog.py`: one pydantic model for each tool's args and one for its output, the tools' async",
     "  functions (mock tools return their template, http tools call with httpx, llm tools with the openai",
     "  package), the `ModelRegistry` and a `NodeSpec` per tool in `CATALOG`.",

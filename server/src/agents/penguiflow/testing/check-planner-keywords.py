@@ -1,6 +1,7 @@
 """Test helper: runs an exported planner.py's build_planner() against stand-ins made only from the recorded
 upstream types (argv[1], JSON of upstream-react-planner.ts; argv[2], the export's folder) and prints JSON:
-{"errors": [...], "passed": {keyword: type name}}. Only pydantic must be installed.
+{"errors": [...], "passed": {keyword: type name}, "raised": ValueError text in "bare" mode (argv[3])}.
+Only pydantic must be installed.
 
 The stand-ins are stricter than PenguiFlow where PenguiFlow is silent: a config model forbids unknown
 fields (BackgroundTasksConfig would drop them without a word) and checks types strictly."""
@@ -154,11 +155,21 @@ class ScriptedClient:
         return '{"thought": "finish", "next_node": null, "args": {"raw_answer": "done"}}', 0.0
 
 
+# argv[3] "bare": build_planner() with no arguments, as `python planner.py` calls it; its ValueError is reported.
+bare = sys.argv[3:] == ["bare"]
+raised = None
 sys.path.insert(0, sys.argv[2])
 try:
     planner = importlib.import_module("planner")
-    overrides = {"llm_client": ScriptedClient()} if planner.LLM is None else {}
+    overrides = {"llm_client": ScriptedClient()} if planner.LLM is None and not bare else {}
     planner.build_planner(**overrides)
-except (ValidationError, TypeError, NameError, ImportError) as error:
+except ValidationError as error:
+    errors.append(f"ValidationError: {error}")
+except ValueError as error:
+    if bare:
+        raised = str(error)
+    else:
+        errors.append(f"ValueError: {error}")
+except (TypeError, NameError, ImportError) as error:
     errors.append(f"{type(error).__name__}: {error}")
-print(json.dumps({"errors": errors, "passed": passed}))
+print(json.dumps({"errors": errors, "passed": passed, "raised": raised}))
