@@ -8,9 +8,7 @@ import {
 } from "@waddle/planner";
 import {
   getTestTotals,
-  TERMINAL_RUN_STATUSES,
   type AgentSpec,
-  type RunRecord,
   type SaveTestRequest,
   type StartTestRunRequest,
   type TestCase,
@@ -23,6 +21,7 @@ import { ApiError, notFound } from "../shared/api-error.js";
 import type { Logger } from "../shared/logger.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { TestCaseRegistry } from "./test-case-planner-factory.js";
+import { waitForRunEnd } from "./wait-for-run-end.js";
 
 /** Cases of one test run that run at once unless the request says otherwise. */
 export const DEFAULT_TEST_CONCURRENCY = 4;
@@ -30,8 +29,6 @@ export const DEFAULT_TEST_CONCURRENCY = 4;
 export const MAX_SUITE_CASES = 1_000;
 /** Test runs per agent looked at for ones left running by a stopped process (the newest). */
 const RECOVER_SCAN_LIMIT = 200;
-/** How often a case's run is read again while no status message arrives (a safety net, not the path). */
-const POLL_MS = 1_000;
 
 export interface TestRunServiceOptions {
   store: WaddleStore;
@@ -258,10 +255,10 @@ export class TestRunService {
 
   private async runCase(active: ActiveTestRun, spec: AgentSpec, testCase: TestCase): Promise<void> {
     if (active.cancelled) return this.setCase(active, testCase.id, { status: "skipped" });
-    const { runs, registry, store } = this.options;
+    const { runs, registry, store, hub } = this.options;
     const runId = createRunId();
     registry.set(runId, testCase);
-    const ended = this.waitForEnd(runId);
+    const ended = waitForRunEnd({ hub, store, runId });
     try {
       await runs.startRun(
         { agentId: active.record.agentId, query: testCase.query, agentVersion: active.record.agentVersion },
@@ -312,41 +309,6 @@ export class TestRunService {
       ended.stop();
       registry.delete(runId);
     }
-  }
-
-  /** Resolves with the run once it has ended or paused (status messages, with a slow poll behind them). */
-  private waitForEnd(runId: string): { promise: Promise<RunRecord>; stop: () => void } {
-    const { hub, store } = this.options;
-    let stop = () => undefined as void;
-    const promise = new Promise<RunRecord>((resolve, reject) => {
-      const check = () => {
-        store
-          .getRun(runId)
-          .then((run) => {
-            if (run && (TERMINAL_RUN_STATUSES.has(run.status) || run.status === "paused")) {
-              stop();
-              resolve(run);
-            }
-          })
-          .catch((error: unknown) => {
-            stop();
-            reject(error instanceof Error ? error : new Error(String(error)));
-          });
-      };
-      const unsubscribe = hub.onStatus((message) => {
-        if (
-          message.runId === runId &&
-          (TERMINAL_RUN_STATUSES.has(message.status) || message.status === "paused")
-        )
-          check();
-      });
-      const timer = setInterval(check, POLL_MS);
-      stop = () => {
-        unsubscribe();
-        clearInterval(timer);
-      };
-    });
-    return { promise, stop: () => stop() };
   }
 
   private async setCase(
