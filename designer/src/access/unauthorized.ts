@@ -1,12 +1,12 @@
 import { setStoredToken } from "../api/token-storage.js";
 import type { Me } from "../store/me-store.js";
 
-/** Shown on the sign-in screen when the key a person signed in with is refused mid-session. */
+/** Shown on the sign-in screen when the key a person signed in with is refused while the page is in use. */
 export const KEY_STOPPED_MESSAGE =
   "Your API key stopped working: it was revoked or has expired. Sign in with another key (an admin can make one in Settings → Access).";
 
 /**
- * What a 401 in the middle of a session leads to:
+ * What a 401 while the page is in use leads to:
  * - `sign-in`: the person signed in with an API key, which the server no longer accepts (revoked or
  *   expired): back to the sign-in screen, saying so;
  * - `none`: the sign-in screen already shows (several requests fail at once): nothing more to do;

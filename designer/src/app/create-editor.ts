@@ -9,9 +9,9 @@ import { createRunStore } from "../runs/run-store.js";
 import { getRunLockedCommands } from "../run-views/get-run-locked-commands.js";
 import { createSocketRunTransport } from "../runs/transport/socket-run-transport.js";
 import { createSocketConnection } from "../socket/socket-connection.js";
-import { AgentSession } from "../session/agent-session.js";
+import { AgentLibrary } from "../agents/agent-library.js";
 import { createDocumentStore } from "../store/document-store.js";
-import { createSessionStore } from "../store/session-store.js";
+import { createServerStore } from "../store/server-store.js";
 import { createUiStore } from "../store/ui-store.js";
 import { createAgentFromTemplate } from "../templates/agent-templates.js";
 import type { Editor } from "../editor/editor-context.js";
@@ -20,14 +20,14 @@ import { meStore } from "../store/me-store.js";
 
 /**
  * Wires the stores, the API client and the socket connection (on a 401: back to sign-in when a signed-in key stopped working, else
- * asking for the WADDLE_TOKEN), the agent session and the commands.
+ * asking for the WADDLE_TOKEN), the agent library and the commands.
  */
 export function createEditor(): Editor {
   const document = createDocumentStore({
     spec: createAgentFromTemplate({ template: "blank", id: "untitled", name: "Untitled agent" }),
   });
   const ui = createUiStore();
-  const session = createSessionStore();
+  const server = createServerStore();
   let pendingToken: Promise<boolean> | null = null;
   const askForToken = () => {
     // several requests (and the socket) can fail at once: ask once
@@ -57,7 +57,7 @@ export function createEditor(): Editor {
   const runs = createRunStore({ api, transport });
   const sessions = createSocketSessionTransport({ connection, api });
   const chats = createChatStore({ api, runs: transport, sessions });
-  const agents = new AgentSession({ api, document, session, ui });
+  const agents = new AgentLibrary({ api, document, server, ui });
   const commands = createCommandRegistry<Editor>({
     // design edits are off while a run is shown: the canvas then shows the version that ran
     commands: getRunLockedCommands({
@@ -73,7 +73,7 @@ export function createEditor(): Editor {
     connection,
     document,
     ui,
-    session,
+    server,
     agents,
     commands,
     runs,

@@ -1,7 +1,7 @@
 import { validateAgentSpec, type McpServerInfo } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
 import { createApiClient } from "../api/api-client.js";
-import { AgentSession } from "../session/agent-session.js";
+import { AgentLibrary } from "../agents/agent-library.js";
 import { createMcpTool } from "../templates/create-new-tool.js";
 import { createTestEditor } from "../testing/create-test-editor.js";
 import { addPaletteItem } from "./add-palette-item.js";
@@ -55,9 +55,9 @@ const createMcpTestEditor = () =>
 describe("an MCP tool from the palette", () => {
   it("drops as an mcp tool with the schemas its server lists", async () => {
     const editor = createMcpTestEditor();
-    expect(editor.session.getState().mcpServers).toBeNull();
+    expect(editor.server.getState().mcpServers).toBeNull();
     await editor.agents.refreshMcpServers();
-    expect(editor.session.getState().mcpServers).toEqual(SERVERS);
+    expect(editor.server.getState().mcpServers).toEqual(SERVERS);
     const item = readPaletteItem(JSON.stringify({ type: "mcp-tool", server: "docs.search", tool: "count" }));
     expect(item).toEqual({ type: "mcp-tool", server: "docs.search", tool: "count" });
     addPaletteItem(editor, { item: item!, center: { x: 100, y: 100 } });
@@ -105,9 +105,9 @@ describe("an MCP tool from the palette", () => {
       getToken: () => null,
       fetch: (async () => new Response(null, { status: 404 })) as typeof fetch,
     });
-    const agents = new AgentSession({ ...editor, api: editor.api });
+    const agents = new AgentLibrary({ ...editor, api: editor.api });
     await agents.refreshMcpServers();
-    expect(editor.session.getState().mcpServers).toEqual([]);
+    expect(editor.server.getState().mcpServers).toEqual([]);
   });
 });
 

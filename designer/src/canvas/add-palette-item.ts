@@ -18,7 +18,7 @@ export function addPaletteItem(editor: Editor, options: { item: PaletteItem; cen
     return;
   }
   if (item.type === "module-tool") {
-    const info = editor.session.getState().tools.find((tool) => tool.name === item.name);
+    const info = editor.server.getState().tools.find((tool) => tool.name === item.name);
     if (!info) return;
     addToolToCanvas(editor, { tool: createModuleTool({ info, taken }), ...(center ? { center } : {}) });
     return;
@@ -29,14 +29,14 @@ export function addPaletteItem(editor: Editor, options: { item: PaletteItem; cen
     return;
   }
   if (item.type === "mcp-tool") {
-    const server = editor.session.getState().mcpServers?.find((candidate) => candidate.name === item.server);
+    const server = editor.server.getState().mcpServers?.find((candidate) => candidate.name === item.server);
     const info = server?.tools.find((tool) => tool.name === item.tool);
     if (!info || info.unavailable !== undefined) return;
     const tool = createMcpTool({ server: item.server, info, taken });
     addToolToCanvas(editor, { tool, ...(center ? { center } : {}) });
     return;
   }
-  const agentIds = editor.session
+  const agentIds = editor.server
     .getState()
     .agents.map((agent) => agent.id)
     .filter((id) => id !== editor.document.getState().spec.id);

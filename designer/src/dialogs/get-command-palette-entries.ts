@@ -14,7 +14,7 @@ export interface RunnableEntry extends PaletteEntry {
 /** Everything the command palette can search right now: commands, the canvas's nodes, tools, agents. */
 export function getCommandPaletteEntries(editor: Editor): RunnableEntry[] {
   const { spec, setSelection } = editor.document.getState();
-  const session = editor.session.getState();
+  const known = editor.server.getState();
   const editing = editor.runs.getState().mode === "edit";
   const commands: RunnableEntry[] = editor.commands
     .list()
@@ -67,14 +67,14 @@ export function getCommandPaletteEntries(editor: Editor): RunnableEntry[] {
           label: "Add a parallel group",
           run: add({ type: "group" }),
         },
-        ...session.tools.map((tool) => ({
+        ...known.tools.map((tool) => ({
           id: `tool:module-${tool.name}`,
           group: "Tools" as const,
           label: `Add ${tool.name}`,
           detail: `module tool · ${tool.desc}`,
           run: add({ type: "module-tool", name: tool.name }),
         })),
-        ...(session.mcpServers ?? []).flatMap((server) =>
+        ...(known.mcpServers ?? []).flatMap((server) =>
           server.tools
             .filter((tool) => tool.unavailable === undefined)
             .map((tool) => ({
@@ -88,7 +88,7 @@ export function getCommandPaletteEntries(editor: Editor): RunnableEntry[] {
       ]
     : [];
   const openId = editor.document.getState().agentId;
-  const agents: RunnableEntry[] = session.agents
+  const agents: RunnableEntry[] = known.agents
     .filter((agent) => agent.id !== openId)
     .map((agent) => ({
       id: `agent:${agent.id}`,

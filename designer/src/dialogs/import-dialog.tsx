@@ -50,7 +50,7 @@ export function ImportDialog({ close }: { close: () => void }): ReactElement {
       if ((isHints && mode === "merge") || spec.id === document.agentId) {
         document.dispatch({ type: "replaceSpec", spec: { ...spec, id: document.spec.id }, reason: "import" });
       } else {
-        const taken = editor.session.getState().agents.map((agent) => agent.id);
+        const taken = editor.server.getState().agents.map((agent) => agent.id);
         const id = createUniqueName({ base: spec.id, taken, separator: "-" });
         editor.agents.openUnsaved({ ...spec, id });
         if (id !== spec.id)

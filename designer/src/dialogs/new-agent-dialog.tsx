@@ -1,6 +1,6 @@
 import { SLUG_PATTERN } from "@waddle/protocol";
 import { useState, type ReactElement } from "react";
-import { useSession } from "../editor/editor-context.js";
+import { useServer } from "../editor/editor-context.js";
 import { Dialog, DialogActions } from "../components/dialog.js";
 import { createUniqueName, toSlug } from "../graph/create-unique-name.js";
 import type { NewAgentChoice } from "../store/ui-store.js";
@@ -8,7 +8,7 @@ import { AGENT_TEMPLATE_IDS, AGENT_TEMPLATES, type AgentTemplateId } from "../te
 
 /** Name, id (derived from the name until edited) and a starting template. */
 export function NewAgentDialog({ close }: { close: (result: NewAgentChoice | null) => void }): ReactElement {
-  const agents = useSession((state) => state.agents);
+  const agents = useServer((state) => state.agents);
   const taken = agents.map((agent) => agent.id);
   const [name, setName] = useState("My agent");
   const [customId, setCustomId] = useState<string | null>(null);

@@ -1,7 +1,7 @@
 import type { ReactElement } from "react";
 import { Dialog } from "../components/dialog.js";
 import { Icon } from "../components/icon.js";
-import { useDocument, useEditor, useSession } from "../editor/editor-context.js";
+import { useDocument, useEditor, useServer } from "../editor/editor-context.js";
 
 /** What stands in for the server's token in snippets: never the token itself. */
 export const TOKEN_PLACEHOLDER = "<WADDLE_TOKEN>";
@@ -81,7 +81,7 @@ export function UseAgentDialog({ close }: { close: () => void }): ReactElement {
   const editor = useEditor();
   const agentId = useDocument((state) => state.agentId);
   const sample = useDocument((state) => state.spec.sampleQueries[0]);
-  const authRequired = useSession((state) => state.health?.authRequired === true);
+  const authRequired = useServer((state) => state.health?.authRequired === true);
   const copy = async (snippet: UseSnippet) => {
     try {
       await navigator.clipboard.writeText(snippet.text);

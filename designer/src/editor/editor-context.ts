@@ -5,9 +5,9 @@ import type { CommandRegistry } from "./command-registry.js";
 import type { ChatStore } from "../chats/chat-store.js";
 import type { RunStore } from "../runs/run-store.js";
 import type { SocketConnection } from "../socket/socket-connection.js";
-import type { AgentSession } from "../session/agent-session.js";
+import type { AgentLibrary } from "../agents/agent-library.js";
 import type { DocumentState, DocumentStore } from "../store/document-store.js";
-import type { SessionState, SessionStore } from "../store/session-store.js";
+import type { ServerState, ServerStore } from "../store/server-store.js";
 import type { UiState, UiStore } from "../store/ui-store.js";
 import type { Rect, XYPosition } from "../model/geometry.js";
 
@@ -30,15 +30,16 @@ export interface CanvasApi {
   panTo(point: XYPosition): void;
 }
 
-/** The editor: its stores, the API, the agent session and the command registry. */
+/** The editor: its stores, the API, the agent library and the command registry. */
 export interface Editor {
   api: ApiClient;
   /** The one socket.io connection: live runs, chat sessions and the agent's lists (`watch_agent`). */
   connection: SocketConnection;
   document: DocumentStore;
   ui: UiStore;
-  session: SessionStore;
-  agents: AgentSession;
+  /** What the designer knows of the server: its agents, tools, MCP servers, health, a save in flight. */
+  server: ServerStore;
+  agents: AgentLibrary;
   commands: CommandRegistry<Editor>;
   /** Runs: the open run (live, replay, compare) and the agent's run list; outside the document and undo. */
   runs: RunStore;
@@ -65,6 +66,6 @@ export function useUi<T>(selector: (state: UiState) => T): T {
   return useStore(useEditor().ui, selector);
 }
 
-export function useSession<T>(selector: (state: SessionState) => T): T {
-  return useStore(useEditor().session, selector);
+export function useServer<T>(selector: (state: ServerState) => T): T {
+  return useStore(useEditor().server, selector);
 }

@@ -16,7 +16,7 @@ export function useDraftAutosave(editor: Editor): void {
     const write = () => {
       const state = editor.document.getState();
       if (state.agentId === null || !getIsDirty(state)) return;
-      if (editor.session.getState().pendingDraft !== null) return;
+      if (editor.server.getState().pendingDraft !== null) return;
       void editor.api
         .putDraft(state.agentId, { baseVersion: state.baseVersion, spec: state.spec })
         .catch(() => undefined);

@@ -18,7 +18,7 @@ export function useServerCheck(editor: Editor): void {
       const ticket = (asked += 1);
       editor.api.serverCheck(spec).then(
         ({ issues }) => {
-          if (ticket === asked) editor.session.getState().set({ serverIssues: issues });
+          if (ticket === asked) editor.server.getState().set({ serverIssues: issues });
         },
         () => undefined,
       );

@@ -1,6 +1,6 @@
 import { useDeferredValue } from "react";
 import { getMergedValidation } from "../graph/get-validation.js";
-import { useDocument, useSession } from "./editor-context.js";
+import { useDocument, useServer } from "./editor-context.js";
 
 /**
  * Live validation of the document with `validateAgentSpec`, plus what the server found about this
@@ -9,6 +9,6 @@ import { useDocument, useSession } from "./editor-context.js";
  */
 export function useValidation(): ReturnType<typeof getMergedValidation> {
   const spec = useDocument((state) => state.spec);
-  const serverIssues = useSession((state) => state.serverIssues);
+  const serverIssues = useServer((state) => state.serverIssues);
   return getMergedValidation(useDeferredValue(spec), serverIssues);
 }

@@ -122,7 +122,7 @@ export async function getAutoLayoutChange(
   return { type: "moveNodes", positions: { ...positions, ...wrapped } };
 }
 
-/** Loads elkjs on first use (it is large, and most sessions never auto-layout). */
+/** Loads elkjs on first use (it is large, and most page loads never auto-layout). */
 export async function loadElk(): Promise<ElkLayouter> {
   const { default: ELK } = await import("elkjs/lib/elk.bundled.js");
   return new ELK();

@@ -7,7 +7,7 @@ import {
   type ToolImplKind,
 } from "@waddle/protocol";
 import type { ReactElement } from "react";
-import { useDocument, useSession } from "../editor/editor-context.js";
+import { useDocument, useServer } from "../editor/editor-context.js";
 import { JsonField, NumberField, SelectField, TextField, ToggleField } from "../components/fields.js";
 import { TOOL_KIND_INFO } from "../templates/create-new-tool.js";
 import { HttpImplEditor } from "./http-impl-editor.js";
@@ -50,9 +50,9 @@ function getDefaultImpl(
 
 /** How the tool runs: its kind and that kind's settings. */
 export function ImplEditor({ impl, onChange }: ImplEditorProps): ReactElement {
-  const tools = useSession((state) => state.tools);
-  const mcpServers = useSession((state) => state.mcpServers);
-  const agents = useSession((state) => state.agents);
+  const tools = useServer((state) => state.tools);
+  const mcpServers = useServer((state) => state.mcpServers);
+  const agents = useServer((state) => state.agents);
   const ownId = useDocument((state) => state.spec.id);
   const otherAgents = agents.filter((agent) => agent.id !== ownId);
   const set = <K extends ToolImplKind>(current: ImplOf<K>, patch: Partial<ImplOf<K>>, key: string) => {

@@ -33,7 +33,7 @@ export type {
 } from "./run-store-state.js";
 
 /** The open run's plumbing, replaced on every open: async work of an older one finds itself stale. */
-interface Session {
+interface OpenRun {
   runId: string;
   spec: AgentSpec | null;
   /** Every event so far, in order (for the replay once the run ends). */
@@ -80,22 +80,22 @@ export function createRunStore(options: RunStoreOptions): RunStore {
   const scheduleFrame = options.scheduleFrame ?? defaultScheduleFrame;
   const now = options.now ?? (() => performance.now());
   const getSpec = createSpecCache(api);
-  let session: Session | null = null;
+  let opened: OpenRun | null = null;
 
   const store = createStore<RunStoreState>()((set, get) => {
-    const isCurrent = (candidate: Session) => session === candidate;
-    const context = (current: Session) => (current.spec === null ? {} : { spec: current.spec });
-    const getShownStatus = (current: Session, view: RunView): RunStatus =>
+    const isCurrent = (candidate: OpenRun) => opened === candidate;
+    const context = (current: OpenRun) => (current.spec === null ? {} : { spec: current.spec });
+    const getShownStatus = (current: OpenRun, view: RunView): RunStatus =>
       current.record !== null && current.record.lastSeq >= view.lastSeq ? current.record.status : view.status;
 
-    const endSession = () => {
-      session?.unsubscribe?.();
-      session?.player?.dispose();
-      session = null;
+    const closeOpened = () => {
+      opened?.unsubscribe?.();
+      opened?.player?.dispose();
+      opened = null;
     };
 
     /** Switches to replay at the end: for a run that has ended (opened so, or just now). */
-    const startReplay = (current: Session, run: RunRecord | null) => {
+    const startReplay = (current: OpenRun, run: RunRecord | null) => {
       current.unsubscribe?.();
       current.unsubscribe = null;
       const index = createReplayIndex(current.events, {
@@ -130,7 +130,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       });
     };
 
-    const flush = (current: Session) => {
+    const flush = (current: OpenRun) => {
       current.frameScheduled = false;
       if (!isCurrent(current) || current.pending.length === 0) return;
       const batch = current.pending.splice(0, MAX_EVENTS_PER_FRAME);
@@ -149,7 +149,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       set({ view, status: getShownStatus(current, view) });
     };
 
-    const enqueue = (current: Session, events: readonly RunEvent[]) => {
+    const enqueue = (current: OpenRun, events: readonly RunEvent[]) => {
       if (!isCurrent(current) || events.length + current.pending.length === 0) return;
       current.pending.push(...events);
       if (current.frameScheduled) return;
@@ -158,7 +158,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     };
 
     /** The server's word on the open run's status (a status message, a run update, a fetched record). */
-    const noteStatus = (current: Session, status: RunStatus, lastSeq: number) => {
+    const noteStatus = (current: OpenRun, status: RunStatus, lastSeq: number) => {
       if (!isCurrent(current)) return;
       current.record = { status, lastSeq };
       const { view, run } = get();
@@ -177,7 +177,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         startReplay(current, get().run);
     };
 
-    const subscribeLive = (current: Session, afterSeq: number) => {
+    const subscribeLive = (current: OpenRun, afterSeq: number) => {
       current.unsubscribe = transport.subscribe(current.runId, afterSeq, {
         onEvents: (events) => enqueue(current, events),
         onStatus: (message) => noteStatus(current, message.status, message.lastSeq),
@@ -188,7 +188,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     };
 
     const refreshOpenRun = async (runId: string, known?: RunRecord) => {
-      const current = session;
+      const current = opened;
       if (current === null || current.runId !== runId) return;
       try {
         const run = known ?? (await api.getRun(runId));
@@ -209,7 +209,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       set,
       ...(options.runsLimit === undefined ? {} : { runsLimit: options.runsLimit }),
       onRun: (run) => {
-        if (session !== null && session.runId === run.id) noteStatus(session, run.status, run.lastSeq ?? 0);
+        if (opened !== null && opened.runId === run.id) noteStatus(opened, run.status, run.lastSeq ?? 0);
       },
     });
     const compare = createCompareActions({
@@ -217,8 +217,8 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       getSpec,
       get,
       set,
-      getReturnMode: () => (session === null ? "edit" : session.player === null ? "live" : "replay"),
-      onOpen: () => session?.player?.pause(),
+      getReturnMode: () => (opened === null ? "edit" : opened.player === null ? "live" : "replay"),
+      onOpen: () => opened?.player?.pause(),
     });
 
     return {
@@ -232,8 +232,8 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       error: null,
 
       async openRun(runId) {
-        endSession();
-        const current: Session = {
+        closeOpened();
+        const current: OpenRun = {
           runId,
           spec: null,
           events: [],
@@ -243,7 +243,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
           unsubscribe: null,
           player: null,
         };
-        session = current;
+        opened = current;
         set({
           mode: get().mode === "compare" ? "compare" : "live",
           runId,
@@ -280,7 +280,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       },
 
       closeRun() {
-        endSession();
+        closeOpened();
         set({ ...NO_RUN_SHOWN, replay: { ...INITIAL_REPLAY, speed: get().replay.speed } });
       },
 
@@ -306,7 +306,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         if (runId === null) return;
         try {
           const answer = await api.cancelRun(runId);
-          if (session?.runId === runId) noteStatus(session, answer.status, session.events.at(-1)?.seq ?? 0);
+          if (opened?.runId === runId) noteStatus(opened, answer.status, opened.events.at(-1)?.seq ?? 0);
         } catch (error) {
           set({ error: { kind: "cancel", message: getErrorMessage(error) } });
         }
@@ -341,22 +341,22 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       refreshRuns: list.refreshRuns,
 
       seek(position) {
-        session?.player?.seek(position);
+        opened?.player?.seek(position);
       },
       play() {
-        session?.player?.play();
+        opened?.player?.play();
       },
       pause() {
-        session?.player?.pause();
+        opened?.player?.pause();
       },
       step(delta) {
-        const player = session?.player;
+        const player = opened?.player;
         if (!player) return;
         player.pause();
         player.seek(player.position + delta);
       },
       setSpeed(speed) {
-        session?.player?.setSpeed(speed);
+        opened?.player?.setSpeed(speed);
         set({ replay: { ...get().replay, speed } });
       },
 
@@ -370,7 +370,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         set({ error: null });
       },
       dispose() {
-        endSession();
+        closeOpened();
         list.dispose();
         stopConnection();
       },

@@ -1,6 +1,6 @@
 import { useMemo, useState, type ReactElement } from "react";
 import { useDenied } from "../store/me-store.js";
-import { useDocument, useEditor, useSession } from "../editor/editor-context.js";
+import { useDocument, useEditor, useServer } from "../editor/editor-context.js";
 import { formatRelativeTime } from "../util/format-time.js";
 import { Icon } from "../components/icon.js";
 import { SearchField } from "../components/search-field.js";
@@ -9,9 +9,9 @@ import { SearchField } from "../components/search-field.js";
 export function AgentList(): ReactElement {
   const editor = useEditor();
   const deleteDenied = useDenied("agents:write");
-  const agents = useSession((state) => state.agents);
-  const loaded = useSession((state) => state.agentsLoaded);
-  const offlineReason = useSession((state) => state.offlineReason);
+  const agents = useServer((state) => state.agents);
+  const loaded = useServer((state) => state.agentsLoaded);
+  const offlineReason = useServer((state) => state.offlineReason);
   const openId = useDocument((state) => state.agentId);
   const [query, setQuery] = useState("");
   const visible = useMemo(() => {

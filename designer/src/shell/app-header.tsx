@@ -1,7 +1,7 @@
 import type { ReactElement } from "react";
 import { useDenied } from "../store/me-store.js";
 import { WhoAmI } from "../access/whoami.js";
-import { useDocument, useEditor, useSession, useUi } from "../editor/editor-context.js";
+import { useDocument, useEditor, useServer, useUi } from "../editor/editor-context.js";
 import { useValidation } from "../editor/use-validation.js";
 import { RunControl } from "../run-views/run-control.js";
 import { getIsDirty } from "../store/document-store.js";
@@ -13,7 +13,7 @@ function SaveStatus(): ReactElement {
   const dirty = useDocument(getIsDirty);
   const agentId = useDocument((state) => state.agentId);
   const version = useDocument((state) => state.baseVersion);
-  const busy = useSession((state) => state.busy);
+  const busy = useServer((state) => state.busy);
   const text =
     busy === "saving"
       ? "Saving…"
@@ -71,7 +71,7 @@ export function AppHeader(): ReactElement {
   const credentialsDenied = useDenied("credentials:manage");
   const name = useDocument((state) => state.spec.name);
   const theme = useUi((state) => state.theme);
-  const offline = useSession((state) => state.health?.offline);
+  const offline = useServer((state) => state.health?.offline);
   return (
     <header className="app-header">
       <div className="brand" title="Waddle: design, run and watch ReAct agents">

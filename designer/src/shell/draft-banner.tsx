@@ -1,12 +1,12 @@
 import type { ReactElement } from "react";
-import { useEditor, useSession } from "../editor/editor-context.js";
+import { useEditor, useServer } from "../editor/editor-context.js";
 import { Icon } from "../components/icon.js";
 import { formatRelativeTime } from "../util/format-time.js";
 
 /** Offers the open agent's unsaved edits found on the server: Restore draft, or Discard. */
 export function DraftBanner(): ReactElement | null {
   const editor = useEditor();
-  const draft = useSession((state) => state.pendingDraft);
+  const draft = useServer((state) => state.pendingDraft);
   if (!draft) return null;
   return (
     <div className="draft-banner" role="status" data-testid="draft-banner">

@@ -2,7 +2,7 @@ import type { McpServerInfo } from "@waddle/protocol";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { EditorContext, type Editor } from "../editor/editor-context.js";
-import { createSessionStore } from "../store/session-store.js";
+import { createServerStore } from "../store/server-store.js";
 import { Palette } from "./palette.js";
 
 const SERVERS: McpServerInfo[] = [
@@ -17,11 +17,11 @@ const SERVERS: McpServerInfo[] = [
 
 // A server render reads the store's initial state (useSyncExternalStore's server snapshot): let it see now's.
 function render(mcpServers: McpServerInfo[] | null): string {
-  const session = createSessionStore();
-  session.getState().set({ mcpServers });
+  const server = createServerStore();
+  server.getState().set({ mcpServers });
   return renderToString(
     <EditorContext.Provider
-      value={{ session: { ...session, getInitialState: session.getState } } as unknown as Editor}
+      value={{ server: { ...server, getInitialState: server.getState } } as unknown as Editor}
     >
       <Palette />
     </EditorContext.Provider>,

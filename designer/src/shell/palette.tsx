@@ -1,6 +1,6 @@
 import type { McpServerInfo } from "@waddle/protocol";
 import { useMemo, useState, type ReactElement } from "react";
-import { useEditor, useSession } from "../editor/editor-context.js";
+import { useEditor, useServer } from "../editor/editor-context.js";
 import { KIND_ICONS } from "../canvas/tool-node.js";
 import { NEW_TOOL_KINDS, TOOL_KIND_INFO } from "../templates/create-new-tool.js";
 import { Icon } from "../components/icon.js";
@@ -91,8 +91,8 @@ function McpPaletteSection(props: { servers: McpServerInfo[]; needle: string }):
 
 /** New declared tools, a parallel group frame, the server's registered module tools and its MCP servers. */
 export function Palette(): ReactElement {
-  const tools = useSession((state) => state.tools);
-  const mcpServers = useSession((state) => state.mcpServers);
+  const tools = useServer((state) => state.tools);
+  const mcpServers = useServer((state) => state.mcpServers);
   const [query, setQuery] = useState("");
   const visibleTools = useMemo(() => {
     const needle = query.trim().toLowerCase();

@@ -1,6 +1,6 @@
 import { TERMINAL_RUN_STATUSES } from "@waddle/protocol";
 import { useEffect, useId, useMemo, useRef, type ReactElement } from "react";
-import { useDocument, useEditor, useSession } from "../../editor/editor-context.js";
+import { useDocument, useEditor, useServer } from "../../editor/editor-context.js";
 import { getIsDirty } from "../../store/document-store.js";
 import { useRunStore } from "../use-run-store.js";
 import { getModelLabel } from "./get-model-label.js";
@@ -31,8 +31,8 @@ export function RunComposer(): ReactElement {
   const version = useDocument((state) => state.baseVersion);
   const dirty = useDocument(getIsDirty);
   const llm = useDocument((state) => state.spec.llm);
-  const serverOffline = useSession((state) => state.health?.offline ?? false);
-  const saving = useSession((state) => state.busy === "saving");
+  const serverOffline = useServer((state) => state.health?.offline ?? false);
+  const saving = useServer((state) => state.busy === "saving");
   const status = useRunStore((state) =>
     state.mode === "live" ? (state.status ?? state.view?.status ?? null) : null,
   );

@@ -9,24 +9,24 @@ import type { ApiClient } from "../api/api-client.js";
 import { getErrorMessage, isApiError } from "../api/api-error.js";
 import { createUniqueName } from "../graph/create-unique-name.js";
 import { getIsDirty, type DocumentStore } from "../store/document-store.js";
-import type { SessionStore } from "../store/session-store.js";
+import type { ServerStore } from "../store/server-store.js";
 import type { UiStore } from "../store/ui-store.js";
 import { createAgentFromTemplate } from "../templates/agent-templates.js";
 
-export interface AgentSessionOptions {
+export interface AgentLibraryOptions {
   api: ApiClient;
   document: DocumentStore;
-  session: SessionStore;
+  server: ServerStore;
   ui: UiStore;
 }
 
 /**
- * Everything that moves an agent between the server and the document store: list, open, create, save
+ * The agent library: everything that moves an agent between the server and the document store: list, open, create, save
  * (with the version it edits, and the conflict dialog on 409), duplicate, rename, delete, restore.
  * The rules: `designer/docs/saving-and-import.md`.
  */
-export class AgentSession {
-  constructor(private readonly options: AgentSessionOptions) {}
+export class AgentLibrary {
+  constructor(private readonly options: AgentLibraryOptions) {}
 
   private get document() {
     return this.options.document.getState();
@@ -38,27 +38,27 @@ export class AgentSession {
 
   /** Loads health, registered tools and the agent list; reports an unreachable server once. */
   async connect(): Promise<void> {
-    const { api, session } = this.options;
+    const { api, server } = this.options;
     try {
       const [health, tools] = await Promise.all([api.health(), api.listTools()]);
-      session.getState().set({ health, tools, offlineReason: null });
+      server.getState().set({ health, tools, offlineReason: null });
       // Not awaited: the server starts its MCP servers to list them, which must not hold up the agents.
       void this.refreshMcpServers();
       await this.refreshAgents();
     } catch (error) {
-      session.getState().set({ offlineReason: getErrorMessage(error), agentsLoaded: true });
+      server.getState().set({ offlineReason: getErrorMessage(error), agentsLoaded: true });
     }
   }
 
   /** Loads the MCP servers and their tools; a server that cannot list them (an older one) shows none. */
   async refreshMcpServers(): Promise<void> {
     const mcpServers = await this.options.api.listMcpServers().catch(() => []);
-    this.options.session.getState().set({ mcpServers });
+    this.options.server.getState().set({ mcpServers });
   }
 
   async refreshAgents(): Promise<void> {
     const agents = await this.options.api.listAgents();
-    this.options.session.getState().set({ agents, agentsLoaded: true });
+    this.options.server.getState().set({ agents, agentsLoaded: true });
   }
 
   /** Asks before throwing away unsaved changes; true when it is fine to go on. */
@@ -77,11 +77,11 @@ export class AgentSession {
 
   async openAgent(id: string, options: { force?: boolean } = {}): Promise<boolean> {
     if (!options.force && !(await this.confirmDiscard("Open another agent"))) return false;
-    const { api, session } = this.options;
-    session.getState().set({ busy: "loading" });
+    const { api, server } = this.options;
+    server.getState().set({ busy: "loading" });
     try {
       const record = await api.getAgent(id);
-      session.getState().set({ pendingDraft: null });
+      server.getState().set({ pendingDraft: null });
       this.document.load({ spec: record.spec, agentId: record.id, version: record.version });
       void this.offerDraft(record.id, record.spec);
       return true;
@@ -89,7 +89,7 @@ export class AgentSession {
       this.notifyError(error);
       return false;
     } finally {
-      session.getState().set({ busy: null });
+      server.getState().set({ busy: null });
     }
   }
 
@@ -101,16 +101,16 @@ export class AgentSession {
       await this.options.api.deleteDraft(agentId).catch(() => undefined);
       return;
     }
-    this.options.session.getState().set({ pendingDraft: draft });
+    this.options.server.getState().set({ pendingDraft: draft });
   }
 
   /** Puts the offered draft into the document as one undoable edit (saving makes it a version). */
   restoreDraft(): void {
-    const { session, ui } = this.options;
-    const draft = session.getState().pendingDraft;
+    const { server, ui } = this.options;
+    const draft = server.getState().pendingDraft;
     if (!draft || draft.agentId !== this.document.agentId) return;
     const parsed = AgentSpecSchema.safeParse(draft.spec);
-    session.getState().set({ pendingDraft: null });
+    server.getState().set({ pendingDraft: null });
     if (!parsed.success) {
       ui.getState().notify("error", "The draft cannot be read as an agent any more: it was discarded.");
       void this.options.api.deleteDraft(draft.agentId).catch(() => undefined);
@@ -128,8 +128,8 @@ export class AgentSession {
 
   /** Drops the offered draft on the server too. */
   async discardDraft(): Promise<void> {
-    const draft = this.options.session.getState().pendingDraft;
-    this.options.session.getState().set({ pendingDraft: null });
+    const draft = this.options.server.getState().pendingDraft;
+    this.options.server.getState().set({ pendingDraft: null });
     if (draft) await this.options.api.deleteDraft(draft.agentId).catch(() => undefined);
   }
 
@@ -159,7 +159,7 @@ export class AgentSession {
 
   /** Saves the document: POST for a new agent, PUT with `baseVersion` otherwise. */
   async save(): Promise<boolean> {
-    const { api, session, ui } = this.options;
+    const { api, server, ui } = this.options;
     const state = this.document;
     const errors = validateAgentSpec(state.spec).issues.filter(
       (issue: SpecIssue) => issue.severity === "error",
@@ -176,8 +176,8 @@ export class AgentSession {
       if (answer !== true) return false;
     }
     const allowInvalid = errors.length > 0;
-    if (session.getState().busy === "saving") return false;
-    session.getState().set({ busy: "saving" });
+    if (server.getState().busy === "saving") return false;
+    server.getState().set({ busy: "saving" });
     const spec = state.spec;
     try {
       if (state.agentId === null || state.baseVersion === null) {
@@ -191,7 +191,7 @@ export class AgentSession {
         });
         this.document.markSaved({ agentId: updated.id, version: updated.version });
       }
-      session.getState().set({ pendingDraft: null });
+      server.getState().set({ pendingDraft: null });
       void api.deleteDraft(spec.id).catch(() => undefined);
       ui.getState().notify(
         allowInvalid ? "info" : "success",
@@ -206,7 +206,7 @@ export class AgentSession {
       this.notifyError(error);
       return false;
     } finally {
-      session.getState().set({ busy: null });
+      server.getState().set({ busy: null });
     }
   }
 
@@ -240,7 +240,7 @@ export class AgentSession {
   }
 
   async deleteAgent(id: string): Promise<void> {
-    const summary = this.options.session.getState().agents.find((agent) => agent.id === id);
+    const summary = this.options.server.getState().agents.find((agent) => agent.id === id);
     const confirmed = await this.options.ui.getState().openDialog("confirm", {
       title: "Delete agent?",
       message: `“${summary?.name ?? id}” and all its versions will be deleted. This cannot be undone.`,
@@ -268,7 +268,7 @@ export class AgentSession {
   async duplicateAgent(id: string): Promise<void> {
     try {
       const record = await this.options.api.getAgent(id);
-      const taken = this.options.session.getState().agents.map((agent) => agent.id);
+      const taken = this.options.server.getState().agents.map((agent) => agent.id);
       const copyId = createUniqueName({ base: `${record.id.slice(0, 58)}-copy`, taken, separator: "-" });
       const spec = { ...record.spec, id: copyId, name: `Copy of ${record.spec.name}`.slice(0, 200) };
       await this.options.api.createAgent(spec);
@@ -281,7 +281,7 @@ export class AgentSession {
 
   /** Renames a saved agent (a new version); the open document follows as an undoable edit if it is that agent. */
   async renameAgent(id: string): Promise<void> {
-    const summary = this.options.session.getState().agents.find((agent) => agent.id === id);
+    const summary = this.options.server.getState().agents.find((agent) => agent.id === id);
     const name = await this.options.ui
       .getState()
       .openDialog("rename", { title: "Rename agent", label: "Name", initial: summary?.name ?? id });

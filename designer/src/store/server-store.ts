@@ -9,7 +9,7 @@ import type {
 import { createStore, type StoreApi } from "zustand/vanilla";
 
 /** What the designer knows about the server: agents, registered tools, health, a save in flight. */
-export interface SessionState {
+export interface ServerState {
   agents: AgentSummary[];
   agentsLoaded: boolean;
   tools: ToolInfo[];
@@ -23,13 +23,13 @@ export interface SessionState {
   serverIssues: readonly SpecIssue[];
   /** Unsaved edits of the open agent found on the server, offered for restore. */
   pendingDraft: AgentDraft | null;
-  set(patch: Partial<Omit<SessionState, "set">>): void;
+  set(patch: Partial<Omit<ServerState, "set">>): void;
 }
 
-export type SessionStore = StoreApi<SessionState>;
+export type ServerStore = StoreApi<ServerState>;
 
-export function createSessionStore(): SessionStore {
-  return createStore<SessionState>()((set) => ({
+export function createServerStore(): ServerStore {
+  return createStore<ServerState>()((set) => ({
     agents: [],
     agentsLoaded: false,
     tools: [],
