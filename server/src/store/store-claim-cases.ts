@@ -17,6 +17,11 @@ const step = (runId: string, seq: number): RunEvent => ({
   data: { source: "llm" },
 });
 
+/** Resolves once `promise` rejects with a `StoreError` of `code`. */
+export async function expectStoreError(promise: Promise<unknown>, code: string): Promise<void> {
+  await assert.rejects(promise, (error: unknown) => isStoreError(error) && error.code === code);
+}
+
 async function expectFenced(promise: Promise<unknown>): Promise<void> {
   await assert.rejects(promise, (error: unknown) => isStoreError(error) && error.code === "fenced");
 }

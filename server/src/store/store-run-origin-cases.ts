@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { withStore, type StoreConformanceCase } from "./store-claim-cases.js";
+
+/** What a new run carries besides its query: its origin, its offline choice (part of the store suite). */
+export const storeRunOriginCases: readonly StoreConformanceCase[] = [
+  {
+    name: "keeps a run's origin and offline choice, and lists runs by purpose",
+    run: (make) =>
+      withStore(make, async (store) => {
+        const base = { agentId: "a", agentVersion: 1, query: "q", status: "queued" as const };
+        await store.createRun({
+          ...base,
+          id: "run-turn",
+          offline: true,
+          offlineChosen: true,
+          origin: { sessionId: "s1", turn: 2 },
+        });
+        await store.createRun({
+          ...base,
+          id: "run-case",
+          origin: { purpose: "test", testRunId: "tr", caseId: "c" },
+        });
+        await store.createRun({ ...base, id: "run-plain" });
+        const turn = await store.getRun("run-turn");
+        assert.equal(turn?.sessionId, "s1");
+        assert.equal(turn?.turn, 2);
+        assert.equal(turn?.offline, true);
+        assert.equal(turn?.offlineChosen, true);
+        const plain = await store.getRun("run-plain");
+        assert.equal(plain?.offline, false);
+        assert.equal("offlineChosen" in plain!, false);
+        assert.equal("sessionId" in plain!, false);
+        const ids = async (purpose: "run" | "test") =>
+          (await store.listRuns({ purpose })).map((run) => run.id);
+        assert.deepEqual(await ids("test"), ["run-case"]);
+        assert.deepEqual(await ids("run"), ["run-plain", "run-turn"]);
+        assert.equal((await store.getRun("run-case"))?.caseId, "c");
+      }),
+  },
+];
