@@ -16,6 +16,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { McpServerConfig } from "../mcp-client/mcp-servers-config.js";
+import { registerMcpGateTool } from "./mcp-gate-tool.js";
 
 /**
  * What one fixture process saw: every call by tool name, the requests it saw cancelled, the progress
@@ -39,8 +40,12 @@ export const FIXTURE_PNG_BASE64 =
  * in full: `document` (an embedded text resource and a blob one), `picture` (an image and audio),
  * `delete_page` / `fetch_url` / `note` (annotations), `count` (progress notifications), `confirm`
  * (an elicitation), `summarize` (a sampling request) and `reindex` (a tool that runs only as an MCP task).
+ * Given a gate server (`gatesURL`), also `gate` (`mcp-gate-tool.ts`).
  */
-export function createMcpFixtureServer(options: { onCrash: () => void }): McpServer {
+export function createMcpFixtureServer(options: {
+  onCrash: () => void;
+  gatesURL?: string | undefined;
+}): McpServer {
   const observed: McpFixtureObserved = { calls: [], cancelled: [], progressTokens: [], elicitations: [] };
   const server = new McpServer({ name: "waddle-mcp-fixture", version: "1.0.0" });
   const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
@@ -129,6 +134,8 @@ export function createMcpFixtureServer(options: { onCrash: () => void }): McpSer
     },
   );
   registerFullResultTools(server, observed);
+  const { gatesURL } = options;
+  if (gatesURL) registerMcpGateTool(server, { gatesURL, onCall: () => observed.calls.push("gate") });
   return server;
 }
 
@@ -420,6 +427,9 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
 }
 
 if (process.argv[1] === FIXTURE_FILE && process.argv.includes("--stdio")) {
-  const server = createMcpFixtureServer({ onCrash: () => process.exit(3) });
+  const server = createMcpFixtureServer({
+    onCrash: () => process.exit(3),
+    gatesURL: process.env.WADDLE_MCP_FIXTURE_GATES,
+  });
   await server.connect(new StdioServerTransport());
 }
