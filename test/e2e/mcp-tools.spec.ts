@@ -13,10 +13,12 @@ import {
   startRunFromDesigner,
   waitForRunStatus,
 } from "./runs-helpers.js";
+import { createGates } from "./gates.js";
 
 /** The MCP server global setup lists in WADDLE_MCP_SERVERS: the SDK fixture over stdio. */
 const SERVER = "fixture";
-const FIXTURE_TOOLS = ["echo", "add", "slow", "fail", "crash", "stats"];
+/** The fixture's tools the palette must show; `gate` is the one the e2e stack adds (a call waits for its gate). */
+const FIXTURE_TOOLS = ["echo", "add", "slow", "fail", "crash", "stats", "gate"];
 
 test("the palette shows the MCP fixture with a status dot and its tools; a dropped tool runs on the offline model", async ({
   page,
@@ -68,20 +70,22 @@ test("the palette shows the MCP fixture with a status dot and its tools; a dropp
     await expect(page.getByTestId("mcp-tool")).toHaveValue(tool);
   };
   await drop("echo", -300);
-  await drop("slow", 0);
-  // slow waits `ms` (30 s by default): 1.5 s is long enough to watch it run
-  const ms = page.getByTestId("args-schema-field-0");
-  await expect(ms.getByTestId("args-schema-field-0-name")).toHaveValue("ms");
-  await ms.getByRole("button", { name: "Details" }).click();
-  await ms.getByTestId("args-schema-field-0-default").fill("1500");
-  await ms.getByTestId("args-schema-field-0-default").press("Tab");
+  await drop("gate", 0);
+  // gate waits until the test opens the gate its argument names: this test's own, set as the default
+  const gates = createGates("e2e-mcp");
+  const gateKey = gates.getKey("gate");
+  const gateArg = page.getByTestId("args-schema-field-0");
+  await expect(gateArg.getByTestId("args-schema-field-0-name")).toHaveValue("gate");
+  await gateArg.getByRole("button", { name: "Details" }).click();
+  await gateArg.getByTestId("args-schema-field-0-default").fill(gateKey);
+  await gateArg.getByTestId("args-schema-field-0-default").press("Tab");
   await drop("add", 300);
   // tidy up with elkjs (asynchronous): tools with no edges between them end in one column, apart
   await page.getByTestId("command-auto-layout").click();
   await expect
     .poll(async () => {
       const boxes = await Promise.all(
-        ["echo", "slow", "add"].map((name) => toolNode(page, name).boundingBox()),
+        ["echo", "gate", "add"].map((name) => toolNode(page, name).boundingBox()),
       );
       if (boxes.some((one) => one === null)) return "not laid out";
       const sorted = (boxes as { x: number; y: number; height: number }[]).sort((p, q) => p.y - q.y);
@@ -101,15 +105,15 @@ test("the palette shows the MCP fixture with a status dot and its tools; a dropp
     outSchema: { properties: Record<string, unknown> };
     impl: Record<string, unknown>;
   }[];
-  expect(savedTools.map((tool) => tool.name)).toEqual(["echo", "slow", "add"]);
-  const [echo, slow, add] = savedTools;
+  expect(savedTools.map((tool) => tool.name)).toEqual(["echo", "gate", "add"]);
+  const [echo, gate, add] = savedTools;
   for (const tool of savedTools) expect(tool.impl).toEqual({ kind: "mcp", server: SERVER, tool: tool.name });
   const listing = (name: string) => servers[0]!.tools.find((tool) => tool.name === name)!;
   expect(echo?.argsSchema).toEqual(listing("echo").argsSchema);
   expect(Object.keys(echo!.argsSchema.properties)).toEqual(["text"]);
   // echo declares no output schema: its result is {text}; add declares {sum}
   expect(Object.keys(echo!.outSchema.properties)).toEqual(["text"]);
-  expect(slow?.argsSchema.properties.ms?.default).toBe(1500);
+  expect(gate?.argsSchema.properties.gate?.default).toBe(gateKey);
   expect(add?.argsSchema).toEqual(listing("add").argsSchema);
   expect(add?.outSchema).toEqual(listing("add").outSchema);
   expect(Object.keys(add!.outSchema.properties)).toEqual(["sum"]);
@@ -118,14 +122,17 @@ test("the palette shows the MCP fixture with a status dot and its tools; a dropp
   await page.getByTestId("run-button").click();
   await expect(page.getByTestId("run-model")).toContainText("Offline model");
   await startRunRecorder(page);
-  const runId = await startRunFromDesigner(page, "Echo something, wait a moment, then add two numbers");
-  await expect(toolNode(page, "slow")).toHaveAttribute("data-run-state", "running", { timeout: 20_000 });
+  const runId = await startRunFromDesigner(page, "Echo something, wait for the gate, then add two numbers");
+  // gate runs until the test opens its gate: caught running, with echo done and add not started
+  await expect(toolNode(page, "gate")).toHaveAttribute("data-run-state", "running", { timeout: 20_000 });
   await expect(toolNode(page, "echo")).toHaveAttribute("data-run-state", "succeeded");
+  await expect(toolNode(page, "add")).not.toHaveAttribute("data-run-state", /running|succeeded/);
   await attachScreenshot(page, testInfo, "mcp-run");
+  await gates.open("gate");
   await expect(page.getByTestId("run-status")).toHaveText("finished", { timeout: 20_000 });
-  for (const tool of ["echo", "slow", "add"])
+  for (const tool of ["echo", "gate", "add"])
     await expect(toolNode(page, tool)).toHaveAttribute("data-run-state", "succeeded");
-  const states = getStateSequence(await getRunSamples(page), "slow").filter(
+  const states = getStateSequence(await getRunSamples(page), "gate").filter(
     (state) => state !== "none" && state !== "idle",
   );
   expect(states).toEqual(["running", "succeeded"]);
@@ -133,14 +140,14 @@ test("the palette shows the MCP fixture with a status dot and its tools; a dropp
   const run = await waitForRunStatus(request, runId, "finished");
   expect(run.offline).toBe(true);
   const events = await getRunEvents(request, runId);
-  expect(getToolStarts(events).map((event) => event.data.tool)).toEqual(["echo", "slow", "add"]);
+  expect(getToolStarts(events).map((event) => event.data.tool)).toEqual(["echo", "gate", "add"]);
   const ends = events.filter(
     (event): event is Extract<typeof event, { type: "tool_end" }> => event.type === "tool_end",
   );
   const observation = (tool: string) =>
     JSON.stringify(ends.find((event) => event.data.tool === tool)?.data.observation);
   expect(observation("echo")).toContain("echo: hello");
-  expect(observation("slow")).toContain("waited 1500 ms");
+  expect(observation("gate")).toContain(`gate ${gateKey} opened`);
   expect(observation("add")).toContain('"sum":5');
   expect(events.filter((event) => event.type === "tool_error")).toEqual([]);
 });

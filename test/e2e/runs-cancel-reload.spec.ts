@@ -13,20 +13,23 @@ import {
   startRunFromDesigner,
   waitForRunStatus,
 } from "./runs-helpers.js";
+import { createGates } from "./gates.js";
 
 test("Cancel stops a slow run: the panel and the server say cancelled and later tools never run", async ({
   page,
   request,
 }) => {
+  // fetch_a's call waits at its gate, which this test never opens: Cancel always comes mid-call
   const id = getUniqueId("slow-chain");
+  const gates = createGates("slow-chain");
   await createAgent(
     request,
-    getChainSpec({ id, tools: ["fetch_a", "fetch_b", "fetch_c"], latencyMs: 1_500 }),
+    gates.gate(getChainSpec({ id, tools: ["fetch_a", "fetch_b", "fetch_c"], latencyMs: 0 })),
   );
   await openAgent(page, id);
   const runId = await startRunFromDesigner(page, "Fetch everything");
   const cancel = page.getByTestId("run-cancel");
-  await expect(toolNode(page, "fetch_a")).toHaveAttribute("data-run-state", "running");
+  await expect(toolNode(page, "fetch_a")).toHaveAttribute("data-run-state", "running", { timeout: 20_000 });
   await expect(cancel).toBeEnabled();
   await cancel.click();
 
@@ -39,6 +42,10 @@ test("Cancel stops a slow run: the panel and the server say cancelled and later 
   const events = await getRunEvents(request, runId);
   expect(getToolStarts(events).map((event) => event.data.tool)).not.toContain("fetch_c");
   expect(events.at(-1)).toMatchObject({ type: "run_finished", data: { reason: "cancelled" } });
+  // the call in flight was given up (its request aborted), not left waiting
+  await expect.poll(async () => (await gates.get("fetch_a")).cancelled).toBe(1);
+  expect(await gates.get("fetch_a")).toMatchObject({ calls: 1, waiting: 0, answered: 0 });
+  expect((await gates.get("fetch_b")).calls).toBe(0);
 });
 
 /** What the run panel shows of a run: enough to tell a missed or repeated event. */
@@ -65,9 +72,13 @@ test("a page reloaded mid-run picks the run up where it was and ends with every 
 }) => {
   const tools = ["step_one", "step_two", "step_three", "step_four"] as const;
   const id = getUniqueId("reload-chain");
-  await createAgent(request, getChainSpec({ id, tools, latencyMs: 800 }));
+  // every step waits at its gate: step_one is let through, step_two is held across the reload
+  const gates = createGates("reload-chain");
+  await createAgent(request, gates.gate(getChainSpec({ id, tools, latencyMs: 0 })));
   await openAgent(page, id);
   const runId = await startRunFromDesigner(page, "Run all four steps");
+  await expect(toolNode(page, "step_one")).toHaveAttribute("data-run-state", "running", { timeout: 20_000 });
+  await gates.open("step_one");
   await expect(toolNode(page, "step_two")).toHaveAttribute("data-run-state", "running", { timeout: 20_000 });
 
   await page.reload();
@@ -75,6 +86,12 @@ test("a page reloaded mid-run picks the run up where it was and ends with every 
   await expect(page.getByTestId("run-summary")).toHaveAttribute("data-run-id", runId, { timeout: 20_000 });
   await expect(page.getByTestId("run-status")).toHaveText("running");
   await expect(toolNode(page, "step_one")).toHaveAttribute("data-run-state", "succeeded");
+  await expect(toolNode(page, "step_two")).toHaveAttribute("data-run-state", "running");
+  // the rest of the run, live on the reloaded page
+  for (const tool of tools.slice(1)) {
+    await expect(toolNode(page, tool)).toHaveAttribute("data-run-state", "running", { timeout: 20_000 });
+    await gates.open(tool);
+  }
   await expect(page.getByTestId("run-status")).toHaveText("finished", { timeout: 20_000 });
 
   const run = await waitForRunStatus(request, runId, "finished");

@@ -3,6 +3,7 @@ import path from "node:path";
 import { expect, test } from "./fixtures.js";
 import { toolNode } from "./designer-helpers.js";
 import { createAgent, getChainSpec, getUniqueId, openAgent, waitForRunStatus } from "./runs-helpers.js";
+import { createGates } from "./gates.js";
 
 const ROOT = path.join(import.meta.dirname, "../..");
 
@@ -37,7 +38,9 @@ test("a run started by the CLI against the server shows up live in the run histo
 }) => {
   const tools = ["gather", "check", "report"] as const;
   const id = getUniqueId("cli-chain");
-  await createAgent(request, getChainSpec({ id, tools, latencyMs: 1_000 }));
+  // every step waits at its gate, so the run is still going when the page looks at it and opens it
+  const gates = createGates("cli-chain");
+  await createAgent(request, gates.gate(getChainSpec({ id, tools, latencyMs: 0 })));
   await openAgent(page, id);
   await page.getByTestId("run-button").click();
   await page.getByTestId("run-tab-history").click();
@@ -55,10 +58,15 @@ test("a run started by the CLI against the server shows up live in the run histo
     await expect(item).toHaveAttribute("data-status", /queued|running/);
 
     // opened while it runs, it plays live on the canvas and ends as the CLI saw it end
-    await item.getByRole("button", { name: /^(Watch|Replay) run/ }).click();
+    await item.getByRole("button", { name: /^Watch run/ }).click();
     await expect(page.getByTestId("run-summary")).toHaveAttribute("data-run-id", runId);
     await expect(page).toHaveURL(new RegExp(`#/agents/${id}/runs/${runId}$`));
-    await expect(page.locator("[data-run-state='running']")).toHaveCount(1, { timeout: 20_000 });
+    // opened while gather runs; the test lets each step go once the canvas shows it running
+    for (const tool of tools) {
+      await expect(toolNode(page, tool)).toHaveAttribute("data-run-state", "running", { timeout: 20_000 });
+      await expect(page.locator("[data-run-state='running']")).toHaveCount(1);
+      await gates.open(tool);
+    }
     await expect(page.getByTestId("run-status")).toHaveText("finished", { timeout: 20_000 });
     for (const tool of tools)
       await expect(toolNode(page, tool)).toHaveAttribute("data-run-state", "succeeded");
@@ -69,6 +77,7 @@ test("a run started by the CLI against the server shows up live in the run histo
     await page.getByTestId("run-tab-history").click();
     await expect(item).toHaveAttribute("data-status", "finished");
   } finally {
+    await gates.openAll();
     cli.kill();
   }
 });

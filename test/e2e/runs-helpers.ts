@@ -23,13 +23,10 @@ export async function getAgentSpec(request: APIRequestContext, id: string): Prom
   return ((await answer.json()) as { spec: Record<string, unknown> }).spec;
 }
 
-/** A spec whose mock tools each take `latencyMs`: long enough for a page to watch every step live. */
-export function withLatency(spec: Record<string, unknown>, latencyMs: number): Record<string, unknown> {
-  const tools = spec.tools as { impl: Record<string, unknown> }[];
-  return { ...spec, tools: tools.map((tool) => ({ ...tool, impl: { ...tool.impl, latencyMs } })) };
-}
-
-/** An agent of mock tools that the offline model calls in this order, each taking `latencyMs`. */
+/**
+ * An agent of mock tools that the offline model calls in this order, each taking `latencyMs`. To watch a
+ * step while it runs, gate the tools (`gates.ts`) rather than betting on a latency.
+ */
 export function getChainSpec(options: {
   id: string;
   tools: readonly string[];

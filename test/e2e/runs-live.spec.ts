@@ -19,8 +19,9 @@ import {
   startRunFromDesigner,
   startRunOverRest,
   waitForRunStatus,
-  withLatency,
 } from "./runs-helpers.js";
+import { createGates } from "./gates.js";
+import { paceSocketMessages } from "./socket-pacer.js";
 
 const TOOLS = ["triage", "retrieve_docs", "summarize"] as const;
 const QUERY = "My invoice shows a duplicate charge for March";
@@ -29,9 +30,13 @@ test("an example runs on the offline model from the designer: its tools light up
   page,
   request,
 }, testInfo) => {
-  // the support-triage example as it is, but with tools slow enough to watch each step arrive live
+  // the support-triage example as it is, but each tool waits for the test to open its gate (answering what
+  // the example's mock answers), so every step is watched live however slow the machine is
   const id = getUniqueId("live-triage");
-  await createAgent(request, { ...withLatency(await getAgentSpec(request, "support-triage"), 700), id });
+  const gates = createGates("live-triage");
+  await createAgent(request, { ...gates.gate(await getAgentSpec(request, "support-triage")), id });
+  // every socket message shown before the next: the streamed text is seen growing however slow the page
+  await paceSocketMessages(page);
   await openAgent(page, id);
   await page.getByTestId("run-button").click();
   await expect(page.getByTestId("run-panel")).toBeVisible();
@@ -43,16 +48,16 @@ test("an example runs on the offline model from the designer: its tools light up
   await startRunRecorder(page);
   const runId = await startRunFromDesigner(page, QUERY);
   await expect(page).toHaveURL(new RegExp(`#/agents/${id}/runs/${runId}$`));
-  // a live run, caught while its second tool runs
-  await page.waitForFunction(
-    () =>
-      document.querySelector("[data-testid='tool-node-retrieve_docs']")?.getAttribute("data-run-state") ===
-      "running",
-    undefined,
-    { timeout: 20_000 },
-  );
-  await expect(page.getByTestId("run-status")).toHaveText("running");
-  await attachScreenshot(page, testInfo, "runs-live");
+  // each tool is shown running (its call held at its gate), the one before it done; then the test lets it go
+  for (const [index, tool] of TOOLS.entries()) {
+    await expect(toolNode(page, tool)).toHaveAttribute("data-run-state", "running", { timeout: 20_000 });
+    if (index > 0)
+      await expect(toolNode(page, TOOLS[index - 1]!)).toHaveAttribute("data-run-state", "succeeded");
+    await expect(page.getByTestId("run-status")).toHaveText("running");
+    // a live run, caught while its second tool runs
+    if (tool === "retrieve_docs") await attachScreenshot(page, testInfo, "runs-live");
+    await gates.open(tool);
+  }
 
   await expect(page.getByTestId("run-status")).toHaveText("finished", { timeout: 20_000 });
   const run = await waitForRunStatus(request, runId, "finished");
