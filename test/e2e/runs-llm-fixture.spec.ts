@@ -13,6 +13,8 @@ import {
   startRunFromDesigner,
   waitForRunStatus,
 } from "./runs-helpers.js";
+import { createGates } from "./gates.js";
+import { paceSocketMessages } from "./socket-pacer.js";
 
 const QUERY = "Where is order 1042?";
 const FIRST_THOUGHT = "The customer asks about an order: look it up before answering anything.";
@@ -24,20 +26,25 @@ test("an agent runs on the local OpenAI-compatible endpoint: streamed reasoning 
   request,
 }, testInfo) => {
   const id = getUniqueId("fixture-orders");
-  await createAgent(request, {
-    version: 1,
-    id,
-    name: "Orders on the fixture",
-    llm: getFixtureLlm(),
-    tools: [
-      {
-        name: "lookup_order",
-        desc: "Find an order by its number.",
-        argsSchema: { type: "object", properties: { order: { type: "string" } }, required: ["order"] },
-        impl: { kind: "mock", latencyMs: 400, output: { status: "in transit", eta: "Thursday" } },
-      },
-    ],
-  });
+  // lookup_order waits at its gate until the page has shown it running
+  const gates = createGates("fixture-orders");
+  await createAgent(
+    request,
+    gates.gate({
+      version: 1,
+      id,
+      name: "Orders on the fixture",
+      llm: getFixtureLlm(),
+      tools: [
+        {
+          name: "lookup_order",
+          desc: "Find an order by its number.",
+          argsSchema: { type: "object", properties: { order: { type: "string" } }, required: ["order"] },
+          impl: { kind: "mock", output: { status: "in transit", eta: "Thursday" } },
+        },
+      ],
+    }),
+  );
   // what the model answers, streamed slowly enough for the page to show it arrive
   const stream = { chunkSize: 6, chunkDelayMs: 40 };
   await scriptFixture([
@@ -49,12 +56,18 @@ test("an agent runs on the local OpenAI-compatible endpoint: streamed reasoning 
   ]);
   const before = await getFixtureStats();
 
+  // every socket message shown before the next: the streamed text is seen growing however slow the page
+  await paceSocketMessages(page);
   await openAgent(page, id);
   await page.getByTestId("run-button").click();
   await expect(page.getByTestId("run-model")).toContainText("fixture-model");
   await startRunRecorder(page);
   const runId = await startRunFromDesigner(page, QUERY);
   await expect(page.getByTestId("run-ran-model")).toHaveText("openai · fixture-model");
+  await expect(toolNode(page, "lookup_order")).toHaveAttribute("data-run-state", "running", {
+    timeout: 20_000,
+  });
+  await gates.open("lookup_order");
   await expect(page.getByTestId("run-status")).toHaveText("finished", { timeout: 20_000 });
   await expect(page.getByTestId("run-answer")).toHaveText(ANSWER);
   await expect(toolNode(page, "lookup_order")).toHaveAttribute("data-run-state", "succeeded");
