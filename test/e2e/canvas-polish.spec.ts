@@ -7,6 +7,7 @@ import {
   toolNode,
 } from "./designer-helpers.js";
 import { createAgent, getChainSpec, getUniqueId, openAgent, startRunFromDesigner } from "./runs-helpers.js";
+import { createGates } from "./gates.js";
 
 /** The smallest size a tool name may render at (12.5 px text at zoom 0.8). */
 const LEGIBLE_PX = 10;
@@ -197,13 +198,25 @@ test("pasting a tool's JSON adds it, bad JSON says why, and copy/paste round-tri
   await expect(toolNode(page, "lookup_weather_4")).toBeVisible();
 });
 
+/** True when the element lies across the canvas's whole width, inside it. */
+async function isInCanvas(page: Page, element: Locator): Promise<boolean> {
+  const canvas = await page.getByTestId("canvas").boundingBox();
+  const box = await element.boundingBox();
+  return !!canvas && !!box && box.x >= canvas.x && box.x + box.width <= canvas.x + canvas.width;
+}
+
 test("the view follows the running tool, and panning by hand turns following off", async ({
   page,
   request,
 }) => {
   const id = getUniqueId("follow");
   const names = Array.from({ length: 8 }, (_, index) => `step_${index + 1}`);
-  const spec = { ...getChainSpec({ id, tools: names, latencyMs: 500 }), planner: { maxIters: 30 } };
+  // every step waits at its gate until the test has seen the view come to it
+  const stepGates = createGates("follow-steps");
+  const spec = {
+    ...stepGates.gate(getChainSpec({ id, tools: names, latencyMs: 0 })),
+    planner: { maxIters: 30 },
+  };
   // one long row: too wide to show whole at a legible zoom, so the run leaves the first view
   const layout = { nodes: Object.fromEntries(names.map((name, index) => [name, { x: index * 330, y: 0 }])) };
   await createAgent(request, { ...spec, layout });
@@ -211,21 +224,23 @@ test("the view follows the running tool, and panning by hand turns following off
   await startRunFromDesigner(page, "walk every step");
   const follow = page.getByTestId("follow-run");
   await expect(follow).toHaveAttribute("aria-pressed", "true");
-  const last = toolNode(page, names.at(-1) ?? "");
-  await expect(last).toHaveAttribute("data-run-state", "succeeded", { timeout: 30_000 });
-  // the last tool is on screen: the view followed the run along the row
-  const canvas = await page.getByTestId("canvas").boundingBox();
-  const box = await last.boundingBox();
-  if (!canvas || !box) throw new Error("no boxes");
-  expect(box.x).toBeGreaterThanOrEqual(canvas.x);
-  expect(box.x + box.width).toBeLessThanOrEqual(canvas.x + canvas.width);
+  // each running tool comes on screen (the pan is animated: wait for where it ends): the view follows the row
+  for (const name of names) {
+    await expect(toolNode(page, name)).toHaveAttribute("data-run-state", "running", { timeout: 20_000 });
+    await expect.poll(() => isInCanvas(page, toolNode(page, name)), { message: name }).toBe(true);
+    await stepGates.open(name);
+  }
+  await expect(toolNode(page, names.at(-1)!)).toHaveAttribute("data-run-state", "succeeded");
 
-  // a second run, slower; drag the canvas by hand while it runs: following turns off, and a toast says so
-  const slow = getChainSpec({ id: `${id}-slow`, tools: names, latencyMs: 1_500 });
+  // a second run, held at step_1's gate; drag the canvas by hand while it runs: following turns off, and a
+  // toast says so
+  const gates = createGates("follow");
+  const slow = gates.gate(getChainSpec({ id: `${id}-slow`, tools: names, latencyMs: 0 }), [names[0]!]);
   await createAgent(request, { ...slow, planner: { maxIters: 30 }, layout });
   await openAgent(page, `${id}-slow`);
   await startRunFromDesigner(page, "walk slowly");
   await expect(follow).toHaveAttribute("aria-pressed", "true");
+  await expect(toolNode(page, names[0]!)).toHaveAttribute("data-run-state", "running", { timeout: 20_000 });
   const pane = await page.locator(".react-flow__pane").boundingBox();
   if (!pane) throw new Error("no pane");
   await page.mouse.move(pane.x + 200, pane.y + pane.height - 120);
@@ -239,6 +254,9 @@ test("the view follows the running tool, and panning by hand turns following off
   await expect(page.getByTestId("follow-run")).toHaveAttribute("aria-pressed", "false");
   await page.getByTestId("follow-run").click();
   await expect(page.getByTestId("follow-run")).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByTestId("run-status")).toHaveText("running");
+  await gates.openAll();
+  await expect(page.getByTestId("run-status")).toHaveText("finished", { timeout: 30_000 });
 });
 
 test("the 5-tool example and a 10-tool agent show whole with names at a readable size", async ({

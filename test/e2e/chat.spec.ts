@@ -2,7 +2,8 @@ import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import type { SessionRecord } from "@waddle/protocol";
 import { expect, test } from "./fixtures.js";
 import { saveScreenshot, toolNode } from "./designer-helpers.js";
-import { createAgent, getAgentSpec, getUniqueId, openAgent, withLatency } from "./runs-helpers.js";
+import { createAgent, getAgentSpec, getUniqueId, openAgent } from "./runs-helpers.js";
+import { createGates } from "./gates.js";
 
 /** GET /api/sessions/:id */
 async function getSession(request: APIRequestContext, sessionId: string): Promise<SessionRecord> {
@@ -41,10 +42,12 @@ test("a three-turn chat with the support example on the offline model survives a
   page,
   request,
 }) => {
-  // the example with slow tools, so that a turn is still running when the page reloads
+  // the example with gated tools: a turn runs until the test opens the gates, so it is still running when
+  // the page looks at it or reloads
   const id = getUniqueId("chat-triage");
+  const gates = createGates("chat-triage");
   await createAgent(request, {
-    ...withLatency(await getAgentSpec(request, "support-triage"), 700),
+    ...gates.gate(await getAgentSpec(request, "support-triage")),
     id,
     name: "Chat triage",
   });
@@ -61,14 +64,17 @@ test("a three-turn chat with the support example on the offline model survives a
   await expect(page.getByTestId("chat-send-reason")).toHaveText("Turn 1 is running: wait for its answer.");
   // the turn runs live on the canvas, as a run started from the Run tab does
   await expect(page.getByTestId("run-canvas-bar")).toBeVisible();
-  await expect(toolNode(page, "triage")).toHaveAttribute("data-run-state", /running|succeeded/);
+  await expect(toolNode(page, "triage")).toHaveAttribute("data-run-state", "running");
+  await gates.openAll();
   await expect(first).toHaveAttribute("data-status", "finished", { timeout: 30_000 });
   const afterOne = await getSession(request, sessionId);
   await expect(first.getByTestId("chat-answer")).toHaveText(afterOne.turns[0]!.answer!);
 
-  // turn 2, and a reload while it runs: the page comes back to the same chat and thread
+  // turn 2, and a reload while it runs (held at triage's gate): the page comes back to the same chat and thread
+  await gates.closeAll();
   const second = await sendMessage(page, "And how long until the refund shows up?", 2);
   await expect(second).toHaveAttribute("data-status", "running");
+  await expect(toolNode(page, "triage")).toHaveAttribute("data-run-state", "running");
   await page.reload();
   await expect(page).toHaveURL(new RegExp(`/sessions/${sessionId}$`));
   await expect(page.getByTestId("chat-meta")).toHaveAttribute("data-session-id", sessionId);
@@ -77,6 +83,8 @@ test("a three-turn chat with the support example on the offline model survives a
     page.locator("[data-testid='chat-turn'][data-turn='1'] [data-testid='chat-answer']"),
   ).toHaveText(afterOne.turns[0]!.answer!);
   const reloadedSecond = page.locator("[data-testid='chat-turn'][data-turn='2']");
+  await expect(reloadedSecond).toHaveAttribute("data-status", "running");
+  await gates.openAll();
   await expect(reloadedSecond).toHaveAttribute("data-status", "finished", { timeout: 30_000 });
 
   // turn 3
@@ -151,8 +159,10 @@ test("a background task outlives turn 1, its gated result is applied from the tr
   request,
 }) => {
   // background-research with results that wait for a person (HUMAN_GATED) before they reach a turn
+  // and web_research gated: the task runs until the test opens its gate (not for the mock's 3 s)
   const id = getUniqueId("chat-gated");
-  const example = await getAgentSpec(request, "background-research");
+  const gates = createGates("chat-gated");
+  const example = gates.gate(await getAgentSpec(request, "background-research"), ["web_research"]);
   const planner = example.planner as { tasks: Record<string, unknown> };
   await createAgent(request, {
     ...example,
@@ -164,7 +174,7 @@ test("a background task outlives turn 1, its gated result is applied from the tr
   await openChatTab(page);
   await page.getByTestId("chat-new").click();
 
-  // turn 1 answers at once; its task (a sub-agent whose research takes 3 s) goes on
+  // turn 1 answers at once; its task (a sub-agent whose research waits at the gate) goes on
   const first = await sendMessage(page, "Research the market for electric bikes in the background", 1);
   await expect(first).toHaveAttribute("data-status", "finished", { timeout: 30_000 });
   await expect(first.getByTestId("chat-answer")).toContainText("in the background");
@@ -177,6 +187,8 @@ test("a background task outlives turn 1, its gated result is applied from the tr
   const sessionId = getRouteSessionId(page);
 
   // the task ends after its turn; its result waits in the tray, and survives a reload
+  await expect(task).toHaveAttribute("data-task-status", "running");
+  await gates.open("web_research");
   await expect(task).toHaveAttribute("data-task-status", "completed", { timeout: 30_000 });
   await expect(page.getByTestId("chat-merge")).toHaveCount(1);
   await page.reload();

@@ -62,11 +62,15 @@ test("a finished run replays on the canvas: jump with the scrubber, step, play",
   // play from the start: the nodes light up in the order the run took, to its end
   await scrubber.fill("0");
   await expectStates(page, { triage: "idle", retrieve_docs: "idle", summarize: "idle" });
+  // at half speed: a frame counts at most 250 ms (MAX_FRAME_MS), i.e. 125 ms of the run, less than the least
+  // gap between two tool events (140 ms), so however late the frames come, each tool event gets one of its
+  // own and every state shows; at full speed a late frame could apply triage's start and end together
+  await page.getByTestId("replay-speed").selectOption("0.5");
   await startRunRecorder(page);
   const play = page.getByTestId("replay-play");
   await play.click();
   await expect(play).toHaveAttribute("aria-pressed", "true");
-  await expect(scrubber).toHaveValue(String(events.length), { timeout: 30_000 });
+  await expect(scrubber).toHaveValue(String(events.length), { timeout: 45_000 });
   await expect(play).toHaveAttribute("aria-pressed", "false");
   await expectStates(page, { triage: "succeeded", retrieve_docs: "succeeded", summarize: "succeeded" });
   const samples = await getRunSamples(page);
