@@ -49,8 +49,8 @@ test("fork from a timeline entry with an edited observation, then compare with t
   await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", "finished");
   // Step 1 is the parent's, copied and dimmed; the fork's own entries are not.
   const replayed = page.locator("[data-testid='run-timeline-entry'][data-replayed='true']");
-  await expect(replayed.first()).toBeVisible();
-  expect(await replayed.count()).toBeGreaterThan(1);
+  // the copied prefix may still be folding in when the first entry shows: wait for the count, not one read
+  await expect.poll(() => replayed.count()).toBeGreaterThan(1);
   await expect(replayed.first()).toHaveCSS("opacity", "0.5");
   await expect(
     page.locator("[data-testid='run-timeline-entry'][data-kind='tool'][data-tool='check_stock']"),

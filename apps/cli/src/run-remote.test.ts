@@ -35,10 +35,17 @@ const createIo = (prompt?: (question: string) => Promise<string>) =>
     ...(prompt ? { prompt } : {}),
   });
 
-/** An agent whose one tool takes 20 s: a run that is still going while a test acts on it. */
+/**
+ * An agent whose one tool takes 10 minutes: a run that is still going while a test acts on it, however slow
+ * the machine (each test cancels it).
+ */
 const writeSlowAgent = (id: string): string => {
   const file = path.join(work, `${id}.json`);
-  const tool = { name: "wait_long", impl: { kind: "mock", latencyMs: 20_000, output: { ok: true } } };
+  const tool = {
+    name: "wait_long",
+    timeoutMs: 600_000,
+    impl: { kind: "mock", latencyMs: 600_000, output: { ok: true } },
+  };
   const spec = { version: 1, id, name: "Slow", tools: [tool], hints: { ordering_hints: ["wait_long"] } };
   writeFileSync(file, JSON.stringify(spec));
   return file;

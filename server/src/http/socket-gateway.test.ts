@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { RunEvent, RunStatusMessage } from "@waddle/protocol";
 import { io as connect, type Socket } from "socket.io-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLogger } from "../shared/logger.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import type { WaddleStore } from "../store/waddle-store.js";
@@ -281,8 +281,14 @@ describe("run_events batches (subscribe with batch: true)", () => {
     server.hub.publishEvent(stepEvent(runId, 20)); // a hub repeating an event: never sent twice
     server.hub.publishStatus({ runId, status: "finished", lastSeq: 50 });
     for (let seq = 51; seq <= 60; seq += 1) server.hub.publishEvent(stepEvent(runId, seq));
-    await new Promise((resolve) => setImmediate(resolve));
-    await pause(50);
+    // until the last event has arrived (not a fixed pause, which a loaded machine can outlast)
+    await vi.waitFor(
+      () => {
+        const last = received.at(-1);
+        expect(typeof last === "object" ? last.at(-1)?.seq : last).toBe(60);
+      },
+      { timeout: 15_000 },
+    );
     socket.disconnect();
     const seqs = (batch: RunEvent[] | string | undefined) =>
       typeof batch === "object" ? batch.map((event) => event.seq) : batch;

@@ -170,12 +170,16 @@ describe.each(transports)("an MCP server over %s", (transport, getConfig, getAll
 
   it("cancels a slow call with MCP's cancel notification, which the server sees", async () => {
     const controller = new AbortController();
+    const slowCalls = (value: unknown) => (value as Stats).calls.filter((name) => name === "slow").length;
+    const before = slowCalls(await stats());
     const call = createRunner(manager, { server: "fixture", tool: "slow" })(
       { ms: 30_000 },
       controller.signal,
     );
-    setTimeout(() => controller.abort(new Error("run cancelled")), 300);
+    // cancel once the server has the call (a fixed delay could cancel before the request is even sent)
+    await waitFor(stats, (value) => slowCalls(value) > before);
     const started = Date.now();
+    controller.abort(new Error("run cancelled"));
     await expect(call).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(5_000);
     const seen = (await waitFor(stats, (value) => (value as Stats).cancelled.length > 0)) as Stats;

@@ -1,5 +1,5 @@
 import type { RunEvent } from "@waddle/protocol";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createLogger } from "../shared/logger.js";
 import { RunEventHub } from "../runs/run-event-hub.js";
 import { MemoryStore } from "../store/memory-store.js";
@@ -41,7 +41,8 @@ describe("RunEventSequencer", () => {
     await settle();
     sequencer.accept(event(6));
     sequencer.accept(event(4));
-    await settle();
+    // until the store's read has filled the gap (a fixed pause can be outlasted on a loaded machine)
+    await vi.waitFor(() => expect(published).toHaveLength(5), { timeout: 10_000 });
     expect(published).toEqual([2, 3, 4, 5, 6]);
   });
 
@@ -58,7 +59,9 @@ describe("RunEventSequencer", () => {
     sequencer.start();
     await settle();
     await store.appendEvent(event(4, "run_failed"), { run: { status: "failed" } });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // until a poll has found them, however late the timer fires
+    await vi.waitFor(() => expect(statuses).toContain("failed"), { timeout: 10_000 });
+    await vi.waitFor(() => expect(published).toHaveLength(1), { timeout: 10_000 });
     sequencer.stop();
     expect(published).toEqual([4]);
     expect(statuses).toContain("failed");

@@ -51,7 +51,14 @@ describe("a second server on a data folder in use", () => {
       version: 1,
       id: "slow-lock",
       name: "Slow",
-      tools: [{ name: "wait_long", impl: { kind: "mock", latencyMs: 20_000, output: { ok: true } } }],
+      // held for the whole test (the first server is killed at its end), not for a time a slow machine may pass
+      tools: [
+        {
+          name: "wait_long",
+          timeoutMs: 600_000,
+          impl: { kind: "mock", latencyMs: 600_000, output: { ok: true } },
+        },
+      ],
       hints: { ordering_hints: ["wait_long"] },
     });
     const post = (pathname: string, json: unknown) =>
