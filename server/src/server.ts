@@ -278,7 +278,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
         mcp: setup.mcp,
         store,
       }),
-      toolTester: createToolTester({ ...setup, store }),
+      toolTester: createToolTester({ ...setup, store, getRunSettings }),
       runs,
       hub,
       sessions,

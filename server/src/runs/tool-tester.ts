@@ -50,7 +50,7 @@ async function getSpec(options: DefaultPlannerFactoryOptions, request: ToolTestR
 
 /**
  * The tool tester over the server's run setup: the same allow-lists, secrets, LLM endpoint policy, MCP
- * servers, module tools and subagents a run uses, and the spec's retry and timeout settings. Refuses a
+ * servers, module tools and subagents a run uses (the live ones of `getRunSettings`, read per call), and the spec's retry and timeout settings. Refuses a
  * tool with side effects without `confirm` (409 `confirmation_required`) and args that do not fit the
  * tool's schema (400 `validation_failed` with the issues); a tool's own failure is an answer, `ok: false`.
  */
@@ -84,19 +84,22 @@ export function createToolTester(options: DefaultPlannerFactoryOptions): ToolTes
       spec = { ...spec, tools: (await options.mcp.fillSchemas(alone)).tools };
     }
     const tool = spec.tools.find((candidate) => candidate.name === request.tool)!;
+    // Read per call, as a run reads them when it starts: a host or secret added a moment ago counts.
+    const live = options.getRunSettings ? await options.getRunSettings() : undefined;
     const llmFor = (config: AgentSpec["llm"], path: string) =>
       createServerLlm({
         config,
         path,
         env: options.env,
-        policy: options.llmPolicy,
+        policy: live?.llmPolicy ?? options.llmPolicy,
         redactor: options.redactor,
         logger: options.logger,
         ...(options.priceTable ? { priceTable: options.priceTable } : {}),
+        ...(live ? { getLlmKey: live.getLlmKey } : {}),
       });
     const resolveImpl = createImplResolver({
-      allowList: options.allowList,
-      secrets: options.secrets,
+      allowList: live?.allowList ?? options.allowList,
+      secrets: live?.secrets ?? options.secrets,
       redactor: options.redactor,
       createLlm: llmFor,
       agentLlm: spec.llm,

@@ -35,7 +35,7 @@ export async function resolveAllowedAddress(
   if (!options.allowList.isAllowed(url)) {
     throw new ToolExecutionError(
       "host_not_allowed",
-      `Host "${url.host}" is not on the server's allow-list: add it to WADDLE_HTTP_ALLOW (comma-separated, "*.example.com" for subdomains) and restart the server.`,
+      `Host "${url.host}" is not on the server's allow-list: add it under Allowed hosts on the Credentials page (it counts at once), or to WADDLE_HTTP_ALLOW (comma-separated, "*.example.com" for subdomains; read at start).`,
       false,
       { host: url.host },
     );
@@ -54,7 +54,7 @@ export async function resolveAllowedAddress(
   throw new ToolExecutionError(
     "address_not_allowed",
     `${hostname === refused ? refused : `Host "${url.hostname}" resolves to ${refused}, which`} is a private, ` +
-      `loopback or link-local address: http tools reach one only when WADDLE_HTTP_ALLOW lists that address ` +
+      `loopback or link-local address: http tools reach one only when the allow-list (Credentials page or WADDLE_HTTP_ALLOW) lists that address ` +
       `itself (e.g. ${listed}); a name or a wildcard is not enough.`,
     false,
     { host: url.host, address: refused },
