@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { applySpecChange } from "../store/apply-spec-change.js";
 import { makeSpec, makeTool } from "../testing/make-spec.js";
 import { DEFAULT_LAYOUT_VIEW, getAutoLayoutChange, getElkGraph, loadElk } from "./auto-layout.js";
-import { getAbsolutePosition, TOOL_NODE_SIZE } from "../model/layout-geometry.js";
+import { DEFAULT_GROUP_SIZE, getAbsolutePosition, TOOL_NODE_SIZE } from "../model/layout-geometry.js";
 
 const spec = makeSpec({
   tools: ["start", "left", "right", "merge", "finish"].map((name) => makeTool(name)),
@@ -76,5 +76,47 @@ describe("auto-layout", () => {
       if (!before || !after) continue;
       expect(after.y > before.y || (after.y === before.y && after.x > before.x)).toBe(true);
     }
+  });
+  it("keeps an empty parallel group at its default size, so it still takes drops", async () => {
+    const withEmptyGroup = makeSpec({
+      tools: [makeTool("start"), makeTool("finish")],
+      edges: [{ id: "s-f", kind: "order", source: "start", target: "finish" }],
+      groups: [{ id: "empty", kind: "parallel", name: "Empty", members: [] }],
+      layout: { nodes: {} },
+    });
+    const change = await getAutoLayoutChange(withEmptyGroup, await loadElk(), {
+      view: { width: 3000, height: 800 },
+    });
+    const laidOut = applySpecChange(withEmptyGroup, change ?? { type: "batch", label: "", changes: [] });
+    const frame = laidOut.layout.nodes["group:empty"];
+    expect(frame).toMatchObject(DEFAULT_GROUP_SIZE);
+    // ELK made room for it: no tool sits inside the frame
+    for (const name of ["start", "finish"]) {
+      const tool = getAbsolutePosition(laidOut, name);
+      const apart =
+        tool.x + TOOL_NODE_SIZE.width <= (frame?.x ?? 0) ||
+        tool.x >= (frame?.x ?? 0) + DEFAULT_GROUP_SIZE.width ||
+        tool.y + TOOL_NODE_SIZE.height <= (frame?.y ?? 0) ||
+        tool.y >= (frame?.y ?? 0) + DEFAULT_GROUP_SIZE.height;
+      expect(apart, name).toBe(true);
+    }
+  });
+
+  it("never makes a frame smaller than the default group size, whatever ELK answers", async () => {
+    const shrinking = {
+      layout: async () => ({
+        id: "root",
+        children: [{ id: "group:empty", x: 5, y: 6, width: 0, height: 0, children: [] }],
+      }),
+    };
+    const change = await getAutoLayoutChange(
+      makeSpec({
+        tools: [],
+        groups: [{ id: "empty", kind: "parallel", name: "Empty", members: [] }],
+        layout: { nodes: {} },
+      }),
+      shrinking,
+    );
+    expect(change).toMatchObject({ positions: { "group:empty": DEFAULT_GROUP_SIZE } });
   });
 });

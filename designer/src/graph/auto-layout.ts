@@ -1,7 +1,7 @@
 import type { AgentSpec, Position } from "@waddle/protocol";
 import type { ElkExtendedEdge, ElkNode } from "elkjs/lib/elk-api.js";
 import type { SpecChange } from "../model/spec-change.js";
-import { getGroupKey, GROUP_PADDING, TOOL_NODE_SIZE } from "../model/layout-geometry.js";
+import { DEFAULT_GROUP_SIZE, getGroupKey, GROUP_PADDING, TOOL_NODE_SIZE } from "../model/layout-geometry.js";
 import { getWrappedPositions, type LayoutBox } from "./wrap-layout-rows.js";
 
 /** What auto-layout needs of elkjs (a real ELK instance; tests pass one too). */
@@ -34,8 +34,11 @@ export function getElkGraph(spec: AgentSpec): ElkNode {
   const groupNodes: ElkNode[] = spec.groups.map((group) => {
     const members = group.members.filter((name) => toolNames.has(name) && !grouped.has(name));
     members.forEach((name) => grouped.add(name));
+    const id = getGroupKey(group.id);
+    // an empty frame is a leaf to ELK, laid out at the size a new group gets (so it still takes drops)
+    if (members.length === 0) return { id, ...DEFAULT_GROUP_SIZE };
     return {
-      id: getGroupKey(group.id),
+      id,
       layoutOptions: GROUP_OPTIONS,
       children: members.map((name) => ({ id: name, ...TOOL_NODE_SIZE })),
     };
@@ -54,18 +57,24 @@ export function getElkGraph(spec: AgentSpec): ElkNode {
   return { id: "root", layoutOptions: ROOT_OPTIONS, children: [...groupNodes, ...looseTools], edges };
 }
 
-/** Layout entries from a laid-out ELK graph: frames with their size, members relative to their frame. */
+/**
+ * Layout entries from a laid-out ELK graph: frames with their size (an empty one at least a new group's),
+ * members relative to their frame.
+ */
 export function getElkPositions(laidOut: ElkNode): Record<string, Position> {
   const positions: Record<string, Position> = {};
   for (const child of laidOut.children ?? []) {
     const point = { x: Math.round(child.x ?? 0), y: Math.round(child.y ?? 0) };
-    if (child.children && child.id.startsWith("group:")) {
+    if (child.id.startsWith("group:")) {
+      const members = child.children ?? [];
+      // a frame never shrinks below what it can hold: an empty one keeps a new group's size
+      const least = members.length === 0 ? DEFAULT_GROUP_SIZE : { width: 1, height: 1 };
       positions[child.id] = {
         ...point,
-        width: Math.round(child.width ?? 0),
-        height: Math.round(child.height ?? 0),
+        width: Math.max(least.width, Math.round(child.width ?? 0)),
+        height: Math.max(least.height, Math.round(child.height ?? 0)),
       };
-      for (const member of child.children) {
+      for (const member of members) {
         positions[member.id] = { x: Math.round(member.x ?? 0), y: Math.round(member.y ?? 0) };
       }
     } else positions[child.id] = point;
