@@ -32,9 +32,10 @@ const exampleSuites = readdirSync(path.join(EXAMPLES_DIR, "agents"))
 /** support-triage with retrieve_docs disallowed: its recorded cases must fail. */
 function writeBrokenAgent(): string {
   const spec = JSON.parse(readFileSync(path.join(EXAMPLES_DIR, "agents/support-triage.json"), "utf8")) as {
-    hints?: Record<string, unknown>;
+    tools: { name: string; requiresApproval?: boolean }[];
   };
-  spec.hints = { ...spec.hints, disallow_nodes: ["retrieve_docs"] };
+  // retrieve_docs now waits for a person, whom a test run does not have.
+  for (const tool of spec.tools) if (tool.name === "retrieve_docs") tool.requiresApproval = true;
   const file = path.join(work, "support-triage.json");
   writeFileSync(file, JSON.stringify(spec));
   return file;

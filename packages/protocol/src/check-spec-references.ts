@@ -4,6 +4,7 @@ import { checkAutoSeqFit } from "./check-auto-seq-fit.js";
 import { checkToolSpec } from "./check-tool-spec.js";
 import { formatJsonPath } from "./json-path.js";
 import { checkGroupJoin } from "./check-group-join.js";
+import { checkHintConflicts } from "./check-hint-conflicts.js";
 import { getReservedNameMessage, READ_ONLY_SIDE_EFFECTS, RESERVED_TOOL_NAMES } from "./names.js";
 import type { SpecCheckPath as Path, SpecCheckReport as Report } from "./spec-check.js";
 import type { SpecIssue, SpecIssueTarget } from "./spec-issue.js";
@@ -85,6 +86,7 @@ export function checkSpecReferences(spec: AgentSpec, indices: SourceIndices = {}
   checkEdges(spec, tools, { report, requireTool, edgeIndex });
   checkGroups(spec, tools, { report, requireTool, groupIndex });
   checkHints(spec, { report, requireTool });
+  checkHintConflicts(spec, { report, groupIndex });
   return issues;
 }
 
@@ -184,7 +186,6 @@ function checkGroups(
 ): void {
   const ids = new Set<string>();
   const memberOf = new Map<string, string>();
-  const sequentialOnly = new Set(spec.hints.sequential_only);
   const disallowed = new Set(spec.hints.disallow_nodes);
   spec.groups.forEach((group, i) => {
     const at: Path = ["groups", groupIndex(i)];
@@ -212,14 +213,6 @@ function checkGroups(
         );
       }
       memberOf.set(member, group.id);
-      if (sequentialOnly.has(member)) {
-        report(
-          "error",
-          "sequential_only_in_parallel_group",
-          memberPath,
-          `${member} is sequential-only and cannot run in a parallel group.`,
-        );
-      }
       if (disallowed.has(member)) {
         report(
           "warning",
@@ -246,36 +239,13 @@ function checkGroups(
   });
 }
 
-function checkHints(spec: AgentSpec, { report, requireTool }: CheckContext): void {
+function checkHints(spec: AgentSpec, { requireTool }: CheckContext): void {
   const { hints } = spec;
   const lists = ["ordering_hints", "sequential_only", "disallow_nodes", "prefer_nodes"] as const;
   for (const key of lists) {
     hints[key].forEach((name, i) => requireTool(name, ["hints", key, i], `Hint ${key}`));
   }
-  const sequentialOnly = new Set(hints.sequential_only);
   hints.parallel_groups.forEach((group, g) =>
-    group.forEach((name, i) => {
-      const path: Path = ["hints", "parallel_groups", g, i];
-      if (!requireTool(name, path, "Hint parallel_groups")) return;
-      if (sequentialOnly.has(name)) {
-        report(
-          "error",
-          "sequential_only_in_parallel_group",
-          path,
-          `${name} is sequential-only and cannot be in a parallel group.`,
-        );
-      }
-    }),
+    group.forEach((name, i) => requireTool(name, ["hints", "parallel_groups", g, i], "Hint parallel_groups")),
   );
-  const preferred = new Set(hints.prefer_nodes);
-  hints.disallow_nodes.forEach((name, i) => {
-    if (preferred.has(name)) {
-      report(
-        "warning",
-        "disallowed_and_preferred",
-        ["hints", "disallow_nodes", i],
-        `${name} is both preferred and disallowed: disallow wins.`,
-      );
-    }
-  });
 }

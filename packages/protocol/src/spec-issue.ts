@@ -40,6 +40,10 @@ export const SPEC_ISSUE_CODES = [
   "join_arg_unsupplied",
   "ordering_cycle",
   "disallowed_and_preferred",
+  // planning hints that contradict each other (every run would pause on a constraints conflict)
+  "ordering_disallowed",
+  "join_disallowed",
+  "all_tools_disallowed",
   "literal_secret_header",
   "invalid_url",
   // templates and auto-seq fit (mistakes in the agent: what would fail at run time)

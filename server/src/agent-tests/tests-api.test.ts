@@ -96,7 +96,13 @@ describe("tests from runs over REST", () => {
   it("fails a case with the reason once the agent is broken, per version", async () => {
     const agent = (await server.request("/api/agents/support-triage")).body;
     const spec = AgentSpec.parse(agent.spec);
-    const broken = { ...spec, hints: { ...spec.hints, disallow_nodes: ["retrieve_docs"] } };
+    // retrieve_docs now waits for a person: a test run has nobody to approve it.
+    const broken = {
+      ...spec,
+      tools: spec.tools.map((tool) =>
+        tool.name === "retrieve_docs" ? { ...tool, requiresApproval: true } : tool,
+      ),
+    };
     const updated = await server.request("/api/agents/support-triage", {
       method: "PUT",
       json: { spec: broken, baseVersion: agent.version },
@@ -109,7 +115,7 @@ describe("tests from runs over REST", () => {
       totals: { failed: 1 },
     });
     const checks = record.cases[0]!.failures.map((failure) => failure.check);
-    // The planner refuses the disallowed tool before anything runs: the run stops for a person.
+    // The run stops for a person before retrieve_docs runs.
     expect(checks).toEqual(["status", "trajectory.exact", "answer.equals"]);
     expect(record.cases[0]!.failures[0]?.message).toBe('The run ended "paused", expected "finished".');
     // The version before the break still passes.
