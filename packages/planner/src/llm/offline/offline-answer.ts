@@ -39,7 +39,9 @@ export function assembleOfflineAnswer(input: {
   const parts: string[] = [];
   const latest = progress.observations[0];
   const primary = findAnswerText(progress.observations);
-  if (latest !== undefined && primary?.from !== latest) parts.push(describeObservation(latest));
+  if (latest !== undefined && (primary?.from !== latest || primary.argField !== undefined))
+    parts.push(describeObservation(latest));
+  if (primary?.argField !== undefined) parts.push(describeApprovedCall(primary.from, primary.argField));
   if (primary !== undefined) parts.push(primary.text);
   if (latest === undefined) parts.push(`No tool produced a result for "${input.query}".`);
   const notes: string[] = [];
@@ -62,27 +64,51 @@ export function assembleOfflineAnswer(input: {
   return { answer: parts.join("\n\n"), incomplete };
 }
 
-function findAnswerText(observations: readonly Observed[]): { text: string; from: Observed } | undefined {
+interface AnswerText {
+  text: string;
+  from: Observed;
+  /** Set when the text is an arg of a call a person approved (`from.args[argField]`). */
+  argField?: string;
+}
+
+/**
+ * The newest answer-like text among the calls that ran: a result's field, or else the args of a call a
+ * person approved, which are theirs (perhaps edited) and supersede the drafts that came before them. Args
+ * the planner filled itself only echo the query or older results, so they are not quoted.
+ */
+function findAnswerText(observations: readonly Observed[]): AnswerText | undefined {
   for (const observed of observations) {
     if (typeof observed.value === "string" && observed.value.trim() !== "") {
       return { text: observed.value.trim(), from: observed };
     }
-    const text = findAnswerField(observed.value) ?? findAnswerField(nestedRecords(observed.value));
-    if (text !== undefined) return { text, from: observed };
+    const found = findAnswerField(observed.value) ?? findAnswerField(nestedRecords(observed.value));
+    if (found !== undefined) return { text: found.text, from: observed };
+    const approved = observed.approved === true ? findAnswerField(observed.args) : undefined;
+    if (approved !== undefined) return { text: approved.text, from: observed, argField: approved.field };
   }
   return undefined;
 }
 
-function findAnswerField(value: unknown): string | undefined {
+function findAnswerField(value: unknown): { text: string; field: string } | undefined {
   const records = Array.isArray(value) ? value : [value];
   for (const field of ANSWER_FIELDS) {
     for (const record of records) {
       if (!isRecord(record)) continue;
       const text = record[field];
-      if (typeof text === "string" && text.trim() !== "") return text.trim();
+      if (typeof text === "string" && text.trim() !== "") return { text: text.trim(), field };
     }
   }
   return undefined;
+}
+
+/** `send_email ran as approved, with to: dana@example.com, subject: Q3, and this body:` */
+function describeApprovedCall(observed: Observed, quoted: string): string {
+  const fields = Object.entries(observed.args ?? {})
+    .filter(([key]) => key !== quoted)
+    .slice(0, 8)
+    .map(([key, item]) => `${key}: ${describeValue(item)}`);
+  const others = fields.length === 0 ? "" : ` ${fields.join(", ")}, and`;
+  return `${observed.tool} ran as approved, with${others} this ${quoted}:`;
 }
 
 function nestedRecords(value: unknown): Record<string, unknown>[] {

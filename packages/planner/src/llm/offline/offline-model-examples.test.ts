@@ -31,7 +31,10 @@ const fastSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
     });
   });
 
-async function runExample(spec: AgentSpec, decision: "approve" | "reject" = "approve") {
+async function runExample(
+  spec: AgentSpec,
+  decision: "approve" | "reject" | { edit: Record<string, unknown> } = "approve",
+) {
   const events: RunEvent[] = [];
   const planner = ReactPlanner.fromSpec(spec, {
     llm: new OfflineModel({ chunkDelayMs: 0 }),
@@ -43,7 +46,7 @@ async function runExample(spec: AgentSpec, decision: "approve" | "reject" = "app
   // A person answers every approval pause (email-approval's send_email) the same way.
   while (outcome.kind === "pause" && outcome.reason === "approval_required") {
     outcome = await planner.resume(outcome.resumeToken, {
-      decision,
+      ...(typeof decision === "string" ? { decision } : { decision: "edit", args: decision.edit }),
       onEvent: (event) => events.push(event),
     });
   }
@@ -136,6 +139,22 @@ describe("the offline model runs the example agents through ReactPlanner", () =>
     expect(outcome.kind === "finish" ? outcome.payload.answer : "").toContain(
       "send_email returned sent: yes",
     );
+  });
+
+  it("answers from the args a person edited at the approval, not from the draft they replaced", async () => {
+    const edited = {
+      to: "dana.reyes@example.com",
+      subject: "Q3 report ready",
+      body: "Hi Dana, the Q3 report is ready. Please review it by Friday.",
+    };
+    const { events, outcome } = await runExample(example("email-approval"), { edit: edited });
+    expect(ofType(events, "resumed")[0]?.data.decision).toBe("edit");
+    const answer = outcome.kind === "finish" ? outcome.payload.answer : "";
+    expect(answer).toContain("send_email returned sent: yes");
+    expect(answer).toContain(edited.body);
+    expect(answer).toContain("subject: Q3 report ready");
+    // The draft's text (the query in a template) is what the person replaced.
+    expect(answer).not.toContain("Best regards");
   });
 
   it("does not try send_email again once its approval is rejected, and says so", async () => {

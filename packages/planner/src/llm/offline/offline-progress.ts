@@ -5,6 +5,10 @@ import { WRITE_TODOS_TOOL_NAME } from "../../run/todo-state.js";
 export interface Observed {
   tool: string;
   value: unknown;
+  /** The args the call ran with: after an approval, those the person approved or edited. */
+  args?: Record<string, unknown>;
+  /** A person approved the call (it ran on a resume), so its args are theirs, not the planner's guess. */
+  approved?: boolean;
 }
 
 /** What happened so far, per tool: the offline model's memory is the trajectory itself. */
@@ -48,9 +52,11 @@ function readStep(progress: RunProgress, step: OfflineStep): void {
     return;
   }
   if (step.branches !== undefined) {
-    for (const branch of step.branches) record(progress, { ...branch, next_node: branch.node });
+    for (const branch of step.branches)
+      record(progress, { ...branch, next_node: branch.node, source: step.source });
     if (step.join?.skipped !== undefined) progress.skippedJoins.add(step.join.node);
-    else if (step.join !== undefined) record(progress, { ...step.join, next_node: step.join.node });
+    else if (step.join !== undefined)
+      record(progress, { ...step.join, next_node: step.join.node, args: {}, source: step.source });
     return;
   }
   record(progress, step);
@@ -58,7 +64,13 @@ function readStep(progress: RunProgress, step: OfflineStep): void {
 
 function record(
   progress: RunProgress,
-  outcome: { next_node: string; observation?: unknown; failure?: OfflineFailure | undefined },
+  outcome: {
+    next_node: string;
+    args: Record<string, unknown>;
+    source: string;
+    observation?: unknown;
+    failure?: OfflineFailure | undefined;
+  },
 ): void {
   const tool = outcome.next_node;
   progress.toolSteps += 1;
@@ -69,7 +81,12 @@ function record(
   } else if (outcome.observation !== undefined) {
     progress.succeeded.add(tool);
     progress.failed.delete(tool);
-    progress.observations.push({ tool, value: outcome.observation });
+    progress.observations.push({
+      tool,
+      value: outcome.observation,
+      args: outcome.args,
+      approved: outcome.source === "resume",
+    });
   }
 }
 
