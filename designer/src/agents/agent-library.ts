@@ -12,12 +12,16 @@ import { getIsDirty, type DocumentStore } from "../store/document-store.js";
 import type { ServerStore } from "../store/server-store.js";
 import type { UiStore } from "../store/ui-store.js";
 import { createAgentFromTemplate } from "../templates/agent-templates.js";
+import { createUnsavedDraftStorage, type UnsavedDraftStorage } from "../store/unsaved-draft-storage.js";
+import { UnsavedDrafts } from "./unsaved-drafts.js";
 
 export interface AgentLibraryOptions {
   api: ApiClient;
   document: DocumentStore;
   server: ServerStore;
   ui: UiStore;
+  /** Where the draft of an agent never saved is kept (this browser's localStorage by default). */
+  unsavedDrafts?: UnsavedDraftStorage;
 }
 
 /**
@@ -26,7 +30,14 @@ export interface AgentLibraryOptions {
  * The rules: `designer/docs/saving-and-import.md`.
  */
 export class AgentLibrary {
-  constructor(private readonly options: AgentLibraryOptions) {}
+  /** The draft of an agent never saved: kept in the browser, offered back after a reload. */
+  readonly unsaved: UnsavedDrafts;
+
+  constructor(private readonly options: AgentLibraryOptions) {
+    const { document, server, ui } = options;
+    const storage = options.unsavedDrafts ?? createUnsavedDraftStorage();
+    this.unsaved = new UnsavedDrafts({ document, server, ui, storage });
+  }
 
   private get document() {
     return this.options.document.getState();
@@ -72,7 +83,14 @@ export class AgentLibrary {
       confirmLabel: "Discard changes",
       danger: true,
     });
+    if (answer === true && state.agentId === null) this.unsaved.drop();
     return answer === true;
+  }
+
+  /** Restore draft on the banner of an agent never saved (asking first if the page has edits of its own). */
+  async restoreUnsavedDraft(): Promise<void> {
+    if (!(await this.confirmDiscard("Restore the draft"))) return;
+    this.unsaved.restore();
   }
 
   async openAgent(id: string, options: { force?: boolean } = {}): Promise<boolean> {
@@ -82,6 +100,7 @@ export class AgentLibrary {
     try {
       const record = await api.getAgent(id);
       server.getState().set({ pendingDraft: null });
+      this.unsaved.hide();
       this.document.load({ spec: record.spec, agentId: record.id, version: record.version });
       void this.offerDraft(record.id, record.spec);
       return true;
@@ -183,6 +202,7 @@ export class AgentLibrary {
       if (state.agentId === null || state.baseVersion === null) {
         const created = await api.createAgent(spec, { allowInvalid });
         this.document.markSaved({ agentId: created.id, version: created.version });
+        this.unsaved.drop();
       } else {
         const updated = await api.updateAgent(state.agentId, {
           spec,

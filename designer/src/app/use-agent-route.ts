@@ -24,7 +24,8 @@ export function useAgentRoute(editor: Editor): void {
   useEffect(() => {
     const openFromHash = async () => {
       const route = parseAgentRoute(window.location.hash);
-      if (!route) return;
+      // no agent named: an agent never saved may have left its draft in this browser
+      if (!route) return editor.agents.unsaved.offer();
       if (route.agentId !== editor.document.getState().agentId) {
         if (!(await editor.agents.openAgent(route.agentId))) return;
       }

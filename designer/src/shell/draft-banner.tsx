@@ -3,23 +3,42 @@ import { useEditor, useServer } from "../editor/editor-context.js";
 import { Icon } from "../components/icon.js";
 import { formatRelativeTime } from "../util/format-time.js";
 
-/** Offers the open agent's unsaved edits found on the server: Restore draft, or Discard. */
+/**
+ * Offers unsaved edits found after a reload: the open agent's draft kept on the server, or the draft of an
+ * agent never saved kept in this browser. Restore draft, or Discard.
+ */
 export function DraftBanner(): ReactElement | null {
   const editor = useEditor();
   const draft = useServer((state) => state.pendingDraft);
-  if (!draft) return null;
+  const unsaved = useServer((state) => state.pendingUnsavedDraft);
+  if (!draft && !unsaved) return null;
+  const name = typeof unsaved?.spec["name"] === "string" ? unsaved.spec["name"] : "An agent";
   return (
-    <div className="draft-banner" role="status" data-testid="draft-banner">
+    <div
+      className="draft-banner"
+      role="status"
+      data-testid="draft-banner"
+      data-kind={draft ? "saved" : "unsaved"}
+    >
       <Icon name="history" size={16} />
       <span className="draft-banner-text">
-        This agent has unsaved changes from {formatRelativeTime(draft.updatedAt)}
-        {draft.baseVersion !== null ? ` (made on version ${draft.baseVersion})` : ""}.
+        {draft ? (
+          <>
+            This agent has unsaved changes from {formatRelativeTime(draft.updatedAt)}
+            {draft.baseVersion !== null ? ` (made on version ${draft.baseVersion})` : ""}.
+          </>
+        ) : (
+          <>
+            “{name}” was never saved; this browser kept its edits (
+            {formatRelativeTime(unsaved?.updatedAt ?? "")}).
+          </>
+        )}
       </span>
       <button
         type="button"
         className="btn btn-primary btn-small"
         data-testid="draft-restore"
-        onClick={() => editor.agents.restoreDraft()}
+        onClick={() => (draft ? editor.agents.restoreDraft() : void editor.agents.restoreUnsavedDraft())}
       >
         Restore draft
       </button>
@@ -27,7 +46,7 @@ export function DraftBanner(): ReactElement | null {
         type="button"
         className="btn btn-small"
         data-testid="draft-discard"
-        onClick={() => void editor.agents.discardDraft()}
+        onClick={() => (draft ? void editor.agents.discardDraft() : editor.agents.unsaved.discard())}
       >
         Discard
       </button>

@@ -7,6 +7,7 @@ import type {
   ToolInfo,
 } from "@waddle/protocol";
 import { createStore, type StoreApi } from "zustand/vanilla";
+import type { UnsavedDraft } from "./unsaved-draft-storage.js";
 
 /** What the designer knows about the server: agents, registered tools, health, a save in flight. */
 export interface ServerState {
@@ -23,6 +24,8 @@ export interface ServerState {
   serverIssues: readonly SpecIssue[];
   /** Unsaved edits of the open agent found on the server, offered for restore. */
   pendingDraft: AgentDraft | null;
+  /** The edits of an agent never saved, found in this browser after a reload, offered for restore. */
+  pendingUnsavedDraft: UnsavedDraft | null;
   set(patch: Partial<Omit<ServerState, "set">>): void;
 }
 
@@ -39,6 +42,7 @@ export function createServerStore(): ServerStore {
     busy: null,
     serverIssues: [],
     pendingDraft: null,
+    pendingUnsavedDraft: null,
     set: (patch) => set(patch),
   }));
 }
