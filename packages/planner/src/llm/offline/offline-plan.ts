@@ -7,6 +7,7 @@ import { getTodosAction, type PathEntry } from "./offline-todos.js";
 import type { OfflineView } from "./offline-view.js";
 import { WRITE_TODOS_TOOL_NAME } from "../../run/todo-state.js";
 import { planOfflineTask } from "./offline-tasks.js";
+import { planOfflineFollowUp } from "./offline-follow-up.js";
 import type { OfflineDecision } from "./offline-decision.js";
 
 export type { OfflineDecision } from "./offline-decision.js";
@@ -24,6 +25,10 @@ export interface PlanOfflineInput {
  */
 export function planOfflineAction(input: PlanOfflineInput): OfflineDecision {
   const { view, refusedAction } = input;
+  // A chat turn about the previous answer ("Shorten that") is answered from it, before any tool runs.
+  const followUp =
+    refusedAction === undefined && view.steps.length === 0 ? planOfflineFollowUp(view) : undefined;
+  if (followUp !== undefined) return followUp;
   // Background work asked for, or task results to answer from (tasks enabled, nothing refused).
   const task = refusedAction === undefined ? planOfflineTask(view) : undefined;
   if (task !== undefined) return task;
