@@ -97,3 +97,52 @@ export const CredentialsCheckResponse = z.object({
   hosts: z.array(HostProblem),
 });
 export type CredentialsCheckResponse = z.infer<typeof CredentialsCheckResponse>;
+
+/**
+ * `POST /api/credentials/:name/test`: the endpoint to try the LLM credential's key on (else the
+ * credential's own base URL), and a model for the one-token call made when the endpoint lists no models.
+ */
+export const TestCredentialRequest = z.strictObject({
+  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+  model: z.string().min(1).max(200).optional(),
+});
+export type TestCredentialRequest = z.infer<typeof TestCredentialRequest>;
+
+/**
+ * Why a connection test failed: `host_not_allowed` (nothing was sent), `unreachable` (no answer: DNS, refused,
+ * timed out), `key_refused` (401 or 403), `no_model_to_try` (no model list and no model to call),
+ * `endpoint_error` (any other answer that is not a model list or a completion).
+ */
+export const CREDENTIAL_TEST_CODES = [
+  "host_not_allowed",
+  "unreachable",
+  "key_refused",
+  "no_model_to_try",
+  "endpoint_error",
+] as const;
+export const CredentialTestCode = z.enum(CREDENTIAL_TEST_CODES);
+export type CredentialTestCode = z.infer<typeof CredentialTestCode>;
+
+/**
+ * The answer of a connection test. It succeeded through the endpoint's model list (`GET /models`) or,
+ * where that is not offered, a one-token completion; a failure says what to fix. The key never appears.
+ */
+export const TestCredentialResponse = z.discriminatedUnion("ok", [
+  z.object({
+    ok: z.literal(true),
+    /** The base URL that answered. */
+    endpoint: z.string(),
+    via: z.enum(["models", "completion"]),
+    /** The endpoint's models, sorted (`via: "completion"`: the one that answered). */
+    models: z.array(z.string()),
+  }),
+  z.object({
+    ok: z.literal(false),
+    endpoint: z.string(),
+    code: CredentialTestCode,
+    message: z.string(),
+    /** The endpoint's HTTP status, when it answered. */
+    status: z.number().int().optional(),
+  }),
+]);
+export type TestCredentialResponse = z.infer<typeof TestCredentialResponse>;

@@ -254,16 +254,20 @@ export type { TestCaseInput, TestSuiteInput } from "./agent-tests.js";
 export {
   AllowListEntry,
   AllowListResponse,
+  CREDENTIAL_TEST_CODES,
   CredentialInfo,
   CredentialKind,
   CredentialNameParam,
   CredentialsCheckResponse,
   CredentialsResponse,
+  CredentialTestCode,
   HostProblem,
   LlmProblem,
   MAX_CREDENTIAL_BYTES,
   PutAllowListRequest,
   PutCredentialRequest,
+  TestCredentialRequest,
+  TestCredentialResponse,
 } from "./credentials-api.js";
 export {
   AUDIT_ACTIONS,
