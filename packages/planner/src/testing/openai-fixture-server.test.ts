@@ -133,6 +133,13 @@ describe("startOpenAiFixtureServer", () => {
     ).toBe("#0");
   });
 
+  it("answers GET /models with a 404 when told not to list models", async () => {
+    const unlisted = await startOpenAiFixtureServer({ listModels: false });
+    const response = await fetch(`${unlisted.baseURL}/models`);
+    await unlisted.close();
+    expect(response.status).toBe(404);
+  });
+
   it("requires the API key when one is configured", async () => {
     const guarded = await startOpenAiFixtureServer({ apiKey: "sk-right" });
     const response = await fetch(`${guarded.baseURL}/models`, {

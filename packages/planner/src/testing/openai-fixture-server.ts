@@ -41,6 +41,8 @@ export interface OpenAiFixtureServerOptions {
   refuseParams?: readonly string[];
   /** Listed by `GET /v1/models`; the first is the default reply model. */
   models?: readonly string[];
+  /** False: `GET /v1/models` answers 404, as endpoints that do not list their models do. */
+  listModels?: boolean;
 }
 
 /** A running fixture: point an OpenAI client at `baseURL`. */
@@ -96,7 +98,7 @@ export async function startOpenAiFixtureServer(
         code: "invalid_api_key",
       });
     }
-    if (route === "GET /v1/models") {
+    if (route === "GET /v1/models" && options.listModels !== false) {
       record.status = 200;
       response.writeHead(200, { "content-type": "application/json" });
       const data = models.map((id) => ({ id, object: "model", created: 0, owned_by: "waddle-fixture" }));
