@@ -71,7 +71,9 @@ describe("waddle test", () => {
     expect(result.stdout).toContain(
       "✗ My invoice shows a duplicate charge for March (support-triage-1) failed",
     );
-    expect(result.stdout).toContain('status: The run ended "paused", expected "finished".');
+    expect(result.stdout).toContain(
+      'status: The run paused for approval before calling retrieve_docs (it requires approval), expected "finished".',
+    );
     expect(result.stdout).toContain("FAIL support-triage@v1: 0 passed, 3 failed, 0 skipped");
     const xml = readFileSync(path.join(work, "report.xml"), "utf8");
     const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(xml) as {
@@ -97,7 +99,9 @@ describe("waddle test", () => {
       "trajectory.exact",
       "answer.equals",
     ]);
-    expect(suite.testcase[0]!.failure[0]!.message).toBe('The run ended "paused", expected "finished".');
+    expect(suite.testcase[0]!.failure[0]!.message).toBe(
+      'The run paused for approval before calling retrieve_docs (it requires approval), expected "finished". A test cannot answer a pause: expect status "paused" if the agent should stop there.',
+    );
   });
 
   it("passes JUnit XML with no failures for a passing suite, and --grep picks cases", async () => {

@@ -42,6 +42,7 @@ describe("the public surface", () => {
         "createTextRedactor",
         "defaultApprovalGate",
         "defineTool",
+        "describePause",
         "evaluateTestCase",
         "getCanonicalJson",
         "getLlmRequestKey",

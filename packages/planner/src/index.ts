@@ -150,6 +150,8 @@ export type { ConversationTurn, MergedResult, SessionContext } from "./session/s
 // Tests from runs: cases with recorded mocks and replies, deciding them, running them in-process.
 export { createTestCaseFromRun } from "./evals/create-test-case-from-run.js";
 export type { RecordedRun } from "./evals/create-test-case-from-run.js";
+export { describePause } from "./evals/describe-pause.js";
+export type { RunPauseFact } from "./evals/describe-pause.js";
 export { evaluateTestCase } from "./evals/evaluate-test-case.js";
 export type { JudgeLlmFactory, TestCaseVerdict } from "./evals/evaluate-test-case.js";
 export { RecordedLlmClient } from "./evals/recorded-llm-client.js";

@@ -198,6 +198,23 @@ export const TestRunsListResponse = z.object({
 });
 export type TestRunsListResponse = z.infer<typeof TestRunsListResponse>;
 
+/**
+ * Names used by more than one case, each with the indices of its cases: a suite's cases are told apart by
+ * name in reports (the Tests tab, JUnit), so a save with one of these is refused.
+ */
+export function findDuplicateCaseNames(
+  cases: readonly Pick<TestCase, "name">[],
+): { name: string; indices: number[] }[] {
+  const byName = new Map<string, number[]>();
+  cases.forEach((testCase, index) => {
+    const key = testCase.name.trim();
+    byName.set(key, [...(byName.get(key) ?? []), index]);
+  });
+  return [...byName]
+    .filter(([, indices]) => indices.length > 1)
+    .map(([name, indices]) => ({ name, indices }));
+}
+
 /** What a test run's cases add up to. */
 export function getTestTotals(cases: readonly Pick<TestCaseResult, "status">[]): TestTotals {
   const totals = { passed: 0, failed: 0, skipped: 0 };

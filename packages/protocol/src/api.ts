@@ -41,6 +41,8 @@ export const API_ERROR_CODES = [
   "invalid_agent_version",
   /** A fork that cannot start: a step out of range, an edit that does not fit (`details.reason`). */
   "invalid_fork",
+  /** Two cases of one test suite with the same name (`details.name`, `details.indices`). */
+  "duplicate_case_name",
   "internal",
 ] as const;
 export const ApiErrorCode = z.enum(API_ERROR_CODES);
@@ -59,6 +61,11 @@ export const HealthResponse = z.object({
   version: z.string(),
   offline: z.boolean().optional(),
   authRequired: z.boolean().optional(),
+  /**
+   * The absolute path of this server's CLI script (`node <cliPath> run …` works from any folder; the CLI is
+   * not on npm). Absent when the server has none, and from a server with a token to a caller without one.
+   */
+  cliPath: z.string().optional(),
 });
 export type HealthResponse = z.infer<typeof HealthResponse>;
 

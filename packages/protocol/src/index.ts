@@ -229,6 +229,7 @@ export type { ValidateAgentSpecResult } from "./validate-agent-spec.js";
 export {
   AnswerExpect,
   BudgetExpect,
+  findDuplicateCaseNames,
   getTestTotals,
   RecordedLlmReply,
   SaveTestRequest,

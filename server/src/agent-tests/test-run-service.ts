@@ -22,6 +22,8 @@ import type { Logger } from "../shared/logger.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { TestCaseRegistry } from "./test-case-planner-factory.js";
 import { waitForRunEnd } from "./wait-for-run-end.js";
+import { assertUniqueCaseNames, getFreeCaseName } from "./case-names.js";
+import { endPausedCaseRun, getPausedCaseReason } from "./end-paused-case-run.js";
 
 /** Cases of one test run that run at once unless the request says otherwise. */
 export const DEFAULT_TEST_CONCURRENCY = 4;
@@ -86,7 +88,7 @@ export class TestRunService {
       );
     }
     const version = await store.getAgentVersion(run.agentId, run.agentVersion);
-    const testCase = createTestCaseFromRun({
+    const recorded = createTestCaseFromRun({
       run: {
         id: run.id,
         query: run.query,
@@ -96,11 +98,13 @@ export class TestRunService {
       },
       events: await store.listEvents(run.id),
       id: createId("case"),
-      ...(request.name ? { name: request.name } : {}),
       ...(request.llm ? { llm: request.llm } : {}),
       ...(version ? { toolNames: version.spec.tools.map((tool) => tool.name) } : {}),
     });
     const cases = (await store.tests.getSuite(agentId))?.cases ?? [];
+    // A name asked for must be free; the default one (the query) is made free.
+    const name = getFreeCaseName({ name: request.name ?? recorded.name, chosen: !!request.name, cases });
+    const testCase = { ...recorded, name };
     if (cases.length >= MAX_SUITE_CASES) {
       throw new ApiError(
         "invalid_state",
@@ -185,6 +189,13 @@ export class TestRunService {
       }
     }
     return marked;
+  }
+
+  /** Replaces the agent's suite; two cases with one name are refused (`duplicate_case_name`). */
+  async putSuite(agentId: string, cases: readonly TestCase[]): Promise<TestCase[]> {
+    await this.requireAgent(agentId);
+    assertUniqueCaseNames(cases);
+    return (await this.options.store.tests.putSuite(agentId, cases)).cases;
   }
 
   /** Removes one case from the agent's suite; answers the suite left. */
@@ -281,6 +292,10 @@ export class TestRunService {
         facts,
         ...(judgeLlm ? { judgeLlm } : {}),
       });
+      if (run.status === "paused") {
+        const reason = getPausedCaseReason({ testRunId: active.record.id, testCase, pause: facts.pause });
+        await endPausedCaseRun({ runs, logger: this.options.logger, runId, reason });
+      }
       await this.setCase(active, testCase.id, {
         runId,
         status: active.cancelled && run.status === "cancelled" ? "skipped" : verdict.status,

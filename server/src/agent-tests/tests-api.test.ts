@@ -117,7 +117,9 @@ describe("tests from runs over REST", () => {
     const checks = record.cases[0]!.failures.map((failure) => failure.check);
     // The run stops for a person before retrieve_docs runs.
     expect(checks).toEqual(["status", "trajectory.exact", "answer.equals"]);
-    expect(record.cases[0]!.failures[0]?.message).toBe('The run ended "paused", expected "finished".');
+    expect(record.cases[0]!.failures[0]?.message).toBe(
+      'The run paused for approval before calling retrieve_docs (it requires approval), expected "finished". A test cannot answer a pause: expect status "paused" if the agent should stop there.',
+    );
     // The version before the break still passes.
     expect((await runSuite("support-triage", { agentVersion: agent.version })).status).toBe("passed");
   });
@@ -128,6 +130,7 @@ describe("tests from runs over REST", () => {
     const odd: TestCaseInput = {
       ...good!,
       id: "odd",
+      name: "odd",
       mocks: [{ tool: "no_such_tool", args: "any", output: {} }, ...(good!.mocks ?? [])],
     };
     await server.request("/api/agents/support-triage/tests", { method: "PUT", json: { cases: [good, odd] } });

@@ -40,8 +40,11 @@ export interface StartRunOptions {
 export interface RunCommands {
   /** Queues a run of the agent's latest (or given) version; answers at once with its id. */
   startRun(request: StartRunRequest, options?: StartRunOptions): Promise<{ runId: string }>;
-  /** Cancels a queued, running or paused run; `invalid_state` once it has ended. */
-  cancelRun(runId: string): Promise<RunRecord>;
+  /**
+   * Cancels a queued, running or paused run; `invalid_state` once it has ended. `reason`: the words a paused
+   * run's cancel answer says instead of the default (who ended it and why).
+   */
+  cancelRun(runId: string, options?: { reason?: string }): Promise<RunRecord>;
   /** Continues a paused run with a decision; `invalid_state` when it is not paused or the token is stale. */
   resumeRun(runId: string, request: ResumeDecisionInput): Promise<{ runId: string }>;
   /** Forks a paused or ended run from a step (`POST /api/runs/:id/fork`, see `ForkService`). */
@@ -195,11 +198,11 @@ export class RunService implements RunCommands {
     return forks.fork(runId, request);
   }
 
-  cancelRun(runId: string): Promise<RunRecord> {
-    return this.locks.run(runId, () => this.cancelNow(runId));
+  cancelRun(runId: string, options: { reason?: string } = {}): Promise<RunRecord> {
+    return this.locks.run(runId, () => this.cancelNow(runId, options.reason));
   }
 
-  private async cancelNow(runId: string): Promise<RunRecord> {
+  private async cancelNow(runId: string, reason?: string): Promise<RunRecord> {
     const { store, queue } = this.options;
     const run = await this.requireRun(runId);
     if (TERMINAL_RUN_STATUSES.has(run.status)) {
@@ -207,7 +210,7 @@ export class RunService implements RunCommands {
         status: run.status,
       });
     }
-    if (await this.cancelUnclaimed(runId)) return this.requireRun(runId);
+    if (await this.cancelUnclaimed(runId, reason)) return this.requireRun(runId);
     // Running: the flag survives a lost wake-up; the wake-up is fast.
     await store.requestCancel(runId);
     queue.wakeCancel(runId);
@@ -219,7 +222,7 @@ export class RunService implements RunCommands {
       if (current.status === "paused") {
         // It had just paused when the abort came: end it as a paused run.
         await queue.awaitPausedExecution(runId);
-        await this.cancelUnclaimed(runId);
+        await this.cancelUnclaimed(runId, reason);
         return this.requireRun(runId);
       }
       if (current.status !== "running" && current.status !== "queued") return current;
@@ -232,7 +235,7 @@ export class RunService implements RunCommands {
    * Queued, paused, or running on an executor that stopped: takes the run from under any executor that
    * would start or continue it, then ends it here. False when a live claim holds it.
    */
-  private async cancelUnclaimed(runId: string): Promise<boolean> {
+  private async cancelUnclaimed(runId: string, reason?: string): Promise<boolean> {
     const { store } = this.options;
     const claim = await store.claimRun({
       runId,
@@ -242,7 +245,7 @@ export class RunService implements RunCommands {
     });
     if (!claim) return false;
     try {
-      await this.cancelClaimed(claim);
+      await this.cancelClaimed(claim, reason);
     } finally {
       await store.releaseClaim(claim).catch(() => undefined);
     }
@@ -251,7 +254,7 @@ export class RunService implements RunCommands {
   }
 
   /** Ends a run this process claimed to cancel, with the event a cancel writes. */
-  private async cancelClaimed(claim: RunClaim): Promise<void> {
+  private async cancelClaimed(claim: RunClaim, reason?: string): Promise<void> {
     const run = await this.requireRun(claim.runId);
     const recorder = createRunRecorder(this.options, {
       run,
@@ -259,7 +262,7 @@ export class RunService implements RunCommands {
     });
     if (run.pause) {
       await this.options.store.deletePausedState(run.pause.resumeToken);
-      await recorder.append(cancelledEvent(run, "The run was cancelled while it was paused."));
+      await recorder.append(cancelledEvent(run, reason ?? "The run was cancelled while it was paused."));
     } else if (run.status === "running") {
       await recorder.append(cancelledEvent(run, "The run was cancelled."));
     } else {

@@ -23,6 +23,7 @@ const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   confirmation_required: 409,
   invalid_agent_version: 422,
   invalid_fork: 422,
+  duplicate_case_name: 422,
   internal: 500,
 };
 

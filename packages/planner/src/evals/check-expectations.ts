@@ -1,5 +1,6 @@
 import type { TestExpect, TestFailure, TrajectoryExpect, TrajectoryOrder } from "@waddle/protocol";
 import { z } from "zod";
+import { describePause } from "./describe-pause.js";
 import type { RunFacts } from "./run-facts.js";
 
 const ORDER_WORDS: Readonly<Record<TrajectoryOrder, string>> = {
@@ -24,7 +25,16 @@ export function checkExpectations(expect: TestExpect, facts: RunFacts): TestFail
       message: `${call.tool} was called with args no recorded mock matches: ${preview(call.args)}.`,
     });
   }
-  if (expect.status !== undefined && expect.status !== facts.status) {
+  if (facts.status === "paused" && expect.status !== "paused") {
+    // A test has nobody to answer a pause: say what the run waits on, and how to expect it instead.
+    const on = facts.pause ? describePause(facts.pause) : "paused";
+    failures.push({
+      check: "status",
+      expected: expect.status ?? "no pause",
+      actual: "paused",
+      message: `The run ${on}${expect.status ? `, expected "${expect.status}"` : ""}. A test cannot answer a pause: expect status "paused" if the agent should stop there.`,
+    });
+  } else if (expect.status !== undefined && expect.status !== facts.status) {
     const why = facts.error ? ` (${facts.error.code}: ${facts.error.message})` : "";
     failures.push({
       check: "status",

@@ -1,4 +1,5 @@
 import type { RunEvent, RunStatus } from "@waddle/protocol";
+import { getPauseFact, type RunPauseFact } from "./describe-pause.js";
 import type { UnexpectedToolCall } from "./test-case-tools.js";
 
 /** What a test case's checks look at, read from a run's events. */
@@ -15,6 +16,8 @@ export interface RunFacts {
   unexpectedCalls: UnexpectedToolCall[];
   /** The error a failed run ended with. */
   error?: { code: string; message: string };
+  /** What the run waits on, when its last pause was not answered. */
+  pause?: RunPauseFact;
 }
 
 /** The run's status as its last outcome event says (`running` when it has none yet). */
@@ -62,7 +65,8 @@ export function getRunFacts(
       finishedDuration = event.data.metadata.durationMs;
     } else if (event.type === "run_failed") {
       facts.error = { code: event.data.error.code, message: event.data.error.message };
-    }
+    } else if (event.type === "pause") facts.pause = getPauseFact(event.data);
+    else if (event.type === "resumed") delete facts.pause;
   }
   if ("answer" in known && known.answer !== undefined) facts.answer = known.answer;
   const first = events[0];
