@@ -84,6 +84,8 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "`{credentials: [{name, kind, last4, updatedAt, source, baseUrl?, models?, shadowed?}]}`, never a value",
   "POST /api/credentials/check":
     "`{spec}` → what Run would meet: `{model, usable, offlineByChoice, llm: [...], hosts: [...]}`",
+  "POST /api/credentials/:name/test":
+    "`{baseUrl?, model?}` → try an LLM key: `{ok: true, via: models|completion, models}` or `{ok: false, code, message}`",
   "PUT /api/credentials/:name":
     "`{kind: llm|secret, value, baseUrl?, models?}` → the entry; 409 for a name the environment holds",
   "DELETE /api/credentials/:name": "204; 404 when none is stored",

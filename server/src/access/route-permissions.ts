@@ -93,6 +93,9 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   // credentials and allow-lists
   rule("GET", "/api/credentials", "credentials:manage"),
   rule("POST", "/api/credentials/check", "credentials:manage"),
+  // The model list of a credential an agent names: editors pick a model from it. It answers no secret,
+  // and reaches only allowed LLM endpoints, as a run with that credential would
+  rule("POST", "/api/credentials/:name/test", "agents:write"),
   rule("PUT", "/api/credentials/:name", "credentials:manage"),
   rule("DELETE", "/api/credentials/:name", "credentials:manage"),
   rule("GET", "/api/allowlist", "credentials:manage"),

@@ -3,6 +3,7 @@ import {
   CredentialNameParam,
   PutAllowListRequest,
   PutCredentialRequest,
+  TestCredentialRequest,
   type CredentialsCheckResponse,
   type CredentialsResponse,
 } from "@waddle/protocol";
@@ -12,6 +13,9 @@ import { checkAgentSettings, isTemplateHostAllowed } from "../credentials/check-
 import type { CredentialVault } from "../credentials/credential-vault.js";
 import { parseRequest } from "./validate-request.js";
 import { audit } from "../access/audit-trail.js";
+import { ApiError } from "../shared/api-error.js";
+import { DEFAULT_LLM_ORIGIN } from "../llm/llm-endpoint-policy.js";
+import { testLlmCredential } from "../credentials/test-llm-credential.js";
 
 const CheckRequest = z.strictObject({ spec: AgentSpec });
 const HostCheckRequest = z.strictObject({ urls: z.array(z.string().max(4_000)).max(500) });
@@ -20,7 +24,8 @@ const HostCheckRequest = z.strictObject({ urls: z.array(z.string().max(4_000)).m
  * `/api/credentials` and `/api/allowlist`: credentials and allowed hosts managed from the browser. Values
  * go in and never come out (name, kind, last 4 characters, `updatedAt`); the environment's entries are
  * listed read-only. `POST /api/credentials/check` tells what Run would meet for a spec; `POST
- * /api/allowlist/check` whether http tool URLs' hosts are allowed (for validation's "Allow host…").
+ * /api/allowlist/check` whether http tool URLs' hosts are allowed (for validation's "Allow host…"). `POST
+ * /api/credentials/:name/test` tries an LLM key on its endpoint and lists its models.
  */
 export function createCredentialsRoutes(options: { vault: CredentialVault; env: NodeJS.ProcessEnv }): Router {
   const { vault } = options;
@@ -36,6 +41,32 @@ export function createCredentialsRoutes(options: { vault: CredentialVault; env: 
       env: options.env,
     });
     response.json(body);
+  });
+  router.post("/credentials/:name/test", async (request, response) => {
+    const { name } = parseRequest(CredentialNameParam, request.params, "params");
+    const body = parseRequest(TestCredentialRequest, request.body ?? {}, "body");
+    const settings = await vault.getRunSettings();
+    const key = settings.getLlmKey(name);
+    if (key === undefined) {
+      throw new ApiError(
+        "not_found",
+        `There is no LLM credential named ${name} on this server: add it on the Credentials page, or pick one ` +
+          "of the LLM endpoints listed there (a secret cannot be tested, only an LLM key).",
+        { name },
+      );
+    }
+    const stored = (await vault.list()).find((item) => item.name === name && item.kind === "llm");
+    const baseUrl =
+      body.baseUrl ?? key.baseUrl ?? options.env.OPENAI_BASE_URL?.trim() ?? `${DEFAULT_LLM_ORIGIN}/v1`;
+    response.json(
+      await testLlmCredential({
+        key: key.key,
+        baseUrl: baseUrl || `${DEFAULT_LLM_ORIGIN}/v1`,
+        model: body.model,
+        knownModels: stored?.models,
+        policy: settings.llmPolicy,
+      }),
+    );
   });
   router.put("/credentials/:name", async (request, response) => {
     const { name } = parseRequest(CredentialNameParam, request.params, "params");
