@@ -21,6 +21,8 @@ export interface ListRunsOptions {
   /** Only runs in these statuses. */
   status?: RunStatus | readonly RunStatus[];
   limit?: number;
+  /** `run` (the server's default): no test cases' runs; `test`: only those; `all`: both. */
+  purpose?: "run" | "test" | "all";
 }
 
 /** `/api/runs`: start, list, read, cancel, resume and fork runs. */
@@ -41,6 +43,7 @@ export function createRunsApi(http: ApiRequester) {
         if (statuses.length > 0) query.set("status", statuses.join(","));
       }
       if (options.limit !== undefined) query.set("limit", String(options.limit));
+      if (options.purpose !== undefined) query.set("purpose", options.purpose);
       return (await http.json("GET", withQuery("/api/runs", query), RunsListResponse)).runs;
     },
 

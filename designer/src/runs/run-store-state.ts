@@ -75,6 +75,8 @@ export interface RunStoreState {
   runsLoaded: boolean;
   /** Statuses the run list shows (null: all). */
   statusFilter: RunStatus[] | null;
+  /** The run list holds test cases' runs too (History's "Show test runs"); off by default. */
+  showTestRuns: boolean;
   replay: ReplayState;
   compare: CompareState | null;
   selectedCallId: string | null;
@@ -98,6 +100,7 @@ export interface RunStoreState {
   /** Lists the agent's runs and keeps the list live (null: none). */
   watchAgent(agentId: string | null): Promise<void>;
   setStatusFilter(statuses: RunStatus[] | null): Promise<void>;
+  setShowTestRuns(show: boolean): Promise<void>;
   refreshRuns(): Promise<void>;
   seek(position: number): void;
   play(): void;

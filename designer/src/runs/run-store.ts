@@ -16,7 +16,7 @@ import { createReplayPlayer, type ReplayPlayer, type ScheduleFrame } from "./rep
 import { createRunListActions } from "./history/run-list-actions.js";
 import type { ReplayState, RunStore, RunStoreOptions, RunStoreState } from "./run-store-state.js";
 import type { RunView } from "./fold/run-view.js";
-import { upsertRun } from "./history/upsert-run.js";
+import { getRunListFilter, upsertRun } from "./history/upsert-run.js";
 
 export type {
   CompareSide,
@@ -227,6 +227,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       runs: [],
       runsLoaded: false,
       statusFilter: null,
+      showTestRuns: false,
       replay: INITIAL_REPLAY,
       connection: "connecting",
       error: null,
@@ -269,7 +270,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         current.spec = spec;
         current.events = events;
         current.record = { status: run.status, lastSeq: run.lastSeq ?? 0 };
-        if (get().agentId === run.agentId) set({ runs: upsertRun(get().runs, run, get().statusFilter) });
+        if (get().agentId === run.agentId) set({ runs: upsertRun(get().runs, run, getRunListFilter(get())) });
         if (TERMINAL_RUN_STATUSES.has(run.status)) {
           set({ spec });
           return startReplay(current, run);
@@ -338,6 +339,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
 
       watchAgent: list.watchAgent,
       setStatusFilter: list.setStatusFilter,
+      setShowTestRuns: list.setShowTestRuns,
       refreshRuns: list.refreshRuns,
 
       seek(position) {

@@ -56,11 +56,15 @@ export class FakeRunApi implements Pick<RunStoreOptions["api"], keyof RunStoreOp
   }
 
   async listRuns(options: ListRunsOptions = {}): Promise<RunRecord[]> {
-    this.calls.push(`listRuns ${options.agentId ?? ""} ${[options.status ?? []].flat().join(",")}`);
+    const purpose = options.purpose ?? "run";
+    this.calls.push(
+      `listRuns ${options.agentId ?? ""} ${[options.status ?? []].flat().join(",")}${options.purpose ? ` purpose=${options.purpose}` : ""}`,
+    );
     const statuses = options.status === undefined ? null : [options.status].flat();
     return [...this.runs.values()]
       .filter((run) => options.agentId === undefined || run.agentId === options.agentId)
       .filter((run) => statuses === null || statuses.includes(run.status))
+      .filter((run) => purpose === "all" || (run.purpose ?? "run") === purpose)
       .slice(0, options.limit ?? 100);
   }
 

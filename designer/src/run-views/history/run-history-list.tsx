@@ -19,6 +19,9 @@ export interface RunHistoryListProps {
   onCompare(): void;
   loading?: boolean;
   error?: string | null;
+  /** Test cases' runs are listed too. */
+  showTestRuns: boolean;
+  onShowTestRuns(show: boolean): void;
 }
 
 /** The agent's runs with their figures, status chips and two picks to compare (presentational). */
@@ -40,6 +43,18 @@ export function RunHistoryList(props: RunHistoryListProps): ReactElement {
             <span className="run-filter-count">{props.counts[item.value]}</span>
           </button>
         ))}
+        <label
+          className="run-history-tests-toggle"
+          title="List the runs of test cases among the agent's runs"
+        >
+          <input
+            type="checkbox"
+            checked={props.showTestRuns}
+            data-testid="run-history-show-tests"
+            onChange={(event) => props.onShowTestRuns(event.currentTarget.checked)}
+          />
+          Show test runs
+        </label>
       </div>
       {props.total > 1 ? (
         <div className="run-history-compare">
@@ -131,6 +146,11 @@ function RunHistoryItem(props: {
           <span className="run-history-time">{start || "not started"}</span>
           <span className="run-history-tag">v{row.agentVersion}</span>
           {row.offline ? <span className="run-history-tag">offline</span> : null}
+          {row.test ? (
+            <span className="run-history-tag" data-testid="run-history-test-tag">
+              test
+            </span>
+          ) : null}
         </span>
         <span className="run-history-query">{row.query}</span>
         <span className="run-history-metrics">

@@ -27,6 +27,8 @@ export interface RunHistoryRow {
   costUsd: number;
   live: boolean;
   offline: boolean;
+  /** A test case's run (listed only with "Show test runs"). */
+  test: boolean;
 }
 
 /** True when the run may still change (its events are still coming or it waits for a decision). */
@@ -66,6 +68,7 @@ export function getRunHistoryRow(run: RunRecord, now: number): RunHistoryRow {
     costUsd: run.usage.costUsd,
     live: isActiveStatus(run.status),
     offline: run.offline === true,
+    test: run.purpose === "test",
   };
 }
 

@@ -23,6 +23,7 @@ export function RunHistory(): ReactElement {
   const agentId = useRunStore((state) => state.agentId);
   const openRunId = useRunStore((state) => (state.mode === "edit" ? null : state.runId));
   const error = useRunStore((state) => (state.error?.kind === "runs" ? state.error.message : null));
+  const showTestRuns = useRunStore((state) => state.showTestRuns);
   const [filter, setFilter] = useState<HistoryFilter>("all");
   const [picks, setPicks] = useState<string[]>([]);
   // a running run's duration counts up while it is listed
@@ -70,6 +71,8 @@ export function RunHistory(): ReactElement {
       }}
       loading={!loaded}
       error={error}
+      showTestRuns={showTestRuns}
+      onShowTestRuns={(show) => void editor.runs.getState().setShowTestRuns(show)}
     />
   );
 }

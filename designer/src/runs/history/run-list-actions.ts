@@ -3,7 +3,7 @@ import type { RunsApi } from "../../api/runs-api.js";
 import { getErrorMessage } from "../../api/api-error.js";
 import type { RunStoreState } from "../run-store-state.js";
 import type { RunTransport } from "../transport/run-transport.js";
-import { sortRuns, upsertRun } from "./upsert-run.js";
+import { getRunListFilter, sortRuns, upsertRun } from "./upsert-run.js";
 
 interface Watch {
   agentId: string;
@@ -25,14 +25,16 @@ export function createRunListActions(input: {
   runsLimit?: number;
   /** Every run update of the watched agent (the store refreshes the open run from it). */
   onRun: (run: RunRecord) => void;
-}): Pick<RunStoreState, "watchAgent" | "setStatusFilter" | "refreshRuns"> & { dispose(): void } {
+}): Pick<RunStoreState, "watchAgent" | "setStatusFilter" | "setShowTestRuns" | "refreshRuns"> & {
+  dispose(): void;
+} {
   const { api, transport, get, set } = input;
   let watched: Watch | null = null;
 
   const onRunUpdated = (run: RunRecord) => {
     if (watched === null || run.agentId !== watched.agentId) return;
     watched.buffered?.push(run);
-    set({ runs: upsertRun(get().runs, run, get().statusFilter) });
+    set({ runs: upsertRun(get().runs, run, getRunListFilter(get())) });
     input.onRun(run);
   };
 
@@ -41,16 +43,17 @@ export function createRunListActions(input: {
     if (current === null) return;
     const generation = ++current.generation;
     current.buffered = [];
-    const { statusFilter } = get();
+    const { statusFilter, showTestRuns } = get();
     try {
       const list = await api.listRuns({
         agentId: current.agentId,
         ...(statusFilter ? { status: statusFilter } : {}),
         limit: input.runsLimit ?? 100,
+        ...(showTestRuns ? { purpose: "all" as const } : {}),
       });
       if (watched !== current || current.generation !== generation) return;
       let runs = sortRuns(list);
-      for (const run of current.buffered) runs = upsertRun(runs, run, statusFilter);
+      for (const run of current.buffered) runs = upsertRun(runs, run, getRunListFilter(get()));
       set({ runs, runsLoaded: true });
     } catch (error) {
       if (watched === current && current.generation === generation)
@@ -73,6 +76,12 @@ export function createRunListActions(input: {
     },
     async setStatusFilter(statusFilter) {
       set({ statusFilter, runs: [], runsLoaded: false });
+      await loadRuns();
+    },
+    async setShowTestRuns(showTestRuns) {
+      if (get().showTestRuns === showTestRuns) return;
+      // the list already shown stays while the other one loads: a toggle does not blank History
+      set({ showTestRuns });
       await loadRuns();
     },
     refreshRuns: loadRuns,

@@ -16,8 +16,17 @@ describe("upsertRun", () => {
 
   it("drops a run that leaves the status filter, and ignores one that never passed it", () => {
     const runs = [run("a", "2025-01-01", "finished")];
-    expect(upsertRun(runs, run("a", "2025-01-01", "queued"), ["finished"])).toEqual([]);
-    expect(upsertRun(runs, run("b", "2025-01-02", "queued"), ["finished"])).toBe(runs);
+    expect(upsertRun(runs, run("a", "2025-01-01", "queued"), { statuses: ["finished"] })).toEqual([]);
+    expect(upsertRun(runs, run("b", "2025-01-02", "queued"), { statuses: ["finished"] })).toBe(runs);
+  });
+
+  it("keeps test cases' runs out unless test runs are shown", () => {
+    const runs = [run("a", "2025-01-01")];
+    const test = { ...run("t", "2025-01-02", "queued"), purpose: "test" as const };
+    expect(upsertRun(runs, test)).toBe(runs);
+    expect(upsertRun(runs, test, { showTestRuns: true }).map((item) => item.id)).toEqual(["t", "a"]);
+    // an open test run that is updated does not creep back into a list that hides them
+    expect(upsertRun([test, ...runs], { ...test, status: "paused" })).toEqual(runs);
   });
 
   it("puts a run that tells no time first", () => {

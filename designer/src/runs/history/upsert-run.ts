@@ -4,17 +4,34 @@ import type { RunRecord, RunStatus } from "@waddle/protocol";
 // A run that tells no time yet is the newest.
 const getRunTime = (run: RunRecord): string => run.createdAt ?? run.startedAt ?? "\uffff";
 
+/** Which runs the agent's run list holds: some statuses (null: all), and test cases' runs or not. */
+export interface RunListFilter {
+  statuses?: readonly RunStatus[] | null;
+  showTestRuns?: boolean;
+}
+
+/** The list filter of a run store's state. */
+export function getRunListFilter(state: {
+  statusFilter: readonly RunStatus[] | null;
+  showTestRuns: boolean;
+}): RunListFilter {
+  return { statuses: state.statusFilter, showTestRuns: state.showTestRuns };
+}
+
 /**
  * The agent's run list with `run` put in (replacing the one of its id) or taken out when it no longer
- * passes the status filter; newest first. Pure: returns a new array, or the same one when nothing changed.
+ * passes the filter (a test case's run passes only when test runs are shown); newest first. Pure: returns
+ * a new array, or the same one when nothing changed.
  */
 export function upsertRun(
   runs: readonly RunRecord[],
   run: RunRecord,
-  statusFilter: readonly RunStatus[] | null = null,
+  filter: RunListFilter = {},
 ): RunRecord[] {
   const index = runs.findIndex((candidate) => candidate.id === run.id);
-  const passes = statusFilter === null || statusFilter.includes(run.status);
+  const { statuses = null, showTestRuns = false } = filter;
+  const passes =
+    (statuses === null || statuses.includes(run.status)) && (showTestRuns || run.purpose !== "test");
   if (!passes)
     return index === -1 ? (runs as RunRecord[]) : runs.filter((candidate) => candidate.id !== run.id);
   const next = index === -1 ? [run, ...runs] : runs.map((candidate, at) => (at === index ? run : candidate));
