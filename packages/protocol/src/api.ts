@@ -3,6 +3,7 @@ import { ForkOf } from "./fork.js";
 import { AgentSpec, JsonSchema } from "./agent-spec.js";
 import { SIDE_EFFECTS, Slug } from "./names.js";
 import { PlannerResult, ResumeDecision, Usage } from "./planner-action.js";
+import { ChannelName, LATEST_CHANNEL, RELEASE_ERROR_CODES } from "./releases.js";
 import { RunEvent } from "./run-event.js";
 import { SpecIssue } from "./spec-issue.js";
 
@@ -43,6 +44,7 @@ export const API_ERROR_CODES = [
   "invalid_fork",
   /** Two cases of one test suite with the same name (`details.name`, `details.indices`). */
   "duplicate_case_name",
+  ...RELEASE_ERROR_CODES,
   "internal",
 ] as const;
 export const ApiErrorCode = z.enum(API_ERROR_CODES);
@@ -239,6 +241,8 @@ export const StartRunRequest = z.strictObject({
   toolContext: z.record(z.string(), z.unknown()).optional(),
   /** Run a saved version other than the latest. */
   agentVersion: z.int().positive().optional(),
+  /** Run what this channel serves; `latest`: the latest save (default: production, else the latest save). */
+  channel: z.union([ChannelName, z.literal(LATEST_CHANNEL)]).optional(),
   /** Run on the embedded offline model whatever the spec's LLMs say (a choice the person makes). */
   offline: z.boolean().optional(),
 });
@@ -283,6 +287,8 @@ export const RunOrigin = z.object({
   /** The test run and case a `test` run belongs to. */
   testRunId: z.string().optional(),
   caseId: z.string().optional(),
+  /** The channel the run's version was resolved from (`production`, `staging`…), when one was. */
+  channel: z.string().optional(),
   /** A fork: the run and step it was forked from (`POST /api/runs/:id/fork`). */
   forkOf: ForkOf.optional(),
   /**

@@ -271,6 +271,22 @@ export {
   TestCredentialResponse,
 } from "./credentials-api.js";
 export {
+  CHANNEL_NAME_PATTERN,
+  Channel,
+  ChannelName,
+  ChannelsResponse,
+  CreateReleaseRequest,
+  LATEST_CHANNEL,
+  PRODUCTION_CHANNEL,
+  RELEASE_ERROR_CODES,
+  Release,
+  ReleaseChannelName,
+  ReleasesQuery,
+  ReleasesResponse,
+  RollbackRequest,
+  RunTarget,
+} from "./releases.js";
+export {
   AUDIT_ACTIONS,
   AUDIT_LIST_DEFAULT_LIMIT,
   AUDIT_LIST_MAX_LIMIT,

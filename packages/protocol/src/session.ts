@@ -153,6 +153,8 @@ export const SESSION_TITLE_MAX = 200;
 export const CreateSessionRequest = z.strictObject({
   agentId: Slug,
   agentVersion: z.int().positive().optional(),
+  /** Pin what this channel serves now; `latest`: the latest save (default: production, else the latest save). */
+  channel: StartRunRequest.shape.channel,
   title: z.string().trim().min(1).max(SESSION_TITLE_MAX).optional(),
 });
 export type CreateSessionRequest = z.infer<typeof CreateSessionRequest>;

@@ -24,6 +24,10 @@ const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   invalid_agent_version: 422,
   invalid_fork: 422,
   duplicate_case_name: 422,
+  channel_moved: 409,
+  tests_failed: 409,
+  no_previous_release: 409,
+  agent_has_releases: 409,
   internal: 500,
 };
 

@@ -23,6 +23,7 @@ import {
   type TaskRecord,
   type WaddleStore,
 } from "./waddle-store.js";
+import { MemoryReleaseStore } from "./releases/memory-release-store.js";
 import { MemoryRunClaims } from "./memory-run-claims.js";
 import {
   agentExistsError,
@@ -65,6 +66,7 @@ export class MemoryStore implements WaddleStore {
   readonly credentials = new MemoryCredentialStore();
   readonly apiKeys = new MemoryApiKeyStore();
   readonly callRecords = new MemoryCallRecordStore();
+  readonly releases = new MemoryReleaseStore();
   readonly a2aTasks = new MemoryA2aTaskStore();
   private closed = false;
 

@@ -256,6 +256,36 @@ export const PG_MIGRATIONS: readonly { id: number; name: string; sql: string }[]
       );
     `,
   },
+  {
+    id: 13,
+    // Releases (see the SQLite migration 16).
+    name: "releases",
+    sql: `
+      CREATE TABLE agent_releases (
+        position bigserial PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        agent_id text NOT NULL,
+        channel text NOT NULL,
+        version integer NOT NULL,
+        previous_version integer,
+        previous_release_id text,
+        kind text NOT NULL,
+        released_at text NOT NULL,
+        released_by text NOT NULL,
+        notes text,
+        test_run_id text,
+        override_reason text
+      );
+      CREATE INDEX agent_releases_by_agent ON agent_releases (agent_id, channel);
+      CREATE TABLE agent_channels (
+        agent_id text NOT NULL,
+        name text NOT NULL,
+        release_id text NOT NULL,
+        PRIMARY KEY (agent_id, name)
+      );
+      ALTER TABLE api_keys ADD COLUMN can_release boolean NOT NULL DEFAULT false;
+    `,
+  },
 ];
 
 /** A fixed key for pg_advisory_lock: instances starting together migrate one at a time. */

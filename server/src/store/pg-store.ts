@@ -14,6 +14,7 @@ import { PgRunClaims } from "./pg-run-claims.js";
 import { appendRunEvents, assertFence, isStoreError, patchRun } from "./pg-run-writes.js";
 import { applyPgMigrations } from "./pg-migrations.js";
 import { insertPgRow, pgParameter } from "./insert-pg-row.js";
+import { PgReleaseStore } from "./releases/pg-release-store.js";
 import { PgDraftStore } from "./drafts/pg-draft-store.js";
 import { PgCredentialStore } from "./credentials/pg-credential-store.js";
 import { PgApiKeyStore } from "./api-keys/pg-api-key-store.js";
@@ -76,6 +77,7 @@ export class PgStore implements WaddleStore {
   readonly audit = new PgAuditStore((text, params, kind) => this.query(text, params, kind));
   readonly drafts = new PgDraftStore((text, params, kind) => this.query(text, params, kind));
   readonly callRecords = new PgCallRecordStore((text, params, kind) => this.query(text, params, kind));
+  readonly releases = new PgReleaseStore((text, params, kind) => this.query(text, params, kind));
   readonly a2aTasks = new PgA2aTaskStore((text, params, kind) => this.query(text, params, kind));
   readonly sessions = new PgSessionStore(
     (text, params, kind) => this.query(text, params, kind),

@@ -272,6 +272,35 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
       );
     `,
   },
+  {
+    id: 16,
+    // Releases (issue 32): each channel points at its current release; releases are kept newest last.
+    name: "releases",
+    sql: `
+      CREATE TABLE agent_releases (
+        id TEXT PRIMARY KEY,
+        agent_id TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        previous_version INTEGER,
+        previous_release_id TEXT,
+        kind TEXT NOT NULL,
+        released_at TEXT NOT NULL,
+        released_by TEXT NOT NULL,
+        notes TEXT,
+        test_run_id TEXT,
+        override_reason TEXT
+      );
+      CREATE INDEX agent_releases_by_agent ON agent_releases (agent_id, channel);
+      CREATE TABLE agent_channels (
+        agent_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        release_id TEXT NOT NULL,
+        PRIMARY KEY (agent_id, name)
+      ) WITHOUT ROWID;
+      ALTER TABLE api_keys ADD COLUMN can_release INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /** Applies the migrations the database has not seen yet; returns how many ran. */

@@ -17,6 +17,7 @@ import { SqliteApiKeyStore } from "./api-keys/sqlite-api-key-store.js";
 import { SqliteRequestKeyStore } from "./request-keys/sqlite-request-key-store.js";
 import { SqliteAuditStore } from "./audit/sqlite-audit-store.js";
 import { SqliteA2aTaskStore } from "./a2a-tasks/sqlite-a2a-task-store.js";
+import { SqliteReleaseStore } from "./releases/sqlite-release-store.js";
 import { SqliteDraftStore } from "./drafts/sqlite-draft-store.js";
 import { SqliteSessionStore } from "./sessions/sqlite-session-store.js";
 import { SqliteTestStore } from "./tests/sqlite-test-store.js";
@@ -86,6 +87,7 @@ export class SqliteStore implements WaddleStore {
   readonly apiKeys: SqliteApiKeyStore;
   readonly callRecords: SqliteCallRecordStore;
   readonly a2aTasks: SqliteA2aTaskStore;
+  readonly releases: SqliteReleaseStore;
   private readonly claims: SqliteRunClaims;
 
   /** Opens (creating when needed) the database at `filename`; `":memory:"` for a throwaway one. */
@@ -100,6 +102,7 @@ export class SqliteStore implements WaddleStore {
     this.apiKeys = new SqliteApiKeyStore(this.db);
     this.callRecords = new SqliteCallRecordStore(this.db);
     this.a2aTasks = new SqliteA2aTaskStore(this.db);
+    this.releases = new SqliteReleaseStore(this.db);
     this.claims = new SqliteRunClaims(
       this.db,
       (text) => this.sql(text),

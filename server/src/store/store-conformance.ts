@@ -10,6 +10,7 @@ import { testStoreCases } from "./tests/test-store-cases.js";
 import { callRecordCases } from "./call-records/call-record-cases.js";
 import { auditStoreCases } from "./audit/audit-store-cases.js";
 import { storeAgentCases } from "./store-agent-cases.js";
+import { storeReleaseCases } from "./releases/store-release-cases.js";
 import {
   expectStoreError,
   storeClaimCases,
@@ -46,6 +47,7 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...apiKeyStoreCases,
   ...callRecordCases,
   ...storeAgentCases,
+  ...storeReleaseCases,
   {
     name: "creates, patches and lists runs newest first",
     run: (make) =>

@@ -27,6 +27,7 @@ import type { SessionStore } from "./sessions/session-store.js";
 import type { TestStore } from "./tests/test-store.js";
 import type { CallRecordStore } from "./call-records/call-record-store.js";
 import type { AuditStore } from "./audit/audit-store.js";
+import type { ReleaseStore } from "./releases/release-store.js";
 
 /** What a run starts with; the store fills `lastSeq`, `usage` and the timestamps. */
 export interface NewRun {
@@ -264,6 +265,8 @@ export interface WaddleStore {
   readonly audit: AuditStore;
   /** A2A tasks (`/a2a/:agentId`): each maps to a run, its context to a session. */
   readonly a2aTasks: A2aTaskStore;
+  /** Agents' channels and their releases (issue 32). */
+  readonly releases: ReleaseStore;
 
   /** Resolves when the database answers (for `/api/health`); stores in this process need none. */
   ping?(): Promise<void>;

@@ -7,6 +7,7 @@ export interface ApiKeyRow {
   role: string;
   agents: string | null;
   can_decide: number | boolean;
+  can_release?: number | boolean;
   rate_limit: string | null;
   expires_at: string | null;
   created_at: string;
@@ -16,21 +17,23 @@ export interface ApiKeyRow {
 }
 
 export const API_KEY_COLUMNS =
-  "id, name, role, agents, can_decide, rate_limit, expires_at, created_at, last_used_at, revoked_at, hash";
+  "id, name, role, agents, can_decide, rate_limit, expires_at, created_at, last_used_at, revoked_at, hash, can_release";
 
-export function toApiKeyValues(key: StoredApiKey, canDecide: number | boolean): unknown[] {
+/** The row's values in `API_KEY_COLUMNS` order; flags as the database spells booleans (`asFlag`). */
+export function toApiKeyValues(key: StoredApiKey, asFlag: (value: boolean) => number | boolean): unknown[] {
   return [
     key.id,
     key.name,
     key.role,
     key.agents === null ? null : JSON.stringify(key.agents),
-    canDecide,
+    asFlag(key.canDecide),
     key.rateLimit,
     key.expiresAt,
     key.createdAt,
     key.lastUsedAt,
     key.revokedAt,
     key.hash,
+    asFlag(key.canRelease === true),
   ];
 }
 
@@ -45,6 +48,7 @@ export function toStoredApiKey(row: ApiKeyRow): StoredApiKey {
       ? agents.filter((agent): agent is string => typeof agent === "string")
       : null,
     canDecide: row.can_decide === true || row.can_decide === 1,
+    ...(row.can_release === true || row.can_release === 1 ? { canRelease: true } : {}),
     rateLimit: row.rate_limit,
     expiresAt: row.expires_at,
     createdAt: row.created_at,

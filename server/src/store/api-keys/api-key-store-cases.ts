@@ -21,6 +21,7 @@ const runner: StoredApiKey = {
   role: "runner",
   agents: ["alpha", "beta"],
   canDecide: true,
+  canRelease: true,
   rateLimit: "60/min",
   expiresAt: "2030-01-01T00:00:00.000Z",
   createdAt: "2025-01-02T00:00:00.000Z",

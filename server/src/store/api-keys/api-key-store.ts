@@ -11,6 +11,8 @@ export interface StoredApiKey {
   /** The agents the key is limited to; null: every agent. */
   agents: string[] | null;
   canDecide: boolean;
+  /** An `editor` key that may also release to `production`. */
+  canRelease?: boolean;
   /** The key's own rate limit (`60/min`, `5/s`, `100/h`); null: the server's default. */
   rateLimit: string | null;
   expiresAt: string | null;

@@ -8,8 +8,8 @@ export class PgApiKeyStore implements ApiKeyStore {
 
   async create(key: StoredApiKey): Promise<void> {
     await this.query(
-      `INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      toApiKeyValues(key, key.canDecide),
+      `INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      toApiKeyValues(key, (value) => value),
       "write",
     );
   }

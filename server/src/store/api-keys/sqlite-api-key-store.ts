@@ -8,8 +8,8 @@ export class SqliteApiKeyStore implements ApiKeyStore {
 
   async create(key: StoredApiKey): Promise<void> {
     this.db
-      .prepare(`INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(...toApiKeyValues(key, key.canDecide ? 1 : 0));
+      .prepare(`INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(...toApiKeyValues(key, (value) => (value ? 1 : 0)));
   }
 
   async list(): Promise<StoredApiKey[]> {

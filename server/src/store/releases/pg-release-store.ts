@@ -1,0 +1,86 @@
+import { StoreError } from "../waddle-store.js";
+import type { PgQuery } from "../request-keys/pg-request-key-store.js";
+import { getChannelOf, type ReleaseStore, type StoredChannel, type StoredRelease } from "./release-store.js";
+import { RELEASE_COLUMNS, toReleaseValues, toStoredRelease, type ReleaseRow } from "./release-rows.js";
+
+const CHANNEL_ROWS = `SELECT r.* FROM agent_channels c JOIN agent_releases r ON r.id = c.release_id`;
+
+/**
+ * Releases and channels in the PostgreSQL store (migration 13). A release is one statement: the channel's
+ * conditional upsert and the release's insert, which happens only when the upsert did.
+ */
+export class PgReleaseStore implements ReleaseStore {
+  constructor(private readonly query: PgQuery) {}
+
+  async create(
+    release: StoredRelease,
+    options: { expectedReleaseId?: string | null } = {},
+  ): Promise<StoredRelease> {
+    const expected = options.expectedReleaseId;
+    const onConflict =
+      expected === undefined
+        ? "DO UPDATE SET release_id = EXCLUDED.release_id"
+        : expected === null
+          ? "DO NOTHING"
+          : "DO UPDATE SET release_id = EXCLUDED.release_id WHERE agent_channels.release_id = $13";
+    const values = toReleaseValues(release);
+    // Typed: a parameter of INSERT … SELECT is text unless cast (version and previous_version are integers).
+    const placeholders = values
+      .map((_, index) => `$${index + 1}${index === 3 || index === 4 ? "::integer" : "::text"}`)
+      .join(", ");
+    const { rows } = await this.query(
+      `WITH moved AS (
+         INSERT INTO agent_channels (agent_id, name, release_id) VALUES ($2, $3, $1)
+         ON CONFLICT (agent_id, name) ${onConflict}
+         RETURNING release_id
+       )
+       INSERT INTO agent_releases (${RELEASE_COLUMNS})
+       SELECT ${placeholders} WHERE EXISTS (SELECT 1 FROM moved) RETURNING id`,
+      typeof expected === "string" ? [...values, expected] : values,
+      "write",
+    );
+    if (rows.length === 0) {
+      const channel = await this.getChannel(release.agentId, release.channel);
+      throw new StoreError("conflict", `Channel "${release.channel}" moved meanwhile.`, {
+        channel: channel ?? null,
+      });
+    }
+    return structuredClone(release);
+  }
+
+  async listChannels(agentId: string): Promise<StoredChannel[]> {
+    const { rows } = await this.query(`${CHANNEL_ROWS} WHERE c.agent_id = $1 ORDER BY c.name`, [agentId]);
+    return (rows as ReleaseRow[]).map((row) => getChannelOf(toStoredRelease(row)));
+  }
+
+  async getChannel(agentId: string, name: string): Promise<StoredChannel | undefined> {
+    const { rows } = await this.query(`${CHANNEL_ROWS} WHERE c.agent_id = $1 AND c.name = $2`, [
+      agentId,
+      name,
+    ]);
+    return rows[0] ? getChannelOf(toStoredRelease(rows[0] as ReleaseRow)) : undefined;
+  }
+
+  async list(agentId: string, options: { channel?: string; limit?: number } = {}): Promise<StoredRelease[]> {
+    const { rows } = await this.query(
+      `SELECT * FROM agent_releases WHERE agent_id = $1 AND ($2::text IS NULL OR channel = $2)
+       ORDER BY position DESC LIMIT $3`,
+      [agentId, options.channel ?? null, options.limit ?? null],
+    );
+    return (rows as ReleaseRow[]).map(toStoredRelease);
+  }
+
+  async get(id: string): Promise<StoredRelease | undefined> {
+    const { rows } = await this.query("SELECT * FROM agent_releases WHERE id = $1", [id]);
+    return rows[0] ? toStoredRelease(rows[0] as ReleaseRow) : undefined;
+  }
+
+  async deleteAgent(agentId: string): Promise<void> {
+    await this.query(
+      `WITH gone AS (DELETE FROM agent_channels WHERE agent_id = $1)
+       DELETE FROM agent_releases WHERE agent_id = $1`,
+      [agentId],
+      "write",
+    );
+  }
+}
