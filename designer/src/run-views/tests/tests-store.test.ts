@@ -1,5 +1,6 @@
 import type { TestRunRecord } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
+import { ApiError } from "../../api/api-error.js";
 import { createTestsStore, type TestsStoreApi } from "./tests-store.js";
 
 const record = (id: string, status: TestRunRecord["status"], agentId = "orders"): TestRunRecord => ({
@@ -60,6 +61,27 @@ describe("the Tests tab's store", () => {
     // one started elsewhere (the CLI, another tab) is listed first
     store.getState().applyRecord(record("tr_2", "running"));
     expect(store.getState().testRuns.map((run) => run.id)).toEqual(["tr_2", "tr_1"]);
+  });
+
+  it("shows the server's refusal of two cases with one name, and keeps the cases as they were", async () => {
+    const cases = [
+      { id: "a", name: "same", query: "one", toolContextKeys: [], mocks: [], llm: "live", expect: {} },
+      { id: "b", name: "same", query: "two", toolContextKeys: [], mocks: [], llm: "live", expect: {} },
+    ];
+    const message =
+      'Cases 1 and 2 of the suite are both named "same": give each case its own name (or delete one).';
+    const api = {
+      getTestSuite: () => Promise.resolve({ version: 1, cases }),
+      listVersions: () => Promise.resolve([]),
+      listTestRuns: () => Promise.resolve([]),
+      putTestSuite: () =>
+        Promise.reject(new ApiError("duplicate_case_name", message, 422, { name: "same", indices: [0, 1] })),
+    } as unknown as TestsStoreApi;
+    const store = createTestsStore(api);
+    await store.getState().load("orders");
+    expect(await store.getState().setExpect("a", { status: "finished" })).toBe(false);
+    expect(store.getState().error).toBe(message);
+    expect(store.getState().cases.map((testCase) => testCase.expect)).toEqual([{}, {}]);
   });
 
   it("keeps a refused request's words as the tab's error", async () => {
