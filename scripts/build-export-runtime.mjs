@@ -3,15 +3,19 @@
 // each one bundled ESM file plus its declaration files, with every other @waddle/* and npm import left
 // external; manifest.json lists the files and the exact versions of the npm packages the bundles import.
 // Run by `npm run build` (after `tsc -b`, whose .d.ts files it copies); tests that export a ts-project run
-// it through server/src/testing/ensure-export-runtime.ts. Output: server/dist/export-runtime/.
+// it through server/src/testing/ensure-export-runtime.ts, `npm start` when it is missing or stale, and the
+// server on the first ts-project export that finds none. Output: server/dist/export-runtime/, or the folder
+// given as `--out DIR`.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { build } from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const outDir = path.join(root, "server/dist/export-runtime");
+const { values: args } = parseArgs({ options: { out: { type: "string" } } });
+const outDir = path.resolve(args.out ?? path.join(root, "server/dist/export-runtime"));
 
 /** The packages vendored into an export: where their source and .d.ts are, and what they export. */
 const PACKAGES = [

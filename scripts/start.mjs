@@ -1,4 +1,5 @@
-// `npm start`: builds what is missing or stale (TypeScript packages, the designer), then serves Waddle.
+// `npm start`: builds what is missing or stale (TypeScript packages, the runtime a ts-project export ships,
+// the designer), then serves Waddle.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -29,6 +30,15 @@ console.log(
 const started = Date.now();
 run(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-b", "tsconfig.build.json"]);
 console.log(`Waddle: packages ready in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+
+// The bundles a ts-project export ships (scripts/build-export-runtime.mjs): without them that download fails.
+const exportRuntime = path.join(root, "server/dist/export-runtime/manifest.json");
+const runtimeSources = ["packages/protocol/src", "packages/planner/src", "server/src", "server/package.json"];
+const runtimeMtime = Math.max(...runtimeSources.map((entry) => newestMtime(path.join(root, entry))));
+if (!existsSync(exportRuntime) || statSync(exportRuntime).mtimeMs < runtimeMtime) {
+  console.log("Waddle: building the runtime a TS project export ships…");
+  run(process.execPath, [path.join(root, "scripts/build-export-runtime.mjs")]);
+}
 
 const designerBuilt = path.join(root, "designer/dist/index.html");
 const designerSources = [

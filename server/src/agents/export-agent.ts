@@ -2,6 +2,7 @@ import type { AgentSpec, ExportFormat } from "@waddle/protocol";
 import { strToU8, zipSync } from "fflate";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import { exportAgentTypeScript } from "./export-agent-typescript.js";
+import { loadExportRuntime } from "./export-runtime.js";
 import { exportTsProject } from "./export-ts-project.js";
 import { getExportBundle } from "./get-export-bundle.js";
 import { exportPenguiflow } from "./penguiflow/export-penguiflow.js";
@@ -24,13 +25,15 @@ export function zipFiles(folder: string, files: Record<string, string>): Uint8Ar
 /**
  * An agent in any export format: `json` (the spec), `ts` (one module over `@waddle/server/runtime`),
  * `ts-project` (a zip with package.json, agent.ts, run.ts, …) or `penguiflow` (a zip with catalog.py,
- * planner.py, …). Subagents come from `getAgent`, module tools' files from `registry`.
+ * planner.py, …). Subagents come from `getAgent`, module tools' files from `registry`. A ts-project builds
+ * the runtime it ships on first use when missing (`runtimeDir`, for tests: where that runtime is).
  */
 export async function exportAgent(options: {
   spec: AgentSpec;
   format: ExportFormat;
   getAgent: (id: string) => Promise<AgentSpec | undefined>;
   registry?: ToolRegistry;
+  runtimeDir?: string;
 }): Promise<AgentExport> {
   const { spec, format } = options;
   switch (format) {
@@ -50,10 +53,14 @@ export async function exportAgent(options: {
           body: exportAgentTypeScript(bundle),
         };
       }
+      await loadExportRuntime(options.runtimeDir);
       return {
         filename: `${spec.id}-ts.zip`,
         contentType: "application/zip",
-        body: zipFiles(spec.id, exportTsProject(bundle)),
+        body: zipFiles(
+          spec.id,
+          exportTsProject(bundle, options.runtimeDir ? { runtimeDir: options.runtimeDir } : {}),
+        ),
       };
     }
     case "penguiflow":

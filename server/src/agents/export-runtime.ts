@@ -1,14 +1,17 @@
+import { execFile } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { ApiError } from "../shared/api-error.js";
 
+const here = path.dirname(fileURLToPath(import.meta.url));
+
 /** server/dist/export-runtime, the same from src/agents and dist/agents. */
-export const EXPORT_RUNTIME_DIR = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "../../dist/export-runtime",
-);
+export const EXPORT_RUNTIME_DIR = path.resolve(here, "../../dist/export-runtime");
+
+/** The script that builds it, in a checkout (a server copied without scripts/ has none). */
+const BUILD_SCRIPT = path.resolve(here, "../../../scripts/build-export-runtime.mjs");
 
 /** manifest.json, as scripts/build-export-runtime.mjs writes it. */
 const ExportRuntimeManifest = z.object({
@@ -44,8 +47,8 @@ function parseManifest(file: string): z.ZodSafeParseResult<ExportRuntimeManifest
 /**
  * The bundled @waddle/protocol, @waddle/planner and @waddle/server/runtime that a `format=ts-project` export
  * ships under `vendor/`, since those packages are not published. `npm run build` makes them
- * (scripts/build-export-runtime.mjs); without them the export answers 500 with `details.reason`
- * `export_runtime_missing` and says to run it.
+ * (scripts/build-export-runtime.mjs), and `loadExportRuntime` on first use; without them the export answers
+ * 500 with `details.reason` `export_runtime_missing` and says to run it.
  */
 export function readExportRuntime(dir: string = EXPORT_RUNTIME_DIR): ExportRuntime {
   const manifestFile = path.join(dir, "manifest.json");
@@ -73,4 +76,47 @@ export function readExportRuntime(dir: string = EXPORT_RUNTIME_DIR): ExportRunti
   const runtime = { manifest: parsed.data, files };
   cache.set(dir, { mtimeMs, runtime });
   return runtime;
+}
+
+/** Builds in flight, by folder: concurrent exports wait for one build (the script also locks across processes). */
+const builds = new Map<string, Promise<void>>();
+
+function runBuildScript(script: string, dir: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [script, "--out", dir],
+      { cwd: path.resolve(path.dirname(script), ".."), timeout: 600_000, maxBuffer: 16 * 1024 * 1024 },
+      (error) => (error ? reject(error) : resolve()),
+    );
+  });
+}
+
+/**
+ * `readExportRuntime`, after building the runtime when it is missing and this server runs from a checkout
+ * (scripts/build-export-runtime.mjs beside it): the first ts-project export of a server started without
+ * `npm run build` (`npm run dev`, an old `npm start`) builds it instead of failing. Takes about a minute.
+ */
+export async function loadExportRuntime(
+  dir: string = EXPORT_RUNTIME_DIR,
+  options: { buildScript?: string } = {},
+): Promise<ExportRuntime> {
+  const script = options.buildScript ?? BUILD_SCRIPT;
+  if (!existsSync(path.join(dir, "manifest.json")) && existsSync(script)) {
+    let build = builds.get(dir);
+    if (!build) {
+      build = runBuildScript(script, dir).finally(() => builds.delete(dir));
+      builds.set(dir, build);
+    }
+    try {
+      await build;
+    } catch {
+      throw new ApiError(
+        "internal",
+        "The ts-project export ships a bundled Waddle runtime, and building it failed: run `node scripts/build-export-runtime.mjs` to see why, fix it and export again.",
+        { reason: "export_runtime_build_failed", path: dir },
+      );
+    }
+  }
+  return readExportRuntime(dir);
 }

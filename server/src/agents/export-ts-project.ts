@@ -53,6 +53,13 @@ const TSCONFIG = `${JSON.stringify(
   2,
 )}\n`;
 
+/**
+ * The install scripts of the project's dependencies, declared for npm's `allowScripts` (npm 11) so that
+ * `npm install` runs them without asking for an approval: esbuild's postinstall (under tsx) checks its
+ * platform binary and fetches it when the optional package did not install. No other dependency has one.
+ */
+const ALLOW_SCRIPTS = { esbuild: true };
+
 /** Markdown-safe one-line text for the README (comment rules, and no backticks). */
 const toReadmeText = (text: string) => toCommentText(text).replaceAll("`", "'");
 
@@ -155,6 +162,7 @@ export function exportTsProject(
       ].sort(([a], [b]) => (a! < b! ? -1 : 1)),
     ) as Record<string, string>,
     devDependencies: { "@types/node": versions["@types/node"], typescript: versions.typescript },
+    allowScripts: ALLOW_SCRIPTS,
   };
   const files: Record<string, string> = {
     "package.json": `${JSON.stringify(packageJson, null, 2)}\n`,

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { strFromU8, unzipSync } from "fflate";
@@ -57,7 +58,10 @@ describe("GET /api/agents/:id/export", () => {
     const packageJson = JSON.parse(strFromU8(files["writing-review/package.json"]!)) as {
       dependencies: Record<string, string>;
       devDependencies: Record<string, string>;
+      allowScripts: Record<string, boolean>;
     };
+    // npm 11 installs it without asking to approve install scripts: esbuild's (under tsx) is the only one.
+    expect(packageJson.allowScripts).toEqual({ esbuild: true });
     // @waddle/* are not published: they come bundled in vendor/; everything else at an exact version.
     expect(packageJson.dependencies).toMatchObject({
       "@waddle/planner": "file:./vendor/waddle-planner",
@@ -135,4 +139,30 @@ describe("GET /api/agents/:id/export", () => {
     expect(imported.status).toBe(200);
     expect((imported.body as { spec: unknown }).spec).toEqual(saved.spec);
   });
+});
+
+describe("GET /api/agents/:id/export?format=ts-project on a server built without the export runtime", () => {
+  it("builds the runtime on the first download instead of answering export_runtime_missing", async () => {
+    const runtimeDir = path.join(mkdtempSync(path.join(tmpdir(), "waddle-clean-build-")), "export-runtime");
+    const clean = await startTestServer({ env: {}, exportRuntimeDir: runtimeDir });
+    try {
+      expect(existsSync(runtimeDir)).toBe(false);
+      const response = await fetch(`${clean.url}/api/agents/support-triage/export?format=ts-project`);
+      expect(response.status, await response.clone().text()).toBe(200);
+      const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
+      for (const file of [
+        "package.json",
+        "run.ts",
+        "vendor/waddle-server/runtime.js",
+        "vendor/waddle-planner/index.js",
+        "vendor/waddle-protocol/index.js",
+      ]) {
+        expect(files[`support-triage/${file}`], file).toBeDefined();
+      }
+      expect(existsSync(path.join(runtimeDir, "manifest.json"))).toBe(true);
+    } finally {
+      await clean.stop();
+      rmSync(path.dirname(runtimeDir), { recursive: true, force: true });
+    }
+  }, 600_000);
 });
