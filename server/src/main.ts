@@ -40,6 +40,9 @@ async function main(): Promise<void> {
   process.stdout.write(`Waddle listening on ${server.url}\n`);
   process.stdout.write(`  LLM: ${model}\n`);
   process.stdout.write(
+    `  LLM keys: from the environment (OPENAI_API_KEY), or add them in the browser: Credentials, ${server.url}/#/settings/credentials\n`,
+  );
+  process.stdout.write(
     `  data: ${config.databaseUrl ? "PostgreSQL (WADDLE_DATABASE_URL)" : config.dataDir} · tools: ${server.registry.list().length} module tools · auth: ${config.token ? "token required" : "none (127.0.0.1 only)"}\n`,
   );
   if (config.redisUrl) {
