@@ -6,7 +6,7 @@
 export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   // server and tools
   "GET /api/health":
-    "`{ok, version, offline, authRequired}`; with PostgreSQL or Redis also `parts`, and 503 with `ok: false` while one is down",
+    "`{ok, version, offline, authRequired, cliPath?}` (`cliPath`: the CLI script's absolute path, to a signed-in caller); with PostgreSQL or Redis also `parts`, and 503 with `ok: false` while one is down",
   "GET /api/tools": "`{tools: [...]}`: the registered module tools with their JSON Schemas",
   "GET /api/schema/agent-spec.json": "the JSON Schema of `AgentSpec`",
   "GET /api/mcp/servers":

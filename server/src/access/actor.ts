@@ -36,6 +36,11 @@ export function actorOf(response: Response): Actor {
   return (response.locals["actor"] as Actor | undefined) ?? LOCAL_ACTOR;
 }
 
+/** True when the auth middleware found who is asking (a public route asked without credentials: false). */
+export function hasActor(response: Response): boolean {
+  return response.locals["actor"] !== undefined;
+}
+
 export function setActor(response: Response, actor: Actor): void {
   response.locals["actor"] = actor;
 }

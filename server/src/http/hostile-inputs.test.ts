@@ -243,7 +243,12 @@ describe("hostile inputs", () => {
   });
 
   it("stays up and healthy after all of them", async () => {
-    expect((await server.request("/api/health")).body).toMatchObject({ ok: true, authRequired: true });
+    const anonymous = (await server.request("/api/health")).body as { cliPath?: string };
+    expect(anonymous).toMatchObject({ ok: true, authRequired: true });
+    // The CLI's path on this machine only to a caller with the token.
+    expect(anonymous.cliPath).toBeUndefined();
+    const signedIn = (await server.request("/api/health", { headers: auth })).body as { cliPath?: string };
+    expect(signedIn.cliPath).toMatch(/\/apps\/cli\/bin\/waddle\.mjs$/);
     expect((await server.request("/api/agents", { headers: auth })).status).toBe(200);
   });
 });

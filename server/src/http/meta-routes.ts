@@ -1,6 +1,21 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { agentSpecJsonSchema, type HealthResponse, type ToolsResponse } from "@waddle/protocol";
 import { Router } from "express";
+import { hasActor } from "../access/actor.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
+
+/** apps/cli/bin/waddle.mjs of the checkout this server runs from (the same from src/http and dist/http). */
+const CLI_SCRIPT = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../../apps/cli/bin/waddle.mjs",
+);
+
+/** The CLI script beside this server, when there is one: it is not on npm, so snippets run it by path. */
+export function getCliPath(): string | undefined {
+  return existsSync(CLI_SCRIPT) ? CLI_SCRIPT : undefined;
+}
 
 /** Whether each outside part the server needs answers (PostgreSQL, Redis); absent parts are not listed. */
 export type PartsHealth = () => Promise<Record<string, "up" | "down">>;
@@ -15,6 +30,7 @@ export function createMetaRoutes(options: {
   health?: PartsHealth;
 }): Router {
   const router = Router();
+  const cliPath = getCliPath();
   router.get("/health", async (_request, response) => {
     const parts = options.health ? await options.health() : undefined;
     const ok = parts === undefined || Object.values(parts).every((state) => state === "up");
@@ -23,6 +39,8 @@ export function createMetaRoutes(options: {
       version: options.version,
       offline: options.offline,
       authRequired: options.authRequired,
+      // A file path tells an anonymous caller of a server with a token about the machine: only when signed in.
+      ...(cliPath && (!options.authRequired || hasActor(response)) ? { cliPath } : {}),
       ...(parts ? { parts } : {}),
     };
     response.status(ok ? 200 : 503).json(body);

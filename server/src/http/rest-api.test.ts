@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   AgentRecord,
   AgentSpec,
@@ -43,7 +45,9 @@ describe("meta routes", () => {
       expect(schema.safeParse((await server.request(route)).body).error, route).toBeUndefined();
     }
     const health = await server.request("/api/health");
-    expect(health.body).toEqual({ ok: true, version: "0.1.0", offline: true, authRequired: false });
+    // Where this checkout's CLI is, for the designer's Use snippets (the CLI is not on npm).
+    const cliPath = path.resolve(fileURLToPath(import.meta.url), "../../../../apps/cli/bin/waddle.mjs");
+    expect(health.body).toEqual({ ok: true, version: "0.1.0", offline: true, authRequired: false, cliPath });
     const tools = await server.request("/api/tools");
     const calculator = tools.body.tools.find((tool: { name: string }) => tool.name === "calculator");
     expect(calculator).toMatchObject({
