@@ -66,9 +66,10 @@ test("export an agent as JSON, import it back, save it: the same agent", async (
 });
 
 test("import PenguiFlow planning hints into the open agent (undoable)", async ({ page }) => {
-  await openDesigner(page, "#/agents/email-approval");
+  // cached_index is not in the agent's ordering_hints: disallowing one of those would be a conflict, refused
+  await openDesigner(page, "#/agents/cached-retrieval");
   await expect(page.getByTestId("save-status")).toHaveText("Saved · v1");
-  await expect(toolNode(page, "draft_email")).not.toHaveClass(/is-disallowed/);
+  await expect(toolNode(page, "cached_index")).not.toHaveClass(/is-disallowed/);
 
   await page.getByTestId("command-import").click();
   const dialog = page.getByTestId("import-dialog");
@@ -80,8 +81,8 @@ test("import PenguiFlow planning hints into the open agent (undoable)", async ({
     JSON.stringify(
       {
         planning_hints: {
-          disallow_nodes: ["draft_email"],
-          prefer_nodes: ["lookup_contact"],
+          disallow_nodes: ["cached_index"],
+          prefer_nodes: ["live_search"],
           budget_hints: { max_cost_usd: 0.25 },
         },
       },
@@ -94,14 +95,14 @@ test("import PenguiFlow planning hints into the open agent (undoable)", async ({
   await dialog.getByTestId("import-submit").click();
   await expect(dialog).toBeHidden();
 
-  await expect(toolNode(page, "draft_email")).toHaveClass(/is-disallowed/);
+  await expect(toolNode(page, "cached_index")).toHaveClass(/is-disallowed/);
   await page.getByTestId("tab-hints").click();
-  await expect(page.getByTestId("hint-prefer_nodes-lookup_contact")).toBeChecked();
+  await expect(page.getByTestId("hint-prefer_nodes-live_search")).toBeChecked();
   await expect(page.getByTestId("budget-max-cost")).toHaveValue("0.25");
   await expect(page.getByTestId("save-status")).toHaveText("Unsaved changes");
 
   await page.getByTestId("command-undo").click();
-  await expect(toolNode(page, "draft_email")).not.toHaveClass(/is-disallowed/);
+  await expect(toolNode(page, "cached_index")).not.toHaveClass(/is-disallowed/);
   await expect(page.getByTestId("save-status")).toHaveText("Saved · v1");
 });
 
