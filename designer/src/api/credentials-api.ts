@@ -3,9 +3,11 @@ import {
   CredentialInfo,
   CredentialsCheckResponse,
   CredentialsResponse,
+  TestCredentialResponse,
   type AgentSpec,
   type PutAllowListRequest,
   type PutCredentialRequest,
+  type TestCredentialRequest,
 } from "@waddle/protocol";
 import { route, type ApiRequester } from "./api-requester.js";
 
@@ -24,6 +26,14 @@ export function createCredentialsApi(http: ApiRequester) {
 
     async deleteCredential(name: string): Promise<void> {
       await http.request("DELETE", route`/api/credentials/${name}`);
+    },
+
+    /**
+     * Tries an LLM credential's key on its endpoint (or `baseUrl`): its models, or why it failed. A name
+     * that is no LLM credential throws ApiError (404).
+     */
+    async testCredential(name: string, body: TestCredentialRequest = {}): Promise<TestCredentialResponse> {
+      return http.json("POST", route`/api/credentials/${name}/test`, TestCredentialResponse, body);
     },
 
     /** What Run would meet for this spec on this server: its model's key and endpoint, http hosts. */

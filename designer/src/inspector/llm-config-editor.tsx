@@ -8,6 +8,7 @@ import {
 import type { ReactElement } from "react";
 import { NumberField, SelectField, TextField } from "../components/fields.js";
 import { CredentialField } from "./credential-field.js";
+import { ModelField } from "./model-field.js";
 
 interface LlmConfigEditorProps {
   value: LlmConfig;
@@ -61,12 +62,7 @@ export function LlmConfigEditor({ value, onChange, testId }: LlmConfigEditorProp
           )
         }
       />
-      <TextField
-        label="Model"
-        value={value.model}
-        onChange={(model) => onChange({ model })}
-        placeholder="gpt-4o-mini"
-      />
+      <ModelField llm={value} onChange={(model) => onChange({ model })} />
       {offline ? null : (
         <>
           <TextField

@@ -6,6 +6,8 @@ import { useEditor } from "../editor/editor-context.js";
 import { AllowListSection } from "./allow-list-section.js";
 import { CredentialForm, type CredentialDraft } from "./credential-form.js";
 import type { CredentialsRoute } from "./settings-route.js";
+import { CredentialTestButton, CredentialTestResult, useCredentialTest } from "./credential-test.js";
+import { forgetCredentialModels } from "./credential-models.js";
 
 const SECTIONS: { kind: CredentialKind; title: string; hint: string }[] = [
   {
@@ -42,6 +44,8 @@ function CredentialItem(props: {
 }): ReactElement {
   const { credential } = props;
   const fromEnv = credential.source === "environment";
+  const test = useCredentialTest(credential.name);
+  const testable = credential.kind === "llm" && !credential.shadowed;
   return (
     <li
       className={`credential-item${credential.shadowed ? " is-shadowed" : ""}`}
@@ -64,7 +68,9 @@ function CredentialItem(props: {
         {credential.shadowed ? (
           <span className="field-hint">Not used: the environment&apos;s {credential.name} wins.</span>
         ) : null}
+        {testable ? <CredentialTestResult state={test.state} /> : null}
       </div>
+      {testable ? <CredentialTestButton state={test.state} onTest={test.run} /> : null}
       {fromEnv ? (
         <span
           className="badge badge-muted"
@@ -126,6 +132,7 @@ export function CredentialsPage(props: {
       return;
     try {
       await editor.api.deleteCredential(name);
+      forgetCredentialModels(editor.api, name);
       await load();
     } catch (caught) {
       setError(getErrorMessage(caught));
@@ -167,7 +174,8 @@ export function CredentialsPage(props: {
             key={`${draft.kind}:${draft.name}:${draft.replacing ? "r" : "a"}`}
             draft={draft}
             onCancel={() => setDraft(null)}
-            onSaved={() => {
+            onSaved={(saved) => {
+              forgetCredentialModels(editor.api, saved.name);
               setDraft(null);
               void load();
             }}
