@@ -7,6 +7,7 @@ import { getModelLabel } from "./get-model-label.js";
 import { cancelShownRun, startRunFromPanel } from "../run-actions.js";
 import { getRunPanelStore, useRunPanel } from "./run-panel-store.js";
 import { RunModelWarning } from "./run-model-warning.js";
+import { OfflineModelNotice } from "./offline-model-notice.js";
 import { useCredentialsCheck } from "./use-credentials-check.js";
 
 /** Queries to offer: the agent's sample queries, else the last few queries its runs were given. */
@@ -79,6 +80,7 @@ export function RunComposer(): ReactElement {
       >
         Runs on <span className="run-model-name">{label.text}</span>
       </div>
+      {label.offline ? <OfflineModelNotice agentId={agentId} /> : null}
       {check ? <RunModelWarning check={check} /> : null}
       <div className="field">
         <label className="field-label" htmlFor={queryId}>
