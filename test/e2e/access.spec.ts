@@ -60,6 +60,7 @@ test("sign in as a viewer (nothing editable, reasons on hover), then as an edito
     await page.getByTestId("sign-out").click();
     await page.getByTestId("signin-key").fill(TOKEN);
     await page.getByTestId("signin-submit").click();
+    await page.getByTestId("settings-menu").click();
     await page.getByTestId("open-access").click();
     await expect(page.getByTestId("access-page")).toBeVisible();
     await expect(page.getByTestId("key-item")).toHaveCount(2);

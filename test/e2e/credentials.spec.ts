@@ -54,6 +54,7 @@ test("an LLM credential added on the Credentials page runs the agent on the fixt
   // Through the toolbar, as a person who knows where credentials live.
   await page.getByTestId("credentials-close").click();
   await expect(page.getByTestId("canvas")).toBeVisible();
+  await page.getByTestId("settings-menu").click();
   await page.getByTestId("open-credentials").click();
   await expect(page.getByTestId("credentials-page")).toBeVisible();
   await page.getByTestId("credential-add").click();

@@ -122,8 +122,11 @@ test("dark theme and the version history", async ({ page, request }) => {
   await save(page, 3);
   expect((await getAgent(request, "sharded-research")).spec.name).toBe("Sharded research");
 
+  // the theme is in the header's Settings menu, which stays open while it cycles
+  await page.getByTestId("settings-menu").click();
   while ((await page.locator("html").getAttribute("data-theme")) !== "dark")
     await page.getByTestId("theme-toggle").click();
+  await page.keyboard.press("Escape");
   await toolNode(page, "merge_results").locator(".tool-name").click();
   await saveScreenshot(page, "designer-dark");
   await page.reload();

@@ -119,6 +119,7 @@ test("an admin revokes a signed-in editor's key: that page returns to sign-in an
     // The admin, in another browser, revokes Ed's key on the Access page.
     await page.goto(`${server.url}/#/agents/support-triage`);
     await signIn(page, TOKEN);
+    await page.getByTestId("settings-menu").click();
     await page.getByTestId("open-access").click();
     const row = page.getByTestId("key-item").filter({ hasText: "Ed Editor" });
     await row.getByTestId("key-revoke").click();

@@ -1,8 +1,6 @@
 import { useEffect, useRef, useState, type ReactElement } from "react";
 import { meStore, signOut, type Me } from "../store/me-store.js";
-import { navigateToHash } from "../settings/settings-route.js";
 import { Icon } from "../components/icon.js";
-import { ACCESS_HASH } from "./access-route.js";
 
 /** One or two letters for the avatar: "Ed Editor" → "EE", "WADDLE_TOKEN" → "WT", "local" → "L". */
 export function getInitials(name: string): string {
@@ -19,7 +17,7 @@ const KIND_TEXT: Record<NonNullable<Me["kind"]>, string> = {
 
 /**
  * Who is signed in, kept small so the agent name keeps the header's room: an initials avatar (`whoami`,
- * which opens a card with the name, role and scope), then Access and Sign out as icon buttons.
+ * which opens a card with the name, role and scope), then Sign out. Access is in the Settings menu.
  */
 export function WhoAmI(): ReactElement | null {
   const me = meStore((state) => state.me);
@@ -41,7 +39,6 @@ export function WhoAmI(): ReactElement | null {
     };
   }, [open]);
   if (!me) return null;
-  const manages = me.permissions?.includes("keys:manage") ?? false;
   const scope = me.agents ? me.agents.join(", ") : "all agents";
   const shown = me.kind === "local" ? "local" : me.name;
   return (
@@ -72,17 +69,6 @@ export function WhoAmI(): ReactElement | null {
           {me.kind ? <p className="whoami-card-hint">{KIND_TEXT[me.kind]}</p> : null}
         </div>
       ) : null}
-      <button
-        type="button"
-        className="btn btn-ghost btn-icon"
-        data-testid="open-access"
-        aria-label="Access"
-        disabled={!manages}
-        title={manages ? "Access: API keys and roles" : `Only admins manage keys (you are ${me.role}).`}
-        onClick={() => navigateToHash(ACCESS_HASH)}
-      >
-        <Icon name="key" />
-      </button>
       {me.kind === "local" ? null : (
         <button
           type="button"

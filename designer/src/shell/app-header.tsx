@@ -1,13 +1,12 @@
 import type { ReactElement } from "react";
-import { useDenied } from "../store/me-store.js";
 import { WhoAmI } from "../access/whoami.js";
-import { useDocument, useEditor, useServer, useUi } from "../editor/editor-context.js";
+import { useDocument, useEditor, useServer } from "../editor/editor-context.js";
 import { useValidation } from "../editor/use-validation.js";
 import { RunControl } from "../run-views/run-control.js";
 import { getIsDirty } from "../store/document-store.js";
 import { CommandButton } from "../components/command-button.js";
 import { Icon } from "../components/icon.js";
-import { getCredentialsHash, navigateToHash } from "../settings/settings-route.js";
+import { SettingsMenu } from "./settings-menu.js";
 
 function SaveStatus(): ReactElement {
   const dirty = useDocument(getIsDirty);
@@ -63,14 +62,9 @@ function IssuesChip(): ReactElement {
   );
 }
 
-const THEME_ICONS = { system: "monitor", light: "sun", dark: "moon" } as const;
-
 /** The top bar: the agent, its save state, and the main commands. */
 export function AppHeader(): ReactElement {
-  const editor = useEditor();
-  const credentialsDenied = useDenied("credentials:manage");
   const name = useDocument((state) => state.spec.name);
-  const theme = useUi((state) => state.theme);
   const offline = useServer((state) => state.health?.offline);
   return (
     <header className="app-header">
@@ -102,38 +96,16 @@ export function AppHeader(): ReactElement {
         <CommandButton command="auto-layout" icon="layout" />
         <CommandButton command="fit-view" icon="fit" />
         <span className="toolbar-gap" />
-        <CommandButton command="import" icon="upload" />
-        <CommandButton command="export" icon="download" />
-        <CommandButton command="versions" icon="history" />
-        <CommandButton command="use-agent" icon="link" showLabel collapsible testId="use-agent" />
+        <CommandButton command="import" icon="upload" showLabel collapsible />
+        <CommandButton command="export" icon="download" showLabel collapsible />
+        <CommandButton command="versions" icon="history" showLabel collapsible />
+        <CommandButton command="use-agent" icon="link" showLabel testId="use-agent" />
         <span className="toolbar-gap" />
         <IssuesChip />
         <CommandButton command="save" icon="save" showLabel variant="primary" testId="save-button" />
         <RunControl />
         <span className="toolbar-gap" />
-        <button
-          type="button"
-          className="btn btn-ghost btn-icon"
-          data-testid="theme-toggle"
-          title={`Theme: ${theme} (Shift+T)`}
-          aria-label={`Theme: ${theme}`}
-          onClick={() => editor.commands.execute("toggle-theme", editor)}
-        >
-          <Icon name={THEME_ICONS[theme]} />
-        </button>
-        <CommandButton command="show-shortcuts" icon="keyboard" />
-        <button
-          type="button"
-          className="btn btn-ghost btn-collapsible"
-          data-testid="open-credentials"
-          aria-label="Credentials"
-          disabled={credentialsDenied !== null}
-          title={credentialsDenied ?? "Credentials: LLM keys, secrets and allowed hosts for this server"}
-          onClick={() => navigateToHash(getCredentialsHash())}
-        >
-          <Icon name="lock" />
-          <span className="btn-label">Credentials</span>
-        </button>
+        <SettingsMenu />
         <WhoAmI />
       </div>
     </header>
