@@ -94,6 +94,7 @@ describe("ctx.reportUsage", () => {
         completionTokens: 0,
         purpose: "subagent",
         latencyMs: 120,
+        finishReason: "length",
       },
       replies: [triage, answer("done")],
     });
@@ -107,6 +108,7 @@ describe("ctx.reportUsage", () => {
       model: "gpt-4o-mini",
       costUsd: expect.closeTo(0.15, 10),
       latencyMs: 120,
+      finishReason: "length",
     });
   });
 

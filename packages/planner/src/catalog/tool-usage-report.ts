@@ -16,6 +16,8 @@ export const ToolUsageReport = z.object({
   /** USD of the call when the client knows it; else usage × the run's price table (0 for unknown models). */
   costUsd: z.number().nonnegative().optional(),
   latencyMs: z.number().nonnegative().optional(),
+  /** Why the reply ended, as the client said (`LlmResult.finishReason`: `stop`, `length`, …). */
+  finishReason: z.string().min(1).max(100).optional(),
   /** True when the embedded offline model answered. */
   offline: z.boolean().optional(),
   purpose: z.enum(["tool", "subagent"]).default("tool"),

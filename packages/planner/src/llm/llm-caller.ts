@@ -194,6 +194,7 @@ export class LlmCaller {
       costUsd,
       latencyMs: report.latencyMs ?? 0,
     };
+    if (report.finishReason !== undefined) data.finishReason = report.finishReason;
     events.emit("llm_call", data, step);
   }
 

@@ -292,6 +292,8 @@ describe("OfflineModel as a client", () => {
     const model = new OfflineModel();
     const route = await model.complete({ messages: [{ role: "user", content: "route" }], purpose: "route" });
     expect(JSON.parse(route.content)).toEqual({ effort: "low" });
+    // A whole reply, as an endpoint says it (traces show it as gen_ai.response.finish_reasons).
+    expect(route.finishReason).toBe("stop");
     const draft = {
       goals: ["find the refund policy"],
       facts: { docs: "x".repeat(3000) },

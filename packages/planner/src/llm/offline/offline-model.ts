@@ -47,6 +47,8 @@ export class OfflineModel implements LlmClient {
       content: reply.content,
       model: this.model,
       costUsd: 0,
+      // Every reply is whole (an action's JSON, never cut short): what an endpoint says as `stop`.
+      finishReason: "stop",
       // Estimated like the planner's own budgets (about four characters a token): nothing was billed.
       usage: {
         promptTokens: Math.ceil(
