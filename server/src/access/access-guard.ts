@@ -27,7 +27,7 @@ export function unauthorized(): ApiError {
 export function forbidden(permission: string): ApiError {
   return new ApiError(
     "forbidden",
-    `This key may not do that: it needs the permission "${permission}" (see server/docs/access.md).`,
+    `This key may not do that: it needs the permission "${permission}" (see docs/guides/access.md#roles).`,
     { permission },
   );
 }
