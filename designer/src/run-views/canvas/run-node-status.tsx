@@ -39,6 +39,8 @@ export function RunNodeStatus(props: {
       data-testid="node-run-status"
       data-status={node.state}
       data-replayed={node.replayed ? "true" : undefined}
+      data-cached={node.cached ? "true" : undefined}
+      data-edited={node.edited ? "true" : undefined}
       title={node.replayed ? "Copied from the run this fork was made from" : undefined}
     >
       <div className="node-run-line">
@@ -52,6 +54,23 @@ export function RunNodeStatus(props: {
           <span className="node-run-counters" data-testid="node-run-counters" data-calls={node.calls}>
             {node.calls} call{node.calls === 1 ? "" : "s"} · {formatDuration(node.totalMs)}
             {node.failures > 0 ? <span className="node-run-failures"> · {node.failures} failed</span> : null}
+          </span>
+        ) : null}
+        {node.cached ? (
+          <span
+            className="node-run-flag"
+            data-testid="node-run-cached"
+            title="Served from the parent run's record: this fork reused the call instead of running the tool"
+          >
+            cached
+          </span>
+        ) : node.edited ? (
+          <span
+            className="node-run-flag is-edited"
+            data-testid="node-run-edited"
+            title="A result written when the run was forked: the tool did not run"
+          >
+            edited
           </span>
         ) : null}
         {props.onFork ? (

@@ -36,6 +36,10 @@ export function applyToolStart(draft: RunViewDraft, event: RunEventOf<"tool_star
   node.lastCallId = callId;
   if (event.replayed === true) node.replayed = true;
   else if (node.replayed) node.replayed = false;
+  if (event.cached === true) node.cached = true;
+  else if (node.cached) node.cached = false;
+  if ((event.data as { edited?: unknown }).edited === true) node.edited = true;
+  else if (node.edited) node.edited = false;
   node.attempt = attempt;
   const existing = draft.calls.edit(callId);
   if (existing !== undefined) {

@@ -68,4 +68,50 @@ describe("a fork's events in the run view", () => {
     expect(view.nodes.a?.replayed).toBe(true);
     expect(view.nodes.b?.replayed).toBeFalsy();
   });
+
+  it("flags a node whose latest call the fork reused (cached) or a person wrote (edited)", () => {
+    const cached: RunEvent[] = [
+      {
+        ...base,
+        seq: 7,
+        step: 2,
+        type: "tool_start",
+        data: { tool: "a", callId: "c3", args: {}, attempt: 1 },
+        cached: true,
+      },
+      {
+        ...base,
+        seq: 8,
+        step: 2,
+        type: "tool_end",
+        data: { tool: "a", callId: "c3", observation: {}, durationMs: 0 },
+        cached: true,
+      },
+    ];
+    const edited: RunEvent = {
+      ...base,
+      seq: 5,
+      step: 1,
+      type: "tool_start",
+      data: { tool: "b", callId: "c2", args: {}, attempt: 1, edited: true },
+    };
+    const view = applyRunEvents(createRunView("fork-1"), [
+      ...events.slice(0, 4),
+      edited,
+      events[5]!,
+      ...cached,
+    ]);
+    expect(view.nodes.a).toMatchObject({ cached: true, replayed: false });
+    expect(view.nodes.b).toMatchObject({ edited: true });
+    expect(view.nodes.b?.cached).toBeFalsy();
+    // a later call of the tool that ran live clears the flag
+    const live: RunEvent = {
+      ...base,
+      seq: 9,
+      step: 3,
+      type: "tool_start",
+      data: { tool: "a", callId: "c4", args: {}, attempt: 1 },
+    };
+    expect(applyRunEvents(view, [live]).nodes.a?.cached).toBe(false);
+  });
 });

@@ -36,6 +36,10 @@ export interface NodeRunView {
   changedSeq: number;
   /** Its latest call is part of a fork's copied prefix (`RunEvent.replayed`): shown dimmed. */
   replayed?: boolean;
+  /** Its latest call was served from the parent run's record (`RunEvent.cached`): a fork reused it. */
+  cached?: boolean;
+  /** Its latest call's result is a value a person wrote when forking (`tool_start`'s `edited`). */
+  edited?: boolean;
 }
 
 /** One move from a tool (or the start, `from: null`) to the next tool. */
