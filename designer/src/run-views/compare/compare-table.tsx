@@ -1,5 +1,10 @@
 import { useEffect, useRef, type ReactElement } from "react";
-import type { CompareRow, CompareStep, RunComparison } from "../../runs/compare/compare-runs.js";
+import {
+  getCompareSummaryText,
+  type CompareRow,
+  type CompareStep,
+  type RunComparison,
+} from "../../runs/compare/compare-runs.js";
 import { formatCost, formatCount, formatDuration } from "../../util/format-metrics.js";
 import { getCompareTotals } from "./compare-totals.js";
 
@@ -67,15 +72,12 @@ export function CompareTable(props: {
         </tbody>
       </table>
       <p
-        className={`compare-summary${diverges === null ? "" : " is-diverged"}`}
+        className={`compare-summary${diverges === null && comparison.editedAt === null ? "" : " is-diverged"}`}
         data-testid="compare-summary"
+        data-edited-at={comparison.editedAt ?? undefined}
         role="status"
       >
-        {diverges === null
-          ? "Same path: both runs did the same thing at every step."
-          : diverges === 0
-            ? "The runs part at the first step."
-            : `Same path for ${diverges} step${diverges === 1 ? "" : "s"}; they part at step ${diverges + 1}.`}
+        {getCompareSummaryText(comparison)}
       </p>
       {forkStep !== undefined ? (
         <p className="compare-fork-note" data-testid="compare-fork-point" data-step={forkStep}>
@@ -196,6 +198,15 @@ function CompareCell({ step }: { step: CompareStep | undefined }): ReactElement 
         <span className="compare-tool" title={extraTools ?? action}>
           {action}
         </span>
+        {step.edited ? (
+          <span
+            className="timeline-flag is-edited"
+            data-testid="compare-edited"
+            title="A value written by a person when the run was forked: the tool did not produce it"
+          >
+            edited
+          </span>
+        ) : null}
         {result ? (
           <span className={`compare-status is-${result}`}>
             {result === "failed"

@@ -23,6 +23,7 @@ function compare(left: RunTotals, right: RunTotals): RunComparison {
   return {
     rows: [],
     divergesAt: null,
+    editedAt: null,
     left: side("a", left),
     right: side("b", right),
     delta: { llmCalls: 0, tokens: 0, costUsd: 0, elapsedMs: 0, steps: 0, hops: 0, autoSeqSaved: 0 },

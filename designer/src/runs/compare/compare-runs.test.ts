@@ -3,12 +3,16 @@ import { describe, expect, it } from "vitest";
 import { createEventFactory } from "../../testing/make-run-events.js";
 import { getRunFixture } from "../../testing/run-fixtures.js";
 import { applyRunEvents, createRunView } from "../fold/apply-run-event.js";
-import { compareRuns } from "./compare-runs.js";
+import { compareRuns, getCompareSummaryText } from "./compare-runs.js";
 
 const LLM = { provider: "openai", model: "gpt-test", offline: false };
 
 /** A run that calls `tools` one per step (failing those in `failing`), then answers. */
-function makeRun(runId: string, tools: string[], options: { failing?: string[]; costUsd?: number } = {}) {
+function makeRun(
+  runId: string,
+  tools: string[],
+  options: { failing?: string[]; costUsd?: number; editedStep?: number } = {},
+) {
   const events = createEventFactory(runId);
   const list: RunEvent[] = [events.next("run_started", { query: "q", llm: LLM, tools })];
   const llmCall = (step: number) =>
@@ -43,7 +47,17 @@ function makeRun(runId: string, tools: string[], options: { failing?: string[]; 
             },
             { step },
           )
-        : events.next("tool_end", { tool, callId, observation: {}, durationMs: 5 }, { step }),
+        : events.next(
+            "tool_end",
+            {
+              tool,
+              callId,
+              observation: {},
+              durationMs: 5,
+              ...(options.editedStep === step ? { edited: true } : {}),
+            },
+            { step },
+          ),
     );
   });
   const step = tools.length;
@@ -130,6 +144,45 @@ describe("compareRuns", () => {
     ]);
     const comparison = compareRuns(view, view);
     expect(comparison.rows[0]?.left).toMatchObject({ action: "send", rejected: true });
+  });
+
+  it("says a fork's edited result instead of 'the same at every step' when the tools were the same", () => {
+    const parent = makeRun("parent", ["alpha", "beta", "gamma"]);
+    const fork = makeRun("fork", ["alpha", "beta", "gamma"], { editedStep: 1 });
+    const comparison = compareRuns(parent, fork);
+    expect(comparison.divergesAt).toBeNull();
+    expect(comparison.editedAt).toBe(1);
+    expect(comparison.rows[1]?.right).toMatchObject({ action: "beta", edited: true });
+    expect(comparison.rows[1]?.left?.edited).toBeUndefined();
+    const text = getCompareSummaryText(comparison);
+    expect(text).not.toMatch(/same thing at every step/);
+    expect(text).toBe(
+      "Same tools at every step, but B's result at step 2 was edited when it was forked: the steps after it saw another result.",
+    );
+    // a fork of the fork copied the same edit: no difference there
+    expect(
+      compareRuns(fork, makeRun("fork-2", ["alpha", "beta", "gamma"], { editedStep: 1 })).editedAt,
+    ).toBeNull();
+    // the fork on the left
+    expect(getCompareSummaryText(compareRuns(fork, parent))).toMatch(
+      /^Same tools at every step, but A's result/,
+    );
+  });
+
+  it("words an edit before, at or after the step where the runs part", () => {
+    const parent = makeRun("parent", ["alpha", "beta", "gamma"]);
+    expect(
+      getCompareSummaryText(compareRuns(parent, makeRun("f", ["alpha", "beta", "delta"], { editedStep: 1 }))),
+    ).toBe("B's result at step 2 was edited when it was forked; from there the runs part at step 3.");
+    expect(
+      getCompareSummaryText(compareRuns(parent, makeRun("f", ["alpha", "delta"], { editedStep: 1 }))),
+    ).toBe("The runs part at step 2, where B's result at step 2 was edited when it was forked.");
+    expect(
+      getCompareSummaryText(compareRuns(parent, makeRun("f", ["delta", "beta"], { editedStep: 1 }))),
+    ).toBe("The runs part at the first step.");
+    expect(getCompareSummaryText(compareRuns(parent, parent))).toBe(
+      "Same path: both runs did the same thing at every step.",
+    );
   });
 
   it("compares an empty run", () => {

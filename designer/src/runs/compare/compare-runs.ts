@@ -16,6 +16,8 @@ export interface CompareStep {
   failures: number;
   /** A person rejected the step's call at a pause. */
   rejected?: true;
+  /** A value at this step was written by a person when the run was forked (a result or a reply). */
+  edited?: true;
 }
 
 /** Step `index` of both runs, side by side. */
@@ -49,6 +51,11 @@ export interface RunComparison {
   rows: CompareRow[];
   /** The first step where the runs differ, or null when they took the same steps. */
   divergesAt: number | null;
+  /**
+   * The first step whose result (or reply) one side had edited by a person when it was forked, or null: the
+   * same tools from there on still saw different results.
+   */
+  editedAt: number | null;
   left: RunSideSummary;
   right: RunSideSummary;
   delta: RunTotalsDelta;
@@ -65,10 +72,12 @@ function getSteps(view: RunView): Map<number, CompareStep> {
   const rejected = new Set(
     view.timeline.flatMap((entry) => (entry.status === "rejected" ? [entry.step] : [])),
   );
+  const edited = new Set(view.timeline.flatMap((entry) => (entry.edited ? [entry.step] : [])));
   const steps = new Map<number, CompareStep>();
   for (const step of view.steps) {
     const compared = toCompareStep(step, failures.get(step.step) ?? 0);
     if (rejected.has(step.step)) compared.rejected = true;
+    if (edited.has(step.step)) compared.edited = true;
     steps.set(step.step, compared);
   }
   return steps;
@@ -103,6 +112,7 @@ export function compareRuns(left: RunView, right: RunView): RunComparison {
   const last = Math.max(-1, ...leftSteps.keys(), ...rightSteps.keys());
   const rows: CompareRow[] = [];
   let divergesAt: number | null = null;
+  let editedAt: number | null = null;
   for (let index = 0; index <= last; index += 1) {
     const a = leftSteps.get(index);
     const b = rightSteps.get(index);
@@ -113,6 +123,8 @@ export function compareRuns(left: RunView, right: RunView): RunComparison {
     if (b !== undefined) row.right = b;
     rows.push(row);
     if (!same && divergesAt === null) divergesAt = index;
+    // both edited: a fork of a fork copied the same edit, which is no difference
+    if ((a?.edited === true) !== (b?.edited === true) && editedAt === null) editedAt = index;
   }
   const summary = (view: RunView): RunSideSummary => ({
     runId: view.runId,
@@ -125,6 +137,7 @@ export function compareRuns(left: RunView, right: RunView): RunComparison {
   return {
     rows,
     divergesAt,
+    editedAt,
     left: summary(left),
     right: summary(right),
     delta: {
@@ -137,4 +150,29 @@ export function compareRuns(left: RunView, right: RunView): RunComparison {
       autoSeqSaved: r.autoSeqSaved - l.autoSeqSaved,
     },
   };
+}
+
+/**
+ * The comparison's verdict in one sentence: where the runs part, or that they took the same path; and when
+ * a forked side had a result edited by hand before they part, that it did (the same tools then saw
+ * different results, so "the same at every step" would mislead).
+ */
+export function getCompareSummaryText(
+  comparison: Pick<RunComparison, "divergesAt" | "editedAt" | "rows">,
+): string {
+  const { divergesAt, editedAt } = comparison;
+  const path =
+    divergesAt === null
+      ? "Same path: both runs did the same thing at every step."
+      : divergesAt === 0
+        ? "The runs part at the first step."
+        : `Same path for ${divergesAt} step${divergesAt === 1 ? "" : "s"}; they part at step ${divergesAt + 1}.`;
+  if (editedAt === null || (divergesAt !== null && divergesAt < editedAt)) return path;
+  const row = comparison.rows.find((candidate) => candidate.index === editedAt);
+  const side = row?.right?.edited ? "B" : "A";
+  const edited = `${side}'s result at step ${editedAt + 1} was edited when it was forked`;
+  if (divergesAt === null)
+    return `Same tools at every step, but ${edited}: the steps after it saw another result.`;
+  if (divergesAt === editedAt) return `The runs part at step ${editedAt + 1}, where ${edited}.`;
+  return `${edited[0]!.toUpperCase()}${edited.slice(1)}; from there the runs part at step ${divergesAt + 1}.`;
 }
