@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, type ReactElement, type ReactNode } from "react";
+import { useId, useRef, type ReactElement, type ReactNode } from "react";
 import { Icon } from "./icon.js";
+import { useModal } from "./use-modal.js";
 
 interface DialogProps {
   title: string;
@@ -21,10 +22,7 @@ export function Dialog({
 }: DialogProps): ReactElement {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
+  useModal(ref);
   return (
     <dialog
       ref={ref}

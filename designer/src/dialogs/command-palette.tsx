@@ -3,6 +3,7 @@ import { useEditor } from "../editor/editor-context.js";
 import { formatShortcut } from "../editor/shortcut.js";
 import { getPaletteMatches } from "../commands/get-palette-matches.js";
 import { Icon } from "../components/icon.js";
+import { useModal } from "../components/use-modal.js";
 import { getCommandPaletteEntries } from "./get-command-palette-entries.js";
 
 /**
@@ -20,10 +21,7 @@ export function CommandPalette({ close }: { close: () => void }): ReactElement {
   const entries = useMemo(() => getCommandPaletteEntries(editor), [editor]);
   const matches = useMemo(() => getPaletteMatches(entries, { query }), [entries, query]);
   const current = Math.min(active, Math.max(matches.length - 1, 0));
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
+  useModal(ref);
   useEffect(() => {
     listRef.current?.querySelector(`[data-index="${current}"]`)?.scrollIntoView({ block: "nearest" });
   }, [current]);

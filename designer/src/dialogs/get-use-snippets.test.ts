@@ -24,7 +24,11 @@ describe("getUseSnippets", () => {
     expect(openai).toContain('model: "support-triage"');
     expect(JSON.parse(mcp!)).toEqual({ mcpServers: { waddle: { url: "http://127.0.0.1:8787/mcp" } } });
     expect(cli).toBe(
-      `node /opt/waddle/apps/cli/bin/waddle.mjs run support-triage 'It'\\''s broken' --server http://127.0.0.1:8787`,
+      [
+        "node /opt/waddle/apps/cli/bin/waddle.mjs run support-triage \\",
+        "  'It'\\''s broken' \\",
+        "  --server http://127.0.0.1:8787",
+      ].join("\n"),
     );
     expect(snippets.some((snippet) => /\$WADDLE_TOKEN|WADDLE_TOKEN/.test(snippet.text))).toBe(false);
   });

@@ -42,15 +42,12 @@ export function getUseSnippets(options: {
   const { origin, agentId, authRequired } = options;
   const body = JSON.stringify({ agentId, query: options.query });
   const auth = authRequired ? ` \\\n  -H "authorization: Bearer $WADDLE_TOKEN"` : "";
+  // One argument a line: a wrapped line must not split `--server` from its dash.
   const cliCommand = [
-    "node",
-    quoteForShell(options.cliPath ?? CLI_SCRIPT),
-    "run",
-    quoteForShell(agentId),
-    quoteForShell(options.query),
-    "--server",
-    quoteForShell(origin),
-  ].join(" ");
+    `node ${quoteForShell(options.cliPath ?? CLI_SCRIPT)} run ${quoteForShell(agentId)}`,
+    `  ${quoteForShell(options.query)}`,
+    `  --server ${quoteForShell(origin)}`,
+  ].join(" \\\n");
   return [
     {
       id: "curl",

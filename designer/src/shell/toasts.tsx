@@ -1,7 +1,9 @@
 import { useEffect, type ReactElement } from "react";
+import { createPortal } from "react-dom";
 import { useEditor, useUi } from "../editor/editor-context.js";
 import type { Toast } from "../store/ui-store.js";
 import { Icon } from "../components/icon.js";
+import { useTopModal } from "../components/use-modal.js";
 
 function ToastItem({ toast }: { toast: Toast }): ReactElement {
   const editor = useEditor();
@@ -32,14 +34,19 @@ function ToastItem({ toast }: { toast: Toast }): ReactElement {
   );
 }
 
-/** Short messages at the bottom of the screen. */
+/**
+ * Short messages at the bottom of the screen. With a modal dialog open they render inside it: nothing else
+ * shows over a modal's backdrop or takes a click (an export's error toast was unreadable under its dialog).
+ */
 export function Toasts(): ReactElement {
   const toasts = useUi((state) => state.toasts);
-  return (
+  const modal = useTopModal();
+  const list = (
     <div className="toasts" aria-live="polite">
       {toasts.map((toast) => (
         <ToastItem key={toast.id} toast={toast} />
       ))}
     </div>
   );
+  return modal ? createPortal(list, modal) : list;
 }
