@@ -34,7 +34,8 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   "GET /api/agents/:id": "`{id, version, spec, updatedAt, …}`: the latest version",
   "PUT /api/agents/:id":
     "`{spec, baseVersion, message?, allowInvalid?}` → `{id, version}`; 409 when `baseVersion` is not the latest",
-  "DELETE /api/agents/:id": "delete the agent and its draft: 204",
+  "DELETE /api/agents/:id":
+    "delete the agent and its draft: 204; 409 `agent_has_releases` unless `?force=true` while it has channels",
   "GET /api/agents/:id/versions": "`{versions: [...]}`: every saved version",
   "GET /api/agents/:id/versions/:version": "one saved version with its spec",
   "GET /api/agents/:id/export":
@@ -42,6 +43,14 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   "GET /api/agents/:id/draft": "the unsaved edits kept for the agent; 404 when it has none",
   "PUT /api/agents/:id/draft": "keep unsaved edits as the agent's draft",
   "DELETE /api/agents/:id/draft": "drop the draft: 204",
+  "GET /api/agents/:id/channels":
+    "the agent's channels: `{channels: [{name, version, releasedAt, releasedBy, notes, testRunId}]}`",
+  "GET /api/agents/:id/releases": "release history, newest first (`?channel=` for one channel)",
+  "POST /api/agents/:id/releases":
+    "point a channel at a version after the test gate: 201 the release; 409 `tests_failed`, `channel_moved`",
+  "POST /api/agents/:id/channels/:channel/rollback":
+    "point the channel back at its previous release: 201; 409 `no_previous_release`",
+  "GET /api/agents/:id/diff": "structural diff of two versions or channels (`?from=&to=`)",
   // tests
   "GET /api/agents/:id/tests": "the agent's test suite; `?download=1` as `<agent>.tests.json`",
   "PUT /api/agents/:id/tests": "replace the whole suite (a malformed one is 400 with the JSON path)",

@@ -30,6 +30,9 @@ import { getTurnSessionId } from "./http/respond-with-turn.js";
 import { createA2aCardRoutes } from "./http/a2a-card-routes.js";
 import { createTestsRoutes } from "./http/tests-routes.js";
 import type { TestRunService } from "./agent-tests/test-run-service.js";
+import { ReleaseService } from "./releases/release-service.js";
+import type { TestRunEnds } from "./releases/test-run-ends.js";
+import { createReleasesRoutes } from "./http/releases-routes.js";
 import type { SessionService } from "./sessions/session-service.js";
 import type { SessionTurns } from "./sessions/session-turns.js";
 import type { SessionTasks } from "./sessions/session-tasks.js";
@@ -67,6 +70,8 @@ export interface CreateAppOptions {
   tasks?: SessionTasks;
   /** Tests from runs: suites and test runs (`/api/agents/:id/tests`, `/api/test-runs`). */
   tests?: TestRunService;
+  /** Told when each test run ends (fed by `tests`' onUpdate): a release waits there for its gate. */
+  testRunEnds?: TestRunEnds;
   /** This server's settings as validation sees them (allow-lists, secrets, keys, MCP servers, agents). */
   settings?: ServerSettingsView;
   /** `POST /api/tools/test`; absent, the route is not served. */
@@ -159,6 +164,8 @@ export function createApp(options: CreateAppOptions): Express {
     }),
   );
   if (options.tests) api.use(createTestsRoutes({ store: options.store, tests: options.tests }));
+  const releases = new ReleaseService({ store: options.store, tests: options.tests, ends: options.testRunEnds });
+  api.use(createReleasesRoutes({ store: options.store, releases }));
   api.use(
     "/agents",
     createAgentsRoutes({

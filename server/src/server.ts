@@ -29,6 +29,7 @@ import type { WaddleIo } from "./http/socket-gateway.js";
 import { createAccessGuards } from "./access/access-guard.js";
 import { Authenticator } from "./access/authenticator.js";
 import { getAgentRoom } from "./http/agent-watchers.js";
+import { TestRunEnds } from "./releases/test-run-ends.js";
 import { TestRunService } from "./agent-tests/test-run-service.js";
 import type { QueueMode, QueueRole } from "./scale/queue-mode.js";
 import { openServerStore } from "./store/open-server-store.js";
@@ -229,6 +230,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     taskHosts.target = tasks;
     // Set once socket.io exists: test runs tell the agent's watchers of each change.
     const testUpdates: { emit?: (record: TestRunRecord) => void } = {};
+    const testRunEnds = new TestRunEnds();
     const tests = new TestRunService({
       store,
       runs,
@@ -245,7 +247,10 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
           logger,
           ...(setup.priceTable ? { priceTable: setup.priceTable } : {}),
         }),
-      onUpdate: (record) => testUpdates.emit?.(record),
+      onUpdate: (record) => {
+        testUpdates.emit?.(record);
+        testRunEnds.notify(record);
+      },
     });
     const interrupted = await runs.recoverRuns();
     if (interrupted.length > 0) logger.warn("runs interrupted by the last shutdown", { runs: interrupted });
@@ -287,6 +292,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       turns,
       tasks,
       tests,
+      testRunEnds,
       logger,
       version: SERVER_VERSION,
       offline,

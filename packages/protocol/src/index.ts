@@ -287,6 +287,14 @@ export {
   RunTarget,
 } from "./releases.js";
 export {
+  AgentDiffResponse,
+  AgentSpecDiff,
+  FieldChange,
+  getAgentSpecDiff,
+  getFieldChanges,
+  isEmptyAgentSpecDiff,
+} from "./agent-spec-diff.js";
+export {
   AUDIT_ACTIONS,
   AUDIT_LIST_DEFAULT_LIMIT,
   AUDIT_LIST_MAX_LIMIT,

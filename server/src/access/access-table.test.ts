@@ -103,6 +103,7 @@ function instantiate(path: string, agent: "alpha" | "beta"): { url: string; body
     .replace(":name", id)
     .replace(":mergeId", "merge_none")
     .replace(":taskId", "task_none")
+    .replace(":channel", "staging")
     .replace("*", "anything");
   // A body that names the agent and is otherwise incomplete: the guard decides, then validation says 400.
   return { url, body: { agentId: agent, model: agent, id: agent } };

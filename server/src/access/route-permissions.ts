@@ -64,6 +64,12 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule("GET", "/api/agents/:id/draft", "agents:read", "agent"),
   rule("PUT", "/api/agents/:id/draft", "agents:write", "agent"),
   rule("DELETE", "/api/agents/:id/draft", "agents:write", "agent"),
+  // releases (issue 32): production also needs an admin or an editor key with canRelease (releases-routes.ts)
+  rule("GET", "/api/agents/:id/channels", "agents:read", "agent"),
+  rule("GET", "/api/agents/:id/releases", "agents:read", "agent"),
+  rule("POST", "/api/agents/:id/releases", "agents:write", "agent"),
+  rule("POST", "/api/agents/:id/channels/:channel/rollback", "agents:write", "agent"),
+  rule("GET", "/api/agents/:id/diff", "agents:read", "agent"),
   // tests
   rule("GET", "/api/agents/:id/tests", "tests:read", "agent"),
   rule("PUT", "/api/agents/:id/tests", "tests:write", "agent"),

@@ -38,6 +38,7 @@ function parseExportFormat(value: string): ExportFormat {
   );
 }
 const CreateQuery = z.strictObject({ allowInvalid: z.enum(["true", "false"]).optional() });
+const DeleteQuery = z.strictObject({ force: z.enum(["true", "false"]).optional() });
 
 const NO_SPEC_MESSAGE = "Send the agent spec as a JSON body.";
 
@@ -173,7 +174,17 @@ export function createAgentsRoutes(options: {
 
   router.delete("/:id", async (request, response) => {
     const { id } = parseRequest(AgentIdParam, request.params, "params");
+    const { force } = parseRequest(DeleteQuery, request.query, "query");
+    const channels = await store.releases.listChannels(id);
+    if (channels.length > 0 && force !== "true" && (await store.getAgent(id))) {
+      throw new ApiError(
+        "agent_has_releases",
+        `"${id}" is released on ${channels.map((channel) => channel.name).join(", ")}: delete with ?force=true to stop serving it.`,
+        { channels: channels.map((channel) => ({ name: channel.name, version: channel.version })) },
+      );
+    }
     if (!(await store.deleteAgent(id))) throw notFound("Agent", id);
+    await store.releases.deleteAgent(id);
     await store.drafts.delete(id);
     await audit(response, { action: "agent.deleted", target: { type: "agent", id } });
     response.status(204).end();

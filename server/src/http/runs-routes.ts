@@ -1,3 +1,4 @@
+import { resolveRunTarget } from "../releases/resolve-run-target.js";
 import { filterByScope } from "../access/access-guard.js";
 import {
   ForkRunRequest,
@@ -42,7 +43,16 @@ export function createRunsRoutes(options: {
       return respondWithTurn({ turns, request: turn, response });
     }
     const body = parseRequest(StartRunRequest, request.body, "body");
-    const answer: StartRunResponse = await runs.startRun(body);
+    // The caller's channel or version, else production once the agent has one, else the latest save.
+    const { channel: asked, ...start } = body;
+    const target = await resolveRunTarget(store, body.agentId, {
+      channel: asked,
+      version: body.agentVersion,
+    });
+    const answer: StartRunResponse = await runs.startRun(
+      target.version === undefined ? start : { ...start, agentVersion: target.version },
+      target.channel ? { origin: { channel: target.channel } } : {},
+    );
     await audit(response, {
       action: "run.started",
       target: { type: "run", id: answer.runId },

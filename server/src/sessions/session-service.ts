@@ -1,3 +1,4 @@
+import { resolveRunTarget } from "../releases/resolve-run-target.js";
 import { randomBytes } from "node:crypto";
 import type {
   CreateSessionRequest,
@@ -48,14 +49,19 @@ export class SessionService {
 
   /** Pins the agent's version (the latest unless named); the title comes from the first query unless given. */
   async create(request: CreateSessionRequest): Promise<SessionRecord> {
+    // A channel (production by default, once released) pins what it serves now; later releases move new sessions only.
+    const target = await resolveRunTarget(this.store, request.agentId, {
+      channel: request.channel,
+      version: request.agentVersion,
+    });
     const agent =
-      request.agentVersion === undefined
+      target.version === undefined
         ? await this.store.getAgent(request.agentId)
-        : await this.store.getAgentVersion(request.agentId, request.agentVersion);
+        : await this.store.getAgentVersion(request.agentId, target.version);
     if (!agent) {
-      throw request.agentVersion === undefined
+      throw target.version === undefined
         ? notFound("Agent", request.agentId)
-        : new ApiError("not_found", `Agent "${request.agentId}" has no version ${request.agentVersion}.`);
+        : new ApiError("not_found", `Agent "${request.agentId}" has no version ${target.version}.`);
     }
     return this.store.sessions.create({
       id: createSessionId(),
