@@ -56,6 +56,7 @@ export async function answerSampling(input: {
     costUsd: result.costUsd,
     latencyMs: Date.now() - startedAt,
     purpose: "tool",
+    finishReason: result.finishReason,
   });
   return {
     role: "assistant",

@@ -140,6 +140,58 @@ describe("traces of a run on a remote model, with content captured", () => {
     expect(JSON.stringify(spans)).not.toContain(SECRET);
   });
 
+  it("gives every chat span the endpoint's finish reasons, streamed (planning) and not (an llm tool)", async () => {
+    const spec = AgentSpec.parse({
+      version: 1,
+      id: "triage-desk",
+      name: "Triage desk",
+      llm: { provider: "openai", model: "house-model" },
+      tools: [
+        {
+          name: "classify",
+          desc: "Classifies a report",
+          argsSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+          outSchema: { type: "object", properties: { label: { type: "string" } }, required: ["label"] },
+          impl: { kind: "llm", prompt: "Classify {{args.text}}" },
+        },
+      ],
+    });
+    expect((await server.request("/api/agents", { method: "POST", json: spec })).status).toBe(201);
+    const asked = fixture.requests.length;
+    fixture.enqueue(
+      fixtureReply.json({ next_node: "classify", args: { text: "the app crashes" } }),
+      // The tool's own call: whole, at its token limit (the JSON is complete, so the tool takes it).
+      fixtureReply.json({ label: "bug" }, { finishReason: "length" }),
+      fixtureReply.finalAnswer("It is a bug."),
+    );
+    const started = await server.request("/api/runs", {
+      method: "POST",
+      json: { agentId: "triage-desk", query: "The app crashes on start" },
+    });
+    const runId = started.body.runId as string;
+    const run = await waitForRun(server, runId);
+    expect(run.status, JSON.stringify(run.error)).toBe("finished");
+    // Planning calls stream (SSE); the llm tool's call does not.
+    const streamed = fixture.requests
+      .slice(asked)
+      .map((request) => (request.body as { stream?: unknown }).stream);
+    expect(streamed).toEqual([true, false, true]);
+    const root = await receiver.waitFor(
+      (span) =>
+        span.attributes["waddle.run.id"] === runId && span.attributes["waddle.run.status"] === "finished",
+    );
+    const chats = receiver.trace(root.traceId).filter((span) => span.name === "chat house-model");
+    const byPurpose = chats.map((span) => [
+      span.attributes["waddle.llm.purpose"],
+      span.attributes["gen_ai.response.finish_reasons"],
+    ]);
+    expect(byPurpose.filter(([purpose]) => purpose === "tool")).toEqual([["tool", ["length"]]]);
+    expect(byPurpose.filter(([purpose]) => purpose === "plan")).toEqual([
+      ["plan", ["stop"]],
+      ["plan", ["stop"]],
+    ]);
+  });
+
   it("sends the tool span's traceparent to an MCP server over HTTP", async () => {
     const spec = AgentSpec.parse({
       version: 1,

@@ -86,6 +86,8 @@ describe("OpenTelemetry traces from runs", () => {
       "gen_ai.usage.output_tokens": expect.any(Number),
       "waddle.llm.purpose": expect.any(String),
     });
+    // The offline model's replies are whole: each chat says so, as an endpoint's would.
+    for (const chat of chats) expect(chat.attributes["gen_ai.response.finish_reasons"]).toEqual(["stop"]);
     const plan = children.find((span) => span.name === "parallel");
     expect(plan).toBeDefined();
     // The branches, and the join (marked) after them.

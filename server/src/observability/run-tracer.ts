@@ -18,12 +18,7 @@ import {
   getIncomingTraceContext,
   parseTraceparent,
 } from "./trace-context.js";
-
-/** What the tracer knows of an agent version: its name and each tool's kind and side effects. */
-export interface TracedAgent {
-  name: string;
-  tools: Readonly<Record<string, { kind: string; sideEffects: string }>>;
-}
+import { TracedAgents, type DescribeAgent } from "./traced-agents.js";
 
 export interface RunTracerOptions {
   tracer: Tracer;
@@ -31,7 +26,7 @@ export interface RunTracerOptions {
   /** Queries, replies, tool args and results on spans (redacted): `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`. */
   captureContent: boolean;
   /** Reads an agent version (cached here per version); undefined when it is gone. */
-  describeAgent?: (agentId: string, version: number) => Promise<TracedAgent | undefined>;
+  describeAgent?: DescribeAgent;
 }
 
 /** One run's open spans in this process: the segment (`invoke_agent`), its plans and its tool calls. */
@@ -44,8 +39,6 @@ interface RunSpans {
 }
 
 const MAX_CONTENT_CHARS = 8_000;
-/** Tool kinds that call out of the process (`extension` in the GenAI conventions); the rest are functions. */
-const EXTENSION_KINDS = new Set(["http", "mcp", "a2a"]);
 
 /**
  * Builds OpenTelemetry spans from a run's events (GenAI semantic conventions), so that the planner knows
@@ -56,9 +49,18 @@ const EXTENSION_KINDS = new Set(["http", "mcp", "a2a"]);
  */
 export class RunTracer implements RunObserver {
   private readonly runs = new Map<string, RunSpans>();
-  private readonly agents = new Map<string, TracedAgent | "pending">();
+  private readonly agents: TracedAgents;
 
-  constructor(private readonly options: RunTracerOptions) {}
+  constructor(private readonly options: RunTracerOptions) {
+    this.agents = new TracedAgents({
+      describe: options.describeAgent,
+      // Spans still open get the name once it comes.
+      onDescribed: (agentKey, agent) => {
+        for (const spans of this.runs.values())
+          if (spans.agentKey === agentKey) spans.segment.setAttribute("gen_ai.agent.name", agent.name);
+      },
+    });
+  }
 
   /** The trace context a new run keeps: a child of the request's trace when it carried a `traceparent`. */
   createRunTrace(): { traceparent: string; parent?: string } {
@@ -196,8 +198,8 @@ export class RunTracer implements RunObserver {
 
   private startSegment(event: RunEvent, run: ObservedRun): RunSpans {
     const { record } = run;
-    const agentKey = `${record.agentId}@${record.agentVersion}`;
-    const agent = this.getAgent(record.agentId, record.agentVersion);
+    const agentKey = TracedAgents.keyOf(record.agentId, record.agentVersion);
+    const agent = this.agents.get(record.agentId, record.agentVersion);
     const stored = record.trace ? parseTraceparent(record.trace.traceparent) : undefined;
     const first = event.type === "run_started" && record.forkOf === undefined;
     const attributes: Attributes = {
@@ -337,7 +339,7 @@ export class RunTracer implements RunObserver {
           ...(data.source === "auto_seq" ? { "waddle.auto_seq": true } : {}),
           ...(data.branch !== undefined ? { "waddle.parallel.branch": data.branch } : {}),
           ...(data.join ? { "waddle.parallel.join": true } : {}),
-          ...this.describeTool(spans.agentKey, data.tool),
+          ...this.agents.getToolAttributes(spans.agentKey, data.tool),
           ...(this.options.captureContent
             ? { "gen_ai.tool.call.arguments": toContent(run.redact(data.args)) }
             : {}),
@@ -353,7 +355,7 @@ export class RunTracer implements RunObserver {
     if (!open) return;
     spans.tools.delete(event.data.callId);
     // The agent's description may have come while the call ran.
-    open.span.setAttributes(this.describeTool(spans.agentKey, open.tool));
+    open.span.setAttributes(this.agents.getToolAttributes(spans.agentKey, open.tool));
     if (event.type === "tool_error") {
       open.span.setAttribute("error.type", event.data.failure.error_code);
       open.span.setStatus({ code: SpanStatusCode.ERROR, message: run.redact(event.data.failure.message) });
@@ -361,37 +363,6 @@ export class RunTracer implements RunObserver {
       open.span.setAttribute("gen_ai.tool.call.result", toContent(run.redact(event.data.observation)));
     }
     open.span.end(event.ts);
-  }
-
-  private describeTool(agentKey: string, tool: string): Attributes {
-    const agent = this.agents.get(agentKey);
-    const spec = agent && agent !== "pending" ? agent.tools[tool] : undefined;
-    if (!spec) return {};
-    return {
-      "gen_ai.tool.type": EXTENSION_KINDS.has(spec.kind) ? "extension" : "function",
-      "waddle.tool.kind": spec.kind,
-      "waddle.tool.side_effects": spec.sideEffects,
-    };
-  }
-
-  /** The agent version's description if known; asks for it otherwise (spans get it once it comes). */
-  private getAgent(agentId: string, version: number): TracedAgent | undefined {
-    const key = `${agentId}@${version}`;
-    const known = this.agents.get(key);
-    if (known !== undefined) return known === "pending" ? undefined : known;
-    const describe = this.options.describeAgent;
-    if (!describe) return undefined;
-    this.agents.set(key, "pending");
-    describe(agentId, version).then(
-      (agent) => {
-        if (agent) this.agents.set(key, agent);
-        else this.agents.delete(key);
-        const live = [...this.runs.values()].filter((spans) => spans.agentKey === key);
-        if (agent) for (const spans of live) spans.segment.setAttribute("gen_ai.agent.name", agent.name);
-      },
-      () => this.agents.delete(key),
-    );
-    return undefined;
   }
 }
 

@@ -7,7 +7,7 @@ import type { Logger } from "../shared/logger.js";
 import type { RunObserver } from "../runs/run-observer.js";
 import type { RunTraceFactory } from "../runs/run-service.js";
 import type { OtelSettings } from "./otel-settings.js";
-import type { TracedAgent } from "./run-tracer.js";
+import type { TracedAgent } from "./traced-agents.js";
 
 /** Tracing as the server uses it: an observer of run events, the runs' trace contexts, tools' headers. */
 export interface Tracing {

@@ -81,6 +81,7 @@ export function createLlmToolRunner(options: LlmToolOptions): ToolRunner {
         costUsd: result.costUsd,
         latencyMs: Date.now() - startedAt,
         purpose: "tool",
+        finishReason: result.finishReason,
       });
       const read = readJsonObject(result.content);
       const checked = read.ok ? outSchema.safeParse(read.value) : undefined;
