@@ -3,6 +3,7 @@ import { useEditor } from "../../editor/editor-context.js";
 import { useRunStore } from "../use-run-store.js";
 import { backToEditing } from "../run-actions.js";
 import { useVersionNote } from "../panel/run-summary.js";
+import { getShownStatuses } from "../get-shown-statuses.js";
 
 const MODE_LABELS = {
   live: "Watching a run",
@@ -20,8 +21,10 @@ export function RunCanvasBar(): ReactElement | null {
   const mode = useRunStore((state) => state.mode);
   const status = useRunStore((state) => state.status ?? state.view?.status ?? null);
   const version = useRunStore((state) => state.view?.agentVersion ?? null);
+  const compare = useRunStore((state) => state.compare);
   const note = useVersionNote();
   if (mode === "edit") return null;
+  const statuses = getShownStatuses({ mode, status, version, compare });
   return (
     <div
       className="run-canvas-bar"
@@ -32,10 +35,21 @@ export function RunCanvasBar(): ReactElement | null {
     >
       <span className="run-canvas-bar-text">
         {MODE_LABELS[mode]}
-        {version !== null ? ` · v${version}` : ""} · editing is off
+        {version !== null && mode !== "compare" ? ` · v${version}` : ""} · editing is off
       </span>
-      {status ? <span className={`run-state-chip status-${status}`}>{status}</span> : null}
-      {note ? (
+      {statuses.map((shown) => (
+        <span
+          key={shown.side ?? "run"}
+          className={`run-state-chip status-${shown.status}`}
+          data-testid="run-canvas-status"
+          data-side={shown.side ?? undefined}
+          data-status={shown.status}
+          title={shown.side ? `Run ${shown.side} (v${shown.version}) ${shown.status}` : undefined}
+        >
+          {shown.side ? `${shown.side} ${shown.status}` : shown.status}
+        </span>
+      ))}
+      {note && mode !== "compare" ? (
         <span className="run-version-note" title={note} data-testid="run-canvas-version-note">
           changed since
         </span>

@@ -20,6 +20,8 @@ export function RunPanel(): ReactElement {
   const tab = useRunPanel((state) => state.tab);
   const status = useRunStore((state) => state.status ?? state.view?.status ?? null);
   const shown = useRunStore((state) => state.mode !== "edit");
+  // a comparison shows each run's status itself: the run open underneath is not what it compares
+  const comparing = useRunStore((state) => state.mode === "compare");
   const runCount = useRunStore((state) => state.runs.length);
   const panel = getRunPanelStore(editor);
   const forking = useRunPanel((state) => state.forking);
@@ -27,7 +29,7 @@ export function RunPanel(): ReactElement {
     <aside className="sidebar sidebar-right run-panel" data-testid="run-panel" aria-label="Run panel">
       <div className="run-panel-head">
         <span className="run-panel-title">Runs</span>
-        {status && tab !== "run" ? <RunStatusChip status={status} /> : null}
+        {status && tab !== "run" && !comparing ? <RunStatusChip status={status} /> : null}
         <button
           type="button"
           className="btn btn-ghost btn-small run-panel-close"
