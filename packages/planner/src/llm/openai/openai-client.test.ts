@@ -103,6 +103,24 @@ describe("OpenAiClient: requests and replies", () => {
     });
   });
 
+  it("returns the endpoint's finish reason, streamed and not", async () => {
+    fixture.enqueue(
+      fixtureReply.json(action),
+      fixtureReply.json(action, { finishReason: "content_filter" }),
+      fixtureReply.json(action, { chunkSize: 6 }),
+      fixtureReply.json(action, { chunkSize: 6, finishReason: "length" }),
+    );
+    const client = createClient();
+    const reasons: (string | undefined)[] = [];
+    for (const stream of [false, false, true, true]) {
+      reasons.push((await client.complete({ messages, stream, onChunk: () => undefined })).finishReason);
+    }
+    expect(fixture.completionRequests.map((request) => (request.body as { stream: boolean }).stream)).toEqual(
+      [false, false, true, true],
+    );
+    expect(reasons).toEqual(["stop", "content_filter", "stop", "length"]);
+  });
+
   it.each(["reasoning_content", "reasoning"] as const)(
     "puts streamed %s deltas on the thinking channel",
     async (reasoningField) => {
