@@ -20,6 +20,8 @@ export const CreateKeyRequest = z.strictObject({
   agents: z.array(Slug).min(1).max(200).optional(),
   expiresAt: z.iso.datetime({ offset: true }).optional(),
   canDecide: z.boolean().optional(),
+  /** An editor key that may also release to production (issue 32). */
+  canRelease: z.boolean().optional(),
   rateLimit: z.string().regex(RATE_LIMIT_PATTERN, "must look like 60/min, 5/s or 1000/h").optional(),
 });
 
@@ -106,6 +108,7 @@ export function createKeysRoutes(options: {
       role: body.role,
       agents,
       canDecide: body.canDecide ?? false,
+      ...(body.canRelease ? { canRelease: true } : {}),
       rateLimit: body.rateLimit ?? null,
       expiresAt: body.expiresAt === undefined ? null : new Date(body.expiresAt).toISOString(),
       createdAt: new Date(at).toISOString(),
@@ -122,6 +125,7 @@ export function createKeysRoutes(options: {
         role: body.role,
         agents,
         canDecide: body.canDecide ?? false,
+        ...(body.canRelease ? { canRelease: true } : {}),
         ...(body.expiresAt === undefined ? {} : { expiresAt: body.expiresAt }),
         ...(body.rateLimit === undefined ? {} : { rateLimit: body.rateLimit }),
       },
