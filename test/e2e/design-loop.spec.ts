@@ -129,7 +129,7 @@ test("test a tool, see a template mistake, restore a draft, copy a snippet", asy
   await expect(use.getByTestId("use-snippet-openai")).toContainText(`baseURL: "${waddle.url}/v1"`);
   await use.getByTestId("use-copy-curl").click();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
-  expect(copied).toContain(`curl -X POST ${waddle.url}/api/runs`);
+  expect(copied).toContain(`curl -sS -X POST ${waddle.url}/api/runs`);
   expect(copied).toContain('"agentId":"weather-desk"');
   await saveScreenshot(page, "design-loop-use");
 });
