@@ -21,6 +21,7 @@ import { StepDetail } from "./step-detail.js";
 import { useNow } from "./use-now.js";
 import { ForkOfNote } from "../fork/fork-of-note.js";
 import { SaveAsTest } from "../tests/save-as-test.js";
+import { useComposerFollowsShownRun } from "./use-composer-follows-shown-run.js";
 
 const ERROR_TEST_IDS = { already_answered: "already-answered", resume: "resume-error" } as const;
 
@@ -213,6 +214,7 @@ function ShownRun(): ReactElement | null {
 /** The Run tab: start a run, then watch it (or a replay) and answer its pauses. */
 export function RunTab(): ReactElement {
   const mode = useRunStore((state) => state.mode);
+  useComposerFollowsShownRun();
   return (
     <div className="run-tab" data-testid="run-tab">
       {mode === "replay" ? <RunReplay /> : null}
