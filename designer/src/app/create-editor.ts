@@ -16,15 +16,19 @@ import { createUiStore } from "../store/ui-store.js";
 import { createAgentFromTemplate } from "../templates/agent-templates.js";
 import type { Editor } from "../editor/editor-context.js";
 import { createUnauthorizedHandler } from "../access/unauthorized.js";
-import { meStore } from "../store/me-store.js";
+import { DESIGN_PERMISSION, getDeniedReason, meStore } from "../store/me-store.js";
+import { getPermittedCommands } from "../editor/get-permitted-commands.js";
 
 /**
  * Wires the stores, the API client and the socket connection (on a 401: back to sign-in when a signed-in key stopped working, else
  * asking for the WADDLE_TOKEN), the agent library and the commands.
  */
 export function createEditor(): Editor {
+  // a role that may not write sees the design read-only: nothing it types can make the page unsaved
+  const isDenied = (permission: string) => getDeniedReason(meStore.getState().me, permission) !== null;
   const document = createDocumentStore({
     spec: createAgentFromTemplate({ template: "blank", id: "untitled", name: "Untitled agent" }),
+    isReadOnly: () => isDenied(DESIGN_PERMISSION),
   });
   const ui = createUiStore();
   const server = createServerStore();
@@ -59,10 +63,14 @@ export function createEditor(): Editor {
   const chats = createChatStore({ api, runs: transport, sessions });
   const agents = new AgentLibrary({ api, document, server, ui });
   const commands = createCommandRegistry<Editor>({
-    // design edits are off while a run is shown: the canvas then shows the version that ran
-    commands: getRunLockedCommands({
-      commands: createEditorCommands(),
-      isRunShown: (editor) => editor.runs.getState().mode !== "edit",
+    // design edits are off while a run is shown (the canvas then shows the version that ran), and for a
+    // role that may not write (a viewer, a runner)
+    commands: getPermittedCommands({
+      commands: getRunLockedCommands({
+        commands: createEditorCommands(),
+        isRunShown: (editor) => editor.runs.getState().mode !== "edit",
+      }),
+      isDenied,
     }),
     transact: (editor, label, perform) => editor.document.getState().transact(label, perform),
     onError: (error) => ui.getState().notify("error", getErrorMessage(error)),

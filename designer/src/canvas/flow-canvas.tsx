@@ -42,6 +42,7 @@ import { FollowRunToggle } from "./follow-run-toggle.js";
 import { RunArcEdge, RunArcMarker } from "../run-views/canvas/run-arc-edge.js";
 import { RunCanvasBar } from "../run-views/canvas/run-canvas-bar.js";
 import { useIsRunShown } from "../run-views/canvas/use-run-canvas.js";
+import { DESIGN_PERMISSION, useDenied } from "../store/me-store.js";
 
 const nodeTypes: NodeTypes = { tool: ToolNode, group: GroupNode };
 const edgeTypes: EdgeTypes = { spec: SpecEdge, suggested: SuggestedEdge, join: JoinEdge, runArc: RunArcEdge };
@@ -68,8 +69,11 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
   const edgeKind = useUi((state) => state.edgeKind);
   const toolCount = useDocument((state) => state.spec.tools.length);
   const { nodes, edges, onNodesChange, onEdgesChange, onNodeDragStart, onNodeDragStop } = useFlowState();
-  // a shown run is read-only: no drag, connect, drop or context menu until "Back to editing"
+  // a shown run is read-only: no drag, connect, drop or context menu until "Back to editing"; so is the
+  // whole design for a role that may not write
   const runShown = useIsRunShown();
+  const readOnly = useDenied(DESIGN_PERMISSION) !== null;
+  const locked = runShown || readOnly;
 
   const requestFit = useFitWhenReady(nodes);
   useCanvasApi(wrapper, requestFit);
@@ -158,8 +162,9 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
       ref={wrapper}
       data-testid="canvas"
       data-run-shown={runShown}
-      onDragOver={runShown ? undefined : onDragOver}
-      onDrop={runShown ? undefined : onDrop}
+      data-read-only={readOnly}
+      onDragOver={locked ? undefined : onDragOver}
+      onDrop={locked ? undefined : onDrop}
     >
       <EdgeMarkers />
       <RunArcMarker />
@@ -174,11 +179,11 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
         onNodeDragStop={onNodeDragStop}
         onConnect={onConnect}
         isValidConnection={isValidConnection}
-        nodesDraggable={!runShown}
-        nodesConnectable={!runShown}
-        onNodeContextMenu={runShown ? undefined : onNodeContextMenu}
-        onEdgeContextMenu={runShown ? undefined : onEdgeContextMenu}
-        onPaneContextMenu={runShown ? undefined : onPaneContextMenu}
+        nodesDraggable={!locked}
+        nodesConnectable={!locked}
+        onNodeContextMenu={locked ? undefined : onNodeContextMenu}
+        onEdgeContextMenu={locked ? undefined : onEdgeContextMenu}
+        onPaneContextMenu={locked ? undefined : onPaneContextMenu}
         onPaneClick={onPaneClick}
         onMoveStart={onMoveStart}
         connectionLineType={ConnectionLineType.Bezier}
@@ -207,7 +212,7 @@ export function FlowCanvas({ colorMode }: { colorMode: "light" | "dark" }): Reac
         <Controls showInteractive={false} />
         <CanvasLegend />
       </ReactFlow>
-      {toolCount === 0 && !runShown ? <CanvasEmptyState /> : null}
+      {toolCount === 0 && !locked ? <CanvasEmptyState /> : null}
       <RunCanvasBar />
       <FollowRunToggle />
     </div>

@@ -7,6 +7,7 @@ import type { GroupFlowNode } from "../graph/flow-types.js";
 import { getResizeStopChange } from "../graph/get-drag-stop-change.js";
 import { TOOL_NODE_SIZE } from "../model/layout-geometry.js";
 import { GroupRunProgress } from "../run-views/canvas/group-run-progress.js";
+import { DESIGN_PERMISSION, useDenied } from "../store/me-store.js";
 import { useIsRunShown } from "../run-views/canvas/use-run-canvas.js";
 
 /** A parallel group as a frame: drag tools in and out; resize when selected. */
@@ -18,6 +19,7 @@ export const GroupNode = memo(function GroupNode({
   const { group, issues } = data;
   const editor = useEditor();
   const runShown = useIsRunShown();
+  const readOnly = useDenied(DESIGN_PERMISSION) !== null;
   const onResizeEnd = useCallback<OnResizeEnd>(
     (_event, params) =>
       editor.document
@@ -31,7 +33,7 @@ export const GroupNode = memo(function GroupNode({
       data-testid={`group-node-${group.id}`}
     >
       <NodeResizer
-        isVisible={(selected ?? false) && !runShown}
+        isVisible={(selected ?? false) && !runShown && !readOnly}
         minWidth={TOOL_NODE_SIZE.width + 48}
         minHeight={TOOL_NODE_SIZE.height + 72}
         onResizeEnd={onResizeEnd}

@@ -17,6 +17,7 @@ import { useRunArcEdges } from "../run-views/canvas/use-run-arc-edges.js";
 import { useRunStore } from "../run-views/use-run-store.js";
 import type { Selection } from "../model/selection.js";
 import type { XYPosition } from "../model/geometry.js";
+import { DESIGN_PERMISSION, useDenied } from "../store/me-store.js";
 
 function applySelectChanges(
   ids: readonly string[],
@@ -41,7 +42,9 @@ export function useFlowState() {
   const editor = useEditor();
   const spec = useDocument((state) => state.spec);
   const selection = useDocument((state) => state.selection);
-  const showSuggestions = useUi((state) => state.showSuggestions);
+  // suggested edges invite an edit: none for a role that may not write
+  const readOnly = useDenied(DESIGN_PERMISSION) !== null;
+  const showSuggestions = useUi((state) => state.showSuggestions) && !readOnly;
   const { index } = useValidation();
   const { getInternalNode } = useReactFlow();
   const runSpec = useRunStore((state) => (state.mode === "edit" ? null : state.spec));

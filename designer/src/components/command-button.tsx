@@ -1,5 +1,5 @@
 import type { ReactElement, ReactNode } from "react";
-import { COMMAND_PERMISSIONS, useDenied } from "../store/me-store.js";
+import { getCommandPermission, useDenied } from "../store/me-store.js";
 import { useDocument, useEditor, useUi } from "../editor/editor-context.js";
 import { formatShortcut } from "../editor/shortcut.js";
 import { Icon, type IconName } from "./icon.js";
@@ -30,8 +30,8 @@ export function CommandButton({
   // re-evaluated whenever either store changes, so the disabled state is always current
   const enabledByDocument = useDocument(() => editor.commands.isEnabled(name, editor));
   const enabledByUi = useUi(() => editor.commands.isEnabled(name, editor));
-  const denied = useDenied(COMMAND_PERMISSIONS[name]);
   const command = editor.commands.get(name);
+  const denied = useDenied(command ? getCommandPermission(command) : undefined);
   if (!command) return null;
   const shortcut = command.shortcut ? ` (${formatShortcut(command.shortcut, editor.isMac)})` : "";
   return (

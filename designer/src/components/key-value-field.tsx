@@ -1,5 +1,6 @@
 import type { ReactElement, ReactNode } from "react";
 import { Icon } from "./icon.js";
+import { useControlTitle } from "./permission-fieldset.js";
 
 interface KeyValueFieldProps<V> {
   label: string;
@@ -31,6 +32,7 @@ export function KeyValueField<V>(props: KeyValueFieldProps<V>): ReactElement {
     for (let n = 2; key in props.entries; n += 1) key = `name_${n}`;
     props.onChange({ ...props.entries, [key]: props.createValue() });
   };
+  const removeTitle = useControlTitle("Remove");
   return (
     <div className="field kv-field" data-testid={props.testId}>
       <span className="field-label" title={props.hint}>
@@ -51,7 +53,7 @@ export function KeyValueField<V>(props: KeyValueFieldProps<V>): ReactElement {
             type="button"
             className="icon-btn"
             aria-label={`Remove ${key}`}
-            title="Remove"
+            title={removeTitle}
             onClick={() => remove(index)}
           >
             <Icon name="close" size={14} />

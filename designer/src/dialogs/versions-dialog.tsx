@@ -4,6 +4,7 @@ import { useDocument, useEditor } from "../editor/editor-context.js";
 import { getErrorMessage } from "../api/api-error.js";
 import { Dialog } from "../components/dialog.js";
 import { formatRelativeTime } from "../util/format-time.js";
+import { DESIGN_PERMISSION, useDenied } from "../store/me-store.js";
 
 /** The saved versions of the open agent: view one, or restore it into the document (undoable). */
 export function VersionsDialog({ close }: { close: () => void }): ReactElement {
@@ -13,6 +14,7 @@ export function VersionsDialog({ close }: { close: () => void }): ReactElement {
   const [versions, setVersions] = useState<AgentVersionSummary[] | null>(null);
   const [viewed, setViewed] = useState<AgentRecord | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const restoreDenied = useDenied(DESIGN_PERMISSION);
 
   useEffect(() => {
     if (!agentId) return;
@@ -61,7 +63,11 @@ export function VersionsDialog({ close }: { close: () => void }): ReactElement {
                 type="button"
                 className="btn btn-small"
                 data-testid={`restore-version-${entry.version}`}
-                title="Put this version into the editor (undoable); saving makes it the newest version"
+                disabled={restoreDenied !== null}
+                title={
+                  restoreDenied ??
+                  "Put this version into the editor (undoable); saving makes it the newest version"
+                }
                 onClick={() => {
                   void editor.agents.restoreVersion(entry.version);
                   close();

@@ -12,6 +12,7 @@ import { JsonField, NumberField, SelectField, TextField, ToggleField } from "../
 import { Icon } from "../components/icon.js";
 import { KeyValueField } from "../components/key-value-field.js";
 import { Section } from "../components/section.js";
+import { useFieldsetDenied } from "../components/permission-fieldset.js";
 import { getAbsolutePosition } from "../model/layout-geometry.js";
 import {
   getArgsSchemaWithResults,
@@ -36,6 +37,7 @@ export function GroupInspector({ group }: { group: ParallelGroup }): ReactElemen
   const editor = useEditor();
   const tools = useDocument((state) => state.spec.tools);
   const dispatch = editor.document.getState().dispatch;
+  const denied = useFieldsetDenied();
   const update = (patch: Partial<Omit<ParallelGroup, "id" | "kind" | "members">>, key: string) =>
     dispatch({ type: "updateGroup", id: group.id, patch }, { coalesceKey: `group:${group.id}:${key}` });
   const setJoin = (patch: Partial<GroupJoin>, key: string) =>
@@ -88,7 +90,7 @@ export function GroupInspector({ group }: { group: ParallelGroup }): ReactElemen
               <button
                 type="button"
                 className="btn btn-ghost btn-small"
-                title="Take it out of the group (it stays on the canvas)"
+                title={denied ?? "Take it out of the group (it stays on the canvas)"}
                 onClick={() =>
                   dispatch({
                     type: "setMembership",

@@ -1,5 +1,6 @@
 import type { ReactElement } from "react";
 import { Icon } from "../components/icon.js";
+import { useControlTitle, useFieldsetDenied } from "../components/permission-fieldset.js";
 import { useDraftText } from "../components/use-draft-text.js";
 import type { FieldPath } from "../schema/schema-field-edits.js";
 import { getFieldProblem } from "../schema/get-field-problem.js";
@@ -39,11 +40,12 @@ function NameInput({ field, path, siblingNames, actions, testId }: FieldRowProps
     },
     onChange: (name) => actions.update(path, { name }),
   });
+  const title = useControlTitle(draft.error ?? "Field name");
   return (
     <input
       className={`input mono${draft.error ? " is-invalid" : ""}`}
       aria-label="Field name"
-      title={draft.error ?? "Field name"}
+      title={title}
       value={draft.text}
       data-testid={`${testId}-name`}
       onChange={(event) => draft.setText(event.target.value)}
@@ -93,7 +95,9 @@ function ValueInput(props: {
 /** One field of the schema editor: name, type, required; details (description, default, enum); children. */
 export function SchemaFieldRow(props: FieldRowProps): ReactElement {
   const { field, path, actions, isItem, testId } = props;
-  const open = actions.isOpen(path);
+  // read-only (a viewer): every row shows its details, since the toggle is off with the other controls
+  const denied = useFieldsetDenied();
+  const open = actions.isOpen(path) || denied !== null;
   const problem = getFieldProblem(field);
   const childNames = field.fields.map((child) => child.name);
   return (
@@ -114,7 +118,10 @@ export function SchemaFieldRow(props: FieldRowProps): ReactElement {
           ))}
         </select>
         {isItem ? null : (
-          <label className="schema-required" title="Required: the tool cannot be called without it">
+          <label
+            className="schema-required"
+            title={denied ?? "Required: the tool cannot be called without it"}
+          >
             <input
               type="checkbox"
               checked={field.required}
@@ -128,7 +135,7 @@ export function SchemaFieldRow(props: FieldRowProps): ReactElement {
           type="button"
           className={`icon-btn${open ? " is-active" : ""}`}
           aria-expanded={open}
-          title="Description, default, allowed values"
+          title={denied ?? "Description, default, allowed values"}
           aria-label="Details"
           onClick={() => actions.toggleOpen(path)}
         >
@@ -138,7 +145,7 @@ export function SchemaFieldRow(props: FieldRowProps): ReactElement {
           <button
             type="button"
             className="icon-btn is-danger"
-            title="Remove field"
+            title={denied ?? "Remove field"}
             aria-label={`Remove ${field.name}`}
             data-testid={`${testId}-remove`}
             onClick={() => actions.remove(path)}

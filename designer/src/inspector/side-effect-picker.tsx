@@ -1,6 +1,7 @@
 import { SIDE_EFFECTS, type SideEffect } from "@waddle/protocol";
 import type { ReactElement } from "react";
 import { SIDE_EFFECT_INFO } from "../components/side-effect-badge.js";
+import { useFieldsetDenied } from "../components/permission-fieldset.js";
 
 /** The five side effects as coloured choices. */
 export function SideEffectPicker({
@@ -10,6 +11,7 @@ export function SideEffectPicker({
   value: SideEffect;
   onChange: (value: SideEffect) => void;
 }): ReactElement {
+  const denied = useFieldsetDenied();
   return (
     <div className="field">
       <span className="field-label">Side effects</span>
@@ -21,7 +23,7 @@ export function SideEffectPicker({
             role="radio"
             aria-checked={value === sideEffect}
             className={`se-choice se-${sideEffect}${value === sideEffect ? " is-active" : ""}`}
-            title={SIDE_EFFECT_INFO[sideEffect].blurb}
+            title={denied ?? SIDE_EFFECT_INFO[sideEffect].blurb}
             data-testid={`side-effect-${sideEffect}`}
             onClick={() => onChange(sideEffect)}
           >

@@ -4,6 +4,7 @@ import { useDocument, useEditor } from "../editor/editor-context.js";
 import { JsonField, ListField, NumberField, TextField, ToggleField } from "../components/fields.js";
 import { Icon } from "../components/icon.js";
 import { Section } from "../components/section.js";
+import { useDenied } from "../store/me-store.js";
 import type { ToolHintList } from "../model/spec-change.js";
 import { ImplEditor } from "./impl-editor.js";
 import { SchemaEditor } from "./schema-editor.js";
@@ -29,6 +30,7 @@ const HINT_TOGGLES: readonly { list: ToolHintList; label: string; hint: string }
 /** Every field of the selected tool. */
 export function ToolInspector({ tool }: { tool: ToolSpec }): ReactElement {
   const editor = useEditor();
+  const testDenied = useDenied("tools:test");
   const hints = useDocument((state) => state.spec.hints);
   const plannerTimeoutMs = useDocument((state) => state.spec.planner.toolTimeoutMs);
   const update = useCallback(
@@ -66,7 +68,8 @@ export function ToolInspector({ tool }: { tool: ToolSpec }): ReactElement {
           type="button"
           className="btn btn-small inspector-title-action"
           data-testid="tool-test-button"
-          title="Call this tool once with args you give, through the server"
+          disabled={testDenied !== null}
+          title={testDenied ?? "Call this tool once with args you give, through the server"}
           onClick={() => void editor.ui.getState().openDialog("toolTest", { tool: tool.name })}
         >
           <Icon name="bolt" size={14} />

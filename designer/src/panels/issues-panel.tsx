@@ -5,6 +5,7 @@ import { useValidation } from "../editor/use-validation.js";
 import { revealIssue } from "../commands/reveal-issue.js";
 import { applyIssueFix } from "../commands/apply-issue-fix.js";
 import { Icon } from "../components/icon.js";
+import { DESIGN_PERMISSION, useDenied } from "../store/me-store.js";
 
 function describeTarget(issue: SpecIssue): string {
   const target = issue.target;
@@ -19,6 +20,7 @@ function describeTarget(issue: SpecIssue): string {
 export function IssuesPanel(): ReactElement {
   const editor = useEditor();
   const { issues } = useValidation();
+  const fixDenied = useDenied(DESIGN_PERMISSION);
   const sorted = useMemo(
     () => [...issues].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1)),
     [issues],
@@ -62,7 +64,8 @@ export function IssuesPanel(): ReactElement {
                 type="button"
                 className="btn btn-small issue-fix"
                 data-testid={`issue-fix-${index}`}
-                title={issue.fix.label}
+                title={fixDenied ?? issue.fix.label}
+                disabled={fixDenied !== null}
                 onClick={() => applyIssueFix(editor, issue.fix!)}
               >
                 {issue.fix.label}

@@ -3,6 +3,7 @@ import { useState, type FormEvent, type ReactElement } from "react";
 import { getErrorMessage } from "../api/api-error.js";
 import { useEditor } from "../editor/editor-context.js";
 import { PaletteEntry } from "./palette-entry.js";
+import { DESIGN_PERMISSION, useDenied } from "../store/me-store.js";
 
 /**
  * **A2A agent**: a URL field whose card the server reads through its http allow-list (`POST /api/a2a/card`);
@@ -14,6 +15,7 @@ export function A2aPaletteSection(): ReactElement {
   const [card, setCard] = useState<{ url: string; card: A2aCardSummary } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
+  const denied = useDenied(DESIGN_PERMISSION);
   const fetchCard = (event: FormEvent) => {
     event.preventDefault();
     const target = url.trim();
@@ -41,11 +43,14 @@ export function A2aPaletteSection(): ReactElement {
           aria-label="A2A agent URL"
           onChange={(event) => setUrl(event.target.value)}
           data-testid="palette-a2a-url"
+          disabled={denied !== null}
+          title={denied ?? undefined}
         />
         <button
           type="submit"
           className="btn btn-small"
-          disabled={loading || url.trim() === ""}
+          disabled={loading || url.trim() === "" || denied !== null}
+          title={denied ?? "Read the agent's card: its skills become tools"}
           data-testid="palette-a2a-fetch"
         >
           {loading ? "Reading…" : "Fetch card"}

@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactElement } from "react";
-import { useDenied } from "../store/me-store.js";
+import { DESIGN_PERMISSION, useDenied } from "../store/me-store.js";
 import { useDocument, useEditor, useServer } from "../editor/editor-context.js";
 import { formatRelativeTime } from "../util/format-time.js";
 import { Icon } from "../components/icon.js";
@@ -8,7 +8,8 @@ import { SearchField } from "../components/search-field.js";
 /** Saved agents with search; open, rename, duplicate, delete; new agent. */
 export function AgentList(): ReactElement {
   const editor = useEditor();
-  const deleteDenied = useDenied("agents:write");
+  // a role that may not write reads agents only: New, Rename, Duplicate and Delete are off, with the reason
+  const writeDenied = useDenied(DESIGN_PERMISSION);
   const agents = useServer((state) => state.agents);
   const loaded = useServer((state) => state.agentsLoaded);
   const offlineReason = useServer((state) => state.offlineReason);
@@ -38,7 +39,8 @@ export function AgentList(): ReactElement {
           type="button"
           className="btn btn-primary btn-small"
           data-testid="new-agent"
-          title="Start a new agent, empty or from a template"
+          title={writeDenied ?? "Start a new agent, empty or from a template"}
+          disabled={writeDenied !== null}
           onClick={() => void editor.agents.newAgent()}
         >
           <Icon name="plus" size={14} /> New
@@ -81,7 +83,8 @@ export function AgentList(): ReactElement {
                 <button
                   type="button"
                   className="icon-btn"
-                  title="Rename"
+                  title={writeDenied ?? "Rename"}
+                  disabled={writeDenied !== null}
                   aria-label={`Rename ${agent.name}`}
                   data-testid={`agent-rename-${agent.id}`}
                   onClick={() => void editor.agents.renameAgent(agent.id)}
@@ -91,7 +94,8 @@ export function AgentList(): ReactElement {
                 <button
                   type="button"
                   className="icon-btn"
-                  title="Duplicate"
+                  title={writeDenied ?? "Duplicate"}
+                  disabled={writeDenied !== null}
                   aria-label={`Duplicate ${agent.name}`}
                   data-testid={`agent-duplicate-${agent.id}`}
                   onClick={() => void editor.agents.duplicateAgent(agent.id)}
@@ -101,8 +105,8 @@ export function AgentList(): ReactElement {
                 <button
                   type="button"
                   className="icon-btn is-danger"
-                  title={deleteDenied ?? "Delete"}
-                  disabled={deleteDenied !== null}
+                  title={writeDenied ?? "Delete"}
+                  disabled={writeDenied !== null}
                   aria-label={`Delete ${agent.name}`}
                   data-testid={`agent-delete-${agent.id}`}
                   onClick={() => void editor.agents.deleteAgent(agent.id)}

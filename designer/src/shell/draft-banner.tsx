@@ -1,6 +1,7 @@
 import type { ReactElement } from "react";
 import { useEditor, useServer } from "../editor/editor-context.js";
 import { Icon } from "../components/icon.js";
+import { DESIGN_PERMISSION, useDenied } from "../store/me-store.js";
 import { formatRelativeTime } from "../util/format-time.js";
 
 /**
@@ -11,6 +12,8 @@ export function DraftBanner(): ReactElement | null {
   const editor = useEditor();
   const draft = useServer((state) => state.pendingDraft);
   const unsaved = useServer((state) => state.pendingUnsavedDraft);
+  // a viewer may see that an editor left a draft, but neither restore nor discard it
+  const denied = useDenied(DESIGN_PERMISSION);
   if (!draft && !unsaved) return null;
   const name = typeof unsaved?.spec["name"] === "string" ? unsaved.spec["name"] : "An agent";
   return (
@@ -38,6 +41,8 @@ export function DraftBanner(): ReactElement | null {
         type="button"
         className="btn btn-primary btn-small"
         data-testid="draft-restore"
+        disabled={denied !== null}
+        title={denied ?? undefined}
         onClick={() => (draft ? editor.agents.restoreDraft() : void editor.agents.restoreUnsavedDraft())}
       >
         Restore draft
@@ -46,6 +51,8 @@ export function DraftBanner(): ReactElement | null {
         type="button"
         className="btn btn-small"
         data-testid="draft-discard"
+        disabled={denied !== null}
+        title={denied ?? undefined}
         onClick={() => (draft ? void editor.agents.discardDraft() : editor.agents.unsaved.discard())}
       >
         Discard

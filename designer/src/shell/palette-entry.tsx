@@ -3,6 +3,7 @@ import { useEditor } from "../editor/editor-context.js";
 import { addPaletteItem } from "../canvas/add-palette-item.js";
 import { PALETTE_MIME, type PaletteItem } from "../canvas/palette-drop.js";
 import { Icon, type IconName } from "../components/icon.js";
+import { DESIGN_PERMISSION, useDenied } from "../store/me-store.js";
 
 /** One palette entry: drag it onto the canvas, or click to add it in the middle of the view. */
 export function PaletteEntry(props: {
@@ -14,6 +15,7 @@ export function PaletteEntry(props: {
   badge?: ReactNode;
 }): ReactElement {
   const editor = useEditor();
+  const denied = useDenied(DESIGN_PERMISSION);
   const onDragStart = (event: DragEvent) => {
     event.dataTransfer.setData(PALETTE_MIME, JSON.stringify(props.item));
     event.dataTransfer.effectAllowed = "copy";
@@ -22,11 +24,12 @@ export function PaletteEntry(props: {
     <button
       type="button"
       className="palette-entry"
-      draggable
+      draggable={denied === null}
+      disabled={denied !== null}
       onDragStart={onDragStart}
       onClick={() => addPaletteItem(editor, { item: props.item })}
       data-testid={props.testId}
-      title={`${props.blurb}\nDrag onto the canvas, or click to add it in the middle.`}
+      title={denied ?? `${props.blurb}\nDrag onto the canvas, or click to add it in the middle.`}
     >
       <span className="palette-icon">
         <Icon name={props.icon} />

@@ -6,6 +6,8 @@ import { HintsPanel } from "../panels/hints-panel.js";
 import { IssuesPanel } from "../panels/issues-panel.js";
 import { SettingsPanel } from "../panels/settings-panel.js";
 import { Tabs } from "../components/tabs.js";
+import { PermissionFieldset } from "../components/permission-fieldset.js";
+import { DESIGN_PERMISSION } from "../store/me-store.js";
 
 /** Inspector, hints, settings and issues. */
 export function RightSidebar(): ReactElement {
@@ -42,14 +44,13 @@ export function RightSidebar(): ReactElement {
         ]}
       />
       <div className="sidebar-scroll">
-        {tab === "inspector" ? (
-          <Inspector />
-        ) : tab === "hints" ? (
-          <HintsPanel />
-        ) : tab === "settings" ? (
-          <SettingsPanel />
-        ) : (
+        {tab === "issues" ? (
           <IssuesPanel />
+        ) : (
+          // read-only for a role that may not write: every field off, with the reason
+          <PermissionFieldset permission={DESIGN_PERMISSION} action="change this agent">
+            {tab === "inspector" ? <Inspector /> : tab === "hints" ? <HintsPanel /> : <SettingsPanel />}
+          </PermissionFieldset>
         )}
       </div>
     </aside>

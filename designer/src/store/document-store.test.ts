@@ -105,4 +105,27 @@ describe("createDocumentStore", () => {
     store.getState().undo();
     expect(store.getState().selection.nodes).toEqual(["first"]);
   });
+  it("changes nothing while read-only (a viewer): no edit, transaction or undo makes it dirty", () => {
+    let readOnly = false;
+    const store = createDocumentStore({ spec: makeSpec(), isReadOnly: () => readOnly });
+    store.getState().load({ spec: makeSpec(), agentId: "test-agent", version: 1 });
+    store.getState().dispatch({ type: "updateTool", name: "alpha", patch: { desc: "before" } });
+    store.getState().markSaved({ agentId: "test-agent", version: 2 });
+    const saved = store.getState().spec;
+    readOnly = true;
+    expect(store.getState().dispatch({ type: "updateTool", name: "alpha", patch: { desc: "typed" } })).toBe(
+      false,
+    );
+    store
+      .getState()
+      .transact("Add", () =>
+        store.getState().dispatch({ type: "addTool", tool: makeTool("delta"), position: { x: 0, y: 0 } }),
+      );
+    expect(store.getState().undo()).toBe(false);
+    expect(store.getState().spec).toBe(saved);
+    expect(getIsDirty(store.getState())).toBe(false);
+    // loading another agent still works: reading is not editing
+    store.getState().load({ spec: makeSpec({ name: "Other" }), agentId: "other", version: 1 });
+    expect(store.getState().spec.name).toBe("Other");
+  });
 });

@@ -54,7 +54,12 @@ const HISTORY_LIMIT = 300;
  * Creates the document store: the AgentSpec being edited, its undo history and the selection.
  * The rules: `designer/docs/undo-history.md`.
  */
-export function createDocumentStore(initial: { spec: AgentSpec }): DocumentStore {
+export function createDocumentStore(initial: {
+  spec: AgentSpec;
+  /** True while the document may not change (a role without `agents:write`): edits and undo do nothing. */
+  isReadOnly?: () => boolean;
+}): DocumentStore {
+  const isReadOnly = initial.isReadOnly ?? (() => false);
   let nextEntryId = 1;
   let sealed = true;
   let transaction: { label: string; before: AgentSpec; changes: SpecChange[] } | null = null;
@@ -99,6 +104,7 @@ export function createDocumentStore(initial: { spec: AgentSpec }): DocumentStore
       },
 
       dispatch(change, options = {}) {
+        if (isReadOnly()) return false;
         const state = get();
         const next = applySpecChange(state.spec, change);
         if (next === state.spec) return false;
@@ -129,6 +135,7 @@ export function createDocumentStore(initial: { spec: AgentSpec }): DocumentStore
 
       transact(label, perform) {
         if (transaction) return perform();
+        if (isReadOnly()) return;
         const open = { label, before: get().spec, changes: [] as SpecChange[] };
         transaction = open;
         try {
@@ -144,7 +151,7 @@ export function createDocumentStore(initial: { spec: AgentSpec }): DocumentStore
       undo() {
         const { past, future } = get();
         const entry = past.at(-1);
-        if (!entry || transaction) return false;
+        if (!entry || transaction || isReadOnly()) return false;
         sealed = true;
         commit(entry.before, { past: past.slice(0, -1), future: [...future, entry] });
         return true;
@@ -153,7 +160,7 @@ export function createDocumentStore(initial: { spec: AgentSpec }): DocumentStore
       redo() {
         const { past, future, spec } = get();
         const entry = future.at(-1);
-        if (!entry || transaction) return false;
+        if (!entry || transaction || isReadOnly()) return false;
         sealed = true;
         const next = entry.changes.reduce(applySpecChange, spec);
         commit(next, { past: [...past, entry], future: future.slice(0, -1) });

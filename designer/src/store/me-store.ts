@@ -76,4 +76,14 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, string>> = {
   save: "agents:write",
   "new-agent": "agents:write",
   import: "agents:write",
+  undo: "agents:write",
+  redo: "agents:write",
 };
+
+/** What changing the design needs: a role without it sees the page read-only. */
+export const DESIGN_PERMISSION = "agents:write";
+
+/** The permission a command needs: its own, or the design's for one that edits the document (undoable). */
+export function getCommandPermission(command: { name: string; undoable: boolean }): string | undefined {
+  return COMMAND_PERMISSIONS[command.name] ?? (command.undoable ? DESIGN_PERMISSION : undefined);
+}
