@@ -14,6 +14,11 @@ export function openRunPanel(editor: Editor): void {
   getRunPanelStore(editor).getState().set({ open: true, tab: "run", focusQuery: true });
 }
 
+/** Opens the run panel on History: past runs, their replays and chats, without starting a run. */
+export function openRunHistory(editor: Editor): void {
+  getRunPanelStore(editor).getState().set({ open: true, tab: "history" });
+}
+
 /** Starts a run of the saved agent with the panel's query; `save` saves unsaved changes first. */
 export async function startRunFromPanel(
   editor: Editor,

@@ -1,6 +1,7 @@
 import type { ReactElement } from "react";
 import type { NodeRunState, NodeRunView } from "../../runs/fold/run-view.js";
 import { formatDuration } from "../../util/format-metrics.js";
+import { useDenied } from "../../store/me-store.js";
 
 const STATE_LABELS: Record<NodeRunState, string> = {
   idle: "not run",
@@ -33,6 +34,9 @@ export function RunNodeStatus(props: {
 }): ReactElement {
   const { node } = props;
   const label = getNodeStateLabel(node);
+  // a role that may not decide or start runs sees the buttons off, with the reason
+  const decideDenied = useDenied("runs:decide");
+  const forkDenied = useDenied("runs:start");
   return (
     <div
       className={`node-run state-${node.state}${node.replayed ? " is-replayed" : ""}`}
@@ -78,7 +82,8 @@ export function RunNodeStatus(props: {
             type="button"
             className="node-run-fork nodrag nopan"
             data-testid="fork-button"
-            title="Fork the run from this tool's latest step"
+            disabled={forkDenied !== null}
+            title={forkDenied ?? "Fork the run from this tool's latest step"}
             onClick={(event) => {
               event.stopPropagation();
               props.onFork?.();
@@ -94,6 +99,8 @@ export function RunNodeStatus(props: {
             type="button"
             className="btn btn-primary btn-small"
             data-testid="node-approve-button"
+            disabled={decideDenied !== null}
+            title={decideDenied ?? "Approve: the run goes on with this call"}
             onClick={props.onApprove}
           >
             Approve
@@ -102,6 +109,8 @@ export function RunNodeStatus(props: {
             type="button"
             className="btn btn-small btn-reject"
             data-testid="node-reject-button"
+            disabled={decideDenied !== null}
+            title={decideDenied ?? "Reject: the run goes on without this call"}
             onClick={props.onReject}
           >
             Reject
@@ -110,6 +119,8 @@ export function RunNodeStatus(props: {
             type="button"
             className="btn btn-small"
             data-testid="node-edit-args-button"
+            disabled={decideDenied !== null}
+            title={decideDenied ?? "Edit the call's args in the run panel, then approve"}
             onClick={props.onEdit}
           >
             Edit…

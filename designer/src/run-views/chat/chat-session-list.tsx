@@ -1,6 +1,7 @@
 import { useMemo, type ReactElement } from "react";
 import { useEditor } from "../../editor/editor-context.js";
 import { SearchField } from "../../components/search-field.js";
+import { useDenied } from "../../store/me-store.js";
 import { filterSessions } from "../../chats/session-list.js";
 import { formatRelativeTime } from "../../util/format-time.js";
 import { getChatViewStore, useChatView, useChats } from "./use-chat-store.js";
@@ -14,6 +15,7 @@ export function ChatSessionList(): ReactElement {
   const loaded = useChats((state) => state.sessionsLoaded);
   const search = useChatView((state) => state.search);
   const shown = useMemo(() => filterSessions(sessions, search), [sessions, search]);
+  const startDenied = useDenied("runs:start");
   return (
     <div className="chat-list-view">
       <div className="chat-toolbar">
@@ -28,6 +30,8 @@ export function ChatSessionList(): ReactElement {
           type="button"
           className="btn btn-primary btn-small"
           data-testid="chat-new"
+          disabled={startDenied !== null}
+          title={startDenied ?? "Start a new chat with this agent"}
           onClick={() => editor.chats.getState().newChat()}
         >
           New chat

@@ -9,6 +9,7 @@ import { openRunOnCanvas } from "./chat-actions.js";
 import { ChatComposer } from "./chat-composer.js";
 import { ChatTray } from "./chat-tray.js";
 import { ChatTurn } from "./chat-turn.js";
+import { useDenied } from "../../store/me-store.js";
 import { getChatViewStore, useChatView, useChats } from "./use-chat-store.js";
 
 /** The chat store's last error, dismissible. */
@@ -82,6 +83,8 @@ export function ChatThreadView(): ReactElement {
   const scrollRef = useStickToBottom(thread);
   const trayOpen = trayChoice ?? (tray.merges.length > 0 || tray.active > 0 || tray.total > 0);
   const closed = record?.status === "closed";
+  const startDenied = useDenied("runs:start");
+  const closeDenied = useDenied("runs:cancel");
 
   const closeChat = async () => {
     const confirmed = await editor.ui.getState().openDialog("confirm", {
@@ -113,6 +116,8 @@ export function ChatThreadView(): ReactElement {
           type="button"
           className="btn btn-small"
           data-testid="chat-new"
+          disabled={startDenied !== null}
+          title={startDenied ?? "Start a new chat with this agent"}
           onClick={() => editor.chats.getState().newChat()}
         >
           New chat
@@ -143,6 +148,8 @@ export function ChatThreadView(): ReactElement {
               type="button"
               className="btn btn-ghost btn-small chat-close"
               data-testid="chat-close"
+              disabled={closeDenied !== null}
+              title={closeDenied ?? "Close the chat: no more turns; its turns and runs are kept"}
               onClick={() => void closeChat()}
             >
               Close chat

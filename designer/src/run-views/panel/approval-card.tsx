@@ -204,6 +204,8 @@ export function ApprovalCard(props: {
               : "Optional: why, or what to do instead"
           }
           data-testid="approval-note"
+          disabled={decideDenied !== null}
+          title={decideDenied ?? undefined}
           onChange={(event) => setNote(event.target.value)}
         />
       </div>
@@ -243,6 +245,11 @@ export function ApprovalCard(props: {
           ) : null}
         </div>
       )}
+      {decideDenied ? (
+        <p className="run-dirty-note" data-testid="approval-denied">
+          {decideDenied}
+        </p>
+      ) : null}
     </section>
   );
 }

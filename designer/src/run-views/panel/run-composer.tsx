@@ -9,6 +9,7 @@ import { getRunPanelStore, useRunPanel } from "./run-panel-store.js";
 import { RunModelWarning } from "./run-model-warning.js";
 import { OfflineModelNotice } from "./offline-model-notice.js";
 import { useCredentialsCheck } from "./use-credentials-check.js";
+import { useDenied } from "../../store/me-store.js";
 
 /** Queries to offer: the agent's sample queries, else the last few queries its runs were given. */
 function useOfferedQueries(): string[] {
@@ -61,7 +62,11 @@ export function RunComposer(): ReactElement {
     getRunPanelStore(editor).getState().set({ query: next, queryAgentId: agentId });
   const start = (save: boolean, offline = false) =>
     void startRunFromPanel(editor, { save, ...(offline ? { offline: true } : {}) });
-  const canStart = agentId !== null && query.trim() !== "" && !saving && !blocked;
+  // a role that may not start runs (or save, or cancel) sees those buttons off, with the reason
+  const startDenied = useDenied("runs:start");
+  const saveDenied = useDenied("agents:write") ?? startDenied;
+  const cancelDenied = useDenied("runs:cancel");
+  const canStart = agentId !== null && query.trim() !== "" && !saving && !blocked && startDenied === null;
 
   return (
     <form
@@ -93,13 +98,15 @@ export function RunComposer(): ReactElement {
           value={query}
           placeholder="Ask the agent something… (Ctrl+Enter runs)"
           data-testid="run-query"
+          disabled={startDenied !== null}
+          title={startDenied ?? undefined}
           ref={queryBox}
           onChange={(event) => setQuery(event.target.value)}
           onKeyDown={(event) => {
             if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
               event.preventDefault();
               if (canStart) start(false);
-              else if (agentId === null && query.trim()) start(true);
+              else if (agentId === null && query.trim() && saveDenied === null) start(true);
             }
           }}
         />
@@ -111,8 +118,9 @@ export function RunComposer(): ReactElement {
               key={sample}
               type="button"
               className="sample-query"
-              title={`Use: ${sample}`}
+              title={startDenied ?? `Use: ${sample}`}
               data-testid="sample-query"
+              disabled={startDenied !== null}
               onClick={() => setQuery(sample)}
             >
               {sample}
@@ -120,7 +128,11 @@ export function RunComposer(): ReactElement {
           ))}
         </div>
       ) : null}
-      {agentId === null ? (
+      {startDenied !== null ? (
+        <p className="run-dirty-note" data-testid="run-denied-note">
+          {startDenied}
+        </p>
+      ) : agentId === null ? (
         <p className="run-dirty-note" data-testid="run-unsaved-note">
           This agent is not saved yet: a run starts from a saved version.
         </p>
@@ -136,7 +148,8 @@ export function RunComposer(): ReactElement {
             type="button"
             className="btn btn-primary"
             data-testid="run-save-and-run"
-            disabled={query.trim() === "" || saving || blocked}
+            disabled={query.trim() === "" || saving || blocked || saveDenied !== null}
+            title={saveDenied ?? undefined}
             onClick={() => start(true)}
           >
             Save and run
@@ -148,11 +161,13 @@ export function RunComposer(): ReactElement {
           data-testid="run-start"
           disabled={!canStart}
           title={
-            agentId === null
-              ? "Save the agent first"
-              : blocked
-                ? "The agent's model cannot be used here: fix it above, or run on the offline model instead"
-                : `Run version ${version ?? ""} with this query`
+            startDenied !== null
+              ? startDenied
+              : agentId === null
+                ? "Save the agent first"
+                : blocked
+                  ? "The agent's model cannot be used here: fix it above, or run on the offline model instead"
+                  : `Run version ${version ?? ""} with this query`
           }
         >
           {dirty && agentId !== null ? `Run saved v${version ?? ""}` : "Run"}
@@ -162,8 +177,10 @@ export function RunComposer(): ReactElement {
             type="button"
             className="btn"
             data-testid="run-offline"
-            disabled={query.trim() === "" || saving}
-            title="Runs this once on the embedded offline model; the agent keeps its own model"
+            disabled={query.trim() === "" || saving || startDenied !== null}
+            title={
+              startDenied ?? "Runs this once on the embedded offline model; the agent keeps its own model"
+            }
             onClick={() => start(dirty || agentId === null, true)}
           >
             Run on the offline model instead
@@ -173,7 +190,8 @@ export function RunComposer(): ReactElement {
           type="button"
           className="btn"
           data-testid="run-cancel"
-          disabled={!live}
+          disabled={!live || cancelDenied !== null}
+          title={cancelDenied ?? undefined}
           onClick={() => void cancelShownRun(editor)}
         >
           Cancel run

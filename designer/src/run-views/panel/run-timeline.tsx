@@ -2,6 +2,7 @@ import { memo, useCallback, useMemo, type KeyboardEvent, type ReactElement } fro
 import type { DecisionStatus, StepView, TimelineEntry } from "../../runs/fold/run-view.js";
 import { getTimelineRows, TIMELINE_LABELS, type TimelineRow } from "./get-timeline-rows.js";
 import { VirtualList } from "./virtual-list.js";
+import { useDenied } from "../../store/me-store.js";
 
 const ROW_HEIGHT = 28;
 
@@ -35,6 +36,7 @@ const TimelineRowView = memo(function TimelineRowView({
   onSelect: (entry: TimelineEntry) => void;
   onFork?: ((entry: TimelineEntry) => void) | undefined;
 }): ReactElement {
+  const forkDenied = useDenied("runs:start");
   if (row.type === "step") {
     return (
       <div
@@ -85,7 +87,8 @@ const TimelineRowView = memo(function TimelineRowView({
           type="button"
           className="timeline-fork"
           data-testid="fork-button"
-          title={`Fork from step ${entry.step + 1}`}
+          disabled={forkDenied !== null}
+          title={forkDenied ?? `Fork from step ${entry.step + 1}`}
           aria-label={`Fork from here (step ${entry.step + 1})`}
           tabIndex={-1}
           onClick={(event) => {

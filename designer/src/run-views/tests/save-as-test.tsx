@@ -5,6 +5,7 @@ import { useEditor } from "../../editor/editor-context.js";
 import { getRunPanelStore } from "../panel/run-panel-store.js";
 import { useRunStore } from "../use-run-store.js";
 import { getTestsStore } from "./tests-store.js";
+import { useDenied } from "../../store/me-store.js";
 
 type Saved = { kind: "saved"; name: string; count: number } | { kind: "error"; message: string };
 
@@ -17,6 +18,7 @@ export function SaveAsTest(): ReactElement | null {
   const editor = useEditor();
   const run = useRunStore((state) => state.run);
   const [saving, setSaving] = useState(false);
+  const denied = useDenied("tests:write");
   const [saved, setSaved] = useState<{ runId: string; answer: Saved } | null>(null);
   if (!run || !TERMINAL_RUN_STATUSES.has(run.status) || run.purpose === "test") return null;
   const answer = saved?.runId === run.id ? saved.answer : null;
@@ -47,8 +49,11 @@ export function SaveAsTest(): ReactElement | null {
         type="button"
         className="btn btn-small"
         data-testid="save-as-test"
-        disabled={saving}
-        title="Make a regression test of this run: its tool results become mocks, what it did the checks"
+        disabled={saving || denied !== null}
+        title={
+          denied ??
+          "Make a regression test of this run: its tool results become mocks, what it did the checks"
+        }
         onClick={() => void save()}
       >
         {saving ? "Saving…" : "Save as test"}

@@ -1,4 +1,5 @@
 import type { TestCase, TestCaseResult } from "@waddle/protocol";
+import { useDenied } from "../../store/me-store.js";
 import { useState, type ReactElement } from "react";
 import { formatCost, formatCount, formatDuration } from "../../util/format-metrics.js";
 import { describeTestFailure } from "./describe-test-failure.js";
@@ -30,6 +31,8 @@ export function TestCaseItem(props: {
   const { testCase, result } = props;
   const [confirming, setConfirming] = useState(false);
   const [editing, setEditing] = useState(false);
+  // a role that may not write tests reads them: Run, Edit checks and Delete are off, with the reason
+  const denied = useDenied("tests:write");
   const expect = summarizeExpect(testCase.expect);
   return (
     <li className="test-case" data-testid="test-case-item" data-case-id={testCase.id}>
@@ -65,8 +68,8 @@ export function TestCaseItem(props: {
           type="button"
           className="btn btn-small"
           data-testid="test-case-run"
-          disabled={props.busy}
-          title="Run this case alone on the chosen version"
+          disabled={props.busy || denied !== null}
+          title={denied ?? "Run this case alone on the chosen version"}
           onClick={props.onRun}
         >
           Run this case
@@ -76,7 +79,8 @@ export function TestCaseItem(props: {
             type="button"
             className="btn btn-ghost btn-small"
             data-testid="test-case-edit"
-            title="Edit what this case checks, as JSON"
+            disabled={denied !== null}
+            title={denied ?? "Edit what this case checks, as JSON"}
             onClick={() => setEditing(true)}
           >
             Edit checks
@@ -104,7 +108,8 @@ export function TestCaseItem(props: {
             type="button"
             className="btn btn-ghost btn-small"
             data-testid="test-case-delete"
-            title="Remove this case from the suite"
+            disabled={denied !== null}
+            title={denied ?? "Remove this case from the suite"}
             onClick={() => setConfirming(true)}
           >
             Delete

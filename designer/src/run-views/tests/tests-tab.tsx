@@ -3,6 +3,7 @@ import { useDocument, useEditor } from "../../editor/editor-context.js";
 import { getRunPanelStore } from "../panel/run-panel-store.js";
 import { useRunStore } from "../use-run-store.js";
 import { TestCaseItem } from "./test-case-item.js";
+import { useDenied } from "../../store/me-store.js";
 import { describeTestRun, TestsCompareView, TestsComparePicker } from "./tests-compare-view.js";
 import { getTestsStore, useTests } from "./tests-store.js";
 import { useTestRunUpdates } from "./use-test-run-updates.js";
@@ -25,6 +26,7 @@ export function TestsTab(): ReactElement {
   const compare = useTests((state) => state.compare);
   const records = useTests((state) => state.records);
   const error = useTests((state) => state.error);
+  const runDenied = useDenied("tests:write");
   const savedVersion = useDocument((state) => state.baseVersion);
   const [version, setVersion] = useState<string>("");
   useTestRunUpdates(agentId);
@@ -80,8 +82,11 @@ export function TestsTab(): ReactElement {
           type="button"
           className="btn btn-primary btn-small"
           data-testid="tests-run"
-          disabled={cases.length === 0 || running}
-          title={cases.length === 0 ? "Save a run as a test first" : "Run every case on this version"}
+          disabled={cases.length === 0 || running || runDenied !== null}
+          title={
+            runDenied ??
+            (cases.length === 0 ? "Save a run as a test first" : "Run every case on this version")
+          }
           onClick={() => void store.getState().runSuite({ agentVersion: chosen })}
         >
           {running ? "Running…" : cases.length === 1 ? "Run 1 case" : `Run all ${cases.length} cases`}
