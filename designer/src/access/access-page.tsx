@@ -1,6 +1,8 @@
 import { ROLES, type ApiKeySummary, type Role } from "@waddle/protocol";
 import { useCallback, useEffect, useState, type ReactElement } from "react";
 import { useEditor } from "../editor/editor-context.js";
+import { meStore } from "../store/me-store.js";
+import { getSignInNote } from "./get-sign-in-note.js";
 
 const when = (value: string | null, none: string) => (value ? new Date(value).toLocaleString() : none);
 
@@ -24,9 +26,14 @@ export function AccessPage({ onClose }: { onClose: () => void }): ReactElement {
     expiresAt: "",
     canDecide: false,
   });
+  const kind = meStore((state) => state.me?.kind);
+  // said once the list is read, so that a page with keys never flashes "no keys"
+  const [loaded, setLoaded] = useState(false);
+  const note = loaded ? getSignInNote({ kind, keys, now: Date.now() }) : null;
   const reload = useCallback(async () => {
     try {
       setKeys(await api.listKeys());
+      setLoaded(true);
     } catch (cause) {
       setError((cause as Error).message);
     }
@@ -209,8 +216,10 @@ export function AccessPage({ onClose }: { onClose: () => void }): ReactElement {
           ))}
         </tbody>
       </table>
-      {keys.length === 0 ? (
-        <p className="muted">No keys yet: this server needs no sign-in on 127.0.0.1.</p>
+      {note ? (
+        <p className="muted" data-testid="access-sign-in-note">
+          {note}
+        </p>
       ) : null}
     </section>
   );
