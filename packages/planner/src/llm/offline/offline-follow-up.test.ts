@@ -73,6 +73,8 @@ describe("the offline model in a chat, on a turn that refers to the previous ans
   it("reads follow-ups, and leaves queries that only mention 'that' or 'brief' alone", () => {
     expect(getFollowUpRequest("Shorten that to one sentence")).toEqual({ kind: "sentences", count: 1 });
     expect(getFollowUpRequest("Can you make it shorter?")).toEqual({ kind: "shorter" });
+    expect(getFollowUpRequest("Give me a summary of that")).toEqual({ kind: "shorter" });
+    expect(getFollowUpRequest("Write a summary of the market")).toBeUndefined();
     expect(getFollowUpRequest("Rewrite it more formally")).toEqual({ kind: "unsupported", verb: "rewrite" });
     expect(getFollowUpRequest("Email Dana that the Q3 report is ready")).toBeUndefined();
     expect(getFollowUpRequest("Write a brief on cargo bikes")).toBeUndefined();

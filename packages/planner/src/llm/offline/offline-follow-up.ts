@@ -25,7 +25,7 @@ const SENTENCES = new RegExp(`\\b${COUNT}\\s+(?:short\\s+|single\\s+)?sentences?
 const WORDS = new RegExp(`\\b${COUNT}\\s+words?\\b`, "i");
 const BULLETS = /\b(?:bullet(?:ed)?(?:\s+(?:points?|list))?|bullets|as\s+a\s+list|list\s+form)\b/i;
 const SHORTER =
-  /\b(?:shorten|shorter|briefer|brief|briefly|condense|summari[sz]e|tl;?dr|trim|concise|short)\b/i;
+  /\b(?:shorten|shorter|briefer|brief|briefly|condense|summari[sz]e|summary|tl;?dr|trim|concise|short)\b/i;
 const REPEAT = /\b(?:repeat|restate|once\s+more|say\s+(?:it|that)\s+again)\b/i;
 const UNSUPPORTED =
   /\b(rewrite|rephrase|reword|translate|simplify|expand|elaborate|formal(?:ly)?|casual(?:ly)?|friendl(?:y|ier)|polite(?:ly)?|clearer|longer)\b/i;
@@ -45,7 +45,7 @@ const FOLLOW_UP_WORDS = new Set(
     "please can could would will you just now then make put turn keep give me it that this your the a an " +
     "answer reply response last previous above in into to as at most under within no more less than of " +
     "only but and so again same thing is too long way much bit little lot shorten shorter briefer brief " +
-    "briefly condense summarize summarise tldr tl;dr trim concise short sentence sentences word words " +
+    "briefly condense summarize summarise summary tldr tl;dr trim concise short sentence sentences word words " +
     "bullet bullets bulleted points point list form single repeat restate once rewrite rephrase reword " +
     "simplify expand elaborate formal formally casual casually friendly friendlier polite politely " +
     "clearer longer say"
