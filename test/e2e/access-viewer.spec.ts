@@ -86,10 +86,11 @@ test("a viewer reads everything, changes nothing: every editing control off with
         `control ${index}`,
       );
     }
-    // nothing a viewer does makes the page unsaved: Delete on the selected tool, Ctrl+Z
+    // nothing a viewer does makes the page unsaved: Delete on the selected tool, N (a new mock tool)
     await page.keyboard.press("Delete");
-    await page.keyboard.press("Control+z");
+    await page.keyboard.press("n");
     await expect(toolNode(page, "send_email")).toBeVisible();
+    await expect(page.locator("[data-testid^='tool-node-']")).toHaveCount(3);
     await expect(page.getByTestId("save-status")).toHaveText(/^Saved · v\d+$/);
     await page.getByTestId("tab-palette").click();
     await expectDeniedFor(page.getByTestId("palette-new-mock"), /agents:write/, "palette");
