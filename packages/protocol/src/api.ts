@@ -299,6 +299,17 @@ export const RunOrigin = z.object({
 });
 export type RunOrigin = z.infer<typeof RunOrigin>;
 
+/**
+ * How people decided a run's pauses, counted by decision (`approve`, `edit`: approved with other args,
+ * `reject`), from its `resumed` events.
+ */
+export const RunDecisions = z.object({
+  approve: z.int().nonnegative(),
+  edit: z.int().nonnegative(),
+  reject: z.int().nonnegative(),
+});
+export type RunDecisions = z.infer<typeof RunDecisions>;
+
 export const RunRecord = z.object({
   id: z.string(),
   agentId: Slug,
@@ -329,6 +340,8 @@ export const RunRecord = z.object({
    * else `finishedAt - startedAt` for a run that ended without one (failed, interrupted).
    */
   durationMs: z.number().nonnegative().optional(),
+  /** The decisions people made at the run's pauses; absent while none was made. */
+  decisions: RunDecisions.optional(),
 });
 export type RunRecord = z.infer<typeof RunRecord>;
 export const RunsListResponse = z.object({ runs: z.array(RunRecord) });

@@ -60,6 +60,7 @@ export {
   ResumeConflictDetails,
   ResumeConflictReason,
   ResumeRequest,
+  RunDecisions,
   RunEventsResponse,
   RunRecord,
   RUNS_LIST_DEFAULT_LIMIT,

@@ -35,6 +35,7 @@ export function createRunRecorder(
     runId: run.id,
     lastSeq: run.lastSeq ?? 0,
     usage: run.usage,
+    ...(run.decisions ? { decisions: run.decisions } : {}),
     status: run.status,
     store: parts.store,
     hub: parts.hub,

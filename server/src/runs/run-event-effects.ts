@@ -1,6 +1,7 @@
 import {
   addLlmCallUsage,
   getFinishedStatus,
+  type RunDecisions,
   type RunEvent,
   type RunStatus,
   type Usage,
@@ -9,17 +10,21 @@ import type { RunPatch, TaskRecord } from "../store/waddle-store.js";
 
 /**
  * What a run's events imply for its stored row and its background tasks: terminal states, pauses, usage
- * totals (summed over its `llm_call` events), task records. One per recorder, fed every event in order.
+ * totals (summed over its `llm_call` events), the decisions made at its pauses (counted over its own
+ * `resumed` events: a fork's copied ones were made on its parent), task records. One per recorder, fed
+ * every event in order.
  */
 export class RunEventEffects {
   private usage: Usage;
+  private decisions: RunDecisions | undefined;
   private readonly taskNames = new Map<
     string,
     { name: string; mode?: "subagent" | "tool"; groupId?: string }
   >();
 
-  constructor(usage: Usage) {
+  constructor(usage: Usage, decisions?: RunDecisions) {
     this.usage = { ...usage };
+    this.decisions = decisions === undefined ? undefined : { ...decisions };
   }
 
   /**
@@ -30,8 +35,13 @@ export class RunEventEffects {
     switch (event.type) {
       case "run_started":
         return { run: status === "running" ? {} : { status: "running" } };
-      case "resumed":
-        return { run: { status: "running", pause: null } };
+      case "resumed": {
+        if (event.replayed === true) return { run: { status: "running", pause: null } };
+        const counted = this.decisions ?? { approve: 0, edit: 0, reject: 0 };
+        const { decision } = event.data;
+        this.decisions = { ...counted, [decision]: counted[decision] + 1 };
+        return { run: { status: "running", pause: null, decisions: this.decisions } };
+      }
       case "llm_call":
         this.usage = addLlmCallUsage(this.usage, event.data);
         return { run: { usage: this.usage } };

@@ -1,4 +1,10 @@
-import { TERMINAL_RUN_STATUSES, type RunEvent, type RunStatus, type Usage } from "@waddle/protocol";
+import {
+  TERMINAL_RUN_STATUSES,
+  type RunDecisions,
+  type RunEvent,
+  type RunStatus,
+  type Usage,
+} from "@waddle/protocol";
 import type { Logger } from "../shared/logger.js";
 import type { SecretRedactor } from "../secrets/secret-redactor.js";
 import { StreamChunkRedactor } from "../secrets/stream-chunk-redactor.js";
@@ -60,6 +66,8 @@ export class RunRecorder {
       runId: string;
       lastSeq: number;
       usage?: Usage;
+      /** The decisions already counted for the run (its record's), which its next `resumed` events add to. */
+      decisions?: RunDecisions;
       status: RunStatus;
       store: WaddleStore;
       hub: RunEventHub;
@@ -75,7 +83,7 @@ export class RunRecorder {
   ) {
     this.lastSeq = options.lastSeq;
     this.lastStep = options.lastSeq === 0 ? 0 : undefined;
-    this.effects = new RunEventEffects(options.usage ?? EMPTY_USAGE);
+    this.effects = new RunEventEffects(options.usage ?? EMPTY_USAGE, options.decisions);
     this.status = options.status;
     this.streams = new StreamChunkRedactor(options.redactor);
   }

@@ -286,6 +286,12 @@ export const PG_MIGRATIONS: readonly { id: number; name: string; sql: string }[]
       ALTER TABLE api_keys ADD COLUMN can_release boolean NOT NULL DEFAULT false;
     `,
   },
+  {
+    id: 14,
+    // How people decided a run's pauses (see the SQLite migration 17).
+    name: "run_decisions",
+    sql: "ALTER TABLE runs ADD COLUMN decisions text;",
+  },
 ];
 
 /** A fixed key for pg_advisory_lock: instances starting together migrate one at a time. */

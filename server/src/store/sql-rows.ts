@@ -3,6 +3,7 @@ import type {
   AgentSpec,
   AgentVersionSummary,
   RunEvent,
+  RunDecisions,
   RunOrigin,
   RunRecord,
 } from "@waddle/protocol";
@@ -38,6 +39,8 @@ export interface RunRow {
   origin?: string | null;
   /** Migration 8: 1 (SQLite) or true (PostgreSQL) when the person chose the offline model. */
   offline_chosen?: number | boolean;
+  /** Migration 17 (SQLite), 14 (PostgreSQL): the run's `decisions` as JSON, null while none was made. */
+  decisions?: string | null;
 }
 
 export interface VersionRow {
@@ -62,6 +65,7 @@ export const RUN_COLUMNS: Readonly<Record<keyof RunPatch, { column: string; json
   error: { column: "error", json: true },
   offline: { column: "offline", json: false },
   toolContextKeys: { column: "tool_context_keys", json: true },
+  decisions: { column: "decisions", json: true },
   work: { column: "work", json: true },
   // Not a value: the lease's end, from now (each store computes it with its own clock).
   leaseMs: { column: "lease_until", json: false },
@@ -109,6 +113,7 @@ export function toRunRecord(row: RunRow): RunRecord {
       ? {}
       : { toolContextKeys: JSON.parse(row.tool_context_keys) as string[] }),
     ...(row.origin ? (JSON.parse(row.origin) as RunOrigin) : {}),
+    ...(row.decisions ? { decisions: JSON.parse(row.decisions) as RunDecisions } : {}),
   });
 }
 

@@ -301,6 +301,13 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
       ALTER TABLE api_keys ADD COLUMN can_release INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    id: 17,
+    // How people decided a run's pauses ({approve, edit, reject} as JSON), so history can mark a run that
+    // was approved with an edit or rejected without reading its events.
+    name: "run_decisions",
+    sql: "ALTER TABLE runs ADD COLUMN decisions TEXT;",
+  },
 ];
 
 /** Applies the migrations the database has not seen yet; returns how many ran. */

@@ -55,6 +55,8 @@ describe("SqliteStore", () => {
       { id: 13, name: "api_keys" },
       { id: 14, name: "audit_log" },
       { id: 15, name: "a2a_tasks" },
+      { id: 16, name: "releases" },
+      { id: 17, name: "run_decisions" },
     ]);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();

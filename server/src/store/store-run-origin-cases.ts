@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { withStore, type StoreConformanceCase } from "./store-claim-cases.js";
 
-/** What a new run carries besides its query: its origin, its offline choice (part of the store suite). */
+/**
+ * What a run carries besides its query: its origin, its offline choice, the decisions at its pauses (part of
+ * the store suite).
+ */
 export const storeRunOriginCases: readonly StoreConformanceCase[] = [
   {
     name: "keeps a run's origin and offline choice, and lists runs by purpose",
@@ -35,6 +38,26 @@ export const storeRunOriginCases: readonly StoreConformanceCase[] = [
         assert.deepEqual(await ids("test"), ["run-case"]);
         assert.deepEqual(await ids("run"), ["run-plain", "run-turn"]);
         assert.equal((await store.getRun("run-case"))?.caseId, "c");
+      }),
+  },
+  {
+    name: "keeps the decisions made at a run's pauses, and none for a run without",
+    run: (make) =>
+      withStore(make, async (store) => {
+        const base = { agentId: "a", agentVersion: 1, query: "q", status: "queued" as const };
+        await store.createRun({ ...base, id: "run-decided" });
+        await store.createRun({ ...base, id: "run-undecided" });
+        assert.equal("decisions" in (await store.getRun("run-decided"))!, false);
+        await store.updateRun("run-decided", { decisions: { approve: 1, edit: 0, reject: 0 } });
+        await store.updateRun("run-decided", { decisions: { approve: 1, edit: 1, reject: 2 } });
+        assert.deepEqual((await store.getRun("run-decided"))?.decisions, { approve: 1, edit: 1, reject: 2 });
+        const listed = await store.listRuns({ agentId: "a" });
+        assert.deepEqual(listed.find((run) => run.id === "run-decided")?.decisions, {
+          approve: 1,
+          edit: 1,
+          reject: 2,
+        });
+        assert.equal("decisions" in listed.find((run) => run.id === "run-undecided")!, false);
       }),
   },
 ];

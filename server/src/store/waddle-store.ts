@@ -9,6 +9,7 @@ import type {
   PendingPause,
   PlannerResult,
   ResumeRequest,
+  RunDecisions,
   RunEvent,
   RunOrigin,
   RunRecord,
@@ -83,6 +84,8 @@ export interface RunPatch {
   offline?: boolean;
   /** The keys of the toolContext a resume supplied; `null` clears them. */
   toolContextKeys?: readonly string[] | null;
+  /** The decisions made at the run's pauses so far (its `resumed` events, counted). */
+  decisions?: RunDecisions;
   /** Queue mode: what the next claim does; `null` once taken. */
   work?: RunWork | null;
   /** Queue mode: the run's lease runs this long from now; `null` frees it. */
