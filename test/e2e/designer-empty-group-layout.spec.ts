@@ -1,0 +1,34 @@
+import { expect, test } from "./fixtures.js";
+import { addMockTool, createAgent, openDesigner, saveScreenshot, toolNode } from "./designer-helpers.js";
+
+test("auto-layout keeps an empty parallel group at its size: no 'too small' errors, and it still takes a tool", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openDesigner(page);
+  await createAgent(page, { name: "Empty frame", id: "empty-frame" });
+  await addMockTool(page, "first_step");
+  await page.getByTestId("palette-group").click();
+  const frame = page.getByTestId("group-node-group");
+  await expect(frame).toContainText("Drag tools into this frame");
+  const before = await frame.boundingBox();
+
+  await page.getByTestId("command-auto-layout").click();
+  await expect(page.getByTestId("issues-count")).toHaveAttribute("data-errors", "0");
+  await expect
+    .poll(async () => Math.round((await frame.boundingBox())?.width ?? 0))
+    .toBe(Math.round(before?.width ?? -1));
+  expect(Math.round((await frame.boundingBox())?.height ?? 0)).toBe(Math.round(before?.height ?? -1));
+  await saveScreenshot(page, "empty-group-after-auto-layout");
+
+  // the frame still takes a tool dragged into it
+  const target = await frame.boundingBox();
+  const handle = await toolNode(page, "first_step").locator(".tool-name").boundingBox();
+  if (!target || !handle) throw new Error("no frame or tool on screen");
+  await page.mouse.move(handle.x + 10, handle.y + 5);
+  await page.mouse.down();
+  await page.mouse.move(target.x + target.width / 2, target.y + target.height / 2, { steps: 12 });
+  await page.mouse.up();
+  await expect(frame).not.toContainText("Drag tools into this frame");
+  await expect(frame).toContainText("parallel · 1");
+});
