@@ -12,13 +12,17 @@ test("auto-layout keeps an empty parallel group at its size: no 'too small' erro
   const frame = page.getByTestId("group-node-group");
   await expect(frame).toContainText("Drag tools into this frame");
   const before = await frame.boundingBox();
+  const toolBefore = JSON.stringify(await toolNode(page, "first_step").boundingBox());
 
   await page.getByTestId("command-auto-layout").click();
-  await expect(page.getByTestId("issues-count")).toHaveAttribute("data-errors", "0");
+  // the layout has landed once the tool moved (ELK runs asynchronously)
   await expect
-    .poll(async () => Math.round((await frame.boundingBox())?.width ?? 0))
-    .toBe(Math.round(before?.width ?? -1));
-  expect(Math.round((await frame.boundingBox())?.height ?? 0)).toBe(Math.round(before?.height ?? -1));
+    .poll(async () => JSON.stringify(await toolNode(page, "first_step").boundingBox()))
+    .not.toBe(toolBefore);
+  await expect(page.getByTestId("issues-count")).toHaveAttribute("data-errors", "0");
+  const after = await frame.boundingBox();
+  expect(Math.round(after?.width ?? 0)).toBe(Math.round(before?.width ?? -1));
+  expect(Math.round(after?.height ?? 0)).toBe(Math.round(before?.height ?? -1));
   await saveScreenshot(page, "empty-group-after-auto-layout");
 
   // the frame still takes a tool dragged into it
