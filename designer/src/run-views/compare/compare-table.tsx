@@ -207,7 +207,8 @@ function CompareCell({ step }: { step: CompareStep | undefined }): ReactElement 
             edited
           </span>
         ) : null}
-        {result ? (
+        {/* an edited result was not the tool's: "ok" would say it ran and succeeded */}
+        {result && !(step.edited && result === "succeeded") ? (
           <span className={`compare-status is-${result}`}>
             {result === "failed"
               ? `${step.failures} failed`

@@ -144,6 +144,8 @@ function RunHistoryItem(props: {
             {row.status}
           </span>
           <span className="run-history-time">{start || "not started"}</span>
+          <DecisionMark count={row.edited} decision="edit" />
+          <DecisionMark count={row.rejected} decision="reject" />
           <span className="run-history-tag">v{row.agentVersion}</span>
           {row.offline ? <span className="run-history-tag">offline</span> : null}
           {row.test ? (
@@ -162,6 +164,36 @@ function RunHistoryItem(props: {
         </span>
       </button>
     </li>
+  );
+}
+
+const pauses = (count: number) => (count === 1 ? "a pause" : `${count} pauses`);
+
+const DECISION_MARKS = {
+  edit: { text: "edited", title: (count: number) => `Approved with edited args at ${pauses(count)}` },
+  reject: { text: "rejected", title: (count: number) => `Rejected at ${pauses(count)}` },
+} as const;
+
+/** Marks a run a person steered: approved with an edit, or rejected (the record's `decisions`). */
+function DecisionMark({
+  count,
+  decision,
+}: {
+  count: number;
+  decision: "edit" | "reject";
+}): ReactElement | null {
+  if (count === 0) return null;
+  const mark = DECISION_MARKS[decision];
+  return (
+    <span
+      className={`run-history-decision is-${decision}`}
+      data-testid="run-history-decision"
+      data-decision={decision}
+      title={mark.title(count)}
+    >
+      {mark.text}
+      {count > 1 ? ` ×${count}` : ""}
+    </span>
   );
 }
 

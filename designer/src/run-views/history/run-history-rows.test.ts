@@ -59,6 +59,13 @@ describe("getRunHistoryRow", () => {
   it("counts a running run's duration up to now", () => {
     expect(getRunHistoryRow(makeRun("b", "running", "2025-03-03T12:00:00Z"), now).durationMs).toBe(10_000);
   });
+  it("marks a run approved with an edit or rejected, from the record's decisions", () => {
+    const run = (decisions?: RunRecord["decisions"]) =>
+      getRunHistoryRow(makeRun("e", "finished", "2025-03-03T12:00:00Z", decisions ? { decisions } : {}), now);
+    expect(run({ approve: 1, edit: 2, reject: 0 })).toMatchObject({ edited: 2, rejected: 0 });
+    expect(run({ approve: 0, edit: 0, reject: 1 })).toMatchObject({ edited: 0, rejected: 1 });
+    expect(run()).toMatchObject({ edited: 0, rejected: 0 });
+  });
   it("prefers the server's summary fields", () => {
     const run = { ...makeRun("c", "finished", "2025-03-03T12:00:00Z"), steps: 7, durationMs: 1234 };
     expect(getRunHistoryRow(run, now)).toMatchObject({ steps: 7, durationMs: 1234 });

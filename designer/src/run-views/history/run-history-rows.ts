@@ -29,6 +29,10 @@ export interface RunHistoryRow {
   offline: boolean;
   /** A test case's run (listed only with "Show test runs"). */
   test: boolean;
+  /** Pauses a person approved with other args (`edit`): the row marks the run. */
+  edited: number;
+  /** Pauses a person turned down (`reject`): the row marks the run. */
+  rejected: number;
 }
 
 /** True when the run may still change (its events are still coming or it waits for a decision). */
@@ -69,6 +73,8 @@ export function getRunHistoryRow(run: RunRecord, now: number): RunHistoryRow {
     live: isActiveStatus(run.status),
     offline: run.offline === true,
     test: run.purpose === "test",
+    edited: run.decisions?.edit ?? 0,
+    rejected: run.decisions?.reject ?? 0,
   };
 }
 
