@@ -56,7 +56,9 @@ export function RunNodeStatus(props: {
         </span>
         {node.calls > 0 ? (
           <span className="node-run-counters" data-testid="node-run-counters" data-calls={node.calls}>
-            {node.calls} call{node.calls === 1 ? "" : "s"} · {formatDuration(node.totalMs)}
+            {node.calls} call{node.calls === 1 ? "" : "s"}
+            {/* a served call took no time: the flag says why, in the room the duration took */}
+            {node.cached || node.edited ? "" : ` · ${formatDuration(node.totalMs)}`}
             {node.failures > 0 ? <span className="node-run-failures"> · {node.failures} failed</span> : null}
           </span>
         ) : null}
