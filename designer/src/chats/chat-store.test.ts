@@ -55,6 +55,8 @@ describe("chat store", () => {
       `getVersion ${spec.id} 1`,
       "startTurn ses_fake1 My invoice shows a duplicate charge",
     ]);
+    // the designer's chat pins the latest save, not what production serves outside callers
+    expect(api.sessionRequests).toEqual([{ agentId: spec.id, channel: "latest" }]);
     const state = store.getState();
     expect(state).toMatchObject({ sessionId: "ses_fake1", drafting: false, pendingTurn: null });
     expect(state.record?.title).toBe("My invoice shows a duplicate charge");

@@ -1,5 +1,6 @@
 import {
   applySessionEvents,
+  LATEST_CHANNEL,
   TERMINAL_RUN_STATUSES,
   type RunEvent,
   type SessionEvent,
@@ -223,7 +224,8 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
         try {
           let sessionId = get().sessionId;
           if (sessionId === null) {
-            sessionId = (await api.createSession({ agentId })).sessionId;
+            // the designer's chat talks to the latest save, not to what production serves callers
+            sessionId = (await api.createSession({ agentId, channel: LATEST_CHANNEL })).sessionId;
             if (!(await get().openSession(sessionId))) return null;
             void refreshSessions();
           }

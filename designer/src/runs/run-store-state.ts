@@ -85,11 +85,16 @@ export interface RunStoreState {
   /** Opens a run: live from where it is, or a finished one as a replay at its end. */
   openRun(runId: string): Promise<void>;
   closeRun(): void;
-  /** Starts a run of the agent's saved version and opens it; resolves its id (null when refused). */
+  /**
+   * Starts a run of the agent's saved version and opens it; resolves its id (null when refused). Without a
+   * version or channel it runs the latest save (`channel: "latest"`), never what production serves.
+   */
   startRun(input: {
     agentId: string;
     query: string;
     agentVersion?: number;
+    /** A channel to run instead of the latest save. */
+    channel?: string;
     toolContext?: Record<string, unknown>;
     /** Run on the offline model, a choice the person made ("Run on the offline model instead"). */
     offline?: boolean;

@@ -148,6 +148,23 @@ describe("createRunStore: a live run", () => {
     expect(runId).toBe("run-new-1");
     expect(context.store.getState()).toMatchObject({ mode: "live", runId: "run-new-1" });
     expect(context.transport.subscribeCalls).toEqual([{ runId: "run-new-1", afterSeq: 0 }]);
+    // the designer runs the latest save, not what production serves outside callers
+    expect(context.api.startRequests[0]).toEqual({
+      agentId: "support-triage",
+      query: "My invoice is wrong",
+      channel: "latest",
+    });
+  });
+
+  it("runs the version or channel asked for instead of the latest save", async () => {
+    const context = setup();
+    context.api.addVersion(getRunFixture("support-triage").spec, 1);
+    await context.store.getState().startRun({ agentId: "support-triage", query: "q", agentVersion: 1 });
+    await context.store.getState().startRun({ agentId: "support-triage", query: "q", channel: "staging" });
+    expect(context.api.startRequests).toEqual([
+      { agentId: "support-triage", query: "q", agentVersion: 1 },
+      { agentId: "support-triage", query: "q", channel: "staging" },
+    ]);
   });
 
   it("says why a run cannot be opened or started", async () => {

@@ -1,4 +1,5 @@
 import {
+  LATEST_CHANNEL,
   TERMINAL_RUN_STATUSES,
   type AgentSpec,
   type RunEvent,
@@ -290,7 +291,9 @@ export function createRunStore(options: RunStoreOptions): RunStore {
           const { runId } = await api.startRun({
             agentId: input.agentId,
             query: input.query,
-            ...(input.agentVersion === undefined ? {} : { agentVersion: input.agentVersion }),
+            ...(input.agentVersion === undefined
+              ? { channel: input.channel ?? LATEST_CHANNEL }
+              : { agentVersion: input.agentVersion }),
             ...(input.toolContext === undefined ? {} : { toolContext: input.toolContext }),
             ...(input.offline ? { offline: true } : {}),
           });

@@ -34,6 +34,8 @@ interface FakeSession {
  */
 export class FakeChatApi implements Pick<ChatStoreOptions["api"], keyof ChatStoreOptions["api"]> {
   readonly calls: string[] = [];
+  /** Every POST /api/sessions body, as sent. */
+  readonly sessionRequests: CreateSessionRequest[] = [];
   readonly versions = new Map<string, AgentSpec>();
   /** The next resume throws this (once). */
   nextResumeError: ApiError | null = null;
@@ -81,6 +83,7 @@ export class FakeChatApi implements Pick<ChatStoreOptions["api"], keyof ChatStor
 
   async createSession(body: CreateSessionRequest): Promise<{ sessionId: string }> {
     this.calls.push(`createSession ${body.agentId}`);
+    this.sessionRequests.push(body);
     const id = `ses_fake${this.nextId++}`;
     this.sessions.set(id, {
       head: {

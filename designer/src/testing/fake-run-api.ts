@@ -18,6 +18,8 @@ import type { RunStoreOptions } from "../runs/run-store.js";
  */
 export class FakeRunApi implements Pick<RunStoreOptions["api"], keyof RunStoreOptions["api"]> {
   readonly calls: string[] = [];
+  /** Every POST /api/runs body, as sent. */
+  readonly startRequests: StartRunRequest[] = [];
   readonly runs = new Map<string, RunRecord>();
   readonly versions = new Map<string, AgentSpec>();
   /** The next resume throws this (once). */
@@ -70,6 +72,7 @@ export class FakeRunApi implements Pick<RunStoreOptions["api"], keyof RunStoreOp
 
   async startRun(body: StartRunRequest): Promise<{ runId: string }> {
     this.calls.push(`startRun ${body.agentId} ${body.query}`);
+    this.startRequests.push(body);
     const runId = `run-new-${this.nextId++}`;
     this.runs.set(runId, makeRunRecord({ id: runId, agentId: body.agentId, query: body.query }));
     return { runId };
