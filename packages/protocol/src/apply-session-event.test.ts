@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applySessionEvents, createSessionRecord, getTitleFromQuery } from "./apply-session-event.js";
 import { SessionEvent, type NewSessionEvent } from "./session-event.js";
+import { SessionRecord } from "./session.js";
 
 const usage = (llmCalls: number) => ({
   promptTokens: 10 * llmCalls,
@@ -77,6 +78,36 @@ describe("applySessionEvent", () => {
     ]);
     expect(decided.pendingMerges).toEqual([]);
     expect(decided.status).toBe("idle");
+    // the decision stays in the record, with its note, who decided and when
+    expect(decided.decidedMerges).toEqual([
+      {
+        mergeId: "merge_1",
+        name: "q4",
+        groupId: "group_1",
+        strategy: "HUMAN_GATED",
+        tasks: [{ taskId: "task_1", runId: "run_t1", name: "Sales", status: "completed", result: "up" }],
+        decision: "approve",
+        note: "looks right",
+        decidedAt: 2_000,
+      },
+    ]);
+    const rejected = applySessionEvents(record, [
+      SessionEvent.parse({
+        sessionId: "ses_1",
+        seq: 7,
+        ts: 3_000,
+        type: "merge_decided",
+        data: { mergeId: "merge_1", decision: "reject", actor: "Ed Editor" },
+      }),
+    ]);
+    expect(rejected.decidedMerges?.[0]).toMatchObject({
+      decision: "reject",
+      actor: "Ed Editor",
+      decidedAt: 3_000,
+    });
+    expect(rejected.decidedMerges?.[0]).not.toHaveProperty("note");
+    expect(rejected.merged ?? []).toEqual([]);
+    expect(SessionRecord.parse(rejected).decidedMerges).toHaveLength(1);
   });
 
   it("is running while a turn runs, waiting while it is paused, closed for good", () => {

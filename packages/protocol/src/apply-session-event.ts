@@ -147,6 +147,19 @@ export function applySessionEvent(record: SessionRecord, event: SessionEvent): S
     case "merge_decided": {
       const decided = record.pendingMerges.find((merge) => merge.mergeId === event.data.mergeId);
       next.pendingMerges = record.pendingMerges.filter((merge) => merge.mergeId !== event.data.mergeId);
+      if (decided) {
+        const { decision, note, actor } = event.data;
+        next.decidedMerges = [
+          ...(record.decidedMerges ?? []),
+          {
+            ...decided,
+            decision,
+            ...(note === undefined ? {} : { note }),
+            ...(actor === undefined ? {} : { actor }),
+            decidedAt: event.ts,
+          },
+        ];
+      }
       if (decided && event.data.decision === "approve") {
         addMerged(next, {
           name: decided.name,

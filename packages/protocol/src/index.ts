@@ -192,6 +192,7 @@ export {
   MergeTask,
   PendingMerge,
   SESSION_TITLE_MAX,
+  SessionDecidedMerge,
   SessionRecord,
   SessionsListResponse,
   SessionStatus,

@@ -95,6 +95,17 @@ export const PendingMerge = z.object({
 });
 export type PendingMerge = z.infer<typeof PendingMerge>;
 
+/** A held merge once a person decided it (`merge_decided`): what it was, the decision, the note, who. */
+export const SessionDecidedMerge = PendingMerge.extend({
+  decision: ResumeDecision.extract(["approve", "reject"]),
+  note: z.string().optional(),
+  /** Who decided: the key's name, or `WADDLE_TOKEN`; absent on a server without keys or token. */
+  actor: z.string().optional(),
+  /** When (the `merge_decided` event's `ts`, ms since the epoch). */
+  decidedAt: z.number().nonnegative(),
+});
+export type SessionDecidedMerge = z.infer<typeof SessionDecidedMerge>;
+
 /**
  * Task results that reach the next turns' context: APPEND and REPLACE results as they arrive (per the
  * group's `group_report`), HUMAN_GATED ones once a person approved them. `afterTurn`: the turns started
@@ -123,6 +134,8 @@ export const SessionRecord = z.object({
   groups: z.array(SessionTaskGroup).optional(),
   /** Task results merged into what the next turns see, oldest first. */
   merged: z.array(SessionMergedResult).optional(),
+  /** Held merges a person decided (applied or rejected), oldest first: the decision stays visible. */
+  decidedMerges: z.array(SessionDecidedMerge).optional(),
   usage: Usage,
   /** The session log's last `seq`: `GET /api/sessions/:id/events?after=` continues from it. */
   lastSeq: z.int().nonnegative(),

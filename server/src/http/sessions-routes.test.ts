@@ -100,6 +100,11 @@ describe("/api/sessions", () => {
     expect(events[0]).toMatchObject({ seq: 2, type: "merge_decided", data: { mergeId: "merge_1" } });
     const record = (await server.request(`/api/sessions/${sessionId}`)).body;
     expect(record).toMatchObject({ status: "idle", pendingMerges: [], lastSeq: 2 });
+    // the record keeps the decision that won, its note, and when it was made
+    const won = one.status === 202 ? { decision: "approve", note: "looks right" } : { decision: "reject" };
+    expect(record.decidedMerges).toEqual([
+      expect.objectContaining({ mergeId: "merge_1", ...won, decidedAt: events[0].ts }),
+    ]);
   });
 
   it("closes a session with DELETE, once", async () => {
