@@ -80,6 +80,50 @@ describe("waddle chat", () => {
     expect(stdout()).toContain("Nothing waits for a decision.");
   });
 
+  it("pins a new session to what --channel serves, not the latest save", async () => {
+    const agent = (await (await fetch(`${server.url}/api/agents/support-triage`)).json()) as {
+      spec: { name: string };
+      version: number;
+    };
+    const post = (route: string, method: string, body: unknown) =>
+      fetch(`${server.url}${route}`, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const staged = agent.version;
+    const saved = await post("/api/agents/support-triage", "PUT", {
+      spec: { ...agent.spec, name: `${agent.spec.name} (edited)` },
+      baseVersion: staged,
+    });
+    expect(saved.status).toBe(200);
+    const released = await post("/api/agents/support-triage/releases", "POST", {
+      version: staged,
+      channel: "staging",
+    });
+    expect(released.status, await released.clone().text()).toBe(201);
+    const { io, stderr } = createTestIo({ cwd: work, prompt: typing(["/quit"]).prompt });
+    expect(await runCli(["chat", "support-triage", "--server", server.url, "--channel", "staging"], io)).toBe(
+      0,
+    );
+    const sessionId = /session (ses_[0-9a-f]+)/.exec(stderr())![1]!;
+    expect((await getSession(sessionId)).agentVersion).toBe(staged);
+
+    const both = createTestIo({ cwd: work, prompt: typing([]).prompt });
+    const args = [
+      "chat",
+      "support-triage",
+      "--server",
+      server.url,
+      "--channel",
+      "staging",
+      "--session",
+      sessionId,
+    ];
+    expect(await runCli(args, both.io)).toBe(2);
+    expect(both.stderr()).toMatch(/--channel picks a new session's version/);
+  });
+
   it("needs a terminal and one agent", async () => {
     const noTerminal = createTestIo({ cwd: work });
     expect(await runCli(["chat", "support-triage", "--server", server.url], noTerminal.io)).toBe(2);

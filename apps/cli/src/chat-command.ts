@@ -17,6 +17,8 @@ export interface ChatCommandOptions {
   token?: string;
   /** Continue this session instead of starting one. */
   sessionId?: string;
+  /** A new session pins what this channel serves (`latest`: the latest save); default: production, if any. */
+  channel?: string;
   dataDir: string;
   io: CliIo;
 }
@@ -51,7 +53,7 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
       });
     }
     const client = new ServerClient(options.server ?? local!.url, options.token);
-    const sessionId = options.sessionId ?? (await createSession(client, options.agentId));
+    const sessionId = options.sessionId ?? (await createSession(client, options.agentId, options.channel));
     const session = await getSession(client, sessionId);
     if (session.agentId !== options.agentId) {
       throw new UsageError(`Session ${sessionId} talks to "${session.agentId}", not "${options.agentId}".`);
@@ -102,9 +104,9 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
   }
 }
 
-async function createSession(client: ServerClient, agentId: string): Promise<string> {
-  return ((await client.request("POST", "/api/sessions", { agentId })).json as { sessionId: string })
-    .sessionId;
+async function createSession(client: ServerClient, agentId: string, channel?: string): Promise<string> {
+  const body = { agentId, ...(channel === undefined ? {} : { channel }) };
+  return ((await client.request("POST", "/api/sessions", body)).json as { sessionId: string }).sessionId;
 }
 
 async function startTurn(client: ServerClient, sessionId: string, query: string) {

@@ -20,11 +20,14 @@ export const USAGE = `Usage: waddle <command> [options]
       [--server URL] [--token T]           against a running server (REST + socket.io) instead of in-process
       [--approve | --reject]               answer approval pauses without asking
       [--tool-context JSON|@file]          secrets and values for the agent's tools (sent again on resume)
+      [--channel NAME]                     with --server: run what this channel serves (latest: the latest save;
+                                           default: production when the agent has it, else the latest save)
       [--data-dir DIR]                     where to find saved agents in-process (default: WADDLE_DATA_DIR or ./data)
   resume <run-id> --server URL            answer a run paused on a server, then follow it to its end
       [--approve | --reject] [--token T] [--tool-context JSON|@file]
-  chat <agent-id> [--server URL] [--session ID] [--token T] [--data-dir DIR]
+  chat <agent-id> [--server URL] [--session ID] [--channel NAME] [--token T] [--data-dir DIR]
                                            chat over many turns (a session), in-process or on a server;
+                                           a new session pins what --channel serves (as run);
                                            /approve, /reject, /tasks, /quit
   export <agent-id|file> [--format json|ts|ts-project|penguiflow] [--server URL] [--token T] [--out FILE]
                                            the spec as JSON, or TypeScript that builds the same planner
@@ -46,6 +49,7 @@ const OPTIONS = {
   "data-dir": { type: "string" },
   "tool-context": { type: "string" },
   session: { type: "string" },
+  channel: { type: "string" },
   approve: { type: "boolean", default: false },
   reject: { type: "boolean", default: false },
   json: { type: "boolean", default: false },
@@ -112,6 +116,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             'run takes an agent (file or id) and a query in quotes: waddle run support-triage "…"',
           );
         const [source, query] = rest as [string, string];
+        if (values.channel !== undefined && !server)
+          throw new UsageError(
+            "--channel needs --server: channels live on a server; in-process runs run the file or latest save.",
+          );
         if (server) {
           const isId = /^[a-z0-9][a-z0-9_-]{0,63}$/.test(source) && !source.endsWith(".json");
           const agent = isId ? source : await loadAgentSpec({ source, cwd: io.cwd, dataDir });
@@ -123,6 +131,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             ...(token ? { token } : {}),
             ...(decision ? { decision } : {}),
             ...(toolContext ? { toolContext } : {}),
+            ...(values.channel !== undefined ? { channel: values.channel } : {}),
           });
         }
         const spec = await loadAgentSpec({ source, cwd: io.cwd, dataDir });
@@ -152,6 +161,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }
       case "chat": {
         if (rest.length !== 1) throw new UsageError("chat takes one agent id: waddle chat support-triage");
+        if (values.channel !== undefined && values.session)
+          throw new UsageError(
+            "--channel picks a new session's version; --session continues one on its own.",
+          );
         return await chatCommand({
           agentId: rest[0]!,
           io,
@@ -159,6 +172,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           ...(server ? { server } : {}),
           ...(token ? { token } : {}),
           ...(values.session ? { sessionId: values.session } : {}),
+          ...(values.channel !== undefined ? { channel: values.channel } : {}),
         });
       }
       case "test": {

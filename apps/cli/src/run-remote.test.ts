@@ -102,6 +102,34 @@ describe("waddle run --server with --tool-context", () => {
   }, 60_000);
 });
 
+describe("waddle run --server --channel", () => {
+  it("runs what the channel serves, and names a channel the agent does not have", async () => {
+    const server = await startServer(0, path.join(work, "data-channel"));
+    const released = await fetch(`${server.url}/api/agents/support-triage/releases`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ version: 1, channel: "staging" }),
+    });
+    expect(released.status, await released.clone().text()).toBe(201);
+    const { io, stderr } = createIo();
+    const args = ["run", "support-triage", "Refund?", "--server", server.url, "--channel", "staging"];
+    expect(await runCli(args, io), stderr()).toBe(0);
+    expect((await server.store.listRuns())[0]).toMatchObject({ agentVersion: 1, channel: "staging" });
+
+    const missing = createIo();
+    const code = await runCli(
+      ["run", "support-triage", "Refund?", "--server", server.url, "--channel", "nope"],
+      missing.io,
+    );
+    expect(code).toBe(1);
+    expect(missing.stderr()).toContain('no channel "nope"');
+
+    const local = createIo();
+    expect(await runCli(["run", "support-triage", "Refund?", "--channel", "staging"], local.io)).toBe(2);
+    expect(local.stderr()).toMatch(/--channel needs --server/);
+  }, 60_000);
+});
+
 describe("waddle run --server at a pause nobody answers", () => {
   it("exits 3 and prints how to resume that run, and the printed request resumes it", async () => {
     const server = await startServer(0, path.join(work, "data-unanswered"));

@@ -12,6 +12,8 @@ export interface RunRemoteOptions {
   decision?: "approve" | "reject";
   /** Secrets and values for the agent's tools; sent with the start and again with every resume. */
   toolContext?: Record<string, unknown>;
+  /** Run what this channel serves (`latest`: the latest save); without it the server's default, production. */
+  channel?: string;
   io: CliIo;
 }
 
@@ -43,8 +45,14 @@ export async function runRemote(options: RunRemoteOptions): Promise<number> {
   const agentId =
     typeof options.agent === "string" ? options.agent : await saveSpec(client, options.agent, io);
   const withContext = options.toolContext ? { toolContext: options.toolContext } : {};
+  const withChannel = options.channel === undefined ? {} : { channel: options.channel };
   const { runId } = (
-    await client.request("POST", "/api/runs", { agentId, query: options.query, ...withContext })
+    await client.request("POST", "/api/runs", {
+      agentId,
+      query: options.query,
+      ...withContext,
+      ...withChannel,
+    })
   ).json as { runId: string };
   io.stderr.write(`run ${runId} on ${client.baseUrl}\n`);
   return followRun({
