@@ -51,11 +51,6 @@ export {
   HealthResponse,
   ImportResponse,
   ListRunsQuery,
-  McpServerInfo,
-  A2aCardSummary,
-  A2aCardResponse,
-  McpServersResponse,
-  McpToolInfo,
   PendingPause,
   ResumeConflictDetails,
   ResumeConflictReason,
@@ -72,12 +67,19 @@ export {
   StartTurnRequest,
   StartRunResponse,
   TERMINAL_RUN_STATUSES,
-  ToolInfo,
-  ToolsResponse,
   UpdateAgentRequest,
   UpdateAgentResponse,
   ValidateResponse,
 } from "./api.js";
+export {
+  A2aCardResponse,
+  A2aCardSummary,
+  McpServerInfo,
+  McpServersResponse,
+  McpToolInfo,
+  ToolInfo,
+  ToolsResponse,
+} from "./tools-api.js";
 export { checkSpecReferences } from "./check-spec-references.js";
 export type { SourceIndices } from "./check-spec-references.js";
 export { getFieldBounds, getNumberBounds } from "./get-field-bounds.js";

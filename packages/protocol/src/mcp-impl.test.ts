@@ -1,6 +1,6 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { McpServersResponse } from "./api.js";
+import { McpServersResponse } from "./tools-api.js";
 import { agentSpecJsonSchema } from "./json-schema.js";
 import { makeTestSpec } from "./test-specs.js";
 import { validateAgentSpec } from "./validate-agent-spec.js";
