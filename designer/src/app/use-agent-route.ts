@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { getRunPanelStore } from "../run-views/panel/run-panel-store.js";
 import { getAgentRouteHash, parseAgentRoute } from "../run-views/run-route.js";
+import { openChatSession } from "../run-views/chat/chat-actions.js";
 import type { Editor } from "../editor/editor-context.js";
 
 /** The agent id in `#/agents/<id>` (or `…/runs/<runId>`, `…/sessions/<sessionId>`), if any. */
@@ -33,7 +34,7 @@ export function useAgentRoute(editor: Editor): void {
       const chats = editor.chats.getState();
       if (route.sessionId !== undefined) {
         getRunPanelStore(editor).getState().set({ open: true, tab: "chat" });
-        if (chats.sessionId !== route.sessionId) await chats.openSession(route.sessionId);
+        if (chats.sessionId !== route.sessionId) await openChatSession(editor, route.sessionId);
         return;
       }
       if (route.runId === null) {

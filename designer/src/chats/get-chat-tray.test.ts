@@ -67,6 +67,41 @@ describe("getChatTray", () => {
     expect(getChatTray(decided.record, decided.reports).merges).toEqual([]);
   });
 
+  it("keeps a decided merge with its decision, note and who decided, and marks its tasks", () => {
+    const log = makeTaskSessionLog();
+    const events = createSessionEventFactory("ses_test1", {
+      seq: log.length + 1,
+      ts: Date.UTC(2026, 0, 5, 10),
+    });
+    const decision = (value: "approve" | "reject") =>
+      fold([
+        ...log,
+        events.next({
+          type: "merge_decided",
+          data: { mergeId: "m_research", decision: value, note: "not these", actor: "Ed Editor" },
+        }),
+      ]);
+    const rejected = decision("reject");
+    const tray = getChatTray(rejected.record, rejected.reports);
+    expect(tray.decided).toEqual([
+      expect.objectContaining({
+        mergeId: "m_research",
+        name: expect.any(String),
+        decision: "reject",
+        note: "not these",
+        actor: "Ed Editor",
+      }),
+    ]);
+    // the group's tasks say how their results were decided; the loose APPEND task was never held
+    expect(tray.groups[0]!.tasks.map((task) => [task.name, task.status, task.mergeDecision])).toEqual([
+      ["competitors", "completed", "reject"],
+      ["pricing", "failed", "reject"],
+    ]);
+    expect(tray.loose[0]!.mergeDecision).toBeUndefined();
+    const approved = decision("approve");
+    expect(getChatTray(approved.record, approved.reports).groups[0]!.tasks[0]!.mergeDecision).toBe("approve");
+  });
+
   it("keeps the latest report of a group, and shows one whose tasks it does not hold", () => {
     const { record } = fold(makeTaskSessionLog());
     const report = (seq: number, groupId: string, report: "all" | "any"): ChatGroupReport => ({

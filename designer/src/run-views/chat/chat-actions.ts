@@ -1,4 +1,5 @@
 import type { Editor } from "../../editor/editor-context.js";
+import { getLiveTurnRunId } from "../../chats/get-live-turn.js";
 import { getChatViewStore } from "./use-chat-store.js";
 
 /**
@@ -15,6 +16,17 @@ export async function sendChatMessage(editor: Editor): Promise<boolean> {
   if (view.getState().message === message) view.getState().set({ message: "" });
   void editor.runs.getState().openRun(runId);
   return true;
+}
+
+/**
+ * Opens a chat (from its route, a reload among them, or the list): a turn still going shows live on the
+ * canvas, as it did when it was sent, unless the canvas already shows a run the person opened.
+ */
+export async function openChatSession(editor: Editor, sessionId: string): Promise<boolean> {
+  const opened = await editor.chats.getState().openSession(sessionId);
+  const runId = opened ? getLiveTurnRunId(editor.chats.getState().record) : null;
+  if (runId !== null && editor.runs.getState().mode === "edit") await editor.runs.getState().openRun(runId);
+  return opened;
 }
 
 /** Shows a run (a turn, a task) on the canvas: live while it goes on, else as a replay. */

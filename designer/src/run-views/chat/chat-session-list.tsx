@@ -5,6 +5,7 @@ import { useDenied } from "../../store/me-store.js";
 import { filterSessions } from "../../chats/session-list.js";
 import { formatRelativeTime } from "../../util/format-time.js";
 import { getChatViewStore, useChatView, useChats } from "./use-chat-store.js";
+import { openChatSession } from "./chat-actions.js";
 
 const STATUS_LABELS = { idle: "idle", running: "running", waiting: "waiting", closed: "closed" } as const;
 
@@ -62,7 +63,7 @@ export function ChatSessionList(): ReactElement {
                 data-testid="chat-session-item"
                 data-session-id={session.id}
                 data-status={session.status}
-                onClick={() => void editor.chats.getState().openSession(session.id)}
+                onClick={() => void openChatSession(editor, session.id)}
               >
                 <span className="chat-session-head">
                   <span className="chat-session-title">{session.title || "New chat"}</span>

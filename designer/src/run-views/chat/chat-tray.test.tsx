@@ -1,4 +1,4 @@
-import { applySessionEvents, createSessionRecord } from "@waddle/protocol";
+import { applySessionEvents, createSessionRecord, SessionEvent } from "@waddle/protocol";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { EditorContext } from "../../editor/editor-context.js";
@@ -61,6 +61,48 @@ describe("ChatTray", () => {
     expect(html).toContain("1 merge waits");
     // the task on the canvas is marked
     expect(html).toMatch(/class="chat-task is-shown"[^>]*data-task-id="t3"/);
+  });
+
+  it("after Apply or Reject, shows the decision, the note and who decided, and marks the tasks", () => {
+    const decide = (decision: "approve" | "reject", extra: { note?: string; actor?: string }) => {
+      const decided = applySessionEvents(record, [
+        SessionEvent.parse({
+          sessionId: "ses_test1",
+          seq: record.lastSeq + 1,
+          ts: Date.UTC(2026, 0, 5, 10, 30),
+          type: "merge_decided",
+          data: { mergeId: "m_research", decision, ...extra },
+        }),
+      ]);
+      return renderToString(
+        <EditorContext.Provider value={createTestEditor()}>
+          <ChatTray
+            tray={getChatTray(decided, reports)}
+            shownRunId={null}
+            open
+            onOpenChange={() => undefined}
+            onOpenRun={() => undefined}
+          />
+        </EditorContext.Provider>,
+      ).replaceAll("<!-- -->", "");
+    };
+    const applied = decide("approve", { note: "checked the sources", actor: "Edwina" });
+    expect(getAttributes(applied, "chat-merge", "data-merge-id")).toEqual([]);
+    expect(getAttributes(applied, "chat-merge-decided", "data-decision")).toEqual(["approve"]);
+    expect(applied).toMatch(/data-testid="chat-merge-decision"[^>]*>applied</);
+    expect(applied).toMatch(/data-testid="chat-merge-decider"[^>]*>by Edwina · /);
+    expect(applied).toMatch(/data-testid="chat-merge-decided-note"[^>]*>checked the sources</);
+    expect(applied).toContain("the next turns see them");
+    const rejected = decide("reject", { note: "wrong market" });
+    expect(getAttributes(rejected, "chat-merge-decided", "data-decision")).toEqual(["reject"]);
+    expect(rejected).toMatch(/data-testid="chat-merge-decision"[^>]*>rejected</);
+    expect(rejected).toContain("left out of the conversation");
+    expect(rejected).toMatch(/data-testid="chat-merge-decided-note"[^>]*>wrong market</);
+    // the two decisions no longer look alike: each held task says how it was decided
+    const marks = (html: string) =>
+      [...html.matchAll(/data-testid="chat-task-decision"[^>]*>([a-z]+)</g)].map((match) => match[1]);
+    expect(marks(applied)).toEqual(["applied", "applied"]);
+    expect(marks(rejected)).toEqual(["rejected", "rejected"]);
   });
 
   it("folded, shows only its counts", () => {

@@ -1,10 +1,11 @@
-import type { MergeTask, PendingMerge } from "@waddle/protocol";
+import type { MergeTask, PendingMerge, SessionDecidedMerge } from "@waddle/protocol";
 import { useId, useState, type ReactElement } from "react";
 import { useEditor } from "../../editor/editor-context.js";
 import type { ChatGroupReport } from "../../chats/chat-types.js";
 import type { ChatTray as ChatTrayModel, ChatTrayGroup, ChatTrayTask } from "../../chats/get-chat-tray.js";
 import { useDenied } from "../../store/me-store.js";
 import { ENDED_TASK_STATUSES } from "../../chats/get-chat-tray.js";
+import { formatStartTime } from "../../util/format-time.js";
 
 const STRATEGY_LABELS: Record<PendingMerge["strategy"], string> = {
   HUMAN_GATED: "waits for you",
@@ -44,8 +45,17 @@ function TaskItem(props: {
         <span className="chat-task-name">{task.name}</span>
         <span className="chat-task-meta">
           {task.turn === null ? "" : `turn ${task.turn}`}
-          {task.mergeStrategy === "HUMAN_GATED" ? " · gated" : ""}
+          {task.mergeStrategy === "HUMAN_GATED" && !task.mergeDecision ? " · gated" : ""}
         </span>
+        {task.mergeDecision ? (
+          <span
+            className={`chat-merge-decision is-${task.mergeDecision}`}
+            data-testid="chat-task-decision"
+            title={DECISIONS[task.mergeDecision].effect}
+          >
+            {DECISIONS[task.mergeDecision].label}
+          </span>
+        ) : null}
         {task.error ? <span className="chat-task-error">{task.error.message}</span> : null}
       </button>
     </li>
@@ -99,6 +109,46 @@ function MergeTaskLine({ task }: { task: MergeTask }): ReactElement {
     <li className="chat-merge-task">
       <strong>{task.name}</strong> <span className="run-muted">{task.status}</span>
       {preview ? <code className="chat-merge-preview">{preview}</code> : null}
+    </li>
+  );
+}
+
+const DECISIONS = {
+  approve: { label: "applied", effect: "Applied: the next turns see these results" },
+  reject: { label: "rejected", effect: "Rejected: left out of the conversation" },
+} as const;
+
+/** A merge a person decided: Applied or Rejected, by whom and when, what it means, and the note. */
+function DecidedMergeCard({ merge }: { merge: SessionDecidedMerge }): ReactElement {
+  const decision = DECISIONS[merge.decision];
+  const when = formatStartTime(new Date(merge.decidedAt).toISOString());
+  const results = merge.tasks.length === 1 ? "1 result" : `${merge.tasks.length} results`;
+  return (
+    <li
+      className={`chat-merge is-decided is-${merge.decision}`}
+      data-testid="chat-merge-decided"
+      data-merge-id={merge.mergeId}
+      data-decision={merge.decision}
+    >
+      <div className="chat-merge-head">
+        <strong>{merge.name}</strong>
+        <span className={`chat-merge-decision is-${merge.decision}`} data-testid="chat-merge-decision">
+          {decision.label}
+        </span>
+        <span className="run-muted" data-testid="chat-merge-decider">
+          {merge.actor ? `by ${merge.actor} · ` : ""}
+          {when}
+        </span>
+      </div>
+      <p className="chat-merge-outcome">
+        {results} ·{" "}
+        {merge.decision === "approve" ? "the next turns see them" : "left out of the conversation"}
+      </p>
+      {merge.note ? (
+        <p className="chat-merge-decided-note" data-testid="chat-merge-decided-note">
+          {merge.note}
+        </p>
+      ) : null}
     </li>
   );
 }
@@ -168,8 +218,9 @@ function MergeCard({ merge }: { merge: PendingMerge }): ReactElement {
 }
 
 /**
- * The session's tray: pending merges first (they wait for a person), then the tasks by group with their
- * progress and report, then the tasks of no group. Each task opens as a run on the canvas.
+ * The session's tray: pending merges first (they wait for a person), then the decided ones (newest
+ * first), then the tasks by group with their progress and report, then the tasks of no group. Each task
+ * opens as a run on the canvas.
  */
 export function ChatTray(props: {
   tray: ChatTrayModel;
@@ -211,6 +262,13 @@ export function ChatTray(props: {
             <ul className="chat-merges" aria-label="Pending merges">
               {tray.merges.map((merge) => (
                 <MergeCard key={merge.mergeId} merge={merge} />
+              ))}
+            </ul>
+          ) : null}
+          {tray.decided.length > 0 ? (
+            <ul className="chat-merges" aria-label="Decided merges">
+              {tray.decided.map((merge) => (
+                <DecidedMergeCard key={merge.mergeId} merge={merge} />
               ))}
             </ul>
           ) : null}
