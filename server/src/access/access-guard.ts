@@ -101,7 +101,8 @@ async function findAgents(
   params: Record<string, string>,
   body: unknown,
 ): Promise<(string | undefined)[] | null> {
-  const id = params["id"] ?? params["model"] ?? "";
+  // `support-triage@staging` (a `/v1` model, an A2A path) is the agent `support-triage`: ids have no `@`.
+  const id = withoutTarget(params["id"] ?? params["model"] ?? "");
   switch (scope) {
     case "none":
     case "list":
@@ -127,7 +128,7 @@ async function findAgents(
 async function getBodyAgents(store: WaddleStore, body: unknown): Promise<(string | undefined)[]> {
   const value = body as { agentId?: unknown; id?: unknown; model?: unknown; sessionId?: unknown } | undefined;
   const named = value?.agentId ?? value?.model ?? value?.id;
-  const agents = named === undefined ? [] : [typeof named === "string" ? named : undefined];
+  const agents = named === undefined ? [] : [typeof named === "string" ? withoutTarget(named) : undefined];
   if (value?.sessionId !== undefined) {
     agents.push(
       typeof value.sessionId === "string" ? await getSessionAgent(store, value.sessionId) : undefined,
@@ -135,6 +136,9 @@ async function getBodyAgents(store: WaddleStore, body: unknown): Promise<(string
   }
   return agents.length > 0 ? agents : [undefined];
 }
+
+/** An agent name without the channel or version it names (`support-triage@7` → `support-triage`). */
+const withoutTarget = (name: string): string => name.split("@", 1)[0]!;
 
 async function getSessionAgent(store: WaddleStore, sessionId: string): Promise<string | undefined> {
   return (await store.sessions.get(sessionId))?.agentId;

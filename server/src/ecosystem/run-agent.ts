@@ -7,6 +7,7 @@ import type { WaddleStore } from "../store/waddle-store.js";
 import { followRun } from "../runs/follow-run.js";
 import type { AuditTrail } from "../access/audit-trail.js";
 import { currentResponse } from "../access/request-context.js";
+import type { ResolvedRunTarget } from "../releases/resolve-run-target.js";
 
 /** What the MCP and OpenAI-compatible endpoints need to run a saved agent as any other run. */
 export interface AgentRunner {
@@ -28,6 +29,8 @@ export interface RunAgentOptions {
   contextMeta?: Record<string, unknown>;
   /** Run as the next turn of this session: its context is the session's, not `contextMeta`. */
   sessionId?: string;
+  /** The version to run and the channel it came from (`resolveAgentName`); a session runs its own. */
+  target?: ResolvedRunTarget;
   /** Aborting cancels the run (a client that went away or cancelled its call), unless `keepOnAbort`. */
   signal?: AbortSignal;
   /** The run goes on when the signal aborts: a client that sent an `Idempotency-Key` will ask again. */
@@ -38,7 +41,7 @@ export interface RunAgentOptions {
 }
 
 /**
- * Starts a run of the agent's latest version through the run service (so it is stored, queued, shown on
+ * Starts a run of the agent's `target` version (the latest without one) through the run service (so it is stored, queued, shown on
  * the canvas and listed like any other) and follows it until it ends or pauses. Throws what `startRun`
  * throws (unknown agent, refused LLM endpoint) before anything runs. A signal that aborts cancels the run;
  * the record then says `cancelled` once the cancel is recorded.
@@ -52,8 +55,15 @@ export async function runAgent(runner: AgentRunner, options: RunAgentOptions): P
         query: options.query,
       })
     : await runner.runs.startRun(
-        { agentId: options.agentId, query: options.query },
-        options.contextMeta ? { contextMeta: options.contextMeta } : {},
+        {
+          agentId: options.agentId,
+          query: options.query,
+          ...(options.target?.version === undefined ? {} : { agentVersion: options.target.version }),
+        },
+        {
+          ...(options.contextMeta ? { contextMeta: options.contextMeta } : {}),
+          ...(options.target?.channel ? { origin: { channel: options.target.channel } } : {}),
+        },
       );
   await runner.audit?.recordCurrent({
     action: "run.started",

@@ -18,6 +18,7 @@ import { createA2aJsonRpcHandler } from "./a2a-json-rpc-handler.js";
 import { WaddleAgentExecutor } from "./waddle-agent-executor.js";
 import { WaddleRequestHandler } from "./waddle-request-handler.js";
 import { WaddleTaskStore } from "./waddle-task-store.js";
+import { resolveAgentName } from "../../releases/resolve-agent-name.js";
 
 export interface A2aRoutesOptions {
   runner: AgentRunner & { turns: SessionTurns };
@@ -55,10 +56,12 @@ export function createA2aRoutes(options: A2aRoutesOptions): Router {
   router.use(createOriginGuard(options.corsOrigin));
 
   const getHandlers = async (request: Request) => {
-    const agentId = String(request.params.agentId);
-    const agent = await options.runner.store.getAgent(agentId);
-    if (!agent) throw new ApiError("not_found", `No agent "${agentId}": see GET /api/agents for the agents.`);
-    const url = `${request.protocol}://${request.get("host")}/a2a/${encodeURIComponent(agentId)}`;
+    // `/a2a/<agent>` serves production (the latest save without it); `<agent>@staging`, `<agent>@7` name one
+    const name = String(request.params.agentId);
+    const resolved = await resolveAgentName(options.runner.store, name, "@");
+    if (!resolved) throw new ApiError("not_found", `No agent "${name}": see GET /api/agents for the agents.`);
+    const { agentId, agent } = resolved;
+    const url = `${request.protocol}://${request.get("host")}/a2a/${name.split("@").map(encodeURIComponent).join("@")}`;
     const tokenRequired = (await options.isAuthRequired?.()) ?? false;
     const key = JSON.stringify([agentId, agent.version, url, tokenRequired]);
     let entry = handlers.get(key);
@@ -69,7 +72,11 @@ export function createA2aRoutes(options: A2aRoutesOptions): Router {
         version: options.version,
       });
       const tasks = new WaddleTaskStore(options.runner.store, agentId);
-      const executor = new WaddleAgentExecutor({ agentId, runner: options.runner });
+      const executor = new WaddleAgentExecutor({
+        agentId,
+        agentVersion: agent.version,
+        runner: options.runner,
+      });
       const requestHandler = new WaddleRequestHandler(card, { tasks, runs: options.runner.runs }, executor);
       entry = {
         rpc: createA2aJsonRpcHandler({ requestHandler, logger: options.logger, agentId }),

@@ -31,6 +31,8 @@ export type PauseAnswer = z.infer<typeof PauseAnswer>;
 
 export interface WaddleAgentExecutorOptions {
   agentId: string;
+  /** The version a new context's session pins (resolved from the path's channel); default the latest. */
+  agentVersion?: number;
   runner: AgentRunner & { turns: SessionTurns };
 }
 
@@ -122,7 +124,8 @@ export class WaddleAgentExecutor implements AgentExecutor {
     if (await store.sessions.get(contextId)) return contextId;
     const agent = await store.getAgent(this.options.agentId);
     if (!agent) throw new Error(`Agent "${this.options.agentId}" is gone.`);
-    await store.sessions.create({ id: contextId, agentId: agent.id, agentVersion: agent.version });
+    const agentVersion = this.options.agentVersion ?? agent.version;
+    await store.sessions.create({ id: contextId, agentId: agent.id, agentVersion });
     return contextId;
   }
 

@@ -25,14 +25,27 @@ const OUTPUT_SCHEMA = {
   required: ["runId", "status", "answer"],
 } satisfies Tool["outputSchema"];
 
-/** One MCP tool per saved agent: its id as the name, `{query}` in, the answer and run id out. */
-export function getAgentTool(agent: AgentSummary): Tool {
+/** A tool's name and the version it runs: the agent's own, or `<agent>.<channel>` for a channel. */
+export interface AgentToolTarget {
+  name: string;
+  version: number;
+  channel?: string;
+}
+
+/**
+ * One MCP tool per saved agent and per channel: the agent id (what production serves, the latest save
+ * without it) or `<agent>.<channel>` as the name, since MCP tool names allow no `@`; `{query}` in, the
+ * answer and run id out.
+ */
+export function getAgentTool(agent: AgentSummary, target?: AgentToolTarget): Tool {
   const description = agent.description?.trim() || `The Waddle agent "${agent.name}".`;
+  const version = target?.version ?? agent.version;
+  const serves = target?.channel ? `${target.channel}, version ${version}` : `version ${version}`;
   return {
-    name: agent.id,
-    title: agent.name,
+    name: target?.name ?? agent.id,
+    title: target?.channel ? `${agent.name} (${target.channel})` : agent.name,
     description:
-      `${description} Runs the Waddle agent "${agent.id}" (version ${agent.version}) on the query; ` +
+      `${description} Runs the Waddle agent "${agent.id}" (${serves}) on the query; ` +
       "a run that pauses for a person answers with how to resume it.",
     inputSchema: INPUT_SCHEMA,
     outputSchema: OUTPUT_SCHEMA,

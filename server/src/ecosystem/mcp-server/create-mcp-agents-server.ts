@@ -5,8 +5,11 @@ import {
   ListToolsRequestSchema,
   McpError,
   type CallToolResult,
+  type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { RunEvent } from "@waddle/protocol";
+import { PRODUCTION_CHANNEL, type RunEvent } from "@waddle/protocol";
+import { getAgentName, resolveAgentName } from "../../releases/resolve-agent-name.js";
+import type { WaddleStore } from "../../store/waddle-store.js";
 import { isWireError } from "../../shared/api-error.js";
 import type { Logger } from "../../shared/logger.js";
 import { getRequestKey, type RequestHeaders } from "../request-key.js";
@@ -47,13 +50,21 @@ export function createMcpAgentsServer(options: McpAgentsServerOptions): McpServe
   // The low-level handlers: McpServer's own registry is fixed at registration, the agents are not.
   mcp.server.registerCapabilities({ tools: {} });
   mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (await runner.store.listAgents()).map(getAgentTool),
+    tools: await listAgentTools(runner.store),
   }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const agentId = request.params.name;
-    if (!(await runner.store.getAgent(agentId))) {
-      throw new McpError(ErrorCode.InvalidParams, `No agent "${agentId}": tools/list names the agents.`);
+    const name = request.params.name;
+    const resolved = await resolveAgentName(runner.store, name, ".").catch((error: unknown) => {
+      if (!isWireError(error) || error.code !== "not_found") throw error;
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${error.message} tools/list names the agents and channels.`,
+      );
+    });
+    if (!resolved) {
+      throw new McpError(ErrorCode.InvalidParams, `No agent "${name}": tools/list names the agents.`);
     }
+    const { agentId, target } = resolved;
     const parsed = AgentToolArguments.safeParse(request.params.arguments ?? {});
     if (!parsed.success) {
       throw new McpError(
@@ -83,7 +94,7 @@ export function createMcpAgentsServer(options: McpAgentsServerOptions): McpServe
         ? getRequestKey({
             endpoint: "mcp/tools/call",
             headers: extra.requestInfo.headers as RequestHeaders,
-            body: { name: agentId, arguments: parsed.data },
+            body: { name, arguments: parsed.data },
           })
         : undefined;
       // Only a key says that the client will ask again: a retry count alone is not sent over MCP.
@@ -92,8 +103,8 @@ export function createMcpAgentsServer(options: McpAgentsServerOptions): McpServe
       const run = await runAgentOnce(
         runner,
         keyed
-          ? { agentId, query: parsed.data.query, signal: extra.signal, keepOnAbort: false, onEvent }
-          : { agentId, query: parsed.data.query, signal, onEvent },
+          ? { agentId, target, query: parsed.data.query, signal: extra.signal, keepOnAbort: false, onEvent }
+          : { agentId, target, query: parsed.data.query, signal, onEvent },
         keyed,
       );
       const outcome = getRunOutcome(run, {
@@ -110,4 +121,18 @@ export function createMcpAgentsServer(options: McpAgentsServerOptions): McpServe
     }
   });
   return mcp;
+}
+
+/** Each agent as a tool (what production serves), then one `<agent>.<channel>` tool per channel. */
+async function listAgentTools(store: WaddleStore): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  for (const agent of await store.listAgents()) {
+    const production = await store.releases.getChannel(agent.id, PRODUCTION_CHANNEL);
+    tools.push(getAgentTool(agent, production ? { name: agent.id, version: production.version } : undefined));
+    for (const channel of await store.releases.listChannels(agent.id)) {
+      const name = getAgentName(agent.id, channel.name, ".");
+      tools.push(getAgentTool(agent, { name, version: channel.version, channel: channel.name }));
+    }
+  }
+  return tools;
 }

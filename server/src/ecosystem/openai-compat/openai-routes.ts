@@ -1,4 +1,4 @@
-import { protoSafeReviver, Slug, type AgentSummary } from "@waddle/protocol";
+import { protoSafeReviver, type AgentSummary } from "@waddle/protocol";
 import express, { Router, type ErrorRequestHandler } from "express";
 import { z } from "zod";
 import { ApiError } from "../../shared/api-error.js";
@@ -20,6 +20,9 @@ import { checkSessionScope } from "./responses/check-session-scope.js";
 import { actorOf } from "../../access/actor.js";
 import type { AccessGuards } from "../../access/access-guard.js";
 import { filterByScope } from "../../access/access-guard.js";
+import { getAgentName } from "../../releases/resolve-agent-name.js";
+import { modelNotFound, resolveModel } from "./resolve-model.js";
+import type { WaddleStore } from "../../store/waddle-store.js";
 
 export interface OpenAiRoutesOptions {
   runner: AgentRunner;
@@ -35,23 +38,27 @@ export interface OpenAiRoutesOptions {
 
 const ModelParam = z.strictObject({ model: z.string() });
 
-/** An agent as an OpenAI model: its id, and when its latest version was saved. */
-function getModel(agent: Pick<AgentSummary, "id" | "updatedAt">): Record<string, unknown> {
+/** An agent as an OpenAI model: its id (or `agent@channel`), and when its latest version was saved. */
+function getModel(agent: Pick<AgentSummary, "id" | "updatedAt">, id = agent.id): Record<string, unknown> {
   const saved = Date.parse(agent.updatedAt);
   return {
-    id: agent.id,
+    id,
     object: "model",
     created: Number.isFinite(saved) ? Math.floor(saved / 1000) : 0,
     owned_by: "waddle",
   };
 }
 
-function modelNotFound(model: string): ApiError {
-  const shown = JSON.stringify(model.slice(0, 100));
-  return new ApiError("not_found", `The model ${shown} does not exist: GET /v1/models lists the agents.`, {
-    param: "model",
-    openAiCode: "model_not_found",
-  });
+/** Each agent as a model, then one `agent@channel` per channel it has (`agent@production`, `agent@staging`). */
+async function listModels(store: WaddleStore, agents: readonly AgentSummary[]) {
+  const models: Record<string, unknown>[] = [];
+  for (const agent of agents) {
+    models.push(getModel(agent));
+    for (const channel of await store.releases.listChannels(agent.id)) {
+      models.push(getModel(agent, getAgentName(agent.id, channel.name, "@")));
+    }
+  }
+  return models;
 }
 
 /**
@@ -93,29 +100,28 @@ export function createOpenAiRoutes(options: OpenAiRoutesOptions): [Router, Error
 
   router.get("/models", async (_request, response) => {
     const agents = filterByScope(response, await runner.store.listAgents(), (agent) => agent.id);
-    response.json({ object: "list", data: agents.map(getModel) });
+    response.json({ object: "list", data: await listModels(runner.store, agents) });
   });
 
   router.get("/models/:model", async (request, response) => {
     const { model } = parseRequest(ModelParam, request.params, "params");
-    const agent = Slug.safeParse(model).success ? await runner.store.getAgent(model) : undefined;
-    if (!agent) throw modelNotFound(model);
-    response.json(getModel(agent));
+    const { agentId } = await resolveModel(runner.store, model);
+    const latest = await runner.store.getAgent(agentId);
+    if (!latest) throw modelNotFound(model);
+    response.json(getModel(latest, model));
   });
 
   router.post("/chat/completions", async (request, response) => {
     const body = parseRequest(ChatCompletionRequest, request.body, "body");
     const unsupported = getUnsupportedParameter(body);
     if (unsupported) throw unsupported;
-    if (!Slug.safeParse(body.model).success || !(await runner.store.getAgent(body.model))) {
-      throw modelNotFound(body.model);
-    }
+    const { agentId, target } = await resolveModel(runner.store, body.model);
     const chat = getChatQuery(body.messages);
     const sessionId = getSessionHeader(request.headers["x-waddle-session-id"]);
     if (sessionId) {
       await checkSessionScope(runner.store, actorOf(response), {
         sessionId,
-        model: body.model,
+        model: agentId,
         param: "x-waddle-session-id",
       });
     }
@@ -131,7 +137,10 @@ export function createOpenAiRoutes(options: OpenAiRoutesOptions): [Router, Error
     await respondChatCompletion({
       runner,
       response,
-      agentId: body.model,
+      agentId,
+      model: body.model,
+      // a session's turn runs the version the session pinned
+      ...(sessionId ? {} : { target }),
       chat,
       stream: body.stream === true,
       includeUsage: body.stream_options?.include_usage === true,

@@ -17,11 +17,16 @@ import {
 } from "./create-chat-completion.js";
 import { getOpenAiErrorBody, sendOpenAiError } from "./openai-error.js";
 import { SseWriter } from "./sse-writer.js";
+import type { ResolvedRunTarget } from "../../releases/resolve-run-target.js";
 
 export interface RespondChatCompletionOptions {
   runner: AgentRunner;
   response: Response;
   agentId: string;
+  /** The model as the request named it (`support-triage@staging`), echoed in the answer; default `agentId`. */
+  model?: string;
+  /** The version to run and the channel it came from; a session's turn runs the session's own version. */
+  target?: ResolvedRunTarget;
   chat: ChatQuery;
   stream: boolean;
   includeUsage: boolean;
@@ -43,7 +48,11 @@ export interface RespondChatCompletionOptions {
  */
 export async function respondChatCompletion(options: RespondChatCompletionOptions): Promise<void> {
   const { response, agentId } = options;
-  const head: ChatCompletionHead = { id: "", created: Math.floor(Date.now() / 1000), model: agentId };
+  const head: ChatCompletionHead = {
+    id: "",
+    created: Math.floor(Date.now() / 1000),
+    model: options.model ?? agentId,
+  };
   const tracker = new ChatDeltaTracker();
   const sse = options.stream ? new SseWriter(response) : undefined;
   const chunk = (delta: Parameters<typeof createChatCompletionChunk>[0]["delta"]) =>
@@ -53,6 +62,7 @@ export async function respondChatCompletion(options: RespondChatCompletionOption
     {
       agentId,
       query: options.chat.query,
+      ...(options.target ? { target: options.target } : {}),
       ...(options.sessionId
         ? { sessionId: options.sessionId }
         : options.chat.contextMeta

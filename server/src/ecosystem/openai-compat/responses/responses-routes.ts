@@ -1,4 +1,4 @@
-import { Slug, type RunEvent, type RunRecord } from "@waddle/protocol";
+import type { RunEvent, RunRecord } from "@waddle/protocol";
 import type { Router } from "express";
 import { actorOf, type Actor } from "../../../access/actor.js";
 import { inScope } from "../../../access/permissions.js";
@@ -17,6 +17,7 @@ import { ResponseEventWriter, type ResponseStreamEvent } from "./response-event-
 import { createResponseObject, type OutputItem, type ResponseStatus } from "./response-object.js";
 import { checkSessionScope, otherModel } from "./check-session-scope.js";
 import { getResponsesQuery, ResponsesRequest } from "./responses-request.js";
+import { resolveModel } from "../resolve-model.js";
 
 /**
  * `POST /v1/responses` and `GET /v1/responses/:id`: the OpenAI Responses API on sessions. A response is a
@@ -32,17 +33,8 @@ export function addResponsesRoutes(router: Router, options: { runner: AgentRunne
     const body = parseRequest(ResponsesRequest, request.body, "body");
     const unsupported = getUnsupportedParameter(body);
     if (unsupported) throw unsupported;
-    const agent = Slug.safeParse(body.model).success ? await runner.store.getAgent(body.model) : undefined;
-    if (!agent) {
-      throw new ApiError(
-        "not_found",
-        `The model ${JSON.stringify(body.model.slice(0, 100))} does not exist.`,
-        {
-          param: "model",
-          openAiCode: "model_not_found",
-        },
-      );
-    }
+    // `agent`, `agent@staging` or `agent@7`: a new conversation pins the version that resolves to
+    const { agent } = await resolveModel(runner.store, body.model);
     const query = getResponsesQuery(body.input);
     if (query === undefined) {
       throw new ApiError(
@@ -55,7 +47,12 @@ export function addResponsesRoutes(router: Router, options: { runner: AgentRunne
     }
     const sessionId = await getSessionId(runner, actorOf(response), body, agent.id, agent.version);
     const previousResponseId = body.previous_response_id ?? null;
-    const head = { model: agent.id, createdAt: Math.floor(Date.now() / 1000), sessionId, previousResponseId };
+    const head = {
+      model: body.model,
+      createdAt: Math.floor(Date.now() / 1000),
+      sessionId,
+      previousResponseId,
+    };
     const controller = new AbortController();
     response.once("close", () => {
       if (!response.writableFinished) controller.abort(new Error("the client went away"));
