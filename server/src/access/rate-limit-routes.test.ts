@@ -137,3 +137,35 @@ describe("sign-in attempts per address (a server with WADDLE_TOKEN)", () => {
     expect(JSON.stringify(entries)).not.toContain("wrong-");
   });
 });
+
+describe("an agent's bucket whatever channel or version the caller names (issue 32)", () => {
+  const TOKEN = "bootstrap-token-for-the-agent-bucket";
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ rateLimit: "1/h", token: TOKEN });
+  });
+  afterAll(() => server?.stop());
+
+  it("counts support-triage@1 on /v1 against support-triage", async () => {
+    const keys: string[] = [];
+    for (const name of ["first", "second"]) {
+      const created = await server.request("/api/keys", {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}` },
+        json: { name, role: "runner", rateLimit: "10/h" },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      keys.push((created.body as { key: string }).key);
+    }
+    const complete = (key: string, model: string) =>
+      server.request("/v1/chat/completions", {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}` },
+        json: { model, messages: [{ role: "user", content: "hello" }] },
+      });
+    expect((await complete(keys[0]!, "support-triage")).status).toBe(200);
+    const refused = await complete(keys[1]!, "support-triage@1");
+    expect(refused.status).toBe(429);
+    expect(JSON.stringify(refused.body)).toContain('the agent \\"support-triage\\"');
+  });
+});

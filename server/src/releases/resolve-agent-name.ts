@@ -28,6 +28,11 @@ export function parseAgentName(name: string, separator: AgentNameSeparator): Age
   return undefined;
 }
 
+/** The agent a name is of, whatever channel or version it names (`support-triage@7` → `support-triage`). */
+export function getAgentIdOf(name: string, separator: AgentNameSeparator): string {
+  return name.split(separator, 1)[0]!;
+}
+
 /** The name a caller uses for an agent's channel: `support-triage@staging`, or `support-triage.staging` in MCP. */
 export function getAgentName(agentId: string, channel: string, separator: AgentNameSeparator): string {
   return `${agentId}${separator}${channel}`;

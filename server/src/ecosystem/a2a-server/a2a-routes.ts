@@ -18,7 +18,7 @@ import { createA2aJsonRpcHandler } from "./a2a-json-rpc-handler.js";
 import { WaddleAgentExecutor } from "./waddle-agent-executor.js";
 import { WaddleRequestHandler } from "./waddle-request-handler.js";
 import { WaddleTaskStore } from "./waddle-task-store.js";
-import { resolveAgentName } from "../../releases/resolve-agent-name.js";
+import { getAgentIdOf, resolveAgentName } from "../../releases/resolve-agent-name.js";
 
 export interface A2aRoutesOptions {
   runner: AgentRunner & { turns: SessionTurns };
@@ -117,7 +117,7 @@ export function createA2aRoutes(options: A2aRoutesOptions): Router {
     }
     if (options.rateLimits && STARTS_WORK.has((body as { method: string }).method)) {
       await options.rateLimits
-        .consume(actorOf(response), String(request.params.agentId))
+        .consume(actorOf(response), getAgentIdOf(String(request.params.agentId), "@"))
         .catch((error: unknown) => {
           if (error instanceof RateLimitedError) response.setHeader("retry-after", error.retryAfterSeconds);
           throw error;

@@ -15,6 +15,7 @@ import { createMcpAgentsServer } from "./create-mcp-agents-server.js";
 import { McpSessions, type McpSessionsOptions } from "./mcp-sessions.js";
 import type { AccessGuards } from "../../access/access-guard.js";
 import { scopeStore } from "../../access/scoped-store.js";
+import { getAgentIdOf } from "../../releases/resolve-agent-name.js";
 
 export interface McpRoutesOptions {
   runner: AgentRunner;
@@ -72,12 +73,15 @@ export function createMcpRoutes(options: McpRoutesOptions): [Router, ErrorReques
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
       if (!session || !isOwner(sessionId, response)) return sendSessionNotFound(response);
-      for (const agentId of getCalledTools(request.body)) {
-        await options.rateLimits?.consume(actorOf(response), agentId).catch((error: unknown) => {
-          const wait = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
-          if (typeof wait === "number") response.setHeader("retry-after", wait);
-          throw error;
-        });
+      for (const tool of getCalledTools(request.body)) {
+        // `support-triage.staging` counts against `support-triage`'s bucket
+        await options.rateLimits
+          ?.consume(actorOf(response), getAgentIdOf(tool, "."))
+          .catch((error: unknown) => {
+            const wait = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+            if (typeof wait === "number") response.setHeader("retry-after", wait);
+            throw error;
+          });
       }
       sessions.trackCalls(sessionId, getCallIds(request.body), response);
       await session.transport.handleRequest(request, response, request.body);

@@ -20,7 +20,7 @@ import { checkSessionScope } from "./responses/check-session-scope.js";
 import { actorOf } from "../../access/actor.js";
 import type { AccessGuards } from "../../access/access-guard.js";
 import { filterByScope } from "../../access/access-guard.js";
-import { getAgentName } from "../../releases/resolve-agent-name.js";
+import { getAgentIdOf, getAgentName } from "../../releases/resolve-agent-name.js";
 import { modelNotFound, resolveModel } from "./resolve-model.js";
 import type { WaddleStore } from "../../store/waddle-store.js";
 
@@ -91,7 +91,8 @@ export function createOpenAiRoutes(options: OpenAiRoutesOptions): [Router, Error
   if (options.rateLimits) {
     const limitByModel = options.rateLimits.middleware((request) => {
       const model = (request.body as { model?: unknown } | undefined)?.model;
-      return typeof model === "string" ? model.slice(0, 200) : undefined;
+      // `agent@staging` and `agent@7` count against the agent's own bucket
+      return typeof model === "string" ? getAgentIdOf(model, "@").slice(0, 200) : undefined;
     });
     // One route each (not an array path): the access table lists routes by their own pattern.
     router.post("/chat/completions", limitByModel);
