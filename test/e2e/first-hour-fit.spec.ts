@@ -80,8 +80,13 @@ for (const viewport of [
     await expect(page.getByTestId("open-access")).toContainText("API keys and roles");
     await expectNoSidewaysScroll(page, "settings menu");
     await saveScreenshot(page, `first-hour-settings-menu-${size}`);
+    // the keyboard: the first item takes the focus, arrows move it, Escape gives it back to the button
+    await expect(page.getByTestId("open-credentials")).toBeFocused();
+    await page.keyboard.press("ArrowDown");
+    await expect(page.getByTestId("open-access")).toBeFocused();
     await page.keyboard.press("Escape");
     await expect(page.getByTestId("open-credentials")).toBeHidden();
+    await expect(settings).toBeFocused();
     await expect(page.getByTestId("use-agent")).toHaveText(/Use/);
     await page
       .locator(".app-header")

@@ -26,7 +26,23 @@ export function MenuButton({ label, icon, title, testId, children }: MenuButtonP
       if (!root.current?.contains(event.target as Node)) setOpen(false);
     };
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === "Escape") setOpen(false);
+      if (event.key === "Escape") {
+        setOpen(false);
+        root.current?.querySelector<HTMLButtonElement>("[aria-haspopup=menu]")?.focus();
+        return;
+      }
+      if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+      // arrows move between the enabled items, round the ends
+      const items = [
+        ...(root.current?.querySelectorAll<HTMLButtonElement>("[role=menuitem]:not(:disabled)") ?? []),
+      ];
+      if (items.length === 0) return;
+      event.preventDefault();
+      const at = items.indexOf(document.activeElement as HTMLButtonElement);
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      const next =
+        at === -1 ? (step === 1 ? 0 : items.length - 1) : (at + step + items.length) % items.length;
+      items[next]?.focus();
     };
     document.addEventListener("pointerdown", onPointerDown);
     document.addEventListener("keydown", onKeyDown);
