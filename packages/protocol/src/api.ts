@@ -301,9 +301,13 @@ const RunStatusList = z.string().transform((text, context) => {
   return statuses;
 });
 
-/** `GET /api/runs?agentId=&status=a,b&limit=N&purpose=run|test|all`: newest first; tests only when asked. */
+/**
+ * `GET /api/runs?agentId=&status=a,b&limit=N&purpose=run|test|all&channel=`: newest first; tests only when
+ * asked; `channel`: only runs resolved from that channel (a session's turns: the channel it was created on).
+ */
 export const ListRunsQuery = z.strictObject({
   agentId: Slug.optional(),
+  channel: ChannelName.optional(),
   purpose: z.enum(["run", "test", "all"]).default("run"),
   status: RunStatusList.optional(),
   limit: z.coerce.number().int().min(1).max(RUNS_LIST_MAX_LIMIT).default(RUNS_LIST_DEFAULT_LIMIT),

@@ -36,6 +36,7 @@ export function createSessionRecord(head: {
   id: string;
   agentId: string;
   agentVersion: number;
+  channel?: string | undefined;
   title?: string | null;
   createdAt: string;
 }): SessionRecord {
@@ -43,6 +44,7 @@ export function createSessionRecord(head: {
     id: head.id,
     agentId: head.agentId,
     agentVersion: head.agentVersion,
+    ...(head.channel === undefined ? {} : { channel: head.channel }),
     title: head.title ?? "",
     status: "idle",
     turns: [],

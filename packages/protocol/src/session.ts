@@ -125,6 +125,8 @@ export const SessionRecord = z.object({
   id: z.string(),
   agentId: Slug,
   agentVersion: z.int().positive(),
+  /** The channel `agentVersion` was resolved from when the session was created, if one was. */
+  channel: z.string().optional(),
   title: z.string(),
   status: SessionStatus,
   turns: z.array(SessionTurn),

@@ -71,6 +71,7 @@ export function createRunsRoutes(options: {
           ...(query.agentId ? { agentId: query.agentId } : {}),
           ...(query.status ? { statuses: query.status } : {}),
           ...(query.purpose === "all" ? {} : { purpose: query.purpose }),
+          ...(query.channel ? { channel: query.channel } : {}),
           limit: query.limit,
         }),
         (run) => run.agentId,

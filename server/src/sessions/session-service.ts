@@ -67,6 +67,7 @@ export class SessionService {
       id: createSessionId(),
       agentId: agent.id,
       agentVersion: agent.version,
+      ...(target.channel === undefined ? {} : { channel: target.channel }),
       ...(request.title === undefined ? {} : { title: request.title }),
     });
   }

@@ -216,6 +216,7 @@ export class SessionTasks implements TaskHostSource {
             ...(task.turn === undefined ? {} : { turn: task.turn }),
             kind: "task",
             parentRunId: task.parentRunId,
+            ...(parent?.channel === undefined ? {} : { channel: parent.channel }),
           },
           task: { taskId: task.taskId, ...job },
         },

@@ -125,7 +125,7 @@ export class SessionTurns {
         },
         {
           runId,
-          origin: { sessionId, turn, kind: "run" },
+          origin: { sessionId, turn, kind: "run", ...getSessionChannel(current, agent.version) },
           contextMeta: getSessionContextMeta(compacted.context),
         },
       );
@@ -264,4 +264,9 @@ function refuseIfBusy(record: SessionRecord): void {
 
 function getAnswer(run: RunRecord): string | null {
   return run.status === "finished" && run.result?.kind === "finish" ? run.result.payload.answer : null;
+}
+
+/** A turn on the session's pinned version carries the channel the session was created on; another, none. */
+function getSessionChannel(record: SessionRecord, version: number): { channel?: string } {
+  return record.channel !== undefined && version === record.agentVersion ? { channel: record.channel } : {};
 }

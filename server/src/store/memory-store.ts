@@ -193,6 +193,7 @@ export class MemoryStore implements WaddleStore {
       .filter((run) => options.agentId === undefined || run.agentId === options.agentId)
       .filter((run) => options.statuses === undefined || options.statuses.includes(run.status))
       .filter((run) => options.purpose === undefined || (run.purpose ?? "run") === options.purpose)
+      .filter((run) => options.channel === undefined || run.channel === options.channel)
       .reverse();
     return structuredClone(options.limit === undefined ? runs : runs.slice(0, options.limit)).map(
       withRunSummary,

@@ -257,6 +257,10 @@ export class PgStore implements WaddleStore {
       params.push(options.purpose);
       where.push(`COALESCE(origin::jsonb->>'purpose', 'run') = $${params.length}`);
     }
+    if (options.channel !== undefined) {
+      params.push(options.channel);
+      where.push(`origin::jsonb->>'channel' = $${params.length}`);
+    }
     params.push(options.limit ?? null);
     const { rows } = await this.query(
       `SELECT * FROM runs ${where.length ? `WHERE ${where.join(" AND ")}` : ""}

@@ -249,6 +249,10 @@ export class SqliteStore implements WaddleStore {
       where.push(`COALESCE(json_extract(origin, '$.purpose'), 'run') = ?`);
       params.push(options.purpose);
     }
+    if (options.channel !== undefined) {
+      where.push(`json_extract(origin, '$.channel') = ?`);
+      params.push(options.channel);
+    }
     const sql = `SELECT * FROM runs ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY position DESC${
       options.limit === undefined ? "" : " LIMIT ?"
     }`;

@@ -41,6 +41,38 @@ export const storeRunOriginCases: readonly StoreConformanceCase[] = [
       }),
   },
   {
+    name: "lists runs by the channel they were resolved from, and keeps a session's channel",
+    run: (make) =>
+      withStore(make, async (store) => {
+        const base = { agentId: "a", agentVersion: 1, query: "q", status: "queued" as const };
+        await store.createRun({ ...base, id: "run-production", origin: { channel: "production" } });
+        await store.createRun({ ...base, id: "run-staging", origin: { channel: "staging" } });
+        await store.createRun({ ...base, id: "run-latest" });
+        await store.createRun({
+          ...base,
+          id: "run-turn",
+          origin: { sessionId: "ses_p", turn: 1, kind: "run", channel: "production" },
+        });
+        const ids = async (channel: string) => (await store.listRuns({ channel })).map((run) => run.id);
+        assert.deepEqual(await ids("production"), ["run-turn", "run-production"]);
+        assert.deepEqual(await ids("staging"), ["run-staging"]);
+        assert.deepEqual(await ids("canary"), []);
+        assert.equal((await store.listRuns()).length, 4);
+        assert.equal((await store.getRun("run-turn"))?.channel, "production");
+        const pinned = await store.sessions.create({
+          id: "ses_p",
+          agentId: "a",
+          agentVersion: 1,
+          channel: "production",
+        });
+        assert.equal(pinned.channel, "production");
+        assert.equal((await store.sessions.get("ses_p"))?.channel, "production");
+        const plain = await store.sessions.create({ id: "ses_q", agentId: "a", agentVersion: 1 });
+        assert.equal("channel" in plain, false);
+        assert.equal("channel" in (await store.sessions.get("ses_q"))!, false);
+      }),
+  },
+  {
     name: "keeps the decisions made at a run's pauses, and none for a run without",
     run: (make) =>
       withStore(make, async (store) => {

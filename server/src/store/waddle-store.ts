@@ -153,6 +153,8 @@ export interface ListRunsOptions {
   limit?: number;
   /** `run`: runs that are not test cases; `test`: only those; all when left out. */
   purpose?: "run" | "test";
+  /** Only runs whose origin records this channel. */
+  channel?: string;
 }
 
 /**

@@ -27,6 +27,7 @@ export function newSessionRecord(options: {
   id: string;
   agentId: string;
   agentVersion: number;
+  channel?: string;
   title?: string;
   now?: string;
 }): SessionRecord {
@@ -34,6 +35,7 @@ export function newSessionRecord(options: {
     id: options.id,
     agentId: options.agentId,
     agentVersion: options.agentVersion,
+    channel: options.channel,
     title: options.title ?? null,
     createdAt: options.now ?? new Date().toISOString(),
   });

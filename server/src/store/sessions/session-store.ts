@@ -24,6 +24,8 @@ export interface SessionStore {
     id: string;
     agentId: string;
     agentVersion: number;
+    /** The channel `agentVersion` was resolved from, if one was. */
+    channel?: string;
     title?: string;
     now?: string;
   }): Promise<SessionRecord>;
