@@ -64,7 +64,7 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   "POST /api/test-runs/:id/cancel": "cancel a test run and its runs",
   // runs
   "GET /api/runs":
-    "`?agentId=&status=finished,failed&limit=N&purpose=run|test|all`: runs, newest first (default 100, at most 1,000)",
+    "`?agentId=&status=finished,failed&limit=N&purpose=run|test|all&channel=`: runs, newest first (default 100, at most 1,000)",
   "POST /api/runs":
     "`{agentId, query, toolContext?, agentVersion?, offline?}` → 202 `{runId}`; with `sessionId`, a turn of that session (→ `{runId, sessionId, turn}`)",
   "GET /api/runs/:id":
