@@ -4,8 +4,11 @@ import importlib
 import json
 import sys
 import types
-from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from penguiflow_standins import ModelRegistry, Node, NodeSpec  # noqa: E402
 
 
 def _stub(name: str, **attributes: Any) -> None:
@@ -19,36 +22,6 @@ def _stub(name: str, **attributes: Any) -> None:
     module = types.ModuleType(name)
     module.__dict__.update(attributes)
     sys.modules[name] = module
-
-
-class ModelRegistry:
-    def __init__(self) -> None:
-        self.models: dict[str, tuple[Any, Any]] = {}
-
-    def register(self, name: str, args_model: Any, out_model: Any) -> None:
-        self.models[name] = (args_model, out_model)
-
-
-class Node:
-    def __init__(self, func: Any, name: str) -> None:
-        self.func = func
-        self.name = name
-
-
-@dataclass(frozen=True)
-class NodeSpec:
-    node: Any
-    name: str
-    desc: str
-    args_model: Any
-    out_model: Any
-    side_effects: str = "pure"
-    tags: tuple = ()
-    auth_scopes: tuple = ()
-    cost_hint: Any = None
-    latency_hint_ms: Any = None
-    safety_notes: Any = None
-    extra: dict = field(default_factory=dict)
 
 
 _stub("penguiflow", ModelRegistry=ModelRegistry, Node=Node)
