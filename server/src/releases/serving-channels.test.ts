@@ -78,8 +78,10 @@ describe("/v1 resolves channels", () => {
   it("/v1/responses: a conversation keeps the version it started on; a new one gets the new release", async () => {
     await createReleasedAgent("served-responses");
     const staged = await openai.responses.create({ model: "served-responses@staging", input: "Look it up" });
-    // a response is a session's turn: the session pins the version (sessions record no channel)
-    expect(await getRun(staged.id)).toMatchObject({ agentVersion: 2 });
+    // a response is a session's turn: the session pins the version and the channel it came from
+    const stagedRun = await getRun(staged.id);
+    expect(stagedRun).toMatchObject({ agentVersion: 2, channel: "staging" });
+    expect(await server.store.sessions.get(stagedRun.sessionId)).toMatchObject({ channel: "staging" });
 
     const first = await openai.responses.create({ model: "served-responses", input: "Look it up" });
     expect(await getRun(first.id)).toMatchObject({ agentVersion: 1 });
@@ -89,7 +91,7 @@ describe("/v1 resolves channels", () => {
       input: "And again",
       previous_response_id: first.id,
     });
-    expect(await getRun(next.id)).toMatchObject({ agentVersion: 1 });
+    expect(await getRun(next.id)).toMatchObject({ agentVersion: 1, channel: "production" });
     const fresh = await openai.responses.create({ model: "served-responses", input: "Look it up" });
     expect(await getRun(fresh.id)).toMatchObject({ agentVersion: 3 });
   });
@@ -136,8 +138,8 @@ describe("A2A resolves channels", () => {
       return { session, run: await getRun(session!.turns.at(-1)!.runId) };
     };
     const staged = await ask("served-a2a@staging", randomUUID());
-    expect(staged.session?.agentVersion).toBe(2);
-    expect(staged.run.agentVersion).toBe(2);
+    expect(staged.session).toMatchObject({ agentVersion: 2, channel: "staging" });
+    expect(staged.run).toMatchObject({ agentVersion: 2, channel: "staging" });
 
     const context = randomUUID();
     expect((await ask("served-a2a", context)).run.agentVersion).toBe(1);

@@ -60,10 +60,10 @@ export function createA2aRoutes(options: A2aRoutesOptions): Router {
     const name = String(request.params.agentId);
     const resolved = await resolveAgentName(options.runner.store, name, "@");
     if (!resolved) throw new ApiError("not_found", `No agent "${name}": see GET /api/agents for the agents.`);
-    const { agentId, agent } = resolved;
+    const { agentId, agent, target } = resolved;
     const url = `${request.protocol}://${request.get("host")}/a2a/${name.split("@").map(encodeURIComponent).join("@")}`;
     const tokenRequired = (await options.isAuthRequired?.()) ?? false;
-    const key = JSON.stringify([agentId, agent.version, url, tokenRequired]);
+    const key = JSON.stringify([agentId, agent.version, target.channel, url, tokenRequired]);
     let entry = handlers.get(key);
     if (!entry) {
       const card = getAgentCard(agent.spec, {
@@ -75,6 +75,7 @@ export function createA2aRoutes(options: A2aRoutesOptions): Router {
       const executor = new WaddleAgentExecutor({
         agentId,
         agentVersion: agent.version,
+        channel: target.channel,
         runner: options.runner,
       });
       const requestHandler = new WaddleRequestHandler(card, { tasks, runs: options.runner.runs }, executor);

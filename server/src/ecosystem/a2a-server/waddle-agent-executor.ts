@@ -33,6 +33,8 @@ export interface WaddleAgentExecutorOptions {
   agentId: string;
   /** The version a new context's session pins (resolved from the path's channel); default the latest. */
   agentVersion?: number;
+  /** The channel `agentVersion` was resolved from, recorded on the sessions of new contexts. */
+  channel?: string | undefined;
   runner: AgentRunner & { turns: SessionTurns };
 }
 
@@ -124,8 +126,9 @@ export class WaddleAgentExecutor implements AgentExecutor {
     if (await store.sessions.get(contextId)) return contextId;
     const agent = await store.getAgent(this.options.agentId);
     if (!agent) throw new Error(`Agent "${this.options.agentId}" is gone.`);
-    const agentVersion = this.options.agentVersion ?? agent.version;
-    await store.sessions.create({ id: contextId, agentId: agent.id, agentVersion });
+    const { agentVersion = agent.version, channel } = this.options;
+    const pinned = this.options.agentVersion === undefined || channel === undefined ? {} : { channel };
+    await store.sessions.create({ id: contextId, agentId: agent.id, agentVersion, ...pinned });
     return contextId;
   }
 

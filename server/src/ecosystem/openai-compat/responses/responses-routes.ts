@@ -34,7 +34,7 @@ export function addResponsesRoutes(router: Router, options: { runner: AgentRunne
     const unsupported = getUnsupportedParameter(body);
     if (unsupported) throw unsupported;
     // `agent`, `agent@staging` or `agent@7`: a new conversation pins the version that resolves to
-    const { agent } = await resolveModel(runner.store, body.model);
+    const { agent, target } = await resolveModel(runner.store, body.model);
     const query = getResponsesQuery(body.input);
     if (query === undefined) {
       throw new ApiError(
@@ -45,7 +45,8 @@ export function addResponsesRoutes(router: Router, options: { runner: AgentRunne
         },
       );
     }
-    const sessionId = await getSessionId(runner, actorOf(response), body, agent.id, agent.version);
+    const pinned = { agentId: agent.id, agentVersion: agent.version, channel: target.channel };
+    const sessionId = await getSessionId(runner, actorOf(response), body, pinned);
     const previousResponseId = body.previous_response_id ?? null;
     const head = {
       model: body.model,
@@ -163,9 +164,9 @@ async function getSessionId(
   runner: AgentRunner,
   actor: Actor,
   body: ResponsesRequest,
-  agentId: string,
-  agentVersion: number,
+  pinned: { agentId: string; agentVersion: number; channel?: string | undefined },
 ): Promise<string> {
+  const { agentId, agentVersion, channel } = pinned;
   const named = typeof body.conversation === "string" ? body.conversation : body.conversation?.id;
   let fromPrevious: string | undefined;
   if (body.previous_response_id) {
@@ -204,7 +205,12 @@ async function getSessionId(
     await checkSessionScope(runner.store, actor, { sessionId, model: agentId, param: "conversation" });
     return sessionId;
   }
-  const created = await runner.store.sessions.create({ id: createSessionId(), agentId, agentVersion });
+  const created = await runner.store.sessions.create({
+    id: createSessionId(),
+    agentId,
+    agentVersion,
+    ...(channel === undefined ? {} : { channel }),
+  });
   return created.id;
 }
 
