@@ -11,6 +11,9 @@ import { resumeCommand } from "./resume-command.js";
 import { runRemote } from "./run-remote.js";
 import { validateCommand } from "./validate-command.js";
 import { testCommand } from "./test-command.js";
+import { pullCommand } from "./pull-command.js";
+import { pushCommand } from "./push-command.js";
+import { releaseCommand } from "./release-command.js";
 
 export const USAGE = `Usage: waddle <command> [options]
 
@@ -35,6 +38,13 @@ export const USAGE = `Usage: waddle <command> [options]
                                            run the agent's test suite (default: <id>.tests.json beside the
                                            spec, or the suite the server holds); a line per case, a summary,
                                            JUnit XML; exit 0 all passed, 1 a case failed, 2 bad input
+  pull <dir> --server URL [--token T]      write <dir>/agents/<id>.json, <id>.tests.json and channels.json
+                                           (plus .waddle-base.json: the versions pulled, for push)
+  push <dir> --server URL [--token T]      save each edited spec as a new version and edited suites; refused
+                                           (exit 1, nothing saved) when the server moved past a pulled version
+  release <agent-id> --channel NAME --server URL [--notes TEXT] [--version N] [--token T]
+                                           point a channel at a version (default: the latest save) through the
+                                           test gate; exit 0 released, 1 tests failed (cases printed), 2 bad input
 
 In-process runs use the offline model unless the agent's LLM names a key that is set (OPENAI_API_KEY), and
 follow the server's rules: an agent's llm.baseUrl and apiKeyEnv must be allowed by OPENAI_BASE_URL,
@@ -57,6 +67,7 @@ const OPTIONS = {
   version: { type: "string" },
   junit: { type: "string" },
   grep: { type: "string" },
+  notes: { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -188,6 +199,30 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           ...(values.version ? { version: values.version } : {}),
           ...(values.junit ? { junit: values.junit } : {}),
           ...(values.grep !== undefined ? { grep: values.grep } : {}),
+        });
+      }
+      case "pull":
+      case "push": {
+        if (rest.length !== 1)
+          throw new UsageError(`${command} takes one folder: waddle ${command} agents-repo`);
+        if (!server) throw new UsageError(`${command} needs --server URL: the server the agents live on.`);
+        const run = command === "pull" ? pullCommand : pushCommand;
+        return await run({ dir: rest[0]!, server, io, ...(token ? { token } : {}) });
+      }
+      case "release": {
+        if (rest.length !== 1)
+          throw new UsageError(
+            "release takes one agent id: waddle release support-triage --channel production",
+          );
+        if (!server) throw new UsageError("release needs --server URL: channels live on a server.");
+        return await releaseCommand({
+          agentId: rest[0]!,
+          channel: values.channel,
+          server,
+          io,
+          ...(token ? { token } : {}),
+          ...(values.notes !== undefined ? { notes: values.notes } : {}),
+          ...(values.version !== undefined ? { version: values.version } : {}),
         });
       }
       default:
