@@ -75,6 +75,17 @@ describe("agents as files", () => {
     expect(again.stdout).toContain("unchanged support-triage v2");
   });
 
+  it("pushes on top of versions an earlier push saved, as CI does without committing the base file", async () => {
+    const baseFile = path.join(work, "repo/.waddle-base.json");
+    const pushed = readFileSync(baseFile, "utf8");
+    writeFileSync(baseFile, pushed.replace(/("support-triage": \{[^}]*"version": )2/, "$11"));
+    expect(readFileSync(baseFile, "utf8")).not.toBe(pushed);
+    editSpec((spec) => void (spec.description = "Edited in Git, pushed by CI"));
+    const result = await cli("push", "repo");
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain("saved support-triage v3 (was v2)");
+  });
+
   it("refuses a spec whose base the server moved past, naming the agent, and saves nothing", async () => {
     const latest = await getLatest();
     await client.request("PUT", "/api/agents/support-triage", {
@@ -84,9 +95,9 @@ describe("agents as files", () => {
     editSpec((spec) => void (spec.description = "Edited in Git again"));
     const result = await cli("push", "repo");
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("support-triage (pulled at v2, the server has v3)");
+    expect(result.stderr).toContain("support-triage (pulled at v3; saved since, not by push: v4)");
     const after = await getLatest();
-    expect(after.version).toBe(3);
+    expect(after.version).toBe(4);
     expect(after.spec.description).toBe("Edited in the designer");
   });
 
@@ -95,7 +106,7 @@ describe("agents as files", () => {
     editSpec((spec) => {
       for (const tool of spec.tools) if (tool.name === "retrieve_docs") tool.requiresApproval = true;
     });
-    expect((await cli("push", "repo")).stdout).toContain("saved support-triage v4");
+    expect((await cli("push", "repo")).stdout).toContain("saved support-triage v5");
     const junit = path.join(work, "report.xml");
     const tested = await cli("test", "support-triage", "--junit", junit);
     expect(tested.code).toBe(1);
@@ -112,19 +123,19 @@ describe("agents as files", () => {
     editSpec((spec) => {
       for (const tool of spec.tools) if (tool.name === "retrieve_docs") delete tool.requiresApproval;
     });
-    expect((await cli("push", "repo")).stdout).toContain("saved support-triage v5");
+    expect((await cli("push", "repo")).stdout).toContain("saved support-triage v6");
     const released = await cli("release", "support-triage", "--channel", "production", "--notes", "fixed");
     expect(released.stderr).toBe("");
-    expect(released.stdout).toContain("released support-triage v5 to production (new channel)");
+    expect(released.stdout).toContain("released support-triage v6 to production (new channel)");
     expect(released.code).toBe(0);
     const channels = ChannelsResponse.parse(
       (await client.request("GET", "/api/agents/support-triage/channels")).json,
     );
-    expect(channels.channels).toMatchObject([{ name: "production", version: 5, notes: "fixed" }]);
+    expect(channels.channels).toMatchObject([{ name: "production", version: 6, notes: "fixed" }]);
 
     expect((await cli("pull", "repo")).code).toBe(0);
     expect(JSON.parse(readFileSync(path.join(work, "repo/channels.json"), "utf8"))).toEqual({
-      "support-triage": { production: 5 },
+      "support-triage": { production: 6 },
     });
   });
 

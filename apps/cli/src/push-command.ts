@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import {
-  AgentRecord,
   AgentSpec,
+  AgentVersionsResponse,
   CreateAgentResponse,
   formatJsonPath,
   TestSuite,
@@ -32,6 +32,9 @@ interface LocalAgent {
   base: AgentBase | undefined;
 }
 
+/** The message of versions push saves: versions with it came from files, any other from elsewhere. */
+export const PUSH_MESSAGE = "waddle push";
+
 /**
  * `waddle push <dir>`: saves each edited spec as a new version on top of the version it was pulled at, and
  * replaces edited suites. A spec whose base the server has moved past is refused before anything is saved,
@@ -52,10 +55,15 @@ export async function pushCommand(options: {
   const stale: string[] = [];
   for (const agent of edited) {
     if (!agent.base) continue;
-    const latest = await getLatestVersion(client, agent.id);
-    if (latest !== undefined && latest !== agent.base.version) {
-      stale.push(`${agent.id} (pulled at v${agent.base.version}, the server has v${latest})`);
+    const newer = await getNewerVersions(client, agent.id, agent.base.version);
+    const elsewhere = newer.filter((version) => version.message !== PUSH_MESSAGE);
+    if (elsewhere.length > 0) {
+      const saved = elsewhere.map((version) => `v${version.version}`).join(", ");
+      stale.push(`${agent.id} (pulled at v${agent.base.version}; saved since, not by push: ${saved})`);
     }
+    // Versions an earlier push saved (CI does not commit .waddle-base.json back) are this folder's own.
+    const latest = newer.at(-1)?.version;
+    if (latest !== undefined) agent.base = { ...agent.base, version: latest };
   }
   if (stale.length > 0) {
     io.stderr.write(
@@ -78,7 +86,7 @@ async function pushAgent(client: ServerClient, agent: LocalAgent, io: CliIo): Pr
   if (agent.specHash === agent.base?.specHash) {
     io.stdout.write(`unchanged ${agent.id} v${agent.base.version}\n`);
   } else if (agent.base) {
-    const body = { spec: agent.spec, baseVersion: agent.base.version, message: "waddle push" };
+    const body = { spec: agent.spec, baseVersion: agent.base.version, message: PUSH_MESSAGE };
     const saved = UpdateAgentResponse.parse((await client.request("PUT", route, body)).json);
     version = saved.version;
     io.stdout.write(`saved ${agent.id} v${saved.version} (was v${agent.base.version})\n`);
@@ -140,13 +148,15 @@ function describeIssue(
   return `${file} is not ${what}: ${formatJsonPath(issue?.path ?? [])}: ${issue?.message ?? "invalid"}`;
 }
 
-/** The server's latest version of an agent; undefined when it has none (deleted since the pull). */
-async function getLatestVersion(client: ServerClient, id: string): Promise<number | undefined> {
+/** The versions saved after `version`, oldest first; none when the agent is gone (the save then says 404). */
+async function getNewerVersions(client: ServerClient, id: string, version: number) {
   try {
-    const response = await client.request("GET", `/api/agents/${encodeURIComponent(id)}`);
-    return AgentRecord.parse(response.json).version;
+    const response = await client.request("GET", `/api/agents/${encodeURIComponent(id)}/versions`);
+    return AgentVersionsResponse.parse(response.json)
+      .versions.filter((saved) => saved.version > version)
+      .sort((a, b) => a.version - b.version);
   } catch (error) {
-    if (error instanceof ServerRequestError && error.status === 404) return undefined;
+    if (error instanceof ServerRequestError && error.status === 404) return [];
     throw error;
   }
 }
