@@ -164,7 +164,11 @@ export function createApp(options: CreateAppOptions): Express {
     }),
   );
   if (options.tests) api.use(createTestsRoutes({ store: options.store, tests: options.tests }));
-  const releases = new ReleaseService({ store: options.store, tests: options.tests, ends: options.testRunEnds });
+  const releases = new ReleaseService({
+    store: options.store,
+    tests: options.tests,
+    ends: options.testRunEnds,
+  });
   api.use(createReleasesRoutes({ store: options.store, releases }));
   api.use(
     "/agents",
