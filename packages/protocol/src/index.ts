@@ -299,6 +299,17 @@ export {
   isEmptyAgentSpecDiff,
 } from "./agent-spec-diff.js";
 export {
+  NOT_RECORDED,
+  ShadowCase,
+  ShadowReport,
+  ShadowReportSummary,
+  ShadowReportsResponse,
+  ShadowRequest,
+  ShadowSide,
+  ShadowToolCall,
+  ShadowTotals,
+} from "./shadow.js";
+export {
   AUDIT_ACTIONS,
   AUDIT_LIST_DEFAULT_LIMIT,
   AUDIT_LIST_MAX_LIMIT,

@@ -43,6 +43,8 @@ export const Release = z.object({
   testRunId: z.string().nullable(),
   /** An admin released despite failing tests, for this reason. */
   overrideReason: z.string().nullable(),
+  /** A shadow report attached to the release (`POST /api/agents/:id/shadow`). */
+  shadowReportId: z.string().nullable().optional(),
 });
 export type Release = z.infer<typeof Release>;
 
@@ -74,6 +76,8 @@ export const CreateReleaseRequest = z.strictObject({
   notes: Notes.optional(),
   expectedVersion: z.int().positive().nullable().optional(),
   override: z.strictObject({ reason: z.string().trim().min(1).max(2_000) }).optional(),
+  /** Attaches a stored shadow report of this agent to the release. */
+  shadowReportId: z.string().min(1).max(64).optional(),
 });
 export type CreateReleaseRequest = z.infer<typeof CreateReleaseRequest>;
 
