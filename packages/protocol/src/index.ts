@@ -326,3 +326,20 @@ export {
   type CreateApiKeyRequest,
   type Role,
 } from "./roles.js";
+export {
+  ANY_ORIGIN,
+  PublicChat,
+  PublicChatConfig,
+  PublicChatSettings,
+  PublicChatTheme,
+  PublicFeedbackRequest,
+  PublicSessionCreated,
+  PublicStep,
+  PublicStreamEvent,
+  PublicTranscript,
+  PublicTurn,
+  PublicTurnRequest,
+  Rating,
+  RateLimitText,
+  ShowSteps,
+} from "./public-chat.js";
