@@ -22,6 +22,7 @@ export type {
   CallReplay,
   RecordedLlmResult,
   RunCalls,
+  ServedToolCall,
   ToolCallQuery,
 } from "./run/call-record.js";
 export type { TrajectoryStep } from "./run/run-state.js";

@@ -12,6 +12,8 @@ export const TASK_ERROR_CODES = [
   "session_closed",
   "task_timeout",
   "task_interrupted",
+  /** A shadow comparison starts no background task: it was not recorded, so it never runs. */
+  "not_recorded",
 ] as const;
 export type TaskErrorCode = (typeof TASK_ERROR_CODES)[number];
 

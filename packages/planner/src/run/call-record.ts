@@ -37,13 +37,21 @@ export interface ToolCallQuery {
 }
 
 /**
- * Serves calls from an earlier run's record instead of making them (a fork's `reuse: "recorded"`).
- * Undefined means "not provably the same": the call runs for real.
+ * What the replay layer answers for a tool call: an observation to serve (`edited`: a value a person wrote
+ * in place of the tool's, a fork's observation edit), or a refusal: the call fails with that code and the
+ * tool never runs (a shadow comparison refuses every call it has no recording of).
+ */
+export type ServedToolCall =
+  | { observation: unknown; edited?: boolean }
+  | { refused: { code: string; message: string; suggestion?: string } };
+
+/**
+ * Serves calls from an earlier run's record instead of making them (a fork's `reuse: "recorded"`, a shadow
+ * comparison). Undefined means "not provably the same": the call runs for real.
  */
 export interface CallReplay {
   llm?(query: { key: string; purpose: string }): RecordedLlmResult | undefined;
-  /** `edited`: a value a person wrote in place of the tool's (a fork's observation edit). */
-  tool?(query: ToolCallQuery): { observation: unknown; edited?: boolean } | undefined;
+  tool?(query: ToolCallQuery): ServedToolCall | undefined;
 }
 
 /** A run's record and replay layer (`RunOptions.calls`). */

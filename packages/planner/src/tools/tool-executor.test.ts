@@ -18,6 +18,7 @@ function setup(input: {
   signal?: AbortSignal;
   deadlineAt?: number;
   timeoutMs?: number;
+  calls?: ToolRuntime["calls"];
 }) {
   const events: RunEvent[] = [];
   const reports: { report: ToolUsageReport; step: number }[] = [];
@@ -43,6 +44,7 @@ function setup(input: {
     observations: { last: undefined, byTool: {} },
     reportUsage: (report, step) => void reports.push({ report, step }),
     ...(input.deadlineAt === undefined ? {} : { deadlineAt: input.deadlineAt }),
+    ...(input.calls === undefined ? {} : { calls: input.calls }),
   };
   const tool = fromDefinition(
     defineTool({
@@ -262,5 +264,42 @@ describe("executeToolCall", () => {
     const types = events.map((event) => event.type);
     expect(types.indexOf("tool_start")).toBeLessThan(types.indexOf("tool_progress"));
     expect(types.lastIndexOf("tool_progress")).toBeLessThan(types.indexOf("tool_end"));
+  });
+
+  it("never runs a call the replay layer refuses: the refusal is the call's failure, not retried", async () => {
+    let runs = 0;
+    const recorded: unknown[] = [];
+    const { call, events } = setup({
+      run: ({ n }) => {
+        runs += 1;
+        return { doubled: n * 2 };
+      },
+      calls: {
+        record: (record) => void recorded.push(record),
+        replay: {
+          tool: ({ args }) =>
+            args["n"] === 2
+              ? { observation: { doubled: 4 } }
+              : { refused: { code: "not_recorded", message: "No recorded call matches." } },
+        },
+      },
+    });
+    expect(await call({ n: 5 })).toMatchObject({
+      ok: false,
+      attempts: 1,
+      cancelled: false,
+      failure: {
+        node: "probe",
+        args: { n: 5 },
+        error_code: "not_recorded",
+        message: "No recorded call matches.",
+      },
+    });
+    expect(await call({ n: 2 })).toMatchObject({ ok: true, observation: { doubled: 4 } });
+    expect(runs).toBe(0);
+    expect(events.map((event) => event.type)).toEqual(["tool_start", "tool_error", "tool_start", "tool_end"]);
+    expect(events[1]).toMatchObject({ data: { failure: { error_code: "not_recorded" } } });
+    // A refused call is no recorded result: only the served one is part of this run's record.
+    expect(recorded).toHaveLength(1);
   });
 });

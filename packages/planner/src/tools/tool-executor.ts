@@ -3,6 +3,7 @@ import { computeBackoffDelay } from "../util/backoff-delay.js";
 import { createFailure } from "../run/run-state.js";
 import { scrubSecrets } from "../secrets/secret-scrubber.js";
 import { CANCELLED_SUGGESTION, runAttempt, type AttemptOutcome } from "./tool-attempt.js";
+import type { ServedToolCall } from "../run/call-record.js";
 import type { ToolCall, ToolCallResult, ToolRuntime } from "./tool-runtime.js";
 
 /**
@@ -19,7 +20,11 @@ export function executeToolCall(
 ): ToolCallResult | Promise<ToolCallResult> {
   const started = call.startedAt ?? runtime.clock();
   const served = getServedCall(runtime, call);
-  if (served !== undefined) return servedFromRecord(runtime, { call, started, served });
+  if (served !== undefined) {
+    return "refused" in served
+      ? refusedByReplay(runtime, { call, started, refused: served.refused })
+      : servedFromRecord(runtime, { call, started, served });
+  }
   emitStart(runtime, call, { attempt: 1, ts: started });
   const first = runAttempt(runtime, call, 1);
   // The common case of pure tools: done and valid, so no async frame and no await for this call.
@@ -59,10 +64,7 @@ function recordCall(runtime: ToolRuntime, call: ToolCall, observation: unknown):
 }
 
 /** A call the replay layer serves from an earlier run's record (never one a paused tool resumes). */
-function getServedCall(
-  runtime: ToolRuntime,
-  call: ToolCall,
-): { observation: unknown; edited?: boolean } | undefined {
+function getServedCall(runtime: ToolRuntime, call: ToolCall): ServedToolCall | undefined {
   const lookup = runtime.calls?.replay?.tool;
   if (lookup === undefined || call.resumeInput !== undefined) return undefined;
   return lookup({ tool: call.tool.name, sideEffects: call.tool.sideEffects, args: call.args });
@@ -81,6 +83,31 @@ function servedFromRecord(
   // A served call is part of this run's record too: a fork of this run may reuse it.
   if (!edited) recordCall(runtime, call, observation);
   return { ok: true, observation, durationMs: 0, endedAt: started, attempts: 1 };
+}
+
+/**
+ * A call the replay layer refused: the tool does not run, not even once, and the model reads the refusal
+ * as the call's failure (never retried), as for any failing tool.
+ */
+function refusedByReplay(
+  runtime: ToolRuntime,
+  input: {
+    call: ToolCall;
+    started: number;
+    refused: Extract<ServedToolCall, { refused: unknown }>["refused"];
+  },
+): ToolCallResult {
+  const { call, started, refused } = input;
+  const failure = createFailure({
+    node: call.tool.name,
+    args: call.args,
+    errorCode: refused.code,
+    message: refused.message,
+    ...(refused.suggestion === undefined ? {} : { suggestion: refused.suggestion }),
+  });
+  emitStart(runtime, call, { attempt: 1, ts: started });
+  emitError(runtime, call, { failure, durationMs: 0, ts: started });
+  return { ok: false, failure, durationMs: 0, endedAt: started, attempts: 1, cancelled: false };
 }
 
 /** The first attempt's outcome once it settles, then the retries while the policy allows them. */
