@@ -1,11 +1,13 @@
 import type pg from "pg";
+import type { StoreMigration } from "./store-migration.js";
 
 /**
  * PostgreSQL schema changes in order; each runs once, in a transaction, recorded in `waddle_migrations`.
+ * A `down` undoes one (`revertPgMigrations`, `npm run migrate:down`); give one to each that can be undone.
  * JSON documents are `text` as in SQLite: they are written and read whole, never queried inside, and text
  * keeps what `jsonb` would refuse (a NUL escape) or reorder.
  */
-export const PG_MIGRATIONS: readonly { id: number; name: string; sql: string }[] = [
+export const PG_MIGRATIONS: readonly StoreMigration[] = [
   {
     id: 1,
     name: "initial",
@@ -285,20 +287,32 @@ export const PG_MIGRATIONS: readonly { id: number; name: string; sql: string }[]
       );
       ALTER TABLE api_keys ADD COLUMN can_release boolean NOT NULL DEFAULT false;
     `,
+    down: `
+      DROP TABLE agent_channels;
+      DROP TABLE agent_releases;
+      ALTER TABLE api_keys DROP COLUMN can_release;
+    `,
   },
   {
     id: 14,
     // How people decided a run's pauses (see the SQLite migration 17).
     name: "run_decisions",
     sql: "ALTER TABLE runs ADD COLUMN decisions text;",
+    down: "ALTER TABLE runs DROP COLUMN decisions;",
   },
 ];
 
-/** A fixed key for pg_advisory_lock: instances starting together migrate one at a time. */
-const MIGRATION_LOCK = 7_202_611;
+/** A fixed key for pg_advisory_lock: instances starting together migrate (or revert) one at a time. */
+export const MIGRATION_LOCK = 7_202_611;
 
-/** Applies the migrations the database has not seen yet, under an advisory lock; returns how many ran. */
-export async function applyPgMigrations(pool: pg.Pool): Promise<number> {
+/**
+ * Applies the migrations the database has not seen yet (of `migrations`: all by default), under an advisory
+ * lock; returns how many ran.
+ */
+export async function applyPgMigrations(
+  pool: pg.Pool,
+  migrations: readonly StoreMigration[] = PG_MIGRATIONS,
+): Promise<number> {
   const client = await pool.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
@@ -311,7 +325,7 @@ export async function applyPgMigrations(pool: pg.Pool): Promise<number> {
       (await client.query<{ id: number }>("SELECT id FROM waddle_migrations")).rows.map((row) => row.id),
     );
     let count = 0;
-    for (const migration of PG_MIGRATIONS) {
+    for (const migration of migrations) {
       if (applied.has(migration.id)) continue;
       await client.query("BEGIN");
       try {

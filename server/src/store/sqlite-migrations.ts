@@ -1,8 +1,12 @@
 import type Database from "better-sqlite3";
 import { writeTransaction } from "./sqlite-write-transaction.js";
+import type { StoreMigration } from "./store-migration.js";
 
-/** Schema changes in order; each runs once, in a transaction, and is recorded in `migrations`. */
-export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string }[] = [
+/**
+ * Schema changes in order; each runs once, in a transaction, and is recorded in `migrations`. A `down`
+ * undoes one (`revertSqliteMigrations`, `npm run migrate:down`); give one to each migration that can be.
+ */
+export const SQLITE_MIGRATIONS: readonly StoreMigration[] = [
   {
     id: 1,
     name: "initial",
@@ -300,6 +304,11 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
       ) WITHOUT ROWID;
       ALTER TABLE api_keys ADD COLUMN can_release INTEGER NOT NULL DEFAULT 0;
     `,
+    down: `
+      DROP TABLE agent_channels;
+      DROP TABLE agent_releases;
+      ALTER TABLE api_keys DROP COLUMN can_release;
+    `,
   },
   {
     id: 17,
@@ -307,11 +316,15 @@ export const SQLITE_MIGRATIONS: readonly { id: number; name: string; sql: string
     // was approved with an edit or rejected without reading its events.
     name: "run_decisions",
     sql: "ALTER TABLE runs ADD COLUMN decisions TEXT;",
+    down: "ALTER TABLE runs DROP COLUMN decisions;",
   },
 ];
 
-/** Applies the migrations the database has not seen yet; returns how many ran. */
-export function applySqliteMigrations(db: Database.Database): number {
+/** Applies the migrations the database has not seen yet (of `migrations`: all by default); returns how many ran. */
+export function applySqliteMigrations(
+  db: Database.Database,
+  migrations: readonly StoreMigration[] = SQLITE_MIGRATIONS,
+): number {
   db.exec(`CREATE TABLE IF NOT EXISTS migrations (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
@@ -325,7 +338,7 @@ export function applySqliteMigrations(db: Database.Database): number {
   );
   const record = db.prepare("INSERT INTO migrations (id, name, applied_at) VALUES (?, ?, ?)");
   let count = 0;
-  for (const migration of SQLITE_MIGRATIONS) {
+  for (const migration of migrations) {
     if (applied.has(migration.id)) continue;
     writeTransaction(db, () => {
       db.exec(migration.sql);
