@@ -48,7 +48,8 @@ export interface ResolvedAgentName {
 /**
  * Resolves a name as `/v1`, `/mcp` and A2A take it, through `resolveRunTarget`: a plain agent id runs what
  * `production` serves (the latest save while there is none). Undefined for a name that is no agent; an
- * `ApiError` `not_found` naming the channel or version the agent does not have.
+ * `ApiError` `not_found` naming the channel or version the agent does not have. Every request pays for this:
+ * one channel read and one record read, and whether the agent exists is asked only when one of them missed.
  */
 export async function resolveAgentName(
   store: WaddleStore,
@@ -56,22 +57,24 @@ export async function resolveAgentName(
   separator: AgentNameSeparator,
 ): Promise<ResolvedAgentName | undefined> {
   const parsed = parseAgentName(name, separator);
-  if (!parsed || !(await store.getAgent(parsed.agentId))) return undefined;
+  if (!parsed) return undefined;
   const { agentId } = parsed;
-  const target = await resolveRunTarget(store, agentId, { channel: parsed.channel, version: parsed.version });
+  const exists = async () => (await store.getAgent(agentId)) !== undefined;
+  let target: ResolvedRunTarget;
+  try {
+    target = await resolveRunTarget(store, agentId, { channel: parsed.channel, version: parsed.version });
+  } catch (error) {
+    if (!(await exists())) return undefined;
+    throw error;
+  }
   const agent =
     target.version === undefined
       ? await store.getAgent(agentId)
       : await store.getAgentVersion(agentId, target.version);
-  if (!agent) {
-    throw new ApiError(
-      "not_found",
-      `Agent "${agentId}" has no version ${target.version}: name a saved one.`,
-      {
-        agentId,
-        version: target.version,
-      },
-    );
-  }
-  return { agentId, agent, target };
+  if (agent) return { agentId, agent, target };
+  if (!(await exists())) return undefined;
+  throw new ApiError("not_found", `Agent "${agentId}" has no version ${target.version}: name a saved one.`, {
+    agentId,
+    version: target.version,
+  });
 }

@@ -8,29 +8,38 @@ const CHANNEL_ROWS = `SELECT r.* FROM agent_channels c JOIN agent_releases r ON 
 
 /** Releases and channels in the SQLite store's `agent_releases` and `agent_channels` (migration 16). */
 export class SqliteReleaseStore implements ReleaseStore {
+  /** Prepared once per SQL text: every serving request reads a channel, and preparing costs more than it. */
+  private readonly statements = new Map<string, Database.Statement>();
+
   constructor(private readonly db: Database.Database) {}
+
+  private sql(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
 
   async create(
     release: StoredRelease,
     options: { expectedReleaseId?: string | null } = {},
   ): Promise<StoredRelease> {
     const moved = writeTransaction(this.db, () => {
-      const current = this.db
-        .prepare("SELECT release_id FROM agent_channels WHERE agent_id = ? AND name = ?")
-        .get(release.agentId, release.channel) as { release_id: string } | undefined;
+      const current = this.sql("SELECT release_id FROM agent_channels WHERE agent_id = ? AND name = ?").get(
+        release.agentId,
+        release.channel,
+      ) as { release_id: string } | undefined;
       const expected = options.expectedReleaseId;
       if (expected !== undefined && expected !== (current?.release_id ?? null)) return true;
-      this.db
-        .prepare(
-          `INSERT INTO agent_releases (${RELEASE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(...toReleaseValues(release));
-      this.db
-        .prepare(
-          `INSERT INTO agent_channels (agent_id, name, release_id) VALUES (?, ?, ?)
+      this.sql(
+        `INSERT INTO agent_releases (${RELEASE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(...toReleaseValues(release));
+      this.sql(
+        `INSERT INTO agent_channels (agent_id, name, release_id) VALUES (?, ?, ?)
            ON CONFLICT (agent_id, name) DO UPDATE SET release_id = excluded.release_id`,
-        )
-        .run(release.agentId, release.channel, release.id);
+      ).run(release.agentId, release.channel, release.id);
       return false;
     })();
     if (moved) {
@@ -43,38 +52,35 @@ export class SqliteReleaseStore implements ReleaseStore {
   }
 
   async listChannels(agentId: string): Promise<StoredChannel[]> {
-    const rows = this.db
-      .prepare(`${CHANNEL_ROWS} WHERE c.agent_id = ? ORDER BY c.name`)
-      .all(agentId) as ReleaseRow[];
+    const rows = this.sql(`${CHANNEL_ROWS} WHERE c.agent_id = ? ORDER BY c.name`).all(
+      agentId,
+    ) as ReleaseRow[];
     return rows.map((row) => getChannelOf(toStoredRelease(row)));
   }
 
   async getChannel(agentId: string, name: string): Promise<StoredChannel | undefined> {
-    const row = this.db.prepare(`${CHANNEL_ROWS} WHERE c.agent_id = ? AND c.name = ?`).get(agentId, name) as
+    const row = this.sql(`${CHANNEL_ROWS} WHERE c.agent_id = ? AND c.name = ?`).get(agentId, name) as
       ReleaseRow | undefined;
     return row && getChannelOf(toStoredRelease(row));
   }
 
   async list(agentId: string, options: { channel?: string; limit?: number } = {}): Promise<StoredRelease[]> {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM agent_releases WHERE agent_id = ? AND (? IS NULL OR channel = ?)
+    const rows = this.sql(
+      `SELECT * FROM agent_releases WHERE agent_id = ? AND (? IS NULL OR channel = ?)
          ORDER BY rowid DESC LIMIT ?`,
-      )
-      .all(agentId, options.channel ?? null, options.channel ?? null, options.limit ?? -1) as ReleaseRow[];
+    ).all(agentId, options.channel ?? null, options.channel ?? null, options.limit ?? -1) as ReleaseRow[];
     return rows.map(toStoredRelease);
   }
 
   async get(id: string): Promise<StoredRelease | undefined> {
-    const row = this.db.prepare("SELECT * FROM agent_releases WHERE id = ?").get(id) as
-      ReleaseRow | undefined;
+    const row = this.sql("SELECT * FROM agent_releases WHERE id = ?").get(id) as ReleaseRow | undefined;
     return row && toStoredRelease(row);
   }
 
   async deleteAgent(agentId: string): Promise<void> {
     writeTransaction(this.db, () => {
-      this.db.prepare("DELETE FROM agent_channels WHERE agent_id = ?").run(agentId);
-      this.db.prepare("DELETE FROM agent_releases WHERE agent_id = ?").run(agentId);
+      this.sql("DELETE FROM agent_channels WHERE agent_id = ?").run(agentId);
+      this.sql("DELETE FROM agent_releases WHERE agent_id = ?").run(agentId);
     })();
   }
 }
