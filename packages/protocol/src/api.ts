@@ -4,6 +4,7 @@ import { AgentSpec } from "./agent-spec.js";
 import { Slug } from "./names.js";
 import { PlannerResult, ResumeDecision, Usage } from "./planner-action.js";
 import { ChannelName, LATEST_CHANNEL, RELEASE_ERROR_CODES } from "./releases.js";
+import { PUBLIC_CHAT_ERROR_CODES, Rating, RunRating } from "./public-chat.js";
 import { RunEvent } from "./run-event.js";
 import { SpecIssue } from "./spec-issue.js";
 
@@ -45,6 +46,7 @@ export const API_ERROR_CODES = [
   /** Two cases of one test suite with the same name (`details.name`, `details.indices`). */
   "duplicate_case_name",
   ...RELEASE_ERROR_CODES,
+  ...PUBLIC_CHAT_ERROR_CODES,
   "internal",
 ] as const;
 export const ApiErrorCode = z.enum(API_ERROR_CODES);
@@ -221,6 +223,8 @@ export const RunOrigin = z.object({
   caseId: z.string().optional(),
   /** The channel the run's version was resolved from (`production`, `staging`…), when one was. */
   channel: z.string().optional(),
+  /** A public chat's turn: the chat (`/public/:publicId`) whose anonymous visitor asked (issue 33). */
+  publicId: z.string().optional(),
   /** A fork: the run and step it was forked from (`POST /api/runs/:id/fork`). */
   forkOf: ForkOf.optional(),
   /**
@@ -274,6 +278,8 @@ export const RunRecord = z.object({
   durationMs: z.number().nonnegative().optional(),
   /** The decisions people made at the run's pauses; absent while none was made. */
   decisions: RunDecisions.optional(),
+  /** A public chat visitor's rating of the answer, with their comment; absent while unrated. */
+  rating: RunRating.optional(),
 });
 export type RunRecord = z.infer<typeof RunRecord>;
 export const RunsListResponse = z.object({ runs: z.array(RunRecord) });
@@ -302,12 +308,15 @@ const RunStatusList = z.string().transform((text, context) => {
 });
 
 /**
- * `GET /api/runs?agentId=&status=a,b&limit=N&purpose=run|test|all&channel=`: newest first; tests only when
- * asked; `channel`: only runs resolved from that channel (a session's turns: the channel it was created on).
+ * `GET /api/runs?agentId=&status=a,b&limit=N&purpose=run|test|all&channel=&rating=up|down`: newest first;
+ * tests only when asked; `channel`: only runs resolved from that channel (a session's turns: the channel it
+ * was created on); `rating`: only runs a public chat visitor rated so.
  */
 export const ListRunsQuery = z.strictObject({
   agentId: Slug.optional(),
   channel: ChannelName.optional(),
+  /** Only runs a public chat visitor rated so (`up` or `down`). */
+  rating: Rating.optional(),
   purpose: z.enum(["run", "test", "all"]).default("run"),
   status: RunStatusList.optional(),
   limit: z.coerce.number().int().min(1).max(RUNS_LIST_MAX_LIMIT).default(RUNS_LIST_DEFAULT_LIMIT),

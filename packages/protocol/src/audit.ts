@@ -9,6 +9,8 @@ export const AUDIT_ACTIONS = [
   "release.created",
   "release.rolled_back",
   "release.overridden",
+  "public_chat.updated",
+  "public_chat.key_rotated",
   "run.started",
   "run.cancelled",
   "run.decision",

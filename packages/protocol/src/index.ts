@@ -328,6 +328,8 @@ export {
 } from "./roles.js";
 export {
   ANY_ORIGIN,
+  PUBLIC_CHAT_ERROR_CODES,
+  PUBLIC_MAX_MESSAGE_CHARS,
   PublicChat,
   PublicChatConfig,
   PublicChatSettings,
@@ -341,5 +343,6 @@ export {
   PublicTurnRequest,
   Rating,
   RateLimitText,
+  RunRating,
   ShowSteps,
 } from "./public-chat.js";

@@ -11,6 +11,12 @@ export const RateLimitText = z
   .string()
   .regex(/^[1-9][0-9]{0,6}\/(s|min|h)$/, "must be a rate limit such as 20/min or 200/h");
 
+/** The largest message a visitor may send, in characters, unless the server says otherwise (413 past it). */
+export const PUBLIC_MAX_MESSAGE_CHARS = 4_000;
+
+/** Refusals of the public chat: `public_chat_not_configured` (GET before any PUT), `session_full`. */
+export const PUBLIC_CHAT_ERROR_CODES = ["public_chat_not_configured", "session_full"] as const;
+
 /** An origin as browsers send it: scheme, host and port, nothing else. `*` is an explicit choice. */
 export const ANY_ORIGIN = "*";
 
@@ -97,6 +103,14 @@ export type PublicStep = z.infer<typeof PublicStep>;
 
 export const Rating = z.enum(["up", "down"]);
 export type Rating = z.infer<typeof Rating>;
+
+/** A visitor's rating of one answer (a run), as the run's record and History show it. */
+export const RunRating = z.object({
+  rating: Rating,
+  comment: z.string().nullable(),
+  ratedAt: z.string(),
+});
+export type RunRating = z.infer<typeof RunRating>;
 
 /** A turn as the visitor sees it. `waiting`: paused for a person (the message never shows tool args). */
 export const PublicTurn = z.object({

@@ -28,6 +28,8 @@ const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   tests_failed: 409,
   no_previous_release: 409,
   agent_has_releases: 409,
+  public_chat_not_configured: 404,
+  session_full: 409,
   internal: 500,
 };
 
