@@ -2,6 +2,14 @@ import { LATEST_CHANNEL, PRODUCTION_CHANNEL } from "@waddle/protocol";
 import { ApiError, notFound } from "../shared/api-error.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 
+/**
+ * How old a channel may be when a request resolves it: PostgreSQL instances keep what they read this long
+ * (`ChannelCache`), so a release on one instance is served by every other within it (issue 32: a second).
+ * The instance that released serves it at once; SQLite and memory read their channels on every request.
+ */
+export const SERVING_CHANNEL_MAX_AGE_MS = 500;
+const SERVING = { maxAgeMs: SERVING_CHANNEL_MAX_AGE_MS };
+
 /** What a caller asked to run: a channel (`latest`: the latest save), a version, or neither. */
 export interface RunTargetRequest {
   channel?: string | undefined;
@@ -35,10 +43,10 @@ export async function resolveRunTarget(
   }
   if (request.channel === LATEST_CHANNEL) return {};
   if (request.channel === undefined) {
-    const production = await store.releases.getChannel(agentId, PRODUCTION_CHANNEL);
+    const production = await store.releases.getChannel(agentId, PRODUCTION_CHANNEL, SERVING);
     return production ? { version: production.version, channel: PRODUCTION_CHANNEL } : {};
   }
-  const channel = await store.releases.getChannel(agentId, request.channel);
+  const channel = await store.releases.getChannel(agentId, request.channel, SERVING);
   if (channel) return { version: channel.version, channel: channel.name };
   if (!(await store.getAgent(agentId))) throw notFound("Agent", agentId);
   throw new ApiError(

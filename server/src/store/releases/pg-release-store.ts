@@ -1,5 +1,6 @@
 import { StoreError } from "../waddle-store.js";
 import type { PgQuery } from "../request-keys/pg-request-key-store.js";
+import { ChannelCache } from "./channel-cache.js";
 import { getChannelOf, type ReleaseStore, type StoredChannel, type StoredRelease } from "./release-store.js";
 import { RELEASE_COLUMNS, toReleaseValues, toStoredRelease, type ReleaseRow } from "./release-rows.js";
 
@@ -10,7 +11,14 @@ const CHANNEL_ROWS = `SELECT r.* FROM agent_channels c JOIN agent_releases r ON 
  * conditional upsert and the release's insert, which happens only when the upsert did.
  */
 export class PgReleaseStore implements ReleaseStore {
-  constructor(private readonly query: PgQuery) {}
+  /**
+   * @param served what serving reads (`maxAgeMs`) may answer from: a channel read costs a round trip to
+   * PostgreSQL, more than a serving request should pay each time (docs/benchmarks.md, 14).
+   */
+  constructor(
+    private readonly query: PgQuery,
+    private readonly served = new ChannelCache(),
+  ) {}
 
   async create(
     release: StoredRelease,
@@ -39,6 +47,8 @@ export class PgReleaseStore implements ReleaseStore {
       typeof expected === "string" ? [...values, expected] : values,
       "write",
     );
+    // Moved (or, on a conflict, moved by another instance): serving reads here see it from now on.
+    this.served.forget(release.agentId);
     if (rows.length === 0) {
       const channel = await this.getChannel(release.agentId, release.channel);
       throw new StoreError("conflict", `Channel "${release.channel}" moved meanwhile.`, {
@@ -53,12 +63,23 @@ export class PgReleaseStore implements ReleaseStore {
     return (rows as ReleaseRow[]).map((row) => getChannelOf(toStoredRelease(row)));
   }
 
-  async getChannel(agentId: string, name: string): Promise<StoredChannel | undefined> {
+  async getChannel(
+    agentId: string,
+    name: string,
+    options: { maxAgeMs?: number } = {},
+  ): Promise<StoredChannel | undefined> {
+    if (options.maxAgeMs !== undefined) {
+      const kept = this.served.get(agentId, name, options.maxAgeMs);
+      if (kept) return kept.channel;
+    }
+    const read = this.served.begin();
     const { rows } = await this.query(`${CHANNEL_ROWS} WHERE c.agent_id = $1 AND c.name = $2`, [
       agentId,
       name,
     ]);
-    return rows[0] ? getChannelOf(toStoredRelease(rows[0] as ReleaseRow)) : undefined;
+    const channel = rows[0] ? getChannelOf(toStoredRelease(rows[0] as ReleaseRow)) : undefined;
+    this.served.keep({ agentId, name, channel, read });
+    return channel;
   }
 
   async list(agentId: string, options: { channel?: string; limit?: number } = {}): Promise<StoredRelease[]> {
@@ -82,5 +103,6 @@ export class PgReleaseStore implements ReleaseStore {
       [agentId],
       "write",
     );
+    this.served.forget(agentId);
   }
 }

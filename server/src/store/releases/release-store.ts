@@ -20,7 +20,15 @@ export interface ReleaseStore {
   create(release: StoredRelease, options?: { expectedReleaseId?: string | null }): Promise<StoredRelease>;
   /** The agent's channels, by name. */
   listChannels(agentId: string): Promise<StoredChannel[]>;
-  getChannel(agentId: string, name: string): Promise<StoredChannel | undefined>;
+  /**
+   * The channel as it is now; with `maxAgeMs`, as read at most that long ago: what serving requests ask, so
+   * that PostgreSQL need not be asked on each (`ChannelCache`). Stores whose reads are cheap read it now.
+   */
+  getChannel(
+    agentId: string,
+    name: string,
+    options?: { maxAgeMs?: number },
+  ): Promise<StoredChannel | undefined>;
   /** Newest first; of one channel when given. */
   list(agentId: string, options?: { channel?: string; limit?: number }): Promise<StoredRelease[]>;
   get(id: string): Promise<StoredRelease | undefined>;
