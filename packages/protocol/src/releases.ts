@@ -25,6 +25,8 @@ export const RELEASE_ERROR_CODES = [
   "no_previous_release",
   /** Deleting an agent with releases without `?force=true`: `details.channels`. */
   "agent_has_releases",
+  /** `shadowReportId` names a report of another agent or of another candidate version than the release's. */
+  "shadow_report_mismatch",
 ] as const;
 
 /** One release: a channel pointed at a version, by whom, when, why, and what gated it. */
@@ -57,6 +59,8 @@ export const Channel = z.object({
   notes: z.string().nullable(),
   testRunId: z.string().nullable(),
   overrideReason: z.string().nullable().optional(),
+  /** The shadow report attached to the release the channel points at (null: none). */
+  shadowReportId: z.string().nullable().optional(),
 });
 export type Channel = z.infer<typeof Channel>;
 export const ChannelsResponse = z.object({ channels: z.array(Channel) });

@@ -30,6 +30,7 @@ const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   agent_has_releases: 409,
   public_chat_not_configured: 404,
   session_full: 409,
+  shadow_report_mismatch: 422,
   internal: 500,
 };
 

@@ -24,6 +24,7 @@ import {
   type WaddleStore,
 } from "./waddle-store.js";
 import { MemoryReleaseStore } from "./releases/memory-release-store.js";
+import { MemoryShadowStore } from "./shadow/memory-shadow-store.js";
 import { MemoryRunClaims } from "./memory-run-claims.js";
 import {
   agentExistsError,
@@ -67,6 +68,7 @@ export class MemoryStore implements WaddleStore {
   readonly apiKeys = new MemoryApiKeyStore();
   readonly callRecords = new MemoryCallRecordStore();
   readonly releases = new MemoryReleaseStore();
+  readonly shadows = new MemoryShadowStore();
   readonly a2aTasks = new MemoryA2aTaskStore();
   private closed = false;
 

@@ -300,6 +300,28 @@ export const PG_MIGRATIONS: readonly StoreMigration[] = [
     sql: "ALTER TABLE runs ADD COLUMN decisions text;",
     down: "ALTER TABLE runs DROP COLUMN decisions;",
   },
+  {
+    id: 15,
+    // Shadow comparisons (see the SQLite migration 18).
+    name: "shadow_reports",
+    sql: `
+      CREATE TABLE shadow_reports (
+        position bigserial PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        agent_id text NOT NULL,
+        candidate_version integer NOT NULL,
+        created_at text NOT NULL,
+        summary text NOT NULL,
+        cases text NOT NULL
+      );
+      CREATE INDEX shadow_reports_by_agent ON shadow_reports (agent_id);
+      ALTER TABLE agent_releases ADD COLUMN shadow_report_id text;
+    `,
+    down: `
+      ALTER TABLE agent_releases DROP COLUMN shadow_report_id;
+      DROP TABLE shadow_reports;
+    `,
+  },
 ];
 
 /** A fixed key for pg_advisory_lock: instances starting together migrate (or revert) one at a time. */

@@ -15,6 +15,7 @@ import { appendRunEvents, assertFence, isStoreError, patchRun } from "./pg-run-w
 import { applyPgMigrations } from "./pg-migrations.js";
 import { insertPgRow, pgParameter } from "./insert-pg-row.js";
 import { PgReleaseStore } from "./releases/pg-release-store.js";
+import { PgShadowStore } from "./shadow/pg-shadow-store.js";
 import { PgDraftStore } from "./drafts/pg-draft-store.js";
 import { PgCredentialStore } from "./credentials/pg-credential-store.js";
 import { PgApiKeyStore } from "./api-keys/pg-api-key-store.js";
@@ -78,6 +79,7 @@ export class PgStore implements WaddleStore {
   readonly drafts = new PgDraftStore((text, params, kind) => this.query(text, params, kind));
   readonly callRecords = new PgCallRecordStore((text, params, kind) => this.query(text, params, kind));
   readonly releases = new PgReleaseStore((text, params, kind) => this.query(text, params, kind));
+  readonly shadows = new PgShadowStore((text, params, kind) => this.query(text, params, kind));
   readonly a2aTasks = new PgA2aTaskStore((text, params, kind) => this.query(text, params, kind));
   readonly sessions = new PgSessionStore(
     (text, params, kind) => this.query(text, params, kind),

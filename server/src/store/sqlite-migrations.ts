@@ -318,6 +318,28 @@ export const SQLITE_MIGRATIONS: readonly StoreMigration[] = [
     sql: "ALTER TABLE runs ADD COLUMN decisions TEXT;",
     down: "ALTER TABLE runs DROP COLUMN decisions;",
   },
+  {
+    id: 18,
+    // Shadow comparisons (issue 32): a report per row, its summary and its cases as JSON, newest by rowid;
+    // a release may name the report it was checked with.
+    name: "shadow_reports",
+    sql: `
+      CREATE TABLE shadow_reports (
+        id TEXT PRIMARY KEY,
+        agent_id TEXT NOT NULL,
+        candidate_version INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        cases TEXT NOT NULL
+      );
+      CREATE INDEX shadow_reports_by_agent ON shadow_reports (agent_id);
+      ALTER TABLE agent_releases ADD COLUMN shadow_report_id TEXT;
+    `,
+    down: `
+      ALTER TABLE agent_releases DROP COLUMN shadow_report_id;
+      DROP TABLE shadow_reports;
+    `,
+  },
 ];
 
 /** Applies the migrations the database has not seen yet (of `migrations`: all by default); returns how many ran. */

@@ -57,6 +57,7 @@ describe("SqliteStore", () => {
       { id: 15, name: "a2a_tasks" },
       { id: 16, name: "releases" },
       { id: 17, name: "run_decisions" },
+      { id: 18, name: "shadow_reports" },
     ]);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();

@@ -9,6 +9,7 @@ import type {
 } from "@waddle/protocol";
 import type { SerializedPlannerState } from "@waddle/planner";
 import { SqliteRunClaims } from "./sqlite-run-claims.js";
+import { getSqliteRunListQuery } from "./sqlite-run-list.js";
 import { assertSqliteFence, patchSqliteRun, toSqliteValue } from "./sqlite-run-writes.js";
 import { openSqliteDatabase, type SqliteStoreOptions } from "./open-sqlite-database.js";
 import type { WalCheckpointer } from "./wal-checkpointer.js";
@@ -18,6 +19,7 @@ import { SqliteRequestKeyStore } from "./request-keys/sqlite-request-key-store.j
 import { SqliteAuditStore } from "./audit/sqlite-audit-store.js";
 import { SqliteA2aTaskStore } from "./a2a-tasks/sqlite-a2a-task-store.js";
 import { SqliteReleaseStore } from "./releases/sqlite-release-store.js";
+import { SqliteShadowStore } from "./shadow/sqlite-shadow-store.js";
 import { SqliteDraftStore } from "./drafts/sqlite-draft-store.js";
 import { SqliteSessionStore } from "./sessions/sqlite-session-store.js";
 import { SqliteTestStore } from "./tests/sqlite-test-store.js";
@@ -88,6 +90,7 @@ export class SqliteStore implements WaddleStore {
   readonly callRecords: SqliteCallRecordStore;
   readonly a2aTasks: SqliteA2aTaskStore;
   readonly releases: SqliteReleaseStore;
+  readonly shadows: SqliteShadowStore;
   private readonly claims: SqliteRunClaims;
 
   /** Opens (creating when needed) the database at `filename`; `":memory:"` for a throwaway one. */
@@ -103,6 +106,7 @@ export class SqliteStore implements WaddleStore {
     this.callRecords = new SqliteCallRecordStore(this.db);
     this.a2aTasks = new SqliteA2aTaskStore(this.db);
     this.releases = new SqliteReleaseStore(this.db);
+    this.shadows = new SqliteShadowStore(this.db);
     this.claims = new SqliteRunClaims(
       this.db,
       (text) => this.sql(text),
@@ -235,28 +239,7 @@ export class SqliteStore implements WaddleStore {
   }
 
   async listRuns(options: ListRunsOptions = {}): Promise<RunRecord[]> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (options.agentId !== undefined) {
-      where.push("agent_id = ?");
-      params.push(options.agentId);
-    }
-    if (options.statuses !== undefined) {
-      where.push(`status IN (${options.statuses.map(() => "?").join(", ") || "NULL"})`);
-      params.push(...options.statuses);
-    }
-    if (options.purpose !== undefined) {
-      where.push(`COALESCE(json_extract(origin, '$.purpose'), 'run') = ?`);
-      params.push(options.purpose);
-    }
-    if (options.channel !== undefined) {
-      where.push(`json_extract(origin, '$.channel') = ?`);
-      params.push(options.channel);
-    }
-    const sql = `SELECT * FROM runs ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY position DESC${
-      options.limit === undefined ? "" : " LIMIT ?"
-    }`;
-    if (options.limit !== undefined) params.push(options.limit);
+    const { sql, params } = getSqliteRunListQuery(options);
     return (this.sql(sql).all(...params) as RunRow[]).map(toRunRecord);
   }
 

@@ -29,6 +29,7 @@ import type { TestStore } from "./tests/test-store.js";
 import type { CallRecordStore } from "./call-records/call-record-store.js";
 import type { AuditStore } from "./audit/audit-store.js";
 import type { ReleaseStore } from "./releases/release-store.js";
+import type { ShadowStore } from "./shadow/shadow-store.js";
 
 /** What a run starts with; the store fills `lastSeq`, `usage` and the timestamps. */
 export interface NewRun {
@@ -272,6 +273,8 @@ export interface WaddleStore {
   readonly a2aTasks: A2aTaskStore;
   /** Agents' channels and their releases (issue 32). */
   readonly releases: ReleaseStore;
+  /** Shadow comparisons of candidate versions against a channel's recent traffic (issue 32). */
+  readonly shadows: ShadowStore;
 
   /** Resolves when the database answers (for `/api/health`); stores in this process need none. */
   ping?(): Promise<void>;

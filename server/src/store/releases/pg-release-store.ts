@@ -25,13 +25,13 @@ export class PgReleaseStore implements ReleaseStore {
     options: { expectedReleaseId?: string | null } = {},
   ): Promise<StoredRelease> {
     const expected = options.expectedReleaseId;
+    const values = toReleaseValues(release);
     const onConflict =
       expected === undefined
         ? "DO UPDATE SET release_id = EXCLUDED.release_id"
         : expected === null
           ? "DO NOTHING"
-          : "DO UPDATE SET release_id = EXCLUDED.release_id WHERE agent_channels.release_id = $13";
-    const values = toReleaseValues(release);
+          : `DO UPDATE SET release_id = EXCLUDED.release_id WHERE agent_channels.release_id = $${values.length + 1}`;
     // Typed: a parameter of INSERT … SELECT is text unless cast (version and previous_version are integers).
     const placeholders = values
       .map((_, index) => `$${index + 1}${index === 3 || index === 4 ? "::integer" : "::text"}`)
@@ -70,6 +70,8 @@ export class PgReleaseStore implements ReleaseStore {
   ): Promise<StoredChannel | undefined> {
     if (options.maxAgeMs !== undefined) {
       const kept = this.served.get(agentId, name, options.maxAgeMs);
+      // Read again in the background (a failure leaves the entry to age out, and the next call reads it).
+      if (kept?.refresh) void this.getChannel(agentId, name).catch(() => undefined);
       if (kept) return kept.channel;
     }
     const read = this.served.begin();

@@ -13,10 +13,12 @@ export interface ReleaseRow {
   notes: string | null;
   test_run_id: string | null;
   override_reason: string | null;
+  /** Added by migration 18 (PostgreSQL 15). */
+  shadow_report_id?: string | null;
 }
 
 export const RELEASE_COLUMNS =
-  "id, agent_id, channel, version, previous_version, previous_release_id, kind, released_at, released_by, notes, test_run_id, override_reason";
+  "id, agent_id, channel, version, previous_version, previous_release_id, kind, released_at, released_by, notes, test_run_id, override_reason, shadow_report_id";
 
 export function toReleaseValues(release: StoredRelease): unknown[] {
   return [
@@ -32,6 +34,7 @@ export function toReleaseValues(release: StoredRelease): unknown[] {
     release.notes,
     release.testRunId,
     release.overrideReason,
+    release.shadowReportId ?? null,
   ];
 }
 
@@ -49,6 +52,7 @@ export function toStoredRelease(row: ReleaseRow): StoredRelease {
     notes: row.notes,
     testRunId: row.test_run_id,
     overrideReason: row.override_reason,
+    shadowReportId: row.shadow_report_id ?? null,
   };
 }
 

@@ -46,6 +46,7 @@ export function getChannelOf(release: StoredRelease): StoredChannel {
     notes: release.notes,
     testRunId: release.testRunId,
     overrideReason: release.overrideReason,
+    shadowReportId: release.shadowReportId ?? null,
     releaseId: release.id,
   };
 }

@@ -34,7 +34,7 @@ export class SqliteReleaseStore implements ReleaseStore {
       const expected = options.expectedReleaseId;
       if (expected !== undefined && expected !== (current?.release_id ?? null)) return true;
       this.sql(
-        `INSERT INTO agent_releases (${RELEASE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO agent_releases (${RELEASE_COLUMNS}) VALUES (${RELEASE_COLUMNS.replace(/\w+/g, "?")})`,
       ).run(...toReleaseValues(release));
       this.sql(
         `INSERT INTO agent_channels (agent_id, name, release_id) VALUES (?, ?, ?)

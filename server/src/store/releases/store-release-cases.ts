@@ -17,6 +17,7 @@ const release = (id: string, channel: string, version: number, extra: Partial<St
     notes: null,
     testRunId: null,
     overrideReason: null,
+    shadowReportId: null,
     ...extra,
   }) satisfies StoredRelease;
 
@@ -35,6 +36,7 @@ export const storeReleaseCases: readonly StoreConformanceCase[] = [
             previousVersion: 1,
             previousReleaseId: "rel_1",
             overrideReason: "hotfix",
+            shadowReportId: "shr_1",
           }),
           { expectedReleaseId: "rel_1" },
         );
@@ -48,6 +50,8 @@ export const storeReleaseCases: readonly StoreConformanceCase[] = [
           ],
         );
         assert.equal(channels[1]!.overrideReason, "hotfix");
+        assert.equal(channels[1]!.shadowReportId, "shr_1");
+        assert.equal(channels[0]!.shadowReportId, null);
         assert.equal(await releases.getChannel("triage", "nope"), undefined);
         assert.deepEqual(
           (await releases.list("triage")).map((entry) => entry.id),
@@ -58,6 +62,7 @@ export const storeReleaseCases: readonly StoreConformanceCase[] = [
             previousVersion: 1,
             previousReleaseId: "rel_1",
             overrideReason: "hotfix",
+            shadowReportId: "shr_1",
           }),
         ]);
         assert.deepEqual(
