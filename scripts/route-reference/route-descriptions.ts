@@ -118,6 +118,9 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   "POST /a2a/:id":
     "A2A JSON-RPC: `message/send`, `message/stream`, `tasks/get`, `tasks/cancel` (v0.3), `SendMessage`, `ListTasks`, … (v1.0)",
   "ALL /a2a/*": "any other path under `/a2a/`: answered by the A2A endpoint itself",
+  // AG-UI
+  "POST /agui/:id":
+    "AG-UI `RunAgentInput` → AG-UI events (SSE, or protobuf per `Accept`): a turn of the thread's session; a pause ends in an interrupt that the next run's `resume` answers (`runs:decide`); `:id` may be `agent@channel` or `agent@7`",
   // the designer
   "GET *": "the designer's page and assets (or a page saying how to build it)",
 };
@@ -140,6 +143,7 @@ export const ROUTE_SECTIONS: readonly { title: string; test: (path: string) => b
   { title: "OpenAI-compatible (`/v1`)", test: (path) => path.startsWith("/v1/") },
   { title: "MCP server (`/mcp`)", test: (path) => path === "/mcp" },
   { title: "A2A", test: (path) => path.startsWith("/a2a/") || path === "/api/a2a/card" },
+  { title: "AG-UI", test: (path) => path.startsWith("/agui/") },
   { title: "Metrics", test: (path) => path === "/metrics" },
   { title: "The designer", test: (path) => path === "*" },
 ];

@@ -3,6 +3,7 @@ import { ApiError } from "./shared/api-error.js";
 import { createMcpRoutes } from "./ecosystem/mcp-server/mcp-routes.js";
 import { createOpenAiRoutes } from "./ecosystem/openai-compat/openai-routes.js";
 import { createA2aRoutes } from "./ecosystem/a2a-server/a2a-routes.js";
+import { createAguiRoutes } from "./ecosystem/agui/agui-routes.js";
 import type { Logger } from "./shared/logger.js";
 import type { McpClientManager } from "./mcp-client/mcp-client-manager.js";
 import type { RunEventHub } from "./runs/run-event-hub.js";
@@ -229,6 +230,18 @@ export function createApp(options: CreateAppOptions): Express {
       version: options.version,
       logger: options.logger,
       isAuthRequired: () => access.authenticator.isRequired(),
+      rateLimits: limits,
+      ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
+      ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    }),
+  );
+  // Every agent as an AG-UI agent (CopilotKit, `@ag-ui/client`): RunAgentInput in, AG-UI events out.
+  app.use(
+    "/agui",
+    createAguiRoutes({
+      runner: { ...ecosystem.runner, turns: options.turns },
+      access,
+      logger: options.logger,
       rateLimits: limits,
       ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
       ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),

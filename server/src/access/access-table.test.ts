@@ -249,6 +249,17 @@ const SESSION_SURFACES: SessionSurface[] = [
         { "x-waddle-session-id": (await newSession(agent)).id },
       ),
   },
+  {
+    label: "POST /agui/:id with a session id as threadId",
+    access: "runs:start",
+    inScope: 200,
+    send: async (agent, key) =>
+      post(key, "/agui/alpha", {
+        threadId: (await newSession(agent)).id,
+        runId: "agui-run-1",
+        messages: [{ id: "m1", role: "user", content: QUERY }],
+      }),
+  },
 ];
 
 // Before the table below, whose last rows delete the agents.
@@ -379,6 +390,8 @@ describe("the access table", () => {
     expect(check(role("runner"), "POST", "/v1/chat/completions")).toBe(true);
     expect(check(role("runner"), "POST", "/mcp")).toBe(true);
     expect(check(role("runner"), "POST", "/a2a/agents/x")).toBe(true);
+    expect(check(role("runner"), "POST", "/agui/x")).toBe(true);
+    expect(check(role("viewer"), "POST", "/agui/x@staging")).toBe(false);
     expect(check(role("viewer"), "GET", "/metrics")).toBe(true);
     expect(check(role("runner"), "POST", "/api/runs/run_1/resume")).toBe(false);
     expect(check(role("runner", true), "POST", "/api/runs/run_1/resume")).toBe(true);

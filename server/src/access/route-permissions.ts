@@ -123,6 +123,8 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule("GET", "/a2a/:id/.well-known/agent-card.json", "public"),
   rule("POST", "/a2a/:id", "runs:start", "agent"),
   rule("ALL", "/a2a/*", "runs:start", "inside"),
+  // AG-UI: a run of the agent in the path; answering an interrupt also needs runs:decide (checked inside)
+  rule("POST", "/agui/:id", "runs:start", "agent"),
   // the designer's page: holds no data, and shows the sign-in screen itself
   rule("GET", "*", "public"),
 ];
