@@ -47,10 +47,14 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "the agent's channels: `{channels: [{name, version, releasedAt, releasedBy, notes, testRunId}]}`",
   "GET /api/agents/:id/releases": "release history, newest first (`?channel=` for one channel)",
   "POST /api/agents/:id/releases":
-    "point a channel at a version after the test gate: 201 the release; 409 `tests_failed`, `channel_moved`",
+    "point a channel at a version after the test gate (`shadowReportId` attaches a report of that version): 201 the release; 409 `tests_failed`, `channel_moved`; 422 `shadow_report_mismatch`",
   "POST /api/agents/:id/channels/:channel/rollback":
     "point the channel back at its previous release: 201; 409 `no_previous_release`",
   "GET /api/agents/:id/diff": "structural diff of two versions or channels (`?from=&to=`)",
+  "POST /api/agents/:id/shadow":
+    "`{candidate, baseline?, limit?}`: replay the baseline channel's recent runs against the candidate, tools answered from recordings only: 201 the stored report (200 with zero cases and a note when nothing was served)",
+  "GET /api/agents/:id/shadow": "the agent's shadow reports, newest first, without their cases",
+  "GET /api/agents/:id/shadow/:reportId": "one shadow report with its cases",
   // tests
   "GET /api/agents/:id/tests": "the agent's test suite; `?download=1` as `<agent>.tests.json`",
   "PUT /api/agents/:id/tests": "replace the whole suite (a malformed one is 400 with the JSON path)",

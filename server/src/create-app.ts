@@ -34,6 +34,8 @@ import type { TestRunService } from "./agent-tests/test-run-service.js";
 import { ReleaseService } from "./releases/release-service.js";
 import type { TestRunEnds } from "./releases/test-run-ends.js";
 import { createReleasesRoutes } from "./http/releases-routes.js";
+import type { ShadowService } from "./releases/shadow/shadow-service.js";
+import { createShadowRoutes } from "./http/shadow-routes.js";
 import type { SessionService } from "./sessions/session-service.js";
 import type { SessionTurns } from "./sessions/session-turns.js";
 import type { SessionTasks } from "./sessions/session-tasks.js";
@@ -73,6 +75,8 @@ export interface CreateAppOptions {
   tests?: TestRunService;
   /** Told when each test run ends (fed by `tests`' onUpdate): a release waits there for its gate. */
   testRunEnds?: TestRunEnds;
+  /** Shadow comparisons (`/api/agents/:id/shadow`); without it their routes answer 404. */
+  shadows?: ShadowService;
   /** This server's settings as validation sees them (allow-lists, secrets, keys, MCP servers, agents). */
   settings?: ServerSettingsView;
   /** `POST /api/tools/test`; absent, the route is not served. */
@@ -171,6 +175,7 @@ export function createApp(options: CreateAppOptions): Express {
     ends: options.testRunEnds,
   });
   api.use(createReleasesRoutes({ store: options.store, releases }));
+  if (options.shadows) api.use(createShadowRoutes({ shadows: options.shadows }));
   api.use(
     "/agents",
     createAgentsRoutes({

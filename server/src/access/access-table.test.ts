@@ -398,6 +398,11 @@ describe("the access table", () => {
     expect(check(role("runner", true), "POST", "/api/sessions/ses_1/merges/m1")).toBe(true);
     expect(check(role("runner"), "POST", "/api/runs/run_1/cancel")).toBe(false);
     expect(check(role("editor"), "DELETE", "/api/agents/a")).toBe(true);
+    // A shadow comparison calls the candidate's model for every case: an editor's; its reports a viewer's.
+    expect(check(role("runner"), "POST", "/api/agents/a/shadow")).toBe(false);
+    expect(check(role("editor"), "POST", "/api/agents/a/shadow")).toBe(true);
+    expect(check(role("viewer"), "GET", "/api/agents/a/shadow")).toBe(true);
+    expect(check(role("viewer"), "GET", "/api/agents/a/shadow/shr_1")).toBe(true);
     expect(check(role("editor"), "GET", "/api/keys")).toBe(false);
     expect(check(role("editor"), "GET", "/api/credentials")).toBe(false);
     expect(check(role("admin"), "GET", "/api/audit")).toBe(true);

@@ -70,6 +70,10 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule("POST", "/api/agents/:id/releases", "agents:write", "agent"),
   rule("POST", "/api/agents/:id/channels/:channel/rollback", "agents:write", "agent"),
   rule("GET", "/api/agents/:id/diff", "agents:read", "agent"),
+  // shadow comparisons: creating one calls the candidate's LLM for every case (editor); reading is a viewer's
+  rule("POST", "/api/agents/:id/shadow", "agents:write", "agent"),
+  rule("GET", "/api/agents/:id/shadow", "agents:read", "agent"),
+  rule("GET", "/api/agents/:id/shadow/:reportId", "agents:read", "agent"),
   // tests
   rule("GET", "/api/agents/:id/tests", "tests:read", "agent"),
   rule("PUT", "/api/agents/:id/tests", "tests:write", "agent"),

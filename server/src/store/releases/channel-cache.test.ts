@@ -25,8 +25,8 @@ describe("ChannelCache", () => {
     cache.keep({ agentId: "triage", name: "production", channel: channel(3), read: cache.begin() });
     cache.keep({ agentId: "fresh", name: "production", channel: undefined, read: cache.begin() });
     clock.now += 500;
-    expect(cache.get("triage", "production", 500)).toEqual({ channel: channel(3) });
-    expect(cache.get("fresh", "production", 500)).toEqual({ channel: undefined });
+    expect(cache.get("triage", "production", 500)?.channel).toEqual(channel(3));
+    expect(cache.get("fresh", "production", 500)).toMatchObject({ channel: undefined });
     expect(cache.get("triage", "staging", 500)).toBeUndefined();
     clock.now += 1;
     expect(cache.get("triage", "production", 500)).toBeUndefined();
@@ -52,6 +52,21 @@ describe("ChannelCache", () => {
     expect(cache.get("triage", "production", 500)).toBeUndefined();
     cache.keep({ agentId: "triage", name: "production", channel: channel(4), read: cache.begin() });
     expect(cache.get("triage", "production", 500)?.channel?.version).toBe(4);
+  });
+
+  it("asks the first caller past half the allowed age to read again, and answers it and the others meanwhile", () => {
+    const { clock, cache } = makeCache();
+    cache.keep({ agentId: "triage", name: "production", channel: channel(3), read: cache.begin() });
+    clock.now += 250;
+    expect(cache.get("triage", "production", 500)?.refresh).toBe(false);
+    clock.now += 1;
+    expect(cache.get("triage", "production", 500)).toEqual({ channel: channel(3), refresh: true });
+    expect(cache.get("triage", "production", 500)).toEqual({ channel: channel(3), refresh: false });
+    // The read again came back: a new entry, its own half-life.
+    cache.keep({ agentId: "triage", name: "production", channel: channel(4), read: cache.begin() });
+    expect(cache.get("triage", "production", 500)).toEqual({ channel: channel(4), refresh: false });
+    clock.now += 251;
+    expect(cache.get("triage", "production", 500)?.refresh).toBe(true);
   });
 
   it("hands out copies, so that a caller cannot change what the next one reads", () => {

@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resolveRunTarget, SERVING_CHANNEL_MAX_AGE_MS } from "../../releases/resolve-run-target.js";
 import { getMissingPartsReason } from "../../testing/real-parts.js";
 import { startTestPostgres, type TestPostgres } from "../../testing/start-postgres.js";
+import pg from "pg";
 import { PgStore } from "../pg-store.js";
+import { ChannelCache } from "./channel-cache.js";
+import { PgReleaseStore } from "./pg-release-store.js";
 import type { StoredRelease } from "./release-store.js";
 
 const skip = getMissingPartsReason(["postgres"]);
@@ -29,9 +32,10 @@ describe.skipIf(skip)("PostgreSQL serving reads of channels (two instances on on
   let postgres: TestPostgres;
   let first: PgStore;
   let second: PgStore;
+  let url: string;
   beforeAll(async () => {
     postgres = await startTestPostgres();
-    const url = await postgres.createDatabase();
+    url = await postgres.createDatabase();
     first = await PgStore.open({ connectionString: url });
     second = await PgStore.open({ connectionString: url });
   });
@@ -56,6 +60,37 @@ describe.skipIf(skip)("PostgreSQL serving reads of channels (two instances on on
 
     await second.releases.deleteAgent("triage");
     expect(await second.releases.getChannel("triage", "production", HOUR)).toBeUndefined();
+  });
+
+  it("reads a channel in use again in the background past half its allowed age, and answers meanwhile", async () => {
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    const clock = { now: 0 };
+    const queries: Promise<unknown>[] = [];
+    const reader = new PgReleaseStore(
+      (text, params) => {
+        const query = pool.query(text, params);
+        queries.push(query);
+        return query;
+      },
+      new ChannelCache(() => clock.now),
+    );
+    try {
+      await first.releases.create({ ...release("rel_10", 1, null), agentId: "busy" });
+      const serving = { maxAgeMs: 500 };
+      expect((await reader.getChannel("busy", "production", serving))?.version).toBe(1);
+      await first.releases.create({ ...release("rel_11", 2, "rel_10"), agentId: "busy" });
+      clock.now = 251;
+      // Past half its age: answered from the copy, and read again once, in the background.
+      const before = queries.length;
+      expect((await reader.getChannel("busy", "production", serving))?.version).toBe(1);
+      expect((await reader.getChannel("busy", "production", serving))?.version).toBe(1);
+      expect(queries.length).toBe(before + 1);
+      await queries.at(-1);
+      expect((await reader.getChannel("busy", "production", serving))?.version).toBe(2);
+      expect(queries.length).toBe(before + 1);
+    } finally {
+      await pool.end();
+    }
   });
 
   it("resolves serving requests with reads at most SERVING_CHANNEL_MAX_AGE_MS old, within the second asked", async () => {
