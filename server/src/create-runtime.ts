@@ -49,6 +49,8 @@ export interface Runtime {
   queueMode?: QueueMode;
   /** The cases of the test runs this process runs, for the planner factory to serve their mocks. */
   testCases: TestCaseRegistry;
+  /** The planner factory runs are built with (shadow comparisons build their candidates with it too). */
+  createPlanner: PlannerFactory;
 }
 
 /**
@@ -99,7 +101,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ...(options.taskHosts ? { taskHosts: options.taskHosts } : {}),
       ...observed,
     });
-    return { runs: queueMode.runs, hub: queueMode.hub, offline, queueMode, testCases };
+    return { runs: queueMode.runs, hub: queueMode.hub, offline, queueMode, testCases, createPlanner };
   }
   const hub = new RunEventHub();
   const runs = new RunManager({
@@ -113,5 +115,5 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.taskHosts ? { taskHosts: options.taskHosts } : {}),
     ...observed,
   });
-  return { runs, hub, offline, testCases };
+  return { runs, hub, offline, testCases, createPlanner };
 }

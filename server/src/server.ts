@@ -31,6 +31,7 @@ import { Authenticator } from "./access/authenticator.js";
 import { getAgentRoom } from "./http/agent-watchers.js";
 import { TestRunEnds } from "./releases/test-run-ends.js";
 import { TestRunService } from "./agent-tests/test-run-service.js";
+import { ShadowService } from "./releases/shadow/shadow-service.js";
 import type { QueueMode, QueueRole } from "./scale/queue-mode.js";
 import { openServerStore } from "./store/open-server-store.js";
 import type { WaddleStore } from "./store/waddle-store.js";
@@ -293,6 +294,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       tasks,
       tests,
       testRunEnds,
+      shadows: new ShadowService({ store, createPlanner: runtime.createPlanner, logger }),
       logger,
       version: SERVER_VERSION,
       offline,

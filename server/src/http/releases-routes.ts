@@ -65,6 +65,7 @@ export function createReleasesRoutes(options: { store: WaddleStore; releases: Re
       notes: body.notes,
       expectedVersion: body.expectedVersion,
       overrideReason: body.override?.reason,
+      shadowReportId: body.shadowReportId,
       releasedBy: actorOf(response).name,
     });
     await auditRelease(response, release);
@@ -158,6 +159,7 @@ async function auditRelease(response: Response, release: StoredRelease): Promise
     previousVersion: release.previousVersion,
     testRunId: release.testRunId,
     ...(release.notes ? { notes: release.notes } : {}),
+    ...(release.shadowReportId ? { shadowReportId: release.shadowReportId } : {}),
   };
   const action = release.kind === "rollback" ? "release.rolled_back" : "release.created";
   await audit(response, { action, target, details });

@@ -3,7 +3,7 @@ import type { Channel, Release } from "@waddle/protocol";
 import { getRunAgent } from "../runs/get-run-agent.js";
 import { ApiError, notFound } from "../shared/api-error.js";
 import type { StoredChannel, StoredRelease } from "../store/releases/release-store.js";
-import { isStoreError } from "../store/waddle-store.js";
+import { isStoreError, type WaddleStore } from "../store/waddle-store.js";
 import { runReleaseGate, type ReleaseGateOptions } from "./release-gate.js";
 
 /** Who releases, as the audit log names them. */
@@ -14,19 +14,21 @@ export interface ReleaseRequest {
   notes?: string | undefined;
   expectedVersion?: number | null | undefined;
   overrideReason?: string | undefined;
+  /** A shadow report of this agent whose candidate is `version`, kept with the release. */
+  shadowReportId?: string | undefined;
   releasedBy: string;
 }
 
 /** A channel as the API shows it (without the release id it points at). */
 export function toChannel(channel: StoredChannel): Channel {
   const { releaseId: _releaseId, ...shown } = channel;
-  return shown;
+  return { ...shown, shadowReportId: shown.shadowReportId ?? null };
 }
 
 /** A release as the API shows it. */
 export function toRelease(release: StoredRelease): Release {
   const { previousReleaseId: _previous, ...shown } = release;
-  return shown;
+  return { ...shown, shadowReportId: shown.shadowReportId ?? null };
 }
 
 const createReleaseId = () => `rel_${randomBytes(6).toString("hex")}`;
@@ -43,6 +45,7 @@ export class ReleaseService {
     const { agentId, channel: name, version } = request;
     if (!(await store.getAgent(agentId))) throw notFound("Agent", agentId);
     await getRunAgent(store, { agentId, agentVersion: version });
+    if (request.shadowReportId !== undefined) await checkShadowReport(store, request);
     const current = await store.releases.getChannel(agentId, name);
     if (request.expectedVersion !== undefined && request.expectedVersion !== (current?.version ?? null)) {
       throw channelMoved(name, current);
@@ -65,6 +68,7 @@ export class ReleaseService {
         releasedAt: new Date().toISOString(),
         releasedBy: request.releasedBy,
         notes: request.notes ?? null,
+        shadowReportId: request.shadowReportId ?? null,
         ...gate,
       },
       request.expectedVersion === undefined ? undefined : (current?.releaseId ?? null),
@@ -143,6 +147,22 @@ export class ReleaseService {
       throw channelMoved(release.channel, now);
     }
   }
+}
+
+/** A report of another agent is unknown here (404); one of another candidate version is 422. */
+async function checkShadowReport(store: WaddleStore, request: ReleaseRequest): Promise<void> {
+  const id = request.shadowReportId!;
+  const report = await store.shadows.get(id);
+  if (!report || report.agentId !== request.agentId)
+    throw notFound(`Shadow report of "${request.agentId}"`, id);
+  if (report.candidateVersion === request.version) return;
+  throw new ApiError(
+    "shadow_report_mismatch",
+    `Shadow report "${id}" compared version ${report.candidateVersion}, not version ${request.version} being ` +
+      `released: attach a report whose candidate is ${request.version}, or run one (POST /api/agents/` +
+      `${request.agentId}/shadow {candidate: ${request.version}}).`,
+    { shadowReportId: id, candidateVersion: report.candidateVersion, version: request.version },
+  );
 }
 
 function channelMoved(name: string, now: StoredChannel | undefined): ApiError {
