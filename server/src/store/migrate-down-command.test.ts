@@ -4,7 +4,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { runMigrateDown } from "./migrate-down-command.js";
-import { applySqliteMigrations, SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
+import { applySqliteMigrations } from "./apply-sqlite-migrations.js";
+import { SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
 
 const root = mkdtempSync(path.join(tmpdir(), "waddle-migrate-down-cli-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

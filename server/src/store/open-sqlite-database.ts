@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { applySqliteMigrations } from "./sqlite-migrations.js";
+import { applySqliteMigrations } from "./apply-sqlite-migrations.js";
 import { WalCheckpointer } from "./wal-checkpointer.js";
 
 export interface SqliteStoreOptions {

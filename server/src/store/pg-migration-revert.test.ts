@@ -4,7 +4,8 @@ import { getMissingPartsReason } from "../testing/real-parts.js";
 import { startTestPostgres, type TestPostgres } from "../testing/start-postgres.js";
 import { runMigrateDown } from "./migrate-down-command.js";
 import { revertPgMigrations } from "./pg-migration-revert.js";
-import { applyPgMigrations, PG_MIGRATIONS } from "./pg-migrations.js";
+import { applyPgMigrations } from "./apply-pg-migrations.js";
+import { PG_MIGRATIONS } from "./pg-migrations.js";
 import { PgStore } from "./pg-store.js";
 
 const skip = getMissingPartsReason(["postgres"]);

@@ -1,5 +1,6 @@
 import type pg from "pg";
-import { MIGRATION_LOCK, PG_MIGRATIONS } from "./pg-migrations.js";
+import { MIGRATION_LOCK } from "./apply-pg-migrations.js";
+import { PG_MIGRATIONS } from "./pg-migrations.js";
 import { getMigrationsToRevert, type StoreMigration } from "./store-migration.js";
 
 /**

@@ -12,7 +12,7 @@ import { isUniqueViolation } from "./pg-errors.js";
 import { PgConnection, type OperationKind, type PgStoreOptions, type Query } from "./pg-connection.js";
 import { PgRunClaims } from "./pg-run-claims.js";
 import { appendRunEvents, assertFence, isStoreError, patchRun } from "./pg-run-writes.js";
-import { applyPgMigrations } from "./pg-migrations.js";
+import { applyPgMigrations } from "./apply-pg-migrations.js";
 import { insertPgRow, pgParameter } from "./insert-pg-row.js";
 import { PgReleaseStore } from "./releases/pg-release-store.js";
 import { PgShadowStore } from "./shadow/pg-shadow-store.js";

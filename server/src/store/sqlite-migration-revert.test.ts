@@ -4,7 +4,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { revertSqliteMigrations } from "./sqlite-migration-revert.js";
-import { applySqliteMigrations, SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
+import { applySqliteMigrations } from "./apply-sqlite-migrations.js";
+import { SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
 import { SqliteStore } from "./sqlite-store.js";
 import { MigrationError } from "./store-migration.js";
 
