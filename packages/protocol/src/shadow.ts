@@ -22,7 +22,7 @@ export type ShadowRequest = z.infer<typeof ShadowRequest>;
 export const ShadowToolCall = z.object({
   tool: z.string(),
   args: z.unknown(),
-  /** Candidate side only: the call had no recording, so it failed as `not_recorded`. */
+  /** Candidate side only: the call had no recording, so it failed as `not_recorded` (the tool never ran). */
   notRecorded: z.boolean().optional(),
 });
 export type ShadowToolCall = z.infer<typeof ShadowToolCall>;
@@ -50,9 +50,12 @@ export const ShadowCase = z.object({
   query: z.string(),
   baseline: ShadowSide,
   candidate: ShadowSide,
-  /** Same tools (names) in the same order. */
+  /** The same tool calls (names and args, compared as JSON) in the same order: `partsAt` is null. */
   sameTools: z.boolean(),
-  /** Where the paths part: the 0-based index of the first differing tool call, null when they don't. */
+  /**
+   * Where the paths part: the 0-based index of the first call that differs in tool or args (or where the
+   * shorter path ends), null when they don't.
+   */
   partsAt: z.int().nonnegative().nullable(),
   sameAnswer: z.boolean(),
   /** Candidate tool calls that were refused as `not_recorded`. */
@@ -60,7 +63,11 @@ export const ShadowCase = z.object({
 });
 export type ShadowCase = z.infer<typeof ShadowCase>;
 
-const SideTotals = z.object({ usage: Usage, durationMs: z.number().nonnegative(), failed: z.int().nonnegative() });
+const SideTotals = z.object({
+  usage: Usage,
+  durationMs: z.number().nonnegative(),
+  failed: z.int().nonnegative(),
+});
 
 export const ShadowTotals = z.object({
   cases: z.int().nonnegative(),
