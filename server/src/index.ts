@@ -18,6 +18,9 @@ export type {
 } from "./runs/planner-factory.js";
 export { MemoryStore } from "./store/memory-store.js";
 export { SqliteStore } from "./store/sqlite-store.js";
+export { PgStore } from "./store/pg-store.js";
+export { resolveRunTarget } from "./releases/resolve-run-target.js";
+export { resolveAgentName } from "./releases/resolve-agent-name.js";
 export type { WaddleStore } from "./store/waddle-store.js";
 export { exportAgentTypeScript } from "./agents/export-agent-typescript.js";
 export { exportAgent } from "./agents/export-agent.js";

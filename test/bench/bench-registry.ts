@@ -75,6 +75,12 @@ export const BENCHMARKS: readonly BenchEntry[] = [
     title: "13. Access checks per request: no keys, WADDLE_TOKEN and an API key side by side",
     load: async () => (await import("./access/access-bench.js")).runAccessBench,
   },
+  {
+    name: "releases",
+    title:
+      "14. Releases: resolving a channel per request (no releases against production + staging), and a 20-case shadow run",
+    load: async () => (await import("./releases/releases-bench.js")).runReleasesBench,
+  },
 ];
 
 export const BENCHMARK_NAMES: readonly string[] = BENCHMARKS.map((entry) => entry.name);
