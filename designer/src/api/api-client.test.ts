@@ -7,8 +7,10 @@ import type { ApiRequester } from "./api-requester.js";
 import { createCredentialsApi } from "./credentials-api.js";
 import { createDraftsApi } from "./drafts-api.js";
 import { createKeysApi } from "./keys-api.js";
+import { createReleasesApi } from "./releases-api.js";
 import { createRunsApi } from "./runs-api.js";
 import { createSessionsApi } from "./sessions-api.js";
+import { createShadowApi } from "./shadow-api.js";
 import { createTestsApi } from "./tests-api.js";
 import { createToolsApi } from "./tools-api.js";
 
@@ -24,6 +26,8 @@ describe("createApiClient", () => {
       createToolsApi,
       createCredentialsApi,
       createKeysApi,
+      createReleasesApi,
+      createShadowApi,
     ].flatMap((create) => Object.keys(create(http)));
     expect(new Set(names).size).toBe(names.length);
     expect(Object.keys(createApiClient({ getToken: () => null })).sort()).toEqual([...names].sort());

@@ -3,8 +3,11 @@ import { createApiRequester, type ApiClientOptions } from "./api-requester.js";
 import { createCredentialsApi, type CredentialsApi } from "./credentials-api.js";
 import { createDraftsApi, type DraftsApi } from "./drafts-api.js";
 import { createKeysApi, type KeysApi } from "./keys-api.js";
+import { createPublicChatApi, type PublicChatApi } from "./public-chat-api.js";
+import { createReleasesApi, type ReleasesApi } from "./releases-api.js";
 import { createRunsApi, type RunsApi } from "./runs-api.js";
 import { createSessionsApi, type SessionsApi } from "./sessions-api.js";
+import { createShadowApi, type ShadowApi } from "./shadow-api.js";
 import { createTestsApi, type TestsApi } from "./tests-api.js";
 import { createToolsApi, type ToolsApi } from "./tools-api.js";
 
@@ -21,7 +24,10 @@ export type ApiClient = AgentsApi &
   TestsApi &
   ToolsApi &
   CredentialsApi &
-  KeysApi;
+  KeysApi &
+  PublicChatApi &
+  ReleasesApi &
+  ShadowApi;
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const http = createApiRequester(options);
@@ -34,5 +40,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     ...createToolsApi(http),
     ...createCredentialsApi(http),
     ...createKeysApi(http),
+    ...createPublicChatApi(http),
+    ...createReleasesApi(http),
+    ...createShadowApi(http),
   };
 }
