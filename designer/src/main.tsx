@@ -21,6 +21,7 @@ import "./styles/credentials.css";
 import "./styles/forks.css";
 import "./styles/tests.css";
 import "./styles/access.css";
+import "./styles/releases.css";
 import "./styles/header.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";

@@ -4,7 +4,7 @@ import type { Command } from "../editor/command-registry.js";
 
 const doc = (editor: Editor) => editor.document.getState();
 
-/** File and view commands: save, new, import, export, versions, theme, help. */
+/** File and view commands: save, new, import, export, versions, releases, theme, help. */
 export function createAppCommands(): Command<Editor>[] {
   return [
     {
@@ -45,6 +45,29 @@ export function createAppCommands(): Command<Editor>[] {
       undoable: false,
       isEnabled: (editor) => doc(editor).agentId !== null,
       perform: (editor) => void editor.ui.getState().openDialog("versions", {}),
+    },
+    {
+      name: "release",
+      label: "Release…",
+      section: "File",
+      undoable: false,
+      isEnabled: (editor) => doc(editor).agentId !== null && doc(editor).baseVersion !== null,
+      perform: (editor) => void editor.ui.getState().openDialog("release", {}),
+    },
+    {
+      name: "releases",
+      label: "Releases",
+      section: "File",
+      undoable: false,
+      isEnabled: (editor) => doc(editor).agentId !== null,
+      perform: (editor) => void editor.ui.getState().openDialog("releases", {}),
+    },
+    {
+      name: "publish",
+      label: "Publish",
+      section: "File",
+      undoable: false,
+      perform: (editor) => void editor.ui.getState().openDialog("publish", {}),
     },
     {
       name: "use-agent",

@@ -4,6 +4,9 @@ import { CommandPalette } from "./command-palette.js";
 import { ExportDialog } from "./export-dialog.js";
 import { ImportDialog } from "./import-dialog.js";
 import { NewAgentDialog } from "./new-agent-dialog.js";
+import { PublishDialog } from "./publish-dialog.js";
+import { ReleaseDialog } from "../release-views/release-dialog.js";
+import { ReleasesDialog } from "../release-views/releases-dialog.js";
 import { ShortcutsDialog } from "./shortcuts-dialog.js";
 import { ConfirmDialog, ConflictDialog, RenameDialog, TokenDialog } from "./simple-dialogs.js";
 import { ToolTestDialog } from "./tool-test-dialog.js";
@@ -34,12 +37,18 @@ export function DialogHost(): ReactElement | null {
       return <ExportDialog close={dismiss} />;
     case "versions":
       return <VersionsDialog close={dismiss} />;
+    case "release":
+      return <ReleaseDialog channel={dialog.props.channel} close={dismiss} />;
+    case "releases":
+      return <ReleasesDialog channel={dialog.props.channel} close={dismiss} />;
     case "shortcuts":
       return <ShortcutsDialog close={dismiss} />;
     case "toolTest":
       return <ToolTestDialog toolName={dialog.props.tool} close={dismiss} />;
     case "useAgent":
       return <UseAgentDialog close={dismiss} />;
+    case "publish":
+      return <PublishDialog close={dismiss} />;
     case "commandPalette":
       return <CommandPalette close={dismiss} />;
   }

@@ -5,8 +5,15 @@ import { getErrorMessage } from "../api/api-error.js";
 import { Dialog } from "../components/dialog.js";
 import { formatRelativeTime } from "../util/format-time.js";
 import { DESIGN_PERMISSION, useDenied } from "../store/me-store.js";
+import { VersionDiff } from "../release-views/version-diff.js";
+import { useReleases } from "../release-views/use-releases.js";
 
-/** The saved versions of the open agent: view one, or restore it into the document (undoable). */
+const count = (value: number, word: string) => `${value} ${word}${value === 1 ? "" : "s"}`;
+
+/**
+ * The saved versions of the open agent: view one (what changed since the one before, or another version or
+ * channel, then its JSON), or restore it into the document (undoable).
+ */
 export function VersionsDialog({ close }: { close: () => void }): ReactElement {
   const editor = useEditor();
   const agentId = useDocument((state) => state.agentId);
@@ -15,6 +22,7 @@ export function VersionsDialog({ close }: { close: () => void }): ReactElement {
   const [viewed, setViewed] = useState<AgentRecord | null>(null);
   const [error, setError] = useState<string | null>(null);
   const restoreDenied = useDenied(DESIGN_PERMISSION);
+  const channels = useReleases((state) => state.channels);
 
   useEffect(() => {
     if (!agentId) return;
@@ -53,6 +61,17 @@ export function VersionsDialog({ close }: { close: () => void }): ReactElement {
                 <span className="list-title">
                   Version {entry.version}
                   {entry.version === current ? <span className="badge badge-muted">open</span> : null}
+                  {channels
+                    .filter((channel) => channel.version === entry.version)
+                    .map((channel) => (
+                      <span
+                        key={channel.name}
+                        className="badge badge-channel"
+                        title={`${channel.name} serves this version`}
+                      >
+                        {channel.name}
+                      </span>
+                    ))}
                 </span>
                 <span className="list-meta">
                   {entry.name} · {formatRelativeTime(entry.createdAt)}
@@ -82,12 +101,23 @@ export function VersionsDialog({ close }: { close: () => void }): ReactElement {
           {viewed ? (
             <>
               <p className="explain">
-                Version {viewed.version}: {viewed.spec.tools.length} tools, {viewed.spec.edges.length} edges,{" "}
-                {viewed.spec.groups.length} groups.
+                Version {viewed.version}: {count(viewed.spec.tools.length, "tool")},{" "}
+                {count(viewed.spec.edges.length, "edge")}, {count(viewed.spec.groups.length, "group")}.
               </p>
-              <pre className="code-block" data-testid="version-preview">
-                {JSON.stringify(viewed.spec, null, 2)}
-              </pre>
+              {agentId ? (
+                <VersionDiff
+                  agentId={agentId}
+                  version={viewed.version}
+                  versions={versions?.map((entry) => entry.version) ?? []}
+                  channels={channels}
+                />
+              ) : null}
+              <details className="version-json">
+                <summary>The spec as JSON</summary>
+                <pre className="code-block" data-testid="version-preview">
+                  {JSON.stringify(viewed.spec, null, 2)}
+                </pre>
+              </details>
             </>
           ) : (
             <p className="empty-note">Pick a version to see its spec.</p>

@@ -6,6 +6,7 @@ import { RunControl } from "../run-views/run-control.js";
 import { getIsDirty } from "../store/document-store.js";
 import { CommandButton } from "../components/command-button.js";
 import { Icon } from "../components/icon.js";
+import { ChannelBadges } from "../release-views/channel-badges.js";
 import { SettingsMenu } from "./settings-menu.js";
 
 function SaveStatus(): ReactElement {
@@ -79,6 +80,7 @@ export function AppHeader(): ReactElement {
           {name}
         </span>
         <SaveStatus />
+        <ChannelBadges />
         {offline ? (
           <span
             className="badge badge-muted doc-offline"
@@ -99,7 +101,9 @@ export function AppHeader(): ReactElement {
         <CommandButton command="import" icon="upload" showLabel collapsible />
         <CommandButton command="export" icon="download" showLabel collapsible />
         <CommandButton command="versions" icon="history" showLabel collapsible />
+        <CommandButton command="release" icon="flag" showLabel collapsible testId="release-open" />
         <CommandButton command="use-agent" icon="link" showLabel testId="use-agent" />
+        <CommandButton command="publish" icon="globe" showLabel collapsible testId="publish-open" />
         <span className="toolbar-gap" />
         <IssuesChip />
         <CommandButton command="save" icon="save" showLabel variant="primary" testId="save-button" />

@@ -76,6 +76,7 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, string>> = {
   save: "agents:write",
   "new-agent": "agents:write",
   import: "agents:write",
+  release: "agents:write",
   undo: "agents:write",
   redo: "agents:write",
 };

@@ -28,9 +28,15 @@ export interface DialogMap {
   import: { props: Record<string, never>; result: true };
   export: { props: Record<string, never>; result: true };
   versions: { props: Record<string, never>; result: true };
+  /** Points a channel at a saved version (`channel`: the one to start with). */
+  release: { props: { channel?: string }; result: true };
+  /** The agent's releases by channel, with Roll back. */
+  releases: { props: { channel?: string }; result: true };
   shortcuts: { props: Record<string, never>; result: true };
   toolTest: { props: { tool: string }; result: true };
   useAgent: { props: Record<string, never>; result: true };
+  /** Publish → Public chat: the agent's chat for people, its link, snippet and preview. */
+  publish: { props: Record<string, never>; result: true };
   commandPalette: { props: Record<string, never>; result: true };
 }
 export type DialogKind = keyof DialogMap;
