@@ -50,8 +50,11 @@ export interface ChatStoreState {
   newChat(): void;
   /** Back to the list. */
   leaveSession(): void;
-  /** Sends the next turn (opening a session first in a new chat); resolves its run id, null when refused. */
-  send(query: string): Promise<string | null>;
+  /**
+   * Sends the next turn (opening a session first in a new chat, on `target`: the latest save unless a
+   * channel or version is named); resolves its run id, null when refused.
+   */
+  send(query: string, target?: { channel: string } | { agentVersion: number }): Promise<string | null>;
   /** Answers the pause of a turn; a pause answered first elsewhere is `already_answered`. */
   resume(runId: string, input: ResumeInput): Promise<ResumeResult>;
   /** Applies (`approve`) or rejects a pending merge, with a note. */

@@ -38,6 +38,21 @@ function getSend(store: ChatStore, query: string) {
 const asRun = (events: readonly RunEvent[], runId: string) => events.map((event) => ({ ...event, runId }));
 
 describe("chat store", () => {
+  it("opens a new chat on the channel or version it is given, the latest save without one", async () => {
+    const { api, store } = setup();
+    const { spec } = getRunFixture("support-triage");
+    api.addVersion(spec, 1);
+    await store.getState().watchAgent(spec.id);
+    store.getState().newChat();
+    await store.getState().send("first", { channel: "production" });
+    store.getState().newChat();
+    await store.getState().send("second", { agentVersion: 1 });
+    expect(api.sessionRequests).toEqual([
+      { agentId: spec.id, channel: "production" },
+      { agentId: spec.id, agentVersion: 1 },
+    ]);
+  });
+
   it("opens a session with a new chat's first message, streams the turn and follows it until its run ends", async () => {
     const { api, runs, store, thread } = setup();
     const { spec, events } = getRunFixture("support-triage");

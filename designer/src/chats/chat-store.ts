@@ -216,7 +216,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
         set({ ...NO_SESSION, error: null });
       },
 
-      async send(query) {
+      async send(query, target = { channel: LATEST_CHANNEL }) {
         const text = query.trim();
         const agentId = get().agentId;
         if (text === "" || agentId === null || get().sending) return null;
@@ -224,8 +224,8 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
         try {
           let sessionId = get().sessionId;
           if (sessionId === null) {
-            // the designer's chat talks to the latest save, not to what production serves callers
-            sessionId = (await api.createSession({ agentId, channel: LATEST_CHANNEL })).sessionId;
+            // the designer's chat talks to the latest save (unless told), not to what production serves callers
+            sessionId = (await api.createSession({ agentId, ...target })).sessionId;
             if (!(await get().openSession(sessionId))) return null;
             void refreshSessions();
           }

@@ -1,7 +1,9 @@
+import { LATEST_CHANNEL } from "@waddle/protocol";
 import type { Editor } from "../editor/editor-context.js";
 import { getIsDirty } from "../store/document-store.js";
 import type { ResumeInput } from "../runs/run-store.js";
-import { getRunPanelStore } from "./panel/run-panel-store.js";
+import { getPanelRunTarget, getRunPanelStore } from "./panel/run-panel-store.js";
+import { getRunTargetRequest } from "../releases/run-target.js";
 
 /**
  * What the run panel, the header's Run control and the nodes' approval buttons do: start a run of the
@@ -19,7 +21,10 @@ export function openRunHistory(editor: Editor): void {
   getRunPanelStore(editor).getState().set({ open: true, tab: "history" });
 }
 
-/** Starts a run of the saved agent with the panel's query; `save` saves unsaved changes first. */
+/**
+ * Starts a run of the saved agent with the panel's query, on the picked target (the latest save unless a
+ * channel or version was picked); `save` saves unsaved changes first and runs that latest save.
+ */
 export async function startRunFromPanel(
   editor: Editor,
   options: { save: boolean; offline?: boolean },
@@ -40,10 +45,13 @@ export async function startRunFromPanel(
   if (agentId === null) return false;
   panel.getState().set({ notice: null, editingToken: null, tab: "run" });
   editor.runs.getState().clearError();
+  const target = options.save
+    ? { channel: LATEST_CHANNEL }
+    : getRunTargetRequest(getPanelRunTarget(panel.getState(), agentId));
   return (
     (await editor.runs
       .getState()
-      .startRun({ agentId, query, ...(options.offline ? { offline: true } : {}) })) !== null
+      .startRun({ agentId, query, ...target, ...(options.offline ? { offline: true } : {}) })) !== null
   );
 }
 

@@ -1,17 +1,21 @@
 import type { Editor } from "../../editor/editor-context.js";
 import { getLiveTurnRunId } from "../../chats/get-live-turn.js";
 import { getChatViewStore } from "./use-chat-store.js";
+import { getPanelRunTarget, getRunPanelStore } from "../panel/run-panel-store.js";
+import { getRunTargetRequest } from "../../releases/run-target.js";
 
 /**
  * What the Chat tab does beyond the chat store: a turn sent is shown live on the canvas (as the Run tab
  * shows the run it starts), and a turn or task picked in the thread opens there as today's run view.
  */
 
-/** Sends the typed message as the next turn; on success the box empties and the turn shows on the canvas. */
+/** Sends the typed message as the next turn (a new chat on the picked target); on success the box empties and the turn shows on the canvas. */
 export async function sendChatMessage(editor: Editor): Promise<boolean> {
   const view = getChatViewStore(editor);
   const message = view.getState().message;
-  const runId = await editor.chats.getState().send(message);
+  const panel = getRunPanelStore(editor).getState();
+  const target = getRunTargetRequest(getPanelRunTarget(panel, editor.chats.getState().agentId));
+  const runId = await editor.chats.getState().send(message, target);
   if (runId === null) return false;
   if (view.getState().message === message) view.getState().set({ message: "" });
   void editor.runs.getState().openRun(runId);

@@ -6,6 +6,14 @@ import { getSendState } from "../../chats/get-send-state.js";
 import { sendChatMessage } from "./chat-actions.js";
 import { useDenied } from "../../store/me-store.js";
 import { getChatViewStore, useChatView, useChats } from "./use-chat-store.js";
+import { getPanelRunTarget, useRunPanel } from "../panel/run-panel-store.js";
+import type { RunTargetChoice } from "../../releases/run-target.js";
+
+/** What a new chat starts on, as the Run/Chat target picker says: "the latest save", "production", "v7". */
+function getNewChatTarget(target: RunTargetChoice): string {
+  if (target.kind === "channel") return target.channel;
+  return target.kind === "version" ? `v${target.version}` : "the latest save";
+}
 
 /**
  * The message box and Send. Send is off, with the reason beside it, while a turn runs or waits for a
@@ -22,6 +30,7 @@ export function ChatComposer(props: { lastTurn: ChatThreadTurn | null }): ReactE
   const loading = useChats((state) => state.loading);
   const baseVersion = useDocument((state) => state.baseVersion);
   const startDenied = useDenied("runs:start");
+  const target = useRunPanel((panel) => getPanelRunTarget(panel, agentId));
   const state = getSendState({
     agentId,
     closed: record?.status === "closed",
@@ -34,7 +43,7 @@ export function ChatComposer(props: { lastTurn: ChatThreadTurn | null }): ReactE
   const reason = startDenied ?? (state.ok || state.block === "empty" ? null : state.reason);
   const versionNote =
     record !== null && baseVersion !== null && baseVersion > record.agentVersion
-      ? `This chat runs v${record.agentVersion}; the agent is now v${baseVersion}. A new chat runs the latest.`
+      ? `This chat runs v${record.agentVersion}; the agent is now v${baseVersion}. A new chat runs ${getNewChatTarget(target)}.`
       : null;
   const send = () => {
     if (state.ok && startDenied === null) void sendChatMessage(editor);

@@ -6,6 +6,7 @@ import { filterSessions } from "../../chats/session-list.js";
 import { formatRelativeTime } from "../../util/format-time.js";
 import { getChatViewStore, useChatView, useChats } from "./use-chat-store.js";
 import { openChatSession } from "./chat-actions.js";
+import { RunTargetPicker } from "../panel/run-target-picker.js";
 
 const STATUS_LABELS = { idle: "idle", running: "running", waiting: "waiting", closed: "closed" } as const;
 
@@ -38,6 +39,7 @@ export function ChatSessionList(): ReactElement {
           New chat
         </button>
       </div>
+      <RunTargetPicker what="chat" />
       {!loaded ? (
         <p className="run-empty">Loading chats…</p>
       ) : sessions.length === 0 ? (

@@ -9,6 +9,7 @@ import { openRunOnCanvas } from "./chat-actions.js";
 import { ChatComposer } from "./chat-composer.js";
 import { ChatTray } from "./chat-tray.js";
 import { ChatTurn } from "./chat-turn.js";
+import { RunTargetPicker } from "../panel/run-target-picker.js";
 import { useDenied } from "../../store/me-store.js";
 import { getChatViewStore, useChatView, useChats } from "./use-chat-store.js";
 
@@ -123,6 +124,7 @@ export function ChatThreadView(): ReactElement {
           New chat
         </button>
       </div>
+      {record === null && !loading ? <RunTargetPicker what="chat" /> : null}
       {record ? (
         <div
           className="chat-meta"
@@ -133,7 +135,10 @@ export function ChatThreadView(): ReactElement {
           <span className={`run-history-status is-${record.status === "waiting" ? "paused" : record.status}`}>
             {record.status}
           </span>
-          <span>v{record.agentVersion}</span>
+          <span>
+            v{record.agentVersion}
+            {record.channel ? ` · ${record.channel}` : ""}
+          </span>
           <span>
             {record.turns.length === 1 ? "1 turn" : `${record.turns.length} turns`} ·{" "}
             {formatCount(getRunTokens(record.usage))} tokens

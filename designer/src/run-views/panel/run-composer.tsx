@@ -5,7 +5,8 @@ import { getIsDirty } from "../../store/document-store.js";
 import { useRunStore } from "../use-run-store.js";
 import { getModelLabel } from "./get-model-label.js";
 import { cancelShownRun, startRunFromPanel } from "../run-actions.js";
-import { getRunPanelStore, useRunPanel } from "./run-panel-store.js";
+import { getPanelRunTarget, getRunPanelStore, useRunPanel } from "./run-panel-store.js";
+import { RunTargetPicker } from "./run-target-picker.js";
 import { RunModelWarning } from "./run-model-warning.js";
 import { OfflineModelNotice } from "./offline-model-notice.js";
 import { useCredentialsCheck } from "./use-credentials-check.js";
@@ -30,6 +31,8 @@ export function RunComposer(): ReactElement {
   const queryId = useId();
   const agentId = useDocument((state) => state.agentId);
   const query = useRunPanel((state) => (state.queryAgentId === agentId ? state.query : ""));
+  // a picked channel or version runs as it is: Save and run (which runs the save) is for the latest save
+  const onLatest = useRunPanel((state) => getPanelRunTarget(state, agentId).kind === "latest");
   const version = useDocument((state) => state.baseVersion);
   const dirty = useDocument(getIsDirty);
   const llm = useDocument((state) => state.spec.llm);
@@ -77,6 +80,7 @@ export function RunComposer(): ReactElement {
         if (canStart) start(false);
       }}
     >
+      <RunTargetPicker what="run" />
       <div
         className={`run-model${label.offline ? " is-offline" : ""}`}
         title={label.title}
@@ -138,12 +142,13 @@ export function RunComposer(): ReactElement {
         </p>
       ) : dirty ? (
         <p className="run-dirty-note" data-testid="run-unsaved-note">
-          Unsaved changes: Run starts the saved version {version === null ? "" : `v${version}`}; Save and run
-          saves them first.
+          {onLatest
+            ? `Unsaved changes: Run starts the saved version ${version === null ? "" : `v${version}`}; Save and run saves them first.`
+            : "Unsaved changes: Run starts the version picked above, without them."}
         </p>
       ) : null}
       <div className="run-actions">
-        {dirty || agentId === null ? (
+        {(dirty && onLatest) || agentId === null ? (
           <button
             type="button"
             className="btn btn-primary"
@@ -157,7 +162,7 @@ export function RunComposer(): ReactElement {
         ) : null}
         <button
           type="submit"
-          className={`btn${dirty || agentId === null ? "" : " btn-primary"}`}
+          className={`btn${(dirty && onLatest) || agentId === null ? "" : " btn-primary"}`}
           data-testid="run-start"
           disabled={!canStart}
           title={
@@ -167,10 +172,12 @@ export function RunComposer(): ReactElement {
                 ? "Save the agent first"
                 : blocked
                   ? "The agent's model cannot be used here: fix it above, or run on the offline model instead"
-                  : `Run version ${version ?? ""} with this query`
+                  : onLatest
+                    ? `Run version ${version ?? ""} with this query`
+                    : "Run the version picked above with this query"
           }
         >
-          {dirty && agentId !== null ? `Run saved v${version ?? ""}` : "Run"}
+          {dirty && onLatest && agentId !== null ? `Run saved v${version ?? ""}` : "Run"}
         </button>
         {blocked ? (
           <button

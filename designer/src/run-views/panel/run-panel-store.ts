@@ -3,6 +3,7 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import { useEditor, type Editor } from "../../editor/editor-context.js";
 import { useRunStore } from "../use-run-store.js";
 import type { ForkTarget } from "../fork/fork-edit-model.js";
+import { LATEST_TARGET, type RunTargetChoice } from "../../releases/run-target.js";
 
 export type RunPanelTab = "run" | "chat" | "history" | "compare" | "tests";
 
@@ -28,6 +29,9 @@ export interface RunPanelState {
   focusQuery: boolean;
   /** Where the open **Fork from here** dialog forks (null: closed). */
   forking: ForkTarget | null;
+  /** What Run and a new chat start (the latest save unless picked), for `targetAgentId` only. */
+  target: RunTargetChoice;
+  targetAgentId: string | null;
   set(patch: Partial<Omit<RunPanelState, "set">>): void;
 }
 
@@ -43,6 +47,8 @@ export function createRunPanelStore(): RunPanelStore {
     notice: null,
     focusQuery: false,
     forking: null,
+    target: LATEST_TARGET,
+    targetAgentId: null,
     set: (patch) => set(patch),
   }));
 }
@@ -61,6 +67,11 @@ export function getRunPanelStore(editor: Editor): RunPanelStore {
 
 export function useRunPanel<T>(selector: (state: RunPanelState) => T): T {
   return useStore(getRunPanelStore(useEditor()), selector);
+}
+
+/** What Run and a new chat start for the agent: the choice made for it, else the latest save. */
+export function getPanelRunTarget(state: RunPanelState, agentId: string | null): RunTargetChoice {
+  return state.targetAgentId !== null && state.targetAgentId === agentId ? state.target : LATEST_TARGET;
 }
 
 /** The run panel takes the right column while it is open or a run is shown (the inspector is then hidden). */
