@@ -56,6 +56,8 @@ describe("createRunsApi", () => {
     ]);
     expect(calls[0]?.body).toEqual({ agentId: "test-agent", query: "q" });
     expect(calls[5]?.body).toEqual({ resumeToken: "t", decision: "approve" });
+    await expect(client.listRuns({ agentId: "test-agent", rating: "down" })).resolves.toHaveLength(1);
+    expect(calls.at(-1)?.url).toBe("/api/runs?agentId=test-agent&rating=down");
   });
 
   it("validates run answers with the protocol schemas", async () => {

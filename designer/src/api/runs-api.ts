@@ -5,6 +5,7 @@ import {
   RunStatus,
   StartRunResponse,
   type ForkRunRequestInput,
+  type Rating,
   type ResumeRequest,
   type RunEvent,
   type StartRunRequest,
@@ -23,6 +24,8 @@ export interface ListRunsOptions {
   limit?: number;
   /** `run` (the server's default): no test cases' runs; `test`: only those; `all`: both. */
   purpose?: "run" | "test" | "all";
+  /** Only runs a public chat visitor rated so. */
+  rating?: Rating;
 }
 
 /** `/api/runs`: start, list, read, cancel, resume and fork runs. */
@@ -44,6 +47,7 @@ export function createRunsApi(http: ApiRequester) {
       }
       if (options.limit !== undefined) query.set("limit", String(options.limit));
       if (options.purpose !== undefined) query.set("purpose", options.purpose);
+      if (options.rating !== undefined) query.set("rating", options.rating);
       return (await http.json("GET", withQuery("/api/runs", query), RunsListResponse)).runs;
     },
 

@@ -1,4 +1,4 @@
-import type { AgentSpec, ResumeDecision, RunRecord, RunStatus } from "@waddle/protocol";
+import type { AgentSpec, Rating, ResumeDecision, RunRecord, RunStatus } from "@waddle/protocol";
 import type { StoreApi } from "zustand/vanilla";
 import type { AgentsApi } from "../api/agents-api.js";
 import type { RunsApi } from "../api/runs-api.js";
@@ -77,6 +77,8 @@ export interface RunStoreState {
   statusFilter: RunStatus[] | null;
   /** The run list holds test cases' runs too (History's "Show test runs"); off by default. */
   showTestRuns: boolean;
+  /** Only runs a public chat visitor rated so (null: any run). */
+  ratingFilter: Rating | null;
   replay: ReplayState;
   compare: CompareState | null;
   selectedCallId: string | null;
@@ -106,6 +108,7 @@ export interface RunStoreState {
   watchAgent(agentId: string | null): Promise<void>;
   setStatusFilter(statuses: RunStatus[] | null): Promise<void>;
   setShowTestRuns(show: boolean): Promise<void>;
+  setRatingFilter(rating: Rating | null): Promise<void>;
   refreshRuns(): Promise<void>;
   seek(position: number): void;
   play(): void;

@@ -229,6 +229,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       runsLoaded: false,
       statusFilter: null,
       showTestRuns: false,
+      ratingFilter: null,
       replay: INITIAL_REPLAY,
       connection: "connecting",
       error: null,
@@ -343,6 +344,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       watchAgent: list.watchAgent,
       setStatusFilter: list.setStatusFilter,
       setShowTestRuns: list.setShowTestRuns,
+      setRatingFilter: list.setRatingFilter,
       refreshRuns: list.refreshRuns,
 
       seek(position) {

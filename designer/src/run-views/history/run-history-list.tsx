@@ -1,3 +1,4 @@
+import type { Rating } from "@waddle/protocol";
 import type { ReactElement } from "react";
 import { formatCost, formatCount, formatDuration } from "../../util/format-metrics.js";
 import { formatStartTime } from "../../util/format-time.js";
@@ -22,6 +23,9 @@ export interface RunHistoryListProps {
   /** Test cases' runs are listed too. */
   showTestRuns: boolean;
   onShowTestRuns(show: boolean): void;
+  /** Only runs a public chat visitor rated so (null: any). */
+  ratingFilter: Rating | null;
+  onRatingFilter(rating: Rating | null): void;
 }
 
 /** The agent's runs with their figures, status chips and two picks to compare (presentational). */
@@ -55,6 +59,7 @@ export function RunHistoryList(props: RunHistoryListProps): ReactElement {
           />
           Show test runs
         </label>
+        <RatingFilter value={props.ratingFilter} onChange={props.onRatingFilter} />
       </div>
       {props.total > 1 ? (
         <div className="run-history-compare">
@@ -146,6 +151,7 @@ function RunHistoryItem(props: {
           <span className="run-history-time">{start || "not started"}</span>
           <DecisionMark count={row.edited} decision="edit" />
           <DecisionMark count={row.rejected} decision="reject" />
+          <RatingMark rating={row.rating} comment={row.ratingComment} />
           <span className="run-history-tag">v{row.agentVersion}</span>
           {row.offline ? <span className="run-history-tag">offline</span> : null}
           {row.test ? (
@@ -155,6 +161,11 @@ function RunHistoryItem(props: {
           ) : null}
         </span>
         <span className="run-history-query">{row.query}</span>
+        {row.ratingComment ? (
+          <span className="run-history-comment" data-testid="run-history-comment">
+            <span className="runs-visually-hidden">Visitor's comment: </span>“{row.ratingComment}”
+          </span>
+        ) : null}
         <span className="run-history-metrics">
           <Metric label="Duration" value={formatDuration(row.durationMs)} />
           <Metric label="Steps" value={row.steps === null ? "—" : String(row.steps)} />
@@ -202,6 +213,58 @@ function Metric({ label, value }: { label: string; value: string }): ReactElemen
     <span className="run-metric" title={label} data-testid="run-history-metric" data-metric={label}>
       <span className="run-metric-label">{label}</span>
       <span className="run-metric-value">{value}</span>
+    </span>
+  );
+}
+
+const RATING_OPTIONS = [
+  { value: "", label: "Any rating" },
+  { value: "up", label: "Rated up" },
+  { value: "down", label: "Rated down" },
+] as const;
+
+/** Only the runs a public chat visitor rated up, or down (asked of the server: `?rating=`). */
+function RatingFilter(props: { value: Rating | null; onChange(rating: Rating | null): void }): ReactElement {
+  return (
+    <label className="run-history-rating-filter" title="Runs of the public chat that a visitor rated">
+      <span className="runs-visually-hidden">Rating</span>
+      <select
+        className="input"
+        value={props.value ?? ""}
+        data-testid="run-history-rating-filter"
+        onChange={(event) => {
+          const value = event.currentTarget.value;
+          props.onChange(value === "up" || value === "down" ? value : null);
+        }}
+      >
+        {RATING_OPTIONS.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A public chat visitor's thumbs up or down on the run's answer. */
+function RatingMark({
+  rating,
+  comment,
+}: {
+  rating: Rating | null;
+  comment: string | null;
+}): ReactElement | null {
+  if (rating === null) return null;
+  const text = rating === "up" ? "rated up" : "rated down";
+  return (
+    <span
+      className={`run-history-rating is-${rating}`}
+      data-testid="run-history-rating"
+      data-rating={rating}
+      title={`A visitor of the public chat ${text} this answer${comment ? `: “${comment}”` : ""}`}
+    >
+      {rating === "up" ? "👍" : "👎"} {text}
     </span>
   );
 }

@@ -66,6 +66,19 @@ describe("getRunHistoryRow", () => {
     expect(run({ approve: 0, edit: 0, reject: 1 })).toMatchObject({ edited: 0, rejected: 1 });
     expect(run()).toMatchObject({ edited: 0, rejected: 0 });
   });
+  it("shows a public chat visitor's rating and comment", () => {
+    const rated = makeRun("r", "finished", "2025-03-03T12:00:00Z", {
+      rating: { rating: "down", comment: "Wrong order number", ratedAt: "2025-03-03T12:01:00Z" },
+    });
+    expect(getRunHistoryRow(rated, now)).toMatchObject({
+      rating: "down",
+      ratingComment: "Wrong order number",
+    });
+    expect(getRunHistoryRow(makeRun("s", "finished", null), now)).toMatchObject({
+      rating: null,
+      ratingComment: null,
+    });
+  });
   it("prefers the server's summary fields", () => {
     const run = { ...makeRun("c", "finished", "2025-03-03T12:00:00Z"), steps: 7, durationMs: 1234 };
     expect(getRunHistoryRow(run, now)).toMatchObject({ steps: 7, durationMs: 1234 });

@@ -1,4 +1,4 @@
-import { getRunTokens, type RunRecord, type RunStatus } from "@waddle/protocol";
+import { getRunTokens, type Rating, type RunRecord, type RunStatus } from "@waddle/protocol";
 
 /** The status chips of the run history; each stands for one or more run statuses. */
 export const HISTORY_FILTERS = [
@@ -33,6 +33,9 @@ export interface RunHistoryRow {
   edited: number;
   /** Pauses a person turned down (`reject`): the row marks the run. */
   rejected: number;
+  /** A public chat visitor's rating of the answer, and their comment. */
+  rating: Rating | null;
+  ratingComment: string | null;
 }
 
 /** True when the run may still change (its events are still coming or it waits for a decision). */
@@ -75,6 +78,8 @@ export function getRunHistoryRow(run: RunRecord, now: number): RunHistoryRow {
     test: run.purpose === "test",
     edited: run.decisions?.edit ?? 0,
     rejected: run.decisions?.reject ?? 0,
+    rating: run.rating?.rating ?? null,
+    ratingComment: run.rating?.comment ?? null,
   };
 }
 

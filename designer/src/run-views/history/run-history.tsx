@@ -24,6 +24,7 @@ export function RunHistory(): ReactElement {
   const openRunId = useRunStore((state) => (state.mode === "edit" ? null : state.runId));
   const error = useRunStore((state) => (state.error?.kind === "runs" ? state.error.message : null));
   const showTestRuns = useRunStore((state) => state.showTestRuns);
+  const ratingFilter = useRunStore((state) => state.ratingFilter);
   const [filter, setFilter] = useState<HistoryFilter>("all");
   const [picks, setPicks] = useState<string[]>([]);
   // a running run's duration counts up while it is listed
@@ -73,6 +74,8 @@ export function RunHistory(): ReactElement {
       error={error}
       showTestRuns={showTestRuns}
       onShowTestRuns={(show) => void editor.runs.getState().setShowTestRuns(show)}
+      ratingFilter={ratingFilter}
+      onRatingFilter={(rating) => void editor.runs.getState().setRatingFilter(rating)}
     />
   );
 }

@@ -14,7 +14,7 @@ interface Watch {
 }
 
 /**
- * The run store's list of the agent's runs: loaded over REST (status filter, limit) and kept live from
+ * The run store's list of the agent's runs: loaded over REST (status and rating filters, limit) and kept live from
  * `run_updated` (upsert by id, newest first), updates heard during a load kept over its answer.
  */
 export function createRunListActions(input: {
@@ -25,7 +25,10 @@ export function createRunListActions(input: {
   runsLimit?: number;
   /** Every run update of the watched agent (the store refreshes the open run from it). */
   onRun: (run: RunRecord) => void;
-}): Pick<RunStoreState, "watchAgent" | "setStatusFilter" | "setShowTestRuns" | "refreshRuns"> & {
+}): Pick<
+  RunStoreState,
+  "watchAgent" | "setStatusFilter" | "setShowTestRuns" | "setRatingFilter" | "refreshRuns"
+> & {
   dispose(): void;
 } {
   const { api, transport, get, set } = input;
@@ -43,13 +46,14 @@ export function createRunListActions(input: {
     if (current === null) return;
     const generation = ++current.generation;
     current.buffered = [];
-    const { statusFilter, showTestRuns } = get();
+    const { statusFilter, showTestRuns, ratingFilter } = get();
     try {
       const list = await api.listRuns({
         agentId: current.agentId,
         ...(statusFilter ? { status: statusFilter } : {}),
         limit: input.runsLimit ?? 100,
         ...(showTestRuns ? { purpose: "all" as const } : {}),
+        ...(ratingFilter ? { rating: ratingFilter } : {}),
       });
       if (watched !== current || current.generation !== generation) return;
       let runs = sortRuns(list);
@@ -82,6 +86,11 @@ export function createRunListActions(input: {
       if (get().showTestRuns === showTestRuns) return;
       // the list already shown stays while the other one loads: a toggle does not blank History
       set({ showTestRuns });
+      await loadRuns();
+    },
+    async setRatingFilter(ratingFilter) {
+      if (get().ratingFilter === ratingFilter) return;
+      set({ ratingFilter, runs: [], runsLoaded: false });
       await loadRuns();
     },
     refreshRuns: loadRuns,

@@ -29,6 +29,23 @@ describe("upsertRun", () => {
     expect(upsertRun([test, ...runs], { ...test, status: "paused" })).toEqual(runs);
   });
 
+  it("under a rating filter, holds only runs a visitor rated so", () => {
+    const rated = (id: string, rating: "up" | "down") => ({
+      ...run(id, "2025-01-02", "finished"),
+      rating: { rating, comment: null, ratedAt: "2025-01-02T00:00:00Z" },
+    });
+    const runs = [rated("a", "down")];
+    expect(upsertRun(runs, run("b", "2025-01-03", "finished"), { rating: "down" })).toBe(runs);
+    expect(upsertRun(runs, rated("c", "up"), { rating: "down" })).toBe(runs);
+    // same time: the newcomer goes first
+    expect(upsertRun(runs, rated("d", "down"), { rating: "down" }).map((item) => item.id)).toEqual([
+      "d",
+      "a",
+    ]);
+    // rated again, the other way: it leaves the list
+    expect(upsertRun(runs, rated("a", "up"), { rating: "down" })).toEqual([]);
+  });
+
   it("puts a run that tells no time first", () => {
     expect(sortRuns([run("a", "2025-01-01"), run("new")]).map((item) => item.id)).toEqual(["new", "a"]);
   });

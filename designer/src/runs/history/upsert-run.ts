@@ -1,21 +1,26 @@
-import type { RunRecord, RunStatus } from "@waddle/protocol";
+import type { Rating, RunRecord, RunStatus } from "@waddle/protocol";
 
 /** When a run was made, for newest-first order (a run not yet started sorts by its creation). */
 // A run that tells no time yet is the newest.
 const getRunTime = (run: RunRecord): string => run.createdAt ?? run.startedAt ?? "\uffff";
 
-/** Which runs the agent's run list holds: some statuses (null: all), and test cases' runs or not. */
+/**
+ * Which runs the agent's run list holds: some statuses (null: all), test cases' runs or not, and only
+ * those a public chat visitor rated so (null: any).
+ */
 export interface RunListFilter {
   statuses?: readonly RunStatus[] | null;
   showTestRuns?: boolean;
+  rating?: Rating | null;
 }
 
 /** The list filter of a run store's state. */
 export function getRunListFilter(state: {
   statusFilter: readonly RunStatus[] | null;
   showTestRuns: boolean;
+  ratingFilter: Rating | null;
 }): RunListFilter {
-  return { statuses: state.statusFilter, showTestRuns: state.showTestRuns };
+  return { statuses: state.statusFilter, showTestRuns: state.showTestRuns, rating: state.ratingFilter };
 }
 
 /**
@@ -29,9 +34,11 @@ export function upsertRun(
   filter: RunListFilter = {},
 ): RunRecord[] {
   const index = runs.findIndex((candidate) => candidate.id === run.id);
-  const { statuses = null, showTestRuns = false } = filter;
+  const { statuses = null, showTestRuns = false, rating = null } = filter;
   const passes =
-    (statuses === null || statuses.includes(run.status)) && (showTestRuns || run.purpose !== "test");
+    (statuses === null || statuses.includes(run.status)) &&
+    (showTestRuns || run.purpose !== "test") &&
+    (rating === null || run.rating?.rating === rating);
   if (!passes)
     return index === -1 ? (runs as RunRecord[]) : runs.filter((candidate) => candidate.id !== run.id);
   const next = index === -1 ? [run, ...runs] : runs.map((candidate, at) => (at === index ? run : candidate));
