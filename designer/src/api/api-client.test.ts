@@ -7,6 +7,7 @@ import type { ApiRequester } from "./api-requester.js";
 import { createCredentialsApi } from "./credentials-api.js";
 import { createDraftsApi } from "./drafts-api.js";
 import { createKeysApi } from "./keys-api.js";
+import { createPublicChatApi } from "./public-chat-api.js";
 import { createReleasesApi } from "./releases-api.js";
 import { createRunsApi } from "./runs-api.js";
 import { createSessionsApi } from "./sessions-api.js";
@@ -26,6 +27,7 @@ describe("createApiClient", () => {
       createToolsApi,
       createCredentialsApi,
       createKeysApi,
+      createPublicChatApi,
       createReleasesApi,
       createShadowApi,
     ].flatMap((create) => Object.keys(create(http)));
