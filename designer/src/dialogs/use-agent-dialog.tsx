@@ -3,8 +3,9 @@ import { Dialog } from "../components/dialog.js";
 import { Icon } from "../components/icon.js";
 import { useDocument, useEditor, useServer } from "../editor/editor-context.js";
 import { getUseSnippets, TOKEN_PLACEHOLDER, type UseSnippet } from "./get-use-snippets.js";
+import { UsePublicChatSection } from "./use-public-chat-section.js";
 
-/** **Use**: how to call the open agent from code, each snippet with a copy button. */
+/** **Use**: how to call the open agent from code, each snippet with a copy button, and its public chat. */
 export function UseAgentDialog({ close }: { close: () => void }): ReactElement {
   const editor = useEditor();
   const agentId = useDocument((state) => state.agentId);
@@ -75,6 +76,7 @@ export function UseAgentDialog({ close }: { close: () => void }): ReactElement {
             <pre className="mono use-snippet-text">{snippet.text}</pre>
           </section>
         ))}
+        <UsePublicChatSection agentId={agentId} />
       </div>
     </Dialog>
   );
