@@ -174,6 +174,24 @@ test("a failing case blocks a release and says why; the fix is released, served 
   expect(served.answer).toBe("The sky is blue again.");
   expect(await getRun(request, served.runId)).toMatchObject({ agentVersion: 3, channel: "production" });
 
+  // A shadow comparison of v4 on what production served (that /v1 call): its tool call is answered from the
+  // recording, never run, so v4 takes the same path to the same answer.
+  await page.getByTestId("release-open").click();
+  await expect(dialog.getByTestId("release-diff")).toHaveAttribute("data-from", "3");
+  const shadow = dialog.getByTestId("release-shadow");
+  await expect(shadow).toContainText("No shadow report yet for v4");
+  await shadow.getByTestId("release-shadow-run").click();
+  await expect(shadow).toContainText("v4 against production (v3) · 1 case");
+  await expect(shadow).toContainText("1 of 1 same tools · 1 same answer · 0 calls not recorded");
+  await expect(shadow.getByTestId("release-shadow-attach")).toBeChecked();
+  await shadow.getByRole("button", { name: "Show the case" }).click();
+  await expect(shadow.getByTestId("release-shadow-cases")).toContainText("same tools");
+  await expect(shadow.getByTestId("release-shadow-cases")).toContainText("The sky is blue again.");
+  await shadow.scrollIntoViewIfNeeded();
+  await attachScreenshot(page, testInfo, "releases-dialog-shadow");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+
   // The picker runs what a channel serves, or one version, and says so.
   const picker = page.getByTestId("run-target-picker");
   await picker.selectOption("channel:staging");

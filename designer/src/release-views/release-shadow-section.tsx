@@ -157,7 +157,11 @@ export function ReleaseShadowSection(props: {
                   aria-expanded={opened !== null}
                   onClick={() => void open()}
                 >
-                  {opened ? "Hide the cases" : `Show the ${latest.totals.cases} cases`}
+                  {opened
+                    ? "Hide the cases"
+                    : latest.totals.cases === 1
+                      ? "Show the case"
+                      : `Show the ${latest.totals.cases} cases`}
                 </button>
               ) : null}
             </div>

@@ -38,7 +38,7 @@ export function getShadowSummary(report: ShadowReportSummary): ShadowSummaryView
       ? "Nothing to replay"
       : [
           `${totals.sameTools} of ${totals.cases} same tools`,
-          `${totals.sameAnswer} same answers`,
+          `${totals.sameAnswer} same answer${totals.sameAnswer === 1 ? "" : "s"}`,
           `${totals.notRecorded} call${totals.notRecorded === 1 ? "" : "s"} not recorded`,
         ].join(" · ");
   const sides = [totals.baseline, totals.candidate] as const;
