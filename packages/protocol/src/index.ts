@@ -354,7 +354,6 @@ export {
   InboxItemAdded,
   InboxItemKind,
   InboxItemRemoved,
-  InboxItemResponse,
   InboxItemUpdated,
   InboxQuery,
   InboxResponse,
@@ -363,8 +362,6 @@ export {
   TIMEOUT_ACTOR,
   UNWATCH_INBOX,
   WATCH_INBOX,
-  WatchInboxAck,
-  WatchInboxMessage,
 } from "./inbox.js";
 export {
   CreateTriggerRequest,

@@ -24,6 +24,7 @@ import {
   type WaddleStore,
 } from "./waddle-store.js";
 import { MemoryReleaseStore } from "./releases/memory-release-store.js";
+import { MemoryPublicChatStores } from "./public/memory-public-stores.js";
 import { MemoryShadowStore } from "./shadow/memory-shadow-store.js";
 import { MemoryRunClaims } from "./memory-run-claims.js";
 import {
@@ -68,6 +69,7 @@ export class MemoryStore implements WaddleStore {
   readonly apiKeys = new MemoryApiKeyStore();
   readonly callRecords = new MemoryCallRecordStore();
   readonly releases = new MemoryReleaseStore();
+  readonly publicChat = new MemoryPublicChatStores();
   readonly shadows = new MemoryShadowStore();
   readonly a2aTasks = new MemoryA2aTaskStore();
   private closed = false;
@@ -196,6 +198,10 @@ export class MemoryStore implements WaddleStore {
       .filter((run) => options.statuses === undefined || options.statuses.includes(run.status))
       .filter((run) => options.purpose === undefined || (run.purpose ?? "run") === options.purpose)
       .filter((run) => options.channel === undefined || run.channel === options.channel)
+      .filter(
+        (run) =>
+          options.rating === undefined || this.publicChat.ratings.peek(run.id)?.rating === options.rating,
+      )
       .reverse();
     return structuredClone(options.limit === undefined ? runs : runs.slice(0, options.limit)).map(
       withRunSummary,

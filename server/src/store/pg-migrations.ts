@@ -321,4 +321,45 @@ export const PG_MIGRATIONS: readonly StoreMigration[] = [
       DROP TABLE shadow_reports;
     `,
   },
+  {
+    id: 16,
+    // Public chats, their visitors' sessions and ratings of runs (see the SQLite migration 19).
+    name: "public_chats",
+    sql: `
+      CREATE TABLE public_chats (
+        agent_id text PRIMARY KEY,
+        public_id text NOT NULL UNIQUE,
+        key_id text NOT NULL UNIQUE,
+        publishable_key text NOT NULL,
+        visitor_secret text NOT NULL,
+        settings text NOT NULL,
+        created_at text NOT NULL,
+        updated_at text NOT NULL,
+        updated_by text NOT NULL
+      );
+      CREATE TABLE public_chat_sessions (
+        position bigserial PRIMARY KEY,
+        session_id text NOT NULL UNIQUE,
+        public_id text NOT NULL,
+        agent_id text NOT NULL,
+        visitor_id text NOT NULL,
+        created_at text NOT NULL
+      );
+      CREATE INDEX public_chat_sessions_by_visitor ON public_chat_sessions (public_id, visitor_id);
+      CREATE TABLE run_ratings (
+        run_id text PRIMARY KEY,
+        agent_id text NOT NULL,
+        session_id text,
+        rating text NOT NULL,
+        comment text,
+        created_at text NOT NULL
+      );
+      CREATE INDEX run_ratings_by_rating ON run_ratings (rating);
+    `,
+    down: `
+      DROP TABLE run_ratings;
+      DROP TABLE public_chat_sessions;
+      DROP TABLE public_chats;
+    `,
+  },
 ];

@@ -11,10 +11,12 @@ import type pg from "pg";
 import { isUniqueViolation } from "./pg-errors.js";
 import { PgConnection, type OperationKind, type PgStoreOptions, type Query } from "./pg-connection.js";
 import { PgRunClaims } from "./pg-run-claims.js";
+import { getPgRunListQuery } from "./pg-run-list.js";
 import { appendRunEvents, assertFence, isStoreError, patchRun } from "./pg-run-writes.js";
 import { applyPgMigrations } from "./apply-pg-migrations.js";
 import { insertPgRow, pgParameter } from "./insert-pg-row.js";
 import { PgReleaseStore } from "./releases/pg-release-store.js";
+import { PgPublicChatStores } from "./public/pg-public-stores.js";
 import { PgShadowStore } from "./shadow/pg-shadow-store.js";
 import { PgDraftStore } from "./drafts/pg-draft-store.js";
 import { PgCredentialStore } from "./credentials/pg-credential-store.js";
@@ -81,6 +83,7 @@ export class PgStore implements WaddleStore {
   readonly releases = new PgReleaseStore((text, params, kind) => this.query(text, params, kind));
   readonly shadows = new PgShadowStore((text, params, kind) => this.query(text, params, kind));
   readonly a2aTasks = new PgA2aTaskStore((text, params, kind) => this.query(text, params, kind));
+  readonly publicChat = new PgPublicChatStores((text, params, kind) => this.query(text, params, kind));
   readonly sessions = new PgSessionStore(
     (text, params, kind) => this.query(text, params, kind),
     (body) => this.transaction("write", (query) => body(query)),
@@ -245,30 +248,8 @@ export class PgStore implements WaddleStore {
   }
 
   async listRuns(options: ListRunsOptions = {}): Promise<RunRecord[]> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (options.agentId !== undefined) {
-      params.push(options.agentId);
-      where.push(`agent_id = $${params.length}`);
-    }
-    if (options.statuses !== undefined) {
-      params.push([...options.statuses]);
-      where.push(`status = ANY($${params.length})`);
-    }
-    if (options.purpose !== undefined) {
-      params.push(options.purpose);
-      where.push(`COALESCE(origin::jsonb->>'purpose', 'run') = $${params.length}`);
-    }
-    if (options.channel !== undefined) {
-      params.push(options.channel);
-      where.push(`origin::jsonb->>'channel' = $${params.length}`);
-    }
-    params.push(options.limit ?? null);
-    const { rows } = await this.query(
-      `SELECT * FROM runs ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-         ORDER BY position DESC LIMIT $${params.length}`,
-      params,
-    );
+    const { sql, params } = getPgRunListQuery(options);
+    const { rows } = await this.query(sql, params);
     return (rows as RunRow[]).map(toRunRecord);
   }
 

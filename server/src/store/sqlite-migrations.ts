@@ -338,4 +338,45 @@ export const SQLITE_MIGRATIONS: readonly StoreMigration[] = [
       DROP TABLE shadow_reports;
     `,
   },
+  {
+    id: 19,
+    // Public chats (issue 33): one per agent, found by its public id and its key's lookup id; which visitor
+    // owns which session; a visitor's rating of a run (one per run, the latest).
+    name: "public_chats",
+    sql: `
+      CREATE TABLE public_chats (
+        agent_id TEXT PRIMARY KEY,
+        public_id TEXT NOT NULL UNIQUE,
+        key_id TEXT NOT NULL UNIQUE,
+        publishable_key TEXT NOT NULL,
+        visitor_secret TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        updated_by TEXT NOT NULL
+      );
+      CREATE TABLE public_chat_sessions (
+        session_id TEXT PRIMARY KEY,
+        public_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        visitor_id TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX public_chat_sessions_by_visitor ON public_chat_sessions (public_id, visitor_id);
+      CREATE TABLE run_ratings (
+        run_id TEXT PRIMARY KEY,
+        agent_id TEXT NOT NULL,
+        session_id TEXT,
+        rating TEXT NOT NULL,
+        comment TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX run_ratings_by_rating ON run_ratings (rating);
+    `,
+    down: `
+      DROP TABLE run_ratings;
+      DROP TABLE public_chat_sessions;
+      DROP TABLE public_chats;
+    `,
+  },
 ];

@@ -20,6 +20,10 @@ export function getSqliteRunListQuery(options: ListRunsOptions): { sql: string; 
     where.push(`json_extract(origin, '$.channel') = ?`);
     params.push(options.channel);
   }
+  if (options.rating !== undefined) {
+    where.push("id IN (SELECT run_id FROM run_ratings WHERE rating = ?)");
+    params.push(options.rating);
+  }
   const sql = `SELECT * FROM runs ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY position DESC${
     options.limit === undefined ? "" : " LIMIT ?"
   }`;

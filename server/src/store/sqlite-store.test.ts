@@ -58,6 +58,7 @@ describe("SqliteStore", () => {
       { id: 16, name: "releases" },
       { id: 17, name: "run_decisions" },
       { id: 18, name: "shadow_reports" },
+      { id: 19, name: "public_chats" },
     ]);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();

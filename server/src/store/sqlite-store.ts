@@ -19,6 +19,7 @@ import { SqliteRequestKeyStore } from "./request-keys/sqlite-request-key-store.j
 import { SqliteAuditStore } from "./audit/sqlite-audit-store.js";
 import { SqliteA2aTaskStore } from "./a2a-tasks/sqlite-a2a-task-store.js";
 import { SqliteReleaseStore } from "./releases/sqlite-release-store.js";
+import { SqlitePublicChatStores } from "./public/sqlite-public-stores.js";
 import { SqliteShadowStore } from "./shadow/sqlite-shadow-store.js";
 import { SqliteDraftStore } from "./drafts/sqlite-draft-store.js";
 import { SqliteSessionStore } from "./sessions/sqlite-session-store.js";
@@ -90,6 +91,7 @@ export class SqliteStore implements WaddleStore {
   readonly callRecords: SqliteCallRecordStore;
   readonly a2aTasks: SqliteA2aTaskStore;
   readonly releases: SqliteReleaseStore;
+  readonly publicChat: SqlitePublicChatStores;
   readonly shadows: SqliteShadowStore;
   private readonly claims: SqliteRunClaims;
 
@@ -106,6 +108,7 @@ export class SqliteStore implements WaddleStore {
     this.callRecords = new SqliteCallRecordStore(this.db);
     this.a2aTasks = new SqliteA2aTaskStore(this.db);
     this.releases = new SqliteReleaseStore(this.db);
+    this.publicChat = new SqlitePublicChatStores(this.db);
     this.shadows = new SqliteShadowStore(this.db);
     this.claims = new SqliteRunClaims(
       this.db,

@@ -11,6 +11,7 @@ import { callRecordCases } from "./call-records/call-record-cases.js";
 import { auditStoreCases } from "./audit/audit-store-cases.js";
 import { storeAgentCases } from "./store-agent-cases.js";
 import { storeReleaseCases } from "./releases/store-release-cases.js";
+import { publicStoreCases } from "./public/public-store-cases.js";
 import { storeShadowCases } from "./shadow/store-shadow-cases.js";
 import {
   expectStoreError,
@@ -49,6 +50,7 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...callRecordCases,
   ...storeAgentCases,
   ...storeReleaseCases,
+  ...publicStoreCases,
   ...storeShadowCases,
   {
     name: "creates, patches and lists runs newest first",

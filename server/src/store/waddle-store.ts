@@ -8,6 +8,7 @@ import type {
   ForkReuse,
   PendingPause,
   PlannerResult,
+  Rating,
   ResumeRequest,
   RunDecisions,
   RunEvent,
@@ -29,6 +30,7 @@ import type { TestStore } from "./tests/test-store.js";
 import type { CallRecordStore } from "./call-records/call-record-store.js";
 import type { AuditStore } from "./audit/audit-store.js";
 import type { ReleaseStore } from "./releases/release-store.js";
+import type { PublicChatStores } from "./public/public-chat-store.js";
 import type { ShadowStore } from "./shadow/shadow-store.js";
 
 /** What a run starts with; the store fills `lastSeq`, `usage` and the timestamps. */
@@ -156,6 +158,8 @@ export interface ListRunsOptions {
   purpose?: "run" | "test";
   /** Only runs whose origin records this channel. */
   channel?: string;
+  /** Only runs a public chat visitor rated so (`publicChat.ratings`). */
+  rating?: Rating;
 }
 
 /**
@@ -273,6 +277,8 @@ export interface WaddleStore {
   readonly a2aTasks: A2aTaskStore;
   /** Agents' channels and their releases (issue 32). */
   readonly releases: ReleaseStore;
+  /** Public chats, which visitor owns which session, ratings of runs (issue 33). */
+  readonly publicChat: PublicChatStores;
   /** Shadow comparisons of candidate versions against a channel's recent traffic (issue 32). */
   readonly shadows: ShadowStore;
 
