@@ -8,6 +8,7 @@ import {
   Slug,
   ToolName,
 } from "./names.js";
+import { ApprovalPolicy } from "./inbox.js";
 import { PlanningHints } from "./planning-hints.js";
 
 /** A JSON Schema document (an object); `validateAgentSpec` checks that args/out schemas describe objects. */
@@ -246,6 +247,8 @@ export const ToolSpec = z.strictObject({
   autoSeq: z.boolean().default(false),
   autoSeqExecute: z.boolean().default(false),
   requiresApproval: z.boolean().default(false),
+  /** How long a pause at this tool waits for a person, and what the server decides then (wins over the agent's). */
+  approval: ApprovalPolicy.optional(),
   retry: RetryPolicy.optional(),
   timeoutMs: z.int().min(1).max(3_600_000).optional(),
   extra: z.record(z.string(), z.unknown()).default({}),
@@ -311,6 +314,8 @@ export const AgentSpec = z.strictObject({
   routerLlm: LlmConfig.optional(),
   candidateLlms: z.array(CandidateLlm).max(16).optional(),
   planner: PlannerOptions.default(PlannerOptions.parse({})),
+  /** How long any pause of a run waits for a person, unless the paused tool sets its own `approval`. */
+  approval: ApprovalPolicy.optional(),
   tools: z.array(ToolSpec).max(500).default([]),
   edges: z.array(Edge).max(5_000).default([]),
   groups: z.array(ParallelGroup).max(500).default([]),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ForkOf } from "./fork.js";
+import { ApprovalTimeoutAction } from "./inbox.js";
 import { AgentSpec } from "./agent-spec.js";
 import { Slug } from "./names.js";
 import { PlannerResult, ResumeDecision, Usage } from "./planner-action.js";
@@ -204,6 +205,11 @@ export const PendingPause = z.object({
   reason: z.string(),
   payload: z.record(z.string(), z.unknown()),
   resumeToken: z.string(),
+  /** When the run paused (its `pause` event's time). */
+  pausedAt: z.string().optional(),
+  /** When the server decides it if nobody has (`approval.timeoutS`), and how (issue 34). */
+  dueAt: z.string().optional(),
+  onTimeout: ApprovalTimeoutAction.optional(),
 });
 export type PendingPause = z.infer<typeof PendingPause>;
 
@@ -225,6 +231,8 @@ export const RunOrigin = z.object({
   channel: z.string().optional(),
   /** A public chat's turn: the chat (`/public/:publicId`) whose anonymous visitor asked (issue 33). */
   publicId: z.string().optional(),
+  /** The name of the key (or `WADDLE_TOKEN`) whose request started the run; absent for the local user. */
+  startedBy: z.string().optional(),
   /** A fork: the run and step it was forked from (`POST /api/runs/:id/fork`). */
   forkOf: ForkOf.optional(),
   /**

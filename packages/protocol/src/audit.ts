@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = [
   "session.started",
   "session.cancelled",
   "session.merge_decision",
+  "inbox.assigned",
+  "inbox.snoozed",
   "credential.put",
   "credential.deleted",
   "allowlist.added",

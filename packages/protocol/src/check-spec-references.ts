@@ -1,4 +1,5 @@
 import type { AgentSpec, ToolSpec } from "./agent-spec.js";
+import { checkApprovalPolicies } from "./check-approval-policies.js";
 import { checkLlmConfigs } from "./check-llm-configs.js";
 import { checkAutoSeqFit } from "./check-auto-seq-fit.js";
 import { checkToolSpec } from "./check-tool-spec.js";
@@ -71,6 +72,7 @@ export function checkSpecReferences(spec: AgentSpec, indices: SourceIndices = {}
     checkToolSpec(tool, at, report);
   });
   checkLlmConfigs(spec, report, toolIndex);
+  checkApprovalPolicies(spec, toolIndex, report);
 
   const requireTool = (name: string, path: Path, role: string): boolean => {
     if (tools.has(name)) return true;

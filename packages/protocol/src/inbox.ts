@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Slug } from "./names.js";
 
 /**
  * The approvals inbox (issue 34): everything that waits for a person, across agents — the pauses of runs,
@@ -99,3 +100,23 @@ export const InboxItemRemoved = z.object({
   actor: z.string().optional(),
 });
 export type InboxItemRemoved = z.infer<typeof InboxItemRemoved>;
+
+/** `POST /api/inbox/:itemId/assign` and `/snooze` answer with the item as it is now. */
+export const InboxItemResponse = z.object({ item: InboxItem });
+export type InboxItemResponse = z.infer<typeof InboxItemResponse>;
+
+/** `watch_inbox`: every item the key may see, or only one agent's. */
+export const WatchInboxMessage = z.strictObject({ agentId: Slug.optional() });
+export type WatchInboxMessage = z.infer<typeof WatchInboxMessage>;
+
+/** The acknowledgement of `watch_inbox`: ok with the open items the socket may see, or an error body. */
+export const WatchInboxAck = z.union([
+  z.object({ ok: z.literal(true), openCount: z.int().nonnegative() }),
+  z.object({
+    ok: z.literal(false),
+    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+  }),
+]);
+export type WatchInboxAck = z.infer<typeof WatchInboxAck>;
+export type InboxItemAdded = z.infer<typeof InboxItemAdded>;
+export type InboxItemUpdated = z.infer<typeof InboxItemUpdated>;

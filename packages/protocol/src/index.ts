@@ -354,6 +354,7 @@ export {
   InboxItemAdded,
   InboxItemKind,
   InboxItemRemoved,
+  InboxItemResponse,
   InboxItemUpdated,
   InboxQuery,
   InboxResponse,
@@ -362,6 +363,8 @@ export {
   TIMEOUT_ACTOR,
   UNWATCH_INBOX,
   WATCH_INBOX,
+  WatchInboxAck,
+  WatchInboxMessage,
 } from "./inbox.js";
 export {
   CreateTriggerRequest,

@@ -7,16 +7,11 @@ import {
   AutoSeqSkippedEvent,
 } from "./auto-seq-events.js";
 import { SIDE_EFFECTS } from "./names.js";
-import {
-  FinalPayload,
-  FinishReason,
-  MergeStrategy,
-  PauseReason,
-  ResumeDecision,
-  RunMetadata,
-  ToolFailure,
-} from "./planner-action.js";
+import { PauseEvent, ResumedEvent } from "./pause-events.js";
+import { FinalPayload, FinishReason, MergeStrategy, RunMetadata, ToolFailure } from "./planner-action.js";
 import { createRunEventEnvelope } from "./run-event-envelope.js";
+
+export { getResumeNote, PauseEvent, RESUME_NOTE_MAX_CHARS, ResumedEvent } from "./pause-events.js";
 
 /** A JSON value cut down to a bounded size; truncated strings end with `…[+N chars]`. */
 export const Preview = z.unknown();
@@ -252,35 +247,6 @@ export const SummaryCompactedEvent = createRunEventEnvelope(
     summary_note: z.string().optional(),
   }),
 );
-export const PauseEvent = createRunEventEnvelope(
-  "pause",
-  z.looseObject({ reason: PauseReason, payload: z.record(z.string(), z.unknown()), resumeToken: z.string() }),
-);
-/** Longest decision note a `resumed` event keeps (the rest is cut, ending in "…"). */
-export const RESUME_NOTE_MAX_CHARS = 2000;
-
-/**
- * A person's decision on a pause. `note`: what they typed with it (the resume's `userInput`, trimmed, at
- * most `RESUME_NOTE_MAX_CHARS`), so that the run's events keep why it was approved, edited or rejected.
- */
-export const ResumedEvent = createRunEventEnvelope(
-  "resumed",
-  z.looseObject({
-    decision: ResumeDecision,
-    reason: PauseReason.optional(),
-    args: Preview.optional(),
-    note: z.string().min(1).max(RESUME_NOTE_MAX_CHARS).optional(),
-    /** Who decided: the key's name, or `WADDLE_TOKEN`; absent on a server without keys or token. */
-    actor: z.string().optional(),
-  }),
-);
-
-/** The `note` a `resumed` event carries for what a person typed with the decision (none when blank). */
-export function getResumeNote(userInput: string | undefined): string | undefined {
-  const note = userInput?.trim();
-  if (note === undefined || note.length === 0) return undefined;
-  return note.length <= RESUME_NOTE_MAX_CHARS ? note : `${note.slice(0, RESUME_NOTE_MAX_CHARS - 1)}…`;
-}
 export const TaskSpawnedEvent = createRunEventEnvelope(
   "task_spawned",
   z.looseObject({
@@ -321,7 +287,11 @@ export const RunFinishedEvent = createRunEventEnvelope(
 );
 export const RunFailedEvent = createRunEventEnvelope(
   "run_failed",
-  z.looseObject({ error: z.looseObject({ code: z.string(), message: z.string() }) }),
+  z.looseObject({
+    error: z.looseObject({ code: z.string(), message: z.string() }),
+    /** Who ended it, when someone did: `timeout` for a pause the server failed at its due time. */
+    actor: z.string().optional(),
+  }),
 );
 /** Written by the server for a run that was `running` when its process died. */
 export const RunInterruptedEvent = createRunEventEnvelope(

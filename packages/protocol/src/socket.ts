@@ -5,6 +5,13 @@ import { ErrorBody, RunRecord, RunStatus } from "./api.js";
 import { Slug } from "./names.js";
 import type { TestRunRecord } from "./agent-tests.js";
 import { RunEvent } from "./run-event.js";
+import type {
+  InboxItemAdded,
+  InboxItemRemoved,
+  InboxItemUpdated,
+  WatchInboxAck,
+  WatchInboxMessage,
+} from "./inbox.js";
 
 /**
  * client → server: join a run's room with the last `seq` the client holds. With `batch: true` the run's
@@ -106,6 +113,9 @@ export interface ClientToServerEvents {
   unwatch_agent: (message: UnwatchAgentMessage) => void;
   subscribe_session: (message: SubscribeSessionMessage, ack?: (answer: SubscribeSessionAck) => void) => void;
   unsubscribe_session: (message: UnsubscribeSessionMessage) => void;
+  /** The approvals inbox (issue 34): `inbox_item_*` from then on, for the items the key may see. */
+  watch_inbox: (message: WatchInboxMessage, ack?: (answer: WatchInboxAck) => void) => void;
+  unwatch_inbox: (message?: Record<string, never>) => void;
 }
 
 export interface ServerToClientEvents {
@@ -117,4 +127,8 @@ export interface ServerToClientEvents {
   session_updated: (session: SessionSummary) => void;
   /** To `watch_agent` watchers: a test run of the agent started, a case ended, or it finished. */
   test_run_updated: (testRun: TestRunRecord) => void;
+  /** To `watch_inbox` watchers: an item began waiting, changed (assigned, snoozed), or stopped waiting. */
+  inbox_item_added: (message: InboxItemAdded) => void;
+  inbox_item_updated: (message: InboxItemUpdated) => void;
+  inbox_item_removed: (message: InboxItemRemoved) => void;
 }

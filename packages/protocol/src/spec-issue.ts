@@ -33,6 +33,7 @@ export const SPEC_ISSUE_CODES = [
   "auto_seq_execute_without_auto_seq",
   "auto_seq_disabled",
   "missing_description",
+  "approval_without_pause",
   "invalid_inject_source",
   "unknown_join_arg",
   "join_arg_refused",
