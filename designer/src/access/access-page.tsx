@@ -19,12 +19,14 @@ export function AccessPage({ onClose }: { onClose: () => void }): ReactElement {
     agents: string;
     expiresAt: string;
     canDecide: boolean;
+    canRelease: boolean;
   }>({
     name: "",
     role: "viewer",
     agents: "",
     expiresAt: "",
     canDecide: false,
+    canRelease: false,
   });
   const kind = meStore((state) => state.me?.kind);
   // said once the list is read, so that a page with keys never flashes "no keys"
@@ -54,10 +56,11 @@ export function AccessPage({ onClose }: { onClose: () => void }): ReactElement {
         ...(agents.length ? { agents } : {}),
         ...(form.expiresAt ? { expiresAt: new Date(`${form.expiresAt}T23:59:59`).toISOString() } : {}),
         ...(form.role === "runner" && form.canDecide ? { canDecide: true } : {}),
+        ...(form.role === "editor" && form.canRelease ? { canRelease: true } : {}),
       });
       setCreated({ name: form.name.trim(), key: body.key });
       setCopied(false);
-      setForm({ name: "", role: "viewer", agents: "", expiresAt: "", canDecide: false });
+      setForm({ name: "", role: "viewer", agents: "", expiresAt: "", canDecide: false, canRelease: false });
       await reload();
     } catch (cause) {
       setError((cause as Error).message);
@@ -162,6 +165,16 @@ export function AccessPage({ onClose }: { onClose: () => void }): ReactElement {
           />
           <span>May decide pauses (runner)</span>
         </label>
+        <label className="field field-inline" title="An editor key that may also release to production">
+          <input
+            type="checkbox"
+            data-testid="key-can-release"
+            disabled={form.role !== "editor"}
+            checked={form.canRelease}
+            onChange={(event) => setForm({ ...form, canRelease: event.target.checked })}
+          />
+          <span>May release to production (editor)</span>
+        </label>
         <button
           type="submit"
           className="btn btn-primary"
@@ -194,6 +207,7 @@ export function AccessPage({ onClose }: { onClose: () => void }): ReactElement {
               <td>
                 {key.role}
                 {key.canDecide ? " (decides)" : ""}
+                {key.canRelease ? " (releases)" : ""}
               </td>
               <td>{key.agents ? key.agents.join(", ") : "all"}</td>
               <td>{when(key.expiresAt, "never")}</td>

@@ -41,6 +41,7 @@ export function ReleaseDialog(props: { channel?: string | undefined; close: () =
   const channels = useReleases((state) => state.channels);
   const versions = useReleases((state) => state.versions);
   const isAdmin = meStore((state) => state.me?.role === "admin");
+  const canRelease = meStore((state) => state.me?.canRelease ?? state.me?.role === "admin");
   const testsDenied = useDenied("tests:write");
   const listId = useId();
   const latest = Math.max(baseVersion ?? 0, ...versions.map((entry) => entry.version)) || null;
@@ -65,17 +66,19 @@ export function ReleaseDialog(props: { channel?: string | undefined; close: () =
   const blockedReason =
     version === null
       ? "Save the agent first."
-      : nameIssue
-        ? "Name the channel first."
-        : current?.version === version
-          ? `${channel} already serves v${version}.`
-          : testsView.blockedReason
-            ? testsView.blockedReason
-            : testsView.status === "running" && !releasing
-              ? "Wait for the test run to finish."
-              : testsView.status === "loading"
-                ? "Reading the tests…"
-                : null;
+      : channel === PRODUCTION_CHANNEL && !canRelease
+        ? "Releasing to production needs an admin, or an editor key created with “may release to production”."
+        : nameIssue
+          ? "Name the channel first."
+          : current?.version === version
+            ? `${channel} already serves v${version}.`
+            : testsView.blockedReason
+              ? testsView.blockedReason
+              : testsView.status === "running" && !releasing
+                ? "Wait for the test run to finish."
+                : testsView.status === "loading"
+                  ? "Reading the tests…"
+                  : null;
 
   const submit = async (overrideReason?: string) => {
     if (version === null) return;

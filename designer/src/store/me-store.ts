@@ -10,6 +10,8 @@ export const Me = z.object({
   agents: z.array(z.string()).nullable(),
   kind: z.enum(["local", "token", "key"]).optional(),
   canDecide: z.boolean().optional(),
+  /** May release to `production` (an admin, or an editor key created with `canRelease`). */
+  canRelease: z.boolean().optional(),
   permissions: z.array(z.string()).optional(),
 });
 export type Me = z.infer<typeof Me>;

@@ -11,6 +11,8 @@ export interface CreateApiKeyRequest {
   agents?: string[];
   expiresAt?: string;
   canDecide?: boolean;
+  /** An editor key that may also release to `production`. */
+  canRelease?: boolean;
   rateLimit?: string;
 }
 export const CreateApiKeyResponse = z.object({ id: z.string(), key: z.string() });
@@ -23,6 +25,7 @@ export const ApiKeySummary = z.object({
   role: z.enum(ROLES),
   agents: z.array(z.string()).nullable(),
   canDecide: z.boolean(),
+  canRelease: z.boolean().optional(),
   rateLimit: z.string().nullable(),
   expiresAt: z.string().nullable(),
   createdAt: z.string(),

@@ -49,14 +49,17 @@ export function createKeysRoutes(options: {
   const now = options.now ?? Date.now;
   const router = Router();
 
-  router.get("/me", (_request, response) => {
+  router.get("/me", async (_request, response) => {
     const actor = actorOf(response);
+    const key = actor.keyId && actor.role === "editor" ? await store.apiKeys.get(actor.keyId) : undefined;
     response.json({
       name: actor.name,
       role: actor.role,
       agents: actor.agents,
       kind: actor.kind,
       canDecide: actor.canDecide,
+      /** May release to `production`: an admin, or an editor key created with `canRelease`. */
+      canRelease: actor.role === "admin" || key?.canRelease === true,
       permissions: [...ROLE_PERMISSIONS[actor.role]].concat(
         can(actor, "runs:decide") && !ROLE_PERMISSIONS[actor.role].has("runs:decide") ? ["runs:decide"] : [],
       ),
