@@ -2,7 +2,7 @@ import type { Event as AguiEvent } from "@ag-ui/core";
 import { EventSchema } from "@ag-ui/core/schemas";
 import type { RunEvent } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
-import { AguiEventMapper } from "./agui-event-mapper.js";
+import { AguiEventMapper, FULL_VIEW } from "./agui-event-mapper.js";
 
 let seq = 0;
 /** A run event in its envelope; seq counts up across a test file, as ids only need to be unique. */
@@ -22,7 +22,7 @@ const types = (events: AguiEvent[]) => events.map((item) => item.type);
 
 describe("AguiEventMapper", () => {
   it("closes a call's thought when its answer starts, and leaves a streamed final answer alone", () => {
-    const mapper = new AguiEventMapper({ waddleRunId: "run_1", details: true });
+    const mapper = new AguiEventMapper({ waddleRunId: "run_1", view: FULL_VIEW });
     const mapped = mapAll(mapper, [
       event("step_start", { source: "llm" }),
       chunk("thinking", "Hmm"),
@@ -49,19 +49,19 @@ describe("AguiEventMapper", () => {
   });
 
   it("adds what the stream left out of the final answer, or the whole answer when none streamed", () => {
-    const streamed = new AguiEventMapper({ waddleRunId: "run_1", details: true });
+    const streamed = new AguiEventMapper({ waddleRunId: "run_1", view: FULL_VIEW });
     mapAll(streamed, [chunk("answer", "Hello")]);
     expect(streamed.completeAnswer("Hello world", 99)).toMatchObject([
       { type: "TEXT_MESSAGE_CONTENT", delta: " world" },
     ]);
-    const silent = new AguiEventMapper({ waddleRunId: "run_1", details: true });
+    const silent = new AguiEventMapper({ waddleRunId: "run_1", view: FULL_VIEW });
     const whole = silent.completeAnswer("All done.", 42);
     expect(types(whole)).toEqual(["TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END"]);
     expect(whole[1]).toMatchObject({ messageId: "run_1-42", delta: "All done." });
   });
 
   it("shows a tool call once through its retries, with its args, result or error", () => {
-    const mapper = new AguiEventMapper({ waddleRunId: "run_1", details: true });
+    const mapper = new AguiEventMapper({ waddleRunId: "run_1", view: FULL_VIEW });
     const mapped = mapAll(mapper, [
       event("tool_start", { tool: "lookup", callId: "step-1", args: { id: 7 }, attempt: 1 }),
       event("tool_start", { tool: "lookup", callId: "step-1", args: { id: 7 }, attempt: 2 }),
@@ -92,8 +92,8 @@ describe("AguiEventMapper", () => {
     });
   });
 
-  it("shows a visitor tool names and outcomes only: no args, results or thinking", () => {
-    const mapper = new AguiEventMapper({ waddleRunId: "run_1", details: false });
+  it("shows a visitor tool names and outcomes only (or nothing of them): no args, results or thinking", () => {
+    const mapper = new AguiEventMapper({ waddleRunId: "run_1", view: { tools: "names", thinking: false } });
     const mapped = mapAll(mapper, [
       chunk("thinking", "The card number is 4242…"),
       event("tool_start", { tool: "lookup", callId: "step-1", args: { card: "4242" }, attempt: 1 }),
@@ -102,12 +102,20 @@ describe("AguiEventMapper", () => {
     expect(types(mapped)).toEqual(["TOOL_CALL_START", "TOOL_CALL_END", "TOOL_CALL_RESULT"]);
     expect(JSON.stringify(mapped)).not.toMatch(/4242|secret/);
     expect(mapped[2]).toMatchObject({ content: '{"status":"done"}' });
+    // showSteps "none": no tool call at all, the answer still streams.
+    const hidden = new AguiEventMapper({ waddleRunId: "run_1", view: { tools: "none", thinking: false } });
+    const quiet = mapAll(hidden, [
+      event("tool_start", { tool: "lookup", callId: "step-1", args: {}, attempt: 1 }),
+      event("tool_end", { tool: "lookup", callId: "step-1", observation: {}, durationMs: 1 }),
+      chunk("answer", "Done"),
+    ]);
+    expect(types(quiet)).toEqual(["TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT"]);
   });
 
   it("turns each todos_updated into a JSON Patch of state.todos, from the list the client holds", () => {
     const mapper = new AguiEventMapper({
       waddleRunId: "run_1",
-      details: true,
+      view: FULL_VIEW,
       todos: [{ id: "1", content: "Find it", status: "in_progress" }],
     });
     const mapped = mapAll(mapper, [
@@ -134,7 +142,7 @@ describe("AguiEventMapper", () => {
   });
 
   it("names a new step per step_start, and counts each LLM call's tokens", () => {
-    const mapper = new AguiEventMapper({ waddleRunId: "run_1", details: true });
+    const mapper = new AguiEventMapper({ waddleRunId: "run_1", view: FULL_VIEW });
     const mapped = mapAll(mapper, [
       event("step_start", { source: "llm" }, 0),
       event(

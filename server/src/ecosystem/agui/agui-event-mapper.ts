@@ -2,14 +2,23 @@ import { EventType, type Event as AguiEvent, type TokenUsage } from "@ag-ui/core
 import type { RunEvent, RunEventOf } from "@waddle/protocol";
 import { getTodosPatch, toPlainTodo, type TodoItem } from "./get-todos-patch.js";
 
+/**
+ * What the caller sees of the run besides its answer and todos. A key sees everything; a public chat's
+ * visitor sees the tool calls as its `showSteps` says (`names`: names and whether each call succeeded,
+ * never what went in or came out; `none`: no tool calls) and never the model's thinking.
+ */
+export interface AguiView {
+  tools: "full" | "names" | "none";
+  thinking: boolean;
+}
+
+/** Everything: a key's view. */
+export const FULL_VIEW: AguiView = { tools: "full", thinking: true };
+
 export interface AguiEventMapperOptions {
   /** The Waddle run whose events are mapped: message and tool call ids are made from it and a seq. */
   waddleRunId: string;
-  /**
-   * Tool arguments and results, and the model's thinking. Off for a publishable key's visitors: they see
-   * tool names and whether each call succeeded, never what went in or came out.
-   */
-  details: boolean;
+  view: AguiView;
   /** The `write_todos` list the client's state holds already (a resumed run's, from before its pause). */
   todos?: readonly TodoItem[];
 }
@@ -110,7 +119,7 @@ export class AguiEventMapper {
   }
 
   private onThinking(event: RunEventOf<"llm_stream_chunk">): AguiEvent[] {
-    if (!this.options.details) return [];
+    if (!this.options.view.thinking) return [];
     const { text, done, action_seq: call } = event.data;
     if (done) return this.reasoning?.call === call ? this.closeReasoning() : [];
     if (text.length === 0) return [];
@@ -143,6 +152,7 @@ export class AguiEventMapper {
   }
 
   private onToolStart(event: RunEventOf<"tool_start">): AguiEvent[] {
+    if (this.options.view.tools === "none") return [];
     const toolCallId = this.toolCallId(event.data.callId);
     // A retry is the same call going on: it was shown once.
     if (this.toolCalls.has(toolCallId)) return [];
@@ -150,15 +160,17 @@ export class AguiEventMapper {
   }
 
   private onToolResult(event: RunEventOf<"tool_end"> | RunEventOf<"tool_error">): AguiEvent[] {
+    if (this.options.view.tools === "none") return [];
     const toolCallId = this.toolCallId(event.data.callId);
     // A call that started before these events began (a run followed from the middle) is shown whole.
     const events = this.toolCalls.has(toolCallId) ? [] : this.startToolCall(event.data, toolCallId);
     const failed = event.type === "tool_error";
-    const shown = !this.options.details
-      ? { status: failed ? "failed" : "done" }
-      : event.type === "tool_error"
-        ? { error: { code: event.data.failure.error_code, message: event.data.failure.message } }
-        : event.data.observation;
+    const shown =
+      this.options.view.tools !== "full"
+        ? { status: failed ? "failed" : "done" }
+        : event.type === "tool_error"
+          ? { error: { code: event.data.failure.error_code, message: event.data.failure.message } }
+          : event.data.observation;
     events.push({
       type: EventType.TOOL_CALL_RESULT,
       messageId: `${toolCallId}-result`,
@@ -172,7 +184,7 @@ export class AguiEventMapper {
   private startToolCall(data: { tool: string; args?: unknown }, toolCallId: string): AguiEvent[] {
     this.toolCalls.add(toolCallId);
     const events: AguiEvent[] = [{ type: EventType.TOOL_CALL_START, toolCallId, toolCallName: data.tool }];
-    if (this.options.details && data.args !== undefined) {
+    if (this.options.view.tools === "full" && data.args !== undefined) {
       events.push({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta: JSON.stringify(data.args) });
     }
     events.push({ type: EventType.TOOL_CALL_END, toolCallId });

@@ -5,11 +5,9 @@ import { getAgentName, parseAgentName } from "../../releases/resolve-agent-name.
 import { ApiError } from "../../shared/api-error.js";
 import type { WaddleStore } from "../../store/waddle-store.js";
 import type { PublishableKeyGrant } from "../../public/verify-publishable-key.js";
+import type { AguiView } from "./agui-event-mapper.js";
 
 export type { PublishableKeyGrant };
-
-/** Checks a publishable key: its grant, or null for a key that is unknown, revoked or of a disabled chat. */
-export type VerifyPublishableKey = (store: WaddleStore, key: string) => Promise<PublishableKeyGrant | null>;
 
 export const PUBLISHABLE_KEY_PREFIX = "wpk_";
 const GRANT = "aguiPublishableGrant";
@@ -58,4 +56,13 @@ export function getPublishedAgentName(name: string, grant: PublishableKeyGrant):
   return grant.channel === undefined || grant.channel === PRODUCTION_CHANNEL
     ? grant.agentId
     : getAgentName(grant.agentId, grant.channel, "@");
+}
+
+/**
+ * What a visitor sees of the run: the tool calls as the chat's `showSteps` says, never the model's thinking
+ * (it may quote what a tool got or gave). A chat gone since its key was checked shows nothing.
+ */
+export async function getVisitorView(store: WaddleStore, grant: PublishableKeyGrant): Promise<AguiView> {
+  const chat = await store.publicChat.chats.getByPublicId(grant.publicId);
+  return { tools: chat?.settings.showSteps ?? "none", thinking: false };
 }

@@ -130,6 +130,7 @@ describe("POST /agui/:id with @ag-ui/client's HttpAgent", () => {
       "STEP_FINISHED",
       "RUN_FINISHED",
     ]);
+    expect(paused.events[0]).toMatchObject({ threadId: agent.threadId, protocolVersion: "1.0" });
     const { runId, sessionId } = waddleOf(paused.events[0]);
     const stored = await server.store.getRun(runId);
     expect(stored).toMatchObject({ status: "paused", sessionId, query: QUERY, agentId: "helper" });
@@ -319,6 +320,12 @@ describe("POST /agui/:id refuses what it cannot run", () => {
     });
     expect(badAnswer.status).toBe(400);
     expect(badAnswer.body.details.issues[0].path).toBe("$.resume[0].payload");
+    const notJson = await server.request("/agui/helper", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{not json",
+    });
+    expect(notJson.status).toBe(400);
   });
 
   it("is 404 for an unknown agent, and for a channel the agent does not have, naming it", async () => {

@@ -8,19 +8,21 @@ import { can } from "../../access/permissions.js";
 import type { RateLimits } from "../../access/rate-limits.js";
 import { createOriginGuard, requireJsonBody } from "../../http/security.js";
 import { parseRequest } from "../../http/validate-request.js";
+import { verifyPublishableKey } from "../../public/verify-publishable-key.js";
 import { getAgentIdOf, resolveAgentName } from "../../releases/resolve-agent-name.js";
 import type { SessionTurns } from "../../sessions/session-turns.js";
 import { ApiError } from "../../shared/api-error.js";
 import type { Logger } from "../../shared/logger.js";
 import type { AgentRunner } from "../run-agent.js";
+import { FULL_VIEW } from "./agui-event-mapper.js";
 import { AguiEventStream } from "./agui-event-stream.js";
 import {
   createPublishableActor,
   getPublishableGrant,
   getPublishedAgentName,
+  getVisitorView,
   PUBLISHABLE_KEY_PREFIX,
   setPublishableGrant,
-  type VerifyPublishableKey,
 } from "./agui-publishable-key.js";
 import { getThreadSession, getThreadSessionId, openThreadSession } from "./agui-thread.js";
 import { getAguiDecision, getAguiQuery, parseAguiInput, type AguiInput } from "./parse-agui-input.js";
@@ -34,8 +36,6 @@ export interface AguiRoutesOptions {
   rateLimits?: RateLimits;
   corsOrigin?: string;
   bodyLimit?: string;
-  /** Publishable keys (`wpk_…`) of public chats; without it they are refused as any unknown key is. */
-  verifyPublishableKey?: VerifyPublishableKey;
 }
 
 const AgentParam = z.strictObject({ id: z.string().min(1).max(300) });
@@ -88,7 +88,7 @@ export function createAguiRoutes(options: AguiRoutesOptions): Router {
       ids: { threadId: input.threadId, runId: input.runId },
       stream,
       caller: {
-        details: !grant,
+        view: grant ? await getVisitorView(runner.store, grant) : FULL_VIEW,
         waitsForPeople: grant !== undefined,
         ...(actor.kind === "local" ? {} : { name: actor.name }),
       },
@@ -129,15 +129,14 @@ export function createAguiRoutes(options: AguiRoutesOptions): Router {
   return router;
 }
 
-/** A publishable key's grant, or the server's own keys and token (`access.authenticate`). */
+/** A publishable key (`wpk_…`, checked against the store each time), or the server's keys and token. */
 function createAuthenticate(options: AguiRoutesOptions): RequestHandler {
   return (request, response, next) => {
     const presented = readBearer(request.headers.authorization);
-    const verify = options.verifyPublishableKey;
-    if (!verify || !presented?.startsWith(PUBLISHABLE_KEY_PREFIX)) {
+    if (!presented?.startsWith(PUBLISHABLE_KEY_PREFIX)) {
       return options.access.authenticate(request, response, next);
     }
-    verify(options.runner.store, presented).then((grant) => {
+    verifyPublishableKey(options.runner.store, presented).then((grant) => {
       if (!grant) {
         response.setHeader("www-authenticate", 'Bearer realm="waddle"');
         return next(unauthorized());

@@ -1,9 +1,9 @@
-import { EventType, type Event as AguiEvent } from "@ag-ui/core";
+import { EventType, PROTOCOL_VERSION, type Event as AguiEvent } from "@ag-ui/core";
 import { getResumeNote, type PendingPause, type RunRecord, type SessionRecord } from "@waddle/protocol";
 import { followRun } from "../../runs/follow-run.js";
 import type { SessionTurns } from "../../sessions/session-turns.js";
 import { runAgent, type AgentRunner } from "../run-agent.js";
-import { AguiEventMapper } from "./agui-event-mapper.js";
+import { AguiEventMapper, type AguiView } from "./agui-event-mapper.js";
 import type { AguiEventStream } from "./agui-event-stream.js";
 import { getAguiRunEnd, type AguiRunIds } from "./get-agui-run-end.js";
 import type { TodoItem } from "./get-todos-patch.js";
@@ -11,8 +11,8 @@ import type { AguiDecision } from "./parse-agui-input.js";
 
 /** What the caller may see and do. */
 export interface AguiCaller {
-  /** Tool arguments and results, and the model's thinking (see `AguiEventMapperOptions.details`). */
-  details: boolean;
+  /** What of the run's work the caller sees besides the answer and todos. */
+  view: AguiView;
   /**
    * A pause is not the caller's to answer (a publishable key's visitor): the stream says it waits for a
    * team member (`CUSTOM` `waddle.waiting`) and goes on once someone decides, instead of ending in an
@@ -49,14 +49,14 @@ export async function runAguiTurn(options: AguiTurnOptions & { query: string }):
     sessionId: session.id,
     signal,
     onStarted: (runId) => {
-      mapper = new AguiEventMapper({ waddleRunId: runId, details: options.caller.details });
+      mapper = new AguiEventMapper({ waddleRunId: runId, view: options.caller.view });
       begin(options, runId, mapper);
     },
     onEvent: (event) => {
       if (mapper) stream.send(mapper.map(event));
     },
   });
-  mapper ??= new AguiEventMapper({ waddleRunId: run.id, details: options.caller.details });
+  mapper ??= new AguiEventMapper({ waddleRunId: run.id, view: options.caller.view });
   await finish(options, run, mapper);
 }
 
@@ -89,7 +89,7 @@ export async function resumeAguiTurn(
       ...(note === undefined ? {} : { note }),
     },
   });
-  const mapper = new AguiEventMapper({ waddleRunId: run.id, details: options.caller.details, todos });
+  const mapper = new AguiEventMapper({ waddleRunId: run.id, view: options.caller.view, todos });
   begin(options, run.id, mapper);
   await finish(options, await follow(options, run.id, afterSeq, mapper), mapper);
 }
@@ -107,7 +107,7 @@ function begin(options: AguiTurnOptions, waddleRunId: string, mapper: AguiEventM
     ...(session.channel ? { channel: session.channel } : {}),
   };
   stream.send([
-    { type: EventType.RUN_STARTED, ...ids, metadata: { waddle } },
+    { type: EventType.RUN_STARTED, ...ids, protocolVersion: PROTOCOL_VERSION, metadata: { waddle } },
     {
       type: EventType.STATE_SNAPSHOT,
       snapshot: { ...(state ? (clientState as Record<string, unknown>) : {}), todos: [...mapper.todos] },
@@ -186,8 +186,8 @@ function getWaitingEvent(pause: PendingPause): AguiEvent {
   const tool = pause.payload["tool"];
   const message =
     pause.reason === "approval_required" && typeof tool === "string"
-      ? `Waiting for a team member to approve ${tool}.`
-      : "Waiting for a team member.";
+      ? `Waiting for a team member to approve ${tool}`
+      : "Waiting for a team member";
   return { type: EventType.CUSTOM, name: WAITING_EVENT, value: { reason: pause.reason, message } };
 }
 
