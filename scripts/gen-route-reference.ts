@@ -22,6 +22,8 @@ export function getRouteKey(rule: Pick<RouteRule, "method" | "path">): string {
 function getLowestRole(access: RouteRule["access"]): string {
   if (access === "public") return "anyone, no key";
   if (access === "signed-in") return "any key";
+  if (access === "publishable-key") return "a public chat's page (its publishable key, no API key)";
+  if (access === "visitor") return "the session's own visitor (publishable key and visitor token)";
   const role = ROLES.find((name) => ROLE_PERMISSIONS[name].has(access));
   if (access === "runs:decide") return `${role} (or a runner with \`canDecide\`)`;
   return role ?? "—";
@@ -31,7 +33,9 @@ const cell = (text: string) => text.replaceAll("|", "\\|");
 
 function renderRow(rule: RouteRule): string {
   const description = ROUTE_DESCRIPTIONS[getRouteKey(rule)] ?? "";
-  const access = rule.access === "public" || rule.access === "signed-in" ? rule.access : `\`${rule.access}\``;
+  const access = ["public", "signed-in", "publishable-key", "visitor"].includes(rule.access)
+    ? rule.access
+    : `\`${rule.access}\``;
   const columns = [
     rule.method,
     `\`${rule.path}\``,

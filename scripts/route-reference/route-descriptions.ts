@@ -51,6 +51,12 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   "POST /api/agents/:id/channels/:channel/rollback":
     "point the channel back at its previous release: 201; 409 `no_previous_release`",
   "GET /api/agents/:id/diff": "structural diff of two versions or channels (`?from=&to=`)",
+  // public chat (issue 33)
+  "GET /api/agents/:id/public":
+    "the agent's public chat: its settings, `publicId` and `publishableKey` (`wpk_…`); 404 `public_chat_not_configured` before the first PUT",
+  "PUT /api/agents/:id/public":
+    "`{enabled, channel?, title, welcome?, starters?, allowedOrigins, allowAnyOrigin?, showSteps, rateLimit?, chatRateLimit?, maxTurns?, theme?}` → the chat (made with its `publicId` and key on the first PUT); 400 naming an `allowedOrigins` entry that is not an origin, or `*` without `allowAnyOrigin: true`",
+  "POST /api/agents/:id/public/rotate-key": "a new publishable key; the old one is refused at once: the chat",
   "POST /api/agents/:id/shadow":
     "`{candidate, baseline?, limit?}`: replay the baseline channel's recent runs against the candidate, tools answered from recordings only: 201 the stored report (200 with zero cases and a note when nothing was served)",
   "GET /api/agents/:id/shadow": "the agent's shadow reports, newest first, without their cases",
@@ -68,7 +74,7 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   "POST /api/test-runs/:id/cancel": "cancel a test run and its runs",
   // runs
   "GET /api/runs":
-    "`?agentId=&status=finished,failed&limit=N&purpose=run|test|all&channel=`: runs, newest first (default 100, at most 1,000)",
+    "`?agentId=&status=finished,failed&limit=N&purpose=run|test|all&channel=&rating=up|down`: runs, newest first (default 100, at most 1,000), each with its visitor's `rating` when rated",
   "POST /api/runs":
     "`{agentId, query, toolContext?, agentVersion?, offline?}` → 202 `{runId}`; with `sessionId`, a turn of that session (→ `{runId, sessionId, turn}`)",
   "GET /api/runs/:id":
@@ -125,6 +131,19 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   // AG-UI
   "POST /agui/:id":
     "AG-UI `RunAgentInput` → AG-UI events (SSE, or protobuf per `Accept`): a turn of the thread's session; a pause ends in an interrupt that the next run's `resume` answers (`runs:decide`); `:id` may be `agent@channel` or `agent@7`",
+  // a public chat's visitors: `x-waddle-public-key` on every route, `Authorization: Bearer <visitorToken>` on a session's
+  "GET /public/:publicId/config":
+    "what the page shows first: `{title, welcome, starters, theme, showSteps, maxTurns, maxMessageChars}`",
+  "POST /public/:publicId/sessions":
+    "a new conversation → 201 `{sessionId, visitorToken}` (the first mints the visitor; with a valid token, the same visitor); 429 with `Retry-After`",
+  "GET /public/:publicId/sessions/:id":
+    "the visitor's own transcript: `{sessionId, turns: [{runId, turn, query, status, answer, waitingFor, steps, rating}], turnsLeft}`; another visitor's session is 404",
+  "POST /public/:publicId/sessions/:id/turns":
+    "`{query}` → the answer as server-sent events (`turn_started`, `delta`, `step`, `waiting`, `resumed`, `answer`, `error`, `done`); 413 past `maxMessageChars`, 409 `session_full`, 429 with `Retry-After`",
+  "GET /public/:publicId/sessions/:id/stream":
+    "follow the conversation's last turn from its start (after a reload), as `…/turns` streams it",
+  "POST /public/:publicId/sessions/:id/feedback":
+    "`{runId, rating: up|down, comment?}` → 204: the visitor's rating of an answer (a new one replaces it)",
   // the designer
   "GET *": "the designer's page and assets (or a page saying how to build it)",
 };
@@ -137,6 +156,13 @@ export const ROUTE_SECTIONS: readonly { title: string; test: (path: string) => b
   },
   { title: "Access", test: (path) => /^\/api\/(me|keys|audit)(\/|$)/.test(path) },
   { title: "Tests", test: (path) => /^\/api\/(agents\/:id\/(tests|test-runs)|test-runs)(\/|$)/.test(path) },
+  {
+    title: "Public chat",
+    test: (path) =>
+      /^\/api\/agents\/:id\/public(\/|$)/.test(path) ||
+      /^\/(public|chat)\//.test(path) ||
+      path === "/embed.js",
+  },
   { title: "Agents", test: (path) => /^\/api\/agents(\/|$)/.test(path) },
   { title: "Runs", test: (path) => /^\/api\/runs(\/|$)/.test(path) },
   { title: "Sessions", test: (path) => /^\/api\/sessions(\/|$)/.test(path) },

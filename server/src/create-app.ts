@@ -34,6 +34,9 @@ import type { TestRunService } from "./agent-tests/test-run-service.js";
 import { ReleaseService } from "./releases/release-service.js";
 import type { TestRunEnds } from "./releases/test-run-ends.js";
 import { createReleasesRoutes } from "./http/releases-routes.js";
+import { createPublicChatRoutes } from "./public/public-chat-routes.js";
+import { createPublicChatSettingsRoutes } from "./public/public-chat-settings-routes.js";
+import { unlessPublicChat } from "./public/public-chat-gate.js";
 import type { ShadowService } from "./releases/shadow/shadow-service.js";
 import { createShadowRoutes } from "./http/shadow-routes.js";
 import type { SessionService } from "./sessions/session-service.js";
@@ -120,7 +123,7 @@ export function createApp(options: CreateAppOptions): Express {
   app.use(bindRequestContext);
   app.use(createHostGuard(options.token));
   app.use(createSecurityHeaders());
-  app.use(createCors(options.corsOrigin));
+  app.use(unlessPublicChat(createCors(options.corsOrigin)));
   app.use(provideAuditTrail(trail));
   app.use(provideRateLimits(limits));
   app.use(createSignInGuard({ limits, onFailed: (ip) => trail.noteFailedSignIn(ip) }));
@@ -128,6 +131,18 @@ export function createApp(options: CreateAppOptions): Express {
   if (options.metrics) {
     app.get("/metrics", access.authenticate, access.authorize, createMetricsRoute(options.metrics));
   }
+  // Public chats (issue 33): anonymous visitors with a publishable key, never an API key (server/src/public).
+  app.use(
+    "/public",
+    createPublicChatRoutes({
+      store: options.store,
+      hub: options.hub,
+      sessions: options.sessions,
+      turns: options.turns,
+      limits,
+      logger: options.logger,
+    }),
+  );
 
   const api = express.Router();
   api.use(createOriginGuard(options.corsOrigin));
@@ -175,6 +190,7 @@ export function createApp(options: CreateAppOptions): Express {
     ends: options.testRunEnds,
   });
   api.use(createReleasesRoutes({ store: options.store, releases }));
+  api.use(createPublicChatSettingsRoutes({ store: options.store }));
   if (options.shadows) api.use(createShadowRoutes({ shadows: options.shadows }));
   api.use(
     "/agents",

@@ -4,7 +4,7 @@ import type { WaddleStore } from "../store/waddle-store.js";
 import { actorOf, setActor, type Actor } from "./actor.js";
 import type { Authenticator } from "./authenticator.js";
 import { can, inScope } from "./permissions.js";
-import { matchRoute, type ScopeKind } from "./route-permissions.js";
+import { isPublicChatAccess, matchRoute, type ScopeKind } from "./route-permissions.js";
 
 /** The one answer to every bad, unknown, revoked or expired key, and to none where one is needed. */
 export const UNAUTHORIZED_MESSAGE =
@@ -69,6 +69,8 @@ export function createAccessGuards(options: {
   const authorize: RequestHandler = (request, response, next) => {
     const matched = matchRoute(request.method, fullPath(request));
     if (!matched || matched.rule.access === "public" || matched.rule.access === "signed-in") return next();
+    // A public chat's route is its gate's alone (server/src/public): no key or token passes here.
+    if (isPublicChatAccess(matched.rule.access)) return next(forbidden(matched.rule.access));
     const actor = actorOf(response);
     if (!can(actor, matched.rule.access)) return next(forbidden(matched.rule.access));
     if (actor.agents === null) return next();

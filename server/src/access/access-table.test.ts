@@ -1,11 +1,12 @@
 import { AgentSpec } from "@waddle/protocol";
+import { request as httpRequest } from "node:http";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
 import type { Role } from "./actor.js";
 import { listAppRoutes } from "./list-app-routes.js";
 import { can, type Permission } from "./permissions.js";
-import { matchRoute, ROUTE_RULES, SOCKET_RULES } from "./route-permissions.js";
+import { isPublicChatAccess, matchRoute, ROUTE_RULES, SOCKET_RULES } from "./route-permissions.js";
 
 const TOKEN = "bootstrap-token-for-the-access-table";
 let server: TestServer;
@@ -299,6 +300,97 @@ describe("surfaces that name a session instead of an agent (issue 30)", () => {
   });
 });
 
+/** The status of a request sent from `localAddress` (a loopback address of its own). */
+function requestFrom(
+  localAddress: string,
+  options: { method: string; path: string; headers: Record<string, string>; json?: unknown },
+): Promise<number> {
+  const body = options.json === undefined ? undefined : JSON.stringify(options.json);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: "127.0.0.1",
+        port: new URL(server.url).port,
+        localAddress,
+        method: options.method,
+        path: options.path,
+        headers: {
+          ...options.headers,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? 0));
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+// Before the table below, whose last rows delete the agents.
+describe("a public chat's publishable key and visitor token (issue 33)", () => {
+  it("open no route but the chat's own: every other route, public ones too, answers 401, and sockets refuse them", async () => {
+    const put = await server.request("/api/agents/alpha/public", {
+      method: "PUT",
+      headers: admin,
+      json: { enabled: true, title: "Alpha", allowedOrigins: [], showSteps: "names" },
+    });
+    expect(put.status, put.text).toBe(200);
+    const { publicId, publishableKey } = put.body as { publicId: string; publishableKey: string };
+    const created = await server.request(`/public/${publicId}/sessions`, {
+      method: "POST",
+      headers: { "x-waddle-public-key": publishableKey },
+    });
+    expect(created.status, created.text).toBe(201);
+    const { sessionId, visitorToken } = created.body as { sessionId: string; visitorToken: string };
+    const failures: string[] = [];
+    let sent = 0;
+    // Every route but the chat's own and the designer's page (which holds no data and checks nothing).
+    const routes = listAppRoutes(server.app).filter(
+      (route) => !route.path.startsWith("/public/") && route.path !== "*",
+    );
+    for (const route of routes) {
+      const { url, body } = instantiate(route.path, "alpha");
+      for (const [label, bearer] of [
+        ["publishable key", publishableKey],
+        ["visitor token", visitorToken],
+      ] as const) {
+        // Each from its own loopback address: every 401 counts as a failed sign-in of its address.
+        const status = await requestFrom(`127.0.${1 + Math.floor(sent / 200)}.${1 + (sent++ % 200)}`, {
+          method: route.method === "ALL" ? "POST" : route.method,
+          path: url,
+          headers: { authorization: `Bearer ${bearer}`, "x-waddle-public-key": publishableKey },
+          ...(route.method === "GET" || route.method === "DELETE" ? {} : { json: body }),
+        });
+        // AG-UI takes a publishable key for its own agent (issue 33, item 6): refused for any other below.
+        const aguiOwn = route.path === "/agui/:id" && label === "publishable key";
+        if (aguiOwn ? status === 401 || status === 403 : status !== 401)
+          failures.push(`${route.method} ${url} with a ${label}: ${status}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    const otherAgent = await requestFrom("127.0.9.1", {
+      method: "POST",
+      path: "/agui/beta",
+      headers: { authorization: `Bearer ${publishableKey}` },
+      json: {},
+    });
+    expect(otherAgent).toBe(404);
+    for (const token of [publishableKey, visitorToken]) await expect(open(token)).rejects.toThrow();
+    // The chat's own routes take them, and only them.
+    const transcript = await server.request(`/public/${publicId}/sessions/${sessionId}`, {
+      headers: { authorization: `Bearer ${visitorToken}`, "x-waddle-public-key": publishableKey },
+    });
+    expect(transcript.status, transcript.text).toBe(200);
+    const withAdmin = await server.request(`/public/${publicId}/sessions/${sessionId}`, {
+      headers: { ...admin, "x-waddle-public-key": publishableKey },
+    });
+    expect(withAdmin.status).toBe(401);
+  });
+});
+
 describe("the access table", () => {
   it("has a rule for every route the app serves (a new route without one fails here)", () => {
     const routes = listAppRoutes(server.app);
@@ -348,10 +440,16 @@ describe("the access table", () => {
             agents: ["alpha"],
             canDecide: subject.canDecide,
           } as const;
-          const allowed = rule.access === "public" || rule.access === "signed-in" || can(actor, rule.access);
+          // A public chat's route answers an API key as it answers no credential: 404 (server/src/public).
+          const publicChat = isPublicChatAccess(rule.access);
+          const allowed =
+            rule.access === "public" ||
+            rule.access === "signed-in" ||
+            (!isPublicChatAccess(rule.access) && can(actor, rule.access));
           const scoped = ["agent", "run", "session", "testRun", "body"].includes(rule.scope);
           let expected: string;
-          if (!allowed) expected = "403";
+          if (publicChat) expected = "404";
+          else if (!allowed) expected = "403";
           else if (agent === "beta" && scoped) expected = "404";
           else expected = "not 401/403";
           const ok =
@@ -381,7 +479,7 @@ describe("the access table", () => {
     const need = (method: string, path: string) => matchRoute(method, path)!.rule.access;
     const check = (r: ReturnType<typeof role>, method: string, path: string) => {
       const access = need(method, path);
-      return access === "public" || access === "signed-in" || can(r, access);
+      return access === "public" || access === "signed-in" || (!isPublicChatAccess(access) && can(r, access));
     };
     expect(check(role("viewer"), "GET", "/api/agents/a")).toBe(true);
     expect(check(role("viewer"), "PUT", "/api/agents/a")).toBe(false);
@@ -406,6 +504,12 @@ describe("the access table", () => {
     expect(check(role("editor"), "GET", "/api/keys")).toBe(false);
     expect(check(role("editor"), "GET", "/api/credentials")).toBe(false);
     expect(check(role("admin"), "GET", "/api/audit")).toBe(true);
+    // No API key, not even an admin's, is a public chat's visitor (issue 33)
+    expect(check(role("admin"), "POST", "/public/pub_1/sessions")).toBe(false);
+    expect(check(role("admin"), "GET", "/public/pub_1/sessions/ses_1")).toBe(false);
+    expect(check(role("viewer"), "GET", "/api/agents/a/public")).toBe(true);
+    expect(check(role("viewer"), "PUT", "/api/agents/a/public")).toBe(false);
+    expect(check(role("editor"), "POST", "/api/agents/a/public/rotate-key")).toBe(true);
     expect(ROUTE_RULES.every((rule) => rule.path === "*" || rule.path.startsWith("/"))).toBe(true);
   });
 

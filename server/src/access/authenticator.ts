@@ -3,6 +3,7 @@ import type { ApiKeyStore, StoredApiKey } from "../store/api-keys/api-key-store.
 import { checkToken } from "./check-token.js";
 import { LOCAL_ACTOR, type Actor } from "./actor.js";
 import { parseApiKey, verifySecret } from "./api-key-secret.js";
+import { isPublicCredential } from "../public/public-credentials.js";
 
 /** How long a verified key is trusted from memory before its record is read again (revocation elsewhere). */
 const RECHECK_MS = 1_000;
@@ -70,6 +71,9 @@ export class Authenticator {
 
   /** The actor behind a presented credential, or undefined for any bad or missing one. */
   async authenticate(presented: string | undefined): Promise<Actor | undefined> {
+    // A publishable key or visitor token opens its public chat's routes only (server/src/public), never
+    // these, not even on a server that needs no sign-in. AG-UI checks publishable keys before this.
+    if (presented !== undefined && isPublicCredential(presented)) return undefined;
     // As before keys: without a token and any active key, whatever a client sends (openai-node always
     // sends some API key) is the local user.
     if (!(await this.isRequired())) return LOCAL_ACTOR;

@@ -123,6 +123,20 @@ export class RateLimits {
     };
   }
 
+  /**
+   * Takes one token from a named bucket of `limit`, whoever asks (a public chat's visitor and the chat as a
+   * whole: server/src/public); `RateLimitedError` when it is empty. Shared through Redis in queue mode.
+   */
+  async consumeBucket(options: {
+    limit: RateLimit;
+    bucket: string;
+    message: string;
+    details?: Record<string, unknown>;
+  }): Promise<void> {
+    const { limit, bucket, message, details = {} } = options;
+    await this.take(limit, bucket, () => ({ message, details: { limit: limit.text, ...details } }));
+  }
+
   /** Seconds until `ip` may sign in again; undefined when it may now. */
   getSignInWait(ip: string): number | undefined {
     const until = this.blocked.get(ip);

@@ -12,8 +12,18 @@ import type { Permission } from "./permissions.js";
  */
 export type ScopeKind = "none" | "list" | "agent" | "run" | "session" | "testRun" | "body" | "inside";
 
-/** `public`: no credential needed; `signed-in`: any actor. */
-export type RouteAccess = Permission | "public" | "signed-in";
+/**
+ * `public`: no credential needed; `signed-in`: any actor. A public chat's routes (issue 33) have actors of
+ * their own, checked by the chat's gate (server/src/public), never by an API key or the token:
+ * `publishable-key`, the chat's key in `x-waddle-public-key`; `visitor`, that key and the token of the
+ * session's own visitor. Neither credential opens any other route (the authenticator refuses them).
+ */
+export type RouteAccess = Permission | "public" | "signed-in" | "publishable-key" | "visitor";
+
+/** True for the access of a public chat's route (`publishable-key`, `visitor`). */
+export function isPublicChatAccess(access: RouteAccess): access is "publishable-key" | "visitor" {
+  return access === "publishable-key" || access === "visitor";
+}
 
 export interface RouteRule {
   method: "GET" | "POST" | "PUT" | "DELETE" | "ALL";
@@ -70,6 +80,10 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule("POST", "/api/agents/:id/releases", "agents:write", "agent"),
   rule("POST", "/api/agents/:id/channels/:channel/rollback", "agents:write", "agent"),
   rule("GET", "/api/agents/:id/diff", "agents:read", "agent"),
+  // public chats (issue 33): editors publish; a viewer may read the publishable key (it is meant for pages)
+  rule("GET", "/api/agents/:id/public", "agents:read", "agent"),
+  rule("PUT", "/api/agents/:id/public", "agents:write", "agent"),
+  rule("POST", "/api/agents/:id/public/rotate-key", "agents:write", "agent"),
   // shadow comparisons: creating one calls the candidate's LLM for every case (editor); reading is a viewer's
   rule("POST", "/api/agents/:id/shadow", "agents:write", "agent"),
   rule("GET", "/api/agents/:id/shadow", "agents:read", "agent"),
@@ -129,6 +143,13 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule("ALL", "/a2a/*", "runs:start", "inside"),
   // AG-UI: a run of the agent in the path; answering an interrupt also needs runs:decide (checked inside)
   rule("POST", "/agui/:id", "runs:start", "agent"),
+  // a public chat's visitors: the chat's gate checks the chat, the page's origin, the key and the visitor
+  rule("GET", "/public/:publicId/config", "publishable-key", "inside"),
+  rule("POST", "/public/:publicId/sessions", "publishable-key", "inside"),
+  rule("GET", "/public/:publicId/sessions/:id", "visitor", "inside"),
+  rule("POST", "/public/:publicId/sessions/:id/turns", "visitor", "inside"),
+  rule("GET", "/public/:publicId/sessions/:id/stream", "visitor", "inside"),
+  rule("POST", "/public/:publicId/sessions/:id/feedback", "visitor", "inside"),
   // the designer's page: holds no data, and shows the sign-in screen itself
   rule("GET", "*", "public"),
 ];

@@ -21,6 +21,7 @@ import { parseRequest, RunIdParam } from "./validate-request.js";
 import { getTurnSessionId, respondWithTurn } from "./respond-with-turn.js";
 import { actorOf } from "../access/actor.js";
 import { audit, getArgsDiff } from "../access/audit-trail.js";
+import { withRunRatings } from "../public/with-run-ratings.js";
 
 const EventsQuery = z.strictObject({
   after: z.coerce.number().int().min(0).default(0),
@@ -72,11 +73,14 @@ export function createRunsRoutes(options: {
           ...(query.status ? { statuses: query.status } : {}),
           ...(query.purpose === "all" ? {} : { purpose: query.purpose }),
           ...(query.channel ? { channel: query.channel } : {}),
+          ...(query.rating ? { rating: query.rating } : {}),
           limit: query.limit,
         }),
         (run) => run.agentId,
       ),
     };
+    // A public chat visitor's rating and comment, for History (issue 33).
+    body.runs = await withRunRatings(store.publicChat.ratings, body.runs);
     response.json(body);
   });
 
@@ -84,7 +88,7 @@ export function createRunsRoutes(options: {
     const { id } = parseRequest(RunIdParam, request.params, "params");
     const run = await store.getRun(id);
     if (!run) throw notFound("Run", id);
-    response.json(run);
+    response.json((await withRunRatings(store.publicChat.ratings, [run]))[0]);
   });
 
   router.get("/:id/events", async (request, response) => {

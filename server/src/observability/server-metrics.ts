@@ -103,6 +103,18 @@ export class ServerMetrics implements RunObserver {
       },
     });
     new Gauge({
+      name: "waddle_run_ratings",
+      help: "Runs rated by public chat visitors, by agent and rating (up, down; every instance's, from the store).",
+      labelNames: ["agent_id", "rating"],
+      registers,
+      async collect() {
+        this.reset();
+        for (const { agentId, rating, count } of await store.publicChat.ratings.countByAgent()) {
+          this.set({ agent_id: agentId, rating }, count);
+        }
+      },
+    });
+    new Gauge({
       name: "waddle_runs_queued",
       help: "Runs waiting for a worker (every instance's, from the store).",
       registers,

@@ -65,7 +65,8 @@ export class SessionTurns {
     });
   }
 
-  async start(request: StartTurnRequest): Promise<StartedTurn> {
+  /** `publicId`: a public chat's visitor asked (issue 33); the run's origin says which chat. */
+  async start(request: StartTurnRequest, from: { publicId?: string } = {}): Promise<StartedTurn> {
     const { store, sessions } = this.options;
     const sessionId = request.sessionId;
     const current = await this.reconcile(sessionId);
@@ -125,7 +126,13 @@ export class SessionTurns {
         },
         {
           runId,
-          origin: { sessionId, turn, kind: "run", ...getSessionChannel(current, agent.version) },
+          origin: {
+            sessionId,
+            turn,
+            kind: "run",
+            ...getSessionChannel(current, agent.version),
+            ...(from.publicId === undefined ? {} : { publicId: from.publicId }),
+          },
           contextMeta: getSessionContextMeta(compacted.context),
         },
       );
