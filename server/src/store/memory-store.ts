@@ -26,6 +26,7 @@ import {
 import { MemoryReleaseStore } from "./releases/memory-release-store.js";
 import { MemoryPublicChatStores } from "./public/memory-public-stores.js";
 import { MemoryShadowStore } from "./shadow/memory-shadow-store.js";
+import { MemoryInboxStore } from "./inbox/memory-inbox-store.js";
 import { MemoryRunClaims } from "./memory-run-claims.js";
 import {
   agentExistsError,
@@ -71,6 +72,7 @@ export class MemoryStore implements WaddleStore {
   readonly releases = new MemoryReleaseStore();
   readonly publicChat = new MemoryPublicChatStores();
   readonly shadows = new MemoryShadowStore();
+  readonly inbox = new MemoryInboxStore();
   readonly a2aTasks = new MemoryA2aTaskStore();
   private closed = false;
 

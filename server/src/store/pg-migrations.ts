@@ -1,3 +1,4 @@
+import { PG_INBOX_MIGRATION } from "./inbox/inbox-migrations.js";
 import type { StoreMigration } from "./store-migration.js";
 
 /**
@@ -362,4 +363,5 @@ export const PG_MIGRATIONS: readonly StoreMigration[] = [
       DROP TABLE public_chats;
     `,
   },
+  PG_INBOX_MIGRATION,
 ];

@@ -18,6 +18,7 @@ import { insertPgRow, pgParameter } from "./insert-pg-row.js";
 import { PgReleaseStore } from "./releases/pg-release-store.js";
 import { PgPublicChatStores } from "./public/pg-public-stores.js";
 import { PgShadowStore } from "./shadow/pg-shadow-store.js";
+import { PgInboxStore } from "./inbox/pg-inbox-store.js";
 import { PgDraftStore } from "./drafts/pg-draft-store.js";
 import { PgCredentialStore } from "./credentials/pg-credential-store.js";
 import { PgApiKeyStore } from "./api-keys/pg-api-key-store.js";
@@ -82,6 +83,7 @@ export class PgStore implements WaddleStore {
   readonly callRecords = new PgCallRecordStore((text, params, kind) => this.query(text, params, kind));
   readonly releases = new PgReleaseStore((text, params, kind) => this.query(text, params, kind));
   readonly shadows = new PgShadowStore((text, params, kind) => this.query(text, params, kind));
+  readonly inbox = new PgInboxStore((text, params, kind) => this.query(text, params, kind));
   readonly a2aTasks = new PgA2aTaskStore((text, params, kind) => this.query(text, params, kind));
   readonly publicChat = new PgPublicChatStores((text, params, kind) => this.query(text, params, kind));
   readonly sessions = new PgSessionStore(

@@ -1,3 +1,4 @@
+import { SQLITE_INBOX_MIGRATION } from "./inbox/inbox-migrations.js";
 import type { StoreMigration } from "./store-migration.js";
 
 /**
@@ -379,4 +380,5 @@ export const SQLITE_MIGRATIONS: readonly StoreMigration[] = [
       DROP TABLE public_chats;
     `,
   },
+  SQLITE_INBOX_MIGRATION,
 ];

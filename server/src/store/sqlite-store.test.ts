@@ -59,6 +59,7 @@ describe("SqliteStore", () => {
       { id: 17, name: "run_decisions" },
       { id: 18, name: "shadow_reports" },
       { id: 19, name: "public_chats" },
+      { id: 20, name: "inbox" },
     ]);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();

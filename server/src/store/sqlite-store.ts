@@ -21,6 +21,7 @@ import { SqliteA2aTaskStore } from "./a2a-tasks/sqlite-a2a-task-store.js";
 import { SqliteReleaseStore } from "./releases/sqlite-release-store.js";
 import { SqlitePublicChatStores } from "./public/sqlite-public-stores.js";
 import { SqliteShadowStore } from "./shadow/sqlite-shadow-store.js";
+import { SqliteInboxStore } from "./inbox/sqlite-inbox-store.js";
 import { SqliteDraftStore } from "./drafts/sqlite-draft-store.js";
 import { SqliteSessionStore } from "./sessions/sqlite-session-store.js";
 import { SqliteTestStore } from "./tests/sqlite-test-store.js";
@@ -93,6 +94,7 @@ export class SqliteStore implements WaddleStore {
   readonly releases: SqliteReleaseStore;
   readonly publicChat: SqlitePublicChatStores;
   readonly shadows: SqliteShadowStore;
+  readonly inbox: SqliteInboxStore;
   private readonly claims: SqliteRunClaims;
 
   /** Opens (creating when needed) the database at `filename`; `":memory:"` for a throwaway one. */
@@ -110,6 +112,7 @@ export class SqliteStore implements WaddleStore {
     this.releases = new SqliteReleaseStore(this.db);
     this.publicChat = new SqlitePublicChatStores(this.db);
     this.shadows = new SqliteShadowStore(this.db);
+    this.inbox = new SqliteInboxStore(this.db);
     this.claims = new SqliteRunClaims(
       this.db,
       (text) => this.sql(text),

@@ -13,6 +13,7 @@ import { storeAgentCases } from "./store-agent-cases.js";
 import { storeReleaseCases } from "./releases/store-release-cases.js";
 import { publicStoreCases } from "./public/public-store-cases.js";
 import { storeShadowCases } from "./shadow/store-shadow-cases.js";
+import { inboxStoreCases } from "./inbox/inbox-store-cases.js";
 import {
   expectStoreError,
   storeClaimCases,
@@ -52,6 +53,7 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...storeReleaseCases,
   ...publicStoreCases,
   ...storeShadowCases,
+  ...inboxStoreCases,
   {
     name: "creates, patches and lists runs newest first",
     run: (make) =>

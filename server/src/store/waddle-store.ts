@@ -32,6 +32,7 @@ import type { AuditStore } from "./audit/audit-store.js";
 import type { ReleaseStore } from "./releases/release-store.js";
 import type { PublicChatStores } from "./public/public-chat-store.js";
 import type { ShadowStore } from "./shadow/shadow-store.js";
+import type { InboxMarkStore } from "./inbox/inbox-store.js";
 
 /** What a run starts with; the store fills `lastSeq`, `usage` and the timestamps. */
 export interface NewRun {
@@ -281,6 +282,8 @@ export interface WaddleStore {
   readonly publicChat: PublicChatStores;
   /** Shadow comparisons of candidate versions against a channel's recent traffic (issue 32). */
   readonly shadows: ShadowStore;
+  /** What the approvals inbox adds to waiting items: assignee, snooze, notices sent (issue 34). */
+  readonly inbox: InboxMarkStore;
 
   /** Resolves when the database answers (for `/api/health`); stores in this process need none. */
   ping?(): Promise<void>;

@@ -36,6 +36,15 @@ export class MemorySessionStore implements SessionStore {
       .map(getSessionSummary);
   }
 
+  async listWithPendingMerges(options: { agentId?: string; limit?: number } = {}): Promise<SessionRecord[]> {
+    return [...this.records.values()]
+      .filter((record) => record.pendingMerges.length > 0)
+      .filter((record) => options.agentId === undefined || record.agentId === options.agentId)
+      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id))
+      .slice(0, options.limit ?? DEFAULT_SESSIONS_LIMIT)
+      .map((record) => structuredClone(record));
+  }
+
   async update<R>(id: string, change: SessionChange<R>): Promise<SessionChangeResult<R> | undefined> {
     const current = this.records.get(id);
     if (!current) return undefined;

@@ -62,6 +62,23 @@ export class PgSessionStore implements SessionStore {
     return rows.map((row) => JSON.parse(row.summary as string) as SessionSummary);
   }
 
+  async listWithPendingMerges(options: { agentId?: string; limit?: number } = {}): Promise<SessionRecord[]> {
+    const limit = options.limit ?? DEFAULT_SESSIONS_LIMIT;
+    // `pending_merges > 0` as written: the partial index (migration 17) serves only that condition.
+    const { rows } =
+      options.agentId === undefined
+        ? await this.query(
+            "SELECT record FROM sessions WHERE pending_merges > 0 ORDER BY updated_at DESC, id DESC LIMIT $1",
+            [limit],
+          )
+        : await this.query(
+            `SELECT record FROM sessions WHERE pending_merges > 0 AND agent_id = $1
+             ORDER BY updated_at DESC, id DESC LIMIT $2`,
+            [options.agentId, limit],
+          );
+    return rows.map((row) => JSON.parse(row.record as string) as SessionRecord);
+  }
+
   async update<R>(id: string, change: SessionChange<R>): Promise<SessionChangeResult<R> | undefined> {
     return this.transaction(async (query) => {
       const { rows } = await query("SELECT record FROM sessions WHERE id = $1 FOR UPDATE", [id]);
@@ -77,12 +94,16 @@ export class PgSessionStore implements SessionStore {
           JSON.stringify(event),
         ]);
       }
-      await query("UPDATE sessions SET record = $1, summary = $2, updated_at = $3 WHERE id = $4", [
-        JSON.stringify(record),
-        JSON.stringify(getSessionSummary(record)),
-        record.updatedAt,
-        id,
-      ]);
+      await query(
+        "UPDATE sessions SET record = $1, summary = $2, updated_at = $3, pending_merges = $4 WHERE id = $5",
+        [
+          JSON.stringify(record),
+          JSON.stringify(getSessionSummary(record)),
+          record.updatedAt,
+          record.pendingMerges.length,
+          id,
+        ],
+      );
       return { record, events, result };
     });
   }

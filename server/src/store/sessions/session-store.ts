@@ -34,6 +34,11 @@ export interface SessionStore {
   list(options?: { agentId?: string; limit?: number }): Promise<SessionSummary[]>;
   /** Appends what `change` decides on the current record, in one transaction; undefined for an unknown id. */
   update<R>(id: string, change: SessionChange<R>): Promise<SessionChangeResult<R> | undefined>;
+  /**
+   * Sessions holding merges for a person (`pendingMerges`), newest activity first, at most `limit`
+   * (default 100): through an index of their count, for the approvals inbox.
+   */
+  listWithPendingMerges(options?: { agentId?: string; limit?: number }): Promise<SessionRecord[]>;
   /** The log after `afterSeq`, in order, at most `limit`. */
   listEvents(id: string, options?: { afterSeq?: number; limit?: number }): Promise<SessionEvent[]>;
 }

@@ -58,6 +58,26 @@ export class SqliteSessionStore implements SessionStore {
     return rows.map((row) => JSON.parse(row.summary) as SessionSummary);
   }
 
+  async listWithPendingMerges(options: { agentId?: string; limit?: number } = {}): Promise<SessionRecord[]> {
+    const limit = options.limit ?? DEFAULT_SESSIONS_LIMIT;
+    // `pending_merges > 0` as written: the partial index (migration 20) serves only that condition.
+    const rows = (
+      options.agentId === undefined
+        ? this.db
+            .prepare(
+              "SELECT record FROM sessions WHERE pending_merges > 0 ORDER BY updated_at DESC, id DESC LIMIT ?",
+            )
+            .all(limit)
+        : this.db
+            .prepare(
+              `SELECT record FROM sessions WHERE pending_merges > 0 AND agent_id = ?
+               ORDER BY updated_at DESC, id DESC LIMIT ?`,
+            )
+            .all(options.agentId, limit)
+    ) as { record: string }[];
+    return rows.map((row) => JSON.parse(row.record) as SessionRecord);
+  }
+
   async update<R>(id: string, change: SessionChange<R>): Promise<SessionChangeResult<R> | undefined> {
     return writeTransaction(this.db, (): SessionChangeResult<R> | undefined => {
       const row = this.db.prepare("SELECT record FROM sessions WHERE id = ?").get(id) as
@@ -70,8 +90,16 @@ export class SqliteSessionStore implements SessionStore {
       const insert = this.db.prepare("INSERT INTO session_events (session_id, seq, event) VALUES (?, ?, ?)");
       for (const event of events) insert.run(id, event.seq, JSON.stringify(event));
       this.db
-        .prepare("UPDATE sessions SET record = ?, summary = ?, updated_at = ? WHERE id = ?")
-        .run(JSON.stringify(record), JSON.stringify(getSessionSummary(record)), record.updatedAt, id);
+        .prepare(
+          "UPDATE sessions SET record = ?, summary = ?, updated_at = ?, pending_merges = ? WHERE id = ?",
+        )
+        .run(
+          JSON.stringify(record),
+          JSON.stringify(getSessionSummary(record)),
+          record.updatedAt,
+          record.pendingMerges.length,
+          id,
+        );
       return { record, events, result };
     })();
   }
