@@ -6,6 +6,7 @@ import { Slug } from "./names.js";
 import { PlannerResult, ResumeDecision, Usage } from "./planner-action.js";
 import { ChannelName, LATEST_CHANNEL, RELEASE_ERROR_CODES } from "./releases.js";
 import { PUBLIC_CHAT_ERROR_CODES, Rating, RunRating } from "./public-chat.js";
+import { RunTrigger, TRIGGER_ERROR_CODES, TriggerId, TriggerKind } from "./triggers.js";
 import { RunEvent } from "./run-event.js";
 import { SpecIssue } from "./spec-issue.js";
 
@@ -48,6 +49,7 @@ export const API_ERROR_CODES = [
   "duplicate_case_name",
   ...RELEASE_ERROR_CODES,
   ...PUBLIC_CHAT_ERROR_CODES,
+  ...TRIGGER_ERROR_CODES,
   "internal",
 ] as const;
 export const ApiErrorCode = z.enum(API_ERROR_CODES);
@@ -235,6 +237,8 @@ export const RunOrigin = z.object({
   startedBy: z.string().optional(),
   /** A fork: the run and step it was forked from (`POST /api/runs/:id/fork`). */
   forkOf: ForkOf.optional(),
+  /** A run a schedule or webhook trigger fired (issue 34). */
+  trigger: RunTrigger.optional(),
   /**
    * OpenTelemetry, when the server traces: the W3C `traceparent` of the run's span, and of the caller's
    * span when the request that started it carried one. Kept so that every worker continues one trace.
@@ -318,13 +322,17 @@ const RunStatusList = z.string().transform((text, context) => {
 /**
  * `GET /api/runs?agentId=&status=a,b&limit=N&purpose=run|test|all&channel=&rating=up|down`: newest first;
  * tests only when asked; `channel`: only runs resolved from that channel (a session's turns: the channel it
- * was created on); `rating`: only runs a public chat visitor rated so.
+ * was created on); `rating`: only runs a public chat visitor rated so; `trigger`, `triggerKind`: only runs a
+ * trigger fired.
  */
 export const ListRunsQuery = z.strictObject({
   agentId: Slug.optional(),
   channel: ChannelName.optional(),
   /** Only runs a public chat visitor rated so (`up` or `down`). */
   rating: Rating.optional(),
+  /** Only runs this trigger fired, or any trigger of this kind (issue 34). */
+  trigger: TriggerId.optional(),
+  triggerKind: TriggerKind.optional(),
   purpose: z.enum(["run", "test", "all"]).default("run"),
   status: RunStatusList.optional(),
   limit: z.coerce.number().int().min(1).max(RUNS_LIST_MAX_LIMIT).default(RUNS_LIST_DEFAULT_LIMIT),

@@ -12,6 +12,19 @@ export type TriggerKind = z.infer<typeof TriggerKind>;
 /** The fewest seconds between two fires of a schedule. */
 export const MIN_SCHEDULE_INTERVAL_S = 10;
 
+/** A trigger's id: `trg_` and 16 hex characters, made by the server. */
+export const TriggerId = z
+  .string()
+  .regex(/^trg_[A-Za-z0-9_-]{1,80}$/, "must be a trigger id such as trg_4f9c2a1b");
+
+/** Refusals of webhook triggers (`docs/guides/triggers.md`). */
+export const TRIGGER_ERROR_CODES = [
+  /** A webhook's body does not fill its query template: `details.fields` names what is missing; nothing ran. */
+  "missing_fields",
+  /** The trigger's channel does not exist (any more): the fire failed, and its fires list says so. */
+  "channel_not_found",
+] as const;
+
 const Query = z.string().trim().min(1).max(20_000);
 const Context = z.record(z.string(), z.unknown());
 

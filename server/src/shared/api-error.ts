@@ -31,6 +31,8 @@ const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   public_chat_not_configured: 404,
   session_full: 409,
   shadow_report_mismatch: 422,
+  missing_fields: 422,
+  channel_not_found: 409,
   internal: 500,
 };
 
