@@ -27,6 +27,7 @@ import { MemoryReleaseStore } from "./releases/memory-release-store.js";
 import { MemoryPublicChatStores } from "./public/memory-public-stores.js";
 import { MemoryShadowStore } from "./shadow/memory-shadow-store.js";
 import { MemoryInboxStore } from "./inbox/memory-inbox-store.js";
+import { MemoryWebhookStore } from "./webhooks/memory-webhook-store.js";
 import { MemoryRunClaims } from "./memory-run-claims.js";
 import {
   agentExistsError,
@@ -73,6 +74,7 @@ export class MemoryStore implements WaddleStore {
   readonly publicChat = new MemoryPublicChatStores();
   readonly shadows = new MemoryShadowStore();
   readonly inbox = new MemoryInboxStore();
+  readonly webhooks = new MemoryWebhookStore();
   readonly a2aTasks = new MemoryA2aTaskStore();
   private closed = false;
 

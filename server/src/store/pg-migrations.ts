@@ -1,4 +1,5 @@
 import { PG_INBOX_MIGRATION } from "./inbox/inbox-migrations.js";
+import { PG_WEBHOOKS_MIGRATION } from "./webhooks/webhook-migrations.js";
 import type { StoreMigration } from "./store-migration.js";
 
 /**
@@ -364,4 +365,5 @@ export const PG_MIGRATIONS: readonly StoreMigration[] = [
     `,
   },
   PG_INBOX_MIGRATION,
+  PG_WEBHOOKS_MIGRATION,
 ];

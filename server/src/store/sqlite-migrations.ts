@@ -1,4 +1,5 @@
 import { SQLITE_INBOX_MIGRATION } from "./inbox/inbox-migrations.js";
+import { SQLITE_WEBHOOKS_MIGRATION } from "./webhooks/webhook-migrations.js";
 import type { StoreMigration } from "./store-migration.js";
 
 /**
@@ -381,4 +382,5 @@ export const SQLITE_MIGRATIONS: readonly StoreMigration[] = [
     `,
   },
   SQLITE_INBOX_MIGRATION,
+  SQLITE_WEBHOOKS_MIGRATION,
 ];

@@ -60,6 +60,7 @@ describe("SqliteStore", () => {
       { id: 18, name: "shadow_reports" },
       { id: 19, name: "public_chats" },
       { id: 20, name: "inbox" },
+      { id: 21, name: "webhooks" },
     ]);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();

@@ -22,6 +22,7 @@ import { SqliteReleaseStore } from "./releases/sqlite-release-store.js";
 import { SqlitePublicChatStores } from "./public/sqlite-public-stores.js";
 import { SqliteShadowStore } from "./shadow/sqlite-shadow-store.js";
 import { SqliteInboxStore } from "./inbox/sqlite-inbox-store.js";
+import { SqliteWebhookStore } from "./webhooks/sqlite-webhook-store.js";
 import { SqliteDraftStore } from "./drafts/sqlite-draft-store.js";
 import { SqliteSessionStore } from "./sessions/sqlite-session-store.js";
 import { SqliteTestStore } from "./tests/sqlite-test-store.js";
@@ -95,6 +96,7 @@ export class SqliteStore implements WaddleStore {
   readonly publicChat: SqlitePublicChatStores;
   readonly shadows: SqliteShadowStore;
   readonly inbox: SqliteInboxStore;
+  readonly webhooks: SqliteWebhookStore;
   private readonly claims: SqliteRunClaims;
 
   /** Opens (creating when needed) the database at `filename`; `":memory:"` for a throwaway one. */
@@ -113,6 +115,7 @@ export class SqliteStore implements WaddleStore {
     this.publicChat = new SqlitePublicChatStores(this.db);
     this.shadows = new SqliteShadowStore(this.db);
     this.inbox = new SqliteInboxStore(this.db);
+    this.webhooks = new SqliteWebhookStore(this.db);
     this.claims = new SqliteRunClaims(
       this.db,
       (text) => this.sql(text),

@@ -14,6 +14,7 @@ import { storeReleaseCases } from "./releases/store-release-cases.js";
 import { publicStoreCases } from "./public/public-store-cases.js";
 import { storeShadowCases } from "./shadow/store-shadow-cases.js";
 import { inboxStoreCases } from "./inbox/inbox-store-cases.js";
+import { webhookStoreCases } from "./webhooks/webhook-store-cases.js";
 import {
   expectStoreError,
   storeClaimCases,
@@ -54,6 +55,7 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...publicStoreCases,
   ...storeShadowCases,
   ...inboxStoreCases,
+  ...webhookStoreCases,
   {
     name: "creates, patches and lists runs newest first",
     run: (make) =>

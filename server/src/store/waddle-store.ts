@@ -33,6 +33,7 @@ import type { ReleaseStore } from "./releases/release-store.js";
 import type { PublicChatStores } from "./public/public-chat-store.js";
 import type { ShadowStore } from "./shadow/shadow-store.js";
 import type { InboxMarkStore } from "./inbox/inbox-store.js";
+import type { WebhookStore } from "./webhooks/webhook-store.js";
 
 /** What a run starts with; the store fills `lastSeq`, `usage` and the timestamps. */
 export interface NewRun {
@@ -284,6 +285,8 @@ export interface WaddleStore {
   readonly shadows: ShadowStore;
   /** What the approvals inbox adds to waiting items: assignee, snooze, notices sent (issue 34). */
   readonly inbox: InboxMarkStore;
+  /** Outgoing webhooks (notifications) and their durable outbox (issue 34). */
+  readonly webhooks: WebhookStore;
 
   /** Resolves when the database answers (for `/api/health`); stores in this process need none. */
   ping?(): Promise<void>;
