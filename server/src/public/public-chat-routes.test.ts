@@ -219,6 +219,9 @@ describe("POST /public/:publicId/sessions/:id/turns", () => {
     expect((await send({ query: "   " })).body.code).toBe("validation_failed");
     expect((await send({ query: "hi", context: { admin: true } })).status).toBe(400);
     expect((await send({ query: 5 })).status).toBe(400);
+    const choosy = await visitor.request("/sessions", { method: "POST", json: { agentId: "another" } });
+    expect(choosy.status).toBe(400);
+    expect(choosy.body.details.issues[0].code).toBe("unrecognized_keys");
     const notJson = await visitor.request(`/sessions/${sessionId}/turns`, {
       method: "POST",
       body: "{query",
