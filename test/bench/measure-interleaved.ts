@@ -13,8 +13,11 @@ export interface MeasureOptions {
   warmupMs: number;
   /** Each sample repeats the run until it lasts about this long, so short runs are timed above noise. */
   sampleMs: number;
-  /** Called before every sample, outside the timed region (a full `gc()` when exposed). */
-  beforeSample?: () => void;
+  /**
+   * Called (and awaited) before every sample, outside the timed region: a full `gc()` when exposed, or a
+   * turn of the event loop, so that what the previous sample left queued is not charged to this one.
+   */
+  beforeSample?: () => void | Promise<void>;
 }
 
 /** Per contender: microseconds per unit, one value per round, and how many runs each sample took. */
@@ -49,7 +52,7 @@ export async function measureInterleaved(options: MeasureOptions): Promise<Measu
       const index = (round + offset) % options.contenders.length;
       const contender = options.contenders[index]!;
       const repeat = runsPerSample[index]!;
-      options.beforeSample?.();
+      await options.beforeSample?.();
       const start = now();
       for (let run = 0; run < repeat; run += 1) await contender.run();
       const us = Number(now() - start) / 1e3;

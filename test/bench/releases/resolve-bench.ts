@@ -1,6 +1,6 @@
 import { resolveAgentName, resolveRunTarget, type WaddleStore } from "@waddle/server";
 import type { BenchTable } from "../bench-report.js";
-import { measureInterleaved, type Contender } from "../measure-interleaved.js";
+import { measureInterleaved, type Contender, type Measurement } from "../measure-interleaved.js";
 import { getSummary, type Summary } from "../stats.js";
 import { RELEASED_AGENT, SAVED_VERSIONS, SEEDED_CHANNELS, UNRELEASED_AGENT } from "./seed-release-agents.js";
 
@@ -13,6 +13,14 @@ export interface RequestKind {
   released: number | undefined;
   /** What the agent without releases must get; absent when it has no such channel (not timed). */
   unreleased?: { version: number | undefined };
+  /** Runs on the second store of the same database, so that its reads do not refresh what the others read. */
+  apart?: true;
+  /**
+   * `lookup`: the channel alone; `reads`: a request that also reads a record or the database. Each group
+   * has its rotation: on a 2-core machine the sample after a PostgreSQL round trip often waits for a core
+   * the database's process holds, which is the machine's cost, not the lookup's.
+   */
+  group: "lookup" | "reads";
 }
 
 export const REQUEST_KINDS: readonly RequestKind[] = [
@@ -21,36 +29,43 @@ export const REQUEST_KINDS: readonly RequestKind[] = [
     resolve: async (store, agentId) => (await resolveRunTarget(store, agentId)).version,
     released: SEEDED_CHANNELS.production,
     unreleased: { version: undefined },
+    group: "lookup",
   },
   {
     label: 'REST run, channel "staging": resolveRunTarget',
     resolve: async (store, agentId) =>
       (await resolveRunTarget(store, agentId, { channel: "staging" })).version,
     released: SEEDED_CHANNELS.staging,
+    group: "lookup",
   },
   {
     label: '/v1, MCP, A2A "<agent>": resolveAgentName, the record that runs included',
     resolve: async (store, agentId) => (await resolveAgentName(store, agentId, "@"))?.agent.version,
     released: SEEDED_CHANNELS.production,
     unreleased: { version: SAVED_VERSIONS },
+    group: "reads",
   },
   {
     label: '/v1 "<agent>@staging": resolveAgentName, the record included',
     resolve: async (store, agentId) =>
       (await resolveAgentName(store, `${agentId}@staging`, "@"))?.agent.version,
     released: SEEDED_CHANNELS.staging,
+    group: "reads",
   },
   {
     label: "for comparison: the record alone (store.getAgent, what /v1 read before releases)",
     resolve: async (store, agentId) => (await store.getAgent(agentId))?.version,
     released: SAVED_VERSIONS,
     unreleased: { version: SAVED_VERSIONS },
+    group: "reads",
   },
   {
     label: "for comparison: a fresh channel read (releasing; a PostgreSQL instance every 500 ms)",
     resolve: async (store, agentId) => (await store.releases.getChannel(agentId, "production"))?.version,
     released: SEEDED_CHANNELS.production,
     unreleased: { version: undefined },
+    apart: true,
+    group: "reads",
   },
 ];
 
@@ -62,8 +77,9 @@ export interface ResolveFigures {
 }
 
 /** Fails the benchmark before timing anything when a request picks the wrong version. */
-async function checkVersions(store: WaddleStore): Promise<void> {
+async function checkVersions(storeOf: (kind: RequestKind) => WaddleStore): Promise<void> {
   for (const kind of REQUEST_KINDS) {
+    const store = storeOf(kind);
     const released = await kind.resolve(store, RELEASED_AGENT);
     if (released !== kind.released) throw new Error(`${kind.label}: got v${released}, not v${kind.released}`);
     if (!kind.unreleased) continue;
@@ -75,18 +91,22 @@ async function checkVersions(store: WaddleStore): Promise<void> {
 }
 
 /**
- * Every request kind on both agents of a seeded store, one request per sample, in rounds that take them in
- * a rotating order (so that the machine's load falls on each alike); per-request latency in ms.
+ * Every request kind on both agents of a seeded store, one request per sample, in rounds that take the kinds
+ * of a group in a rotating order (so that the machine's load falls on each alike); per-request latency in ms. `apart`
+ * kinds run on `apart` (another store on the same database, as another instance would be) when given.
  */
 export async function measureResolve(options: {
   label: string;
   store: WaddleStore;
+  apart?: WaddleStore;
   rounds: number;
 }): Promise<ResolveFigures> {
-  const { store } = options;
-  await checkVersions(store);
-  const contenders: Contender[] = [];
+  const storeOf = (kind: RequestKind) => (kind.apart && options.apart) || options.store;
+  await checkVersions(storeOf);
+  const groups: Record<RequestKind["group"], Contender[]> = { lookup: [], reads: [] };
   for (const kind of REQUEST_KINDS) {
+    const store = storeOf(kind);
+    const contenders = groups[kind.group];
     contenders.push({
       name: `${kind.label}|released`,
       units: 1,
@@ -100,12 +120,19 @@ export async function measureResolve(options: {
       });
     }
   }
-  const measured = await measureInterleaved({
-    contenders,
-    rounds: options.rounds,
-    warmupMs: 300,
-    sampleMs: 0,
-  });
+  const measured: Measurement[] = [];
+  for (const contenders of Object.values(groups)) {
+    measured.push(
+      ...(await measureInterleaved({
+        contenders,
+        rounds: options.rounds,
+        warmupMs: 300,
+        sampleMs: 0,
+        // A request starts on an empty event loop: what the one before left queued is its cost, not this one's.
+        beforeSample: () => new Promise<void>((resolve) => setImmediate(resolve)),
+      })),
+    );
+  }
   const summaryOf = (name: string) => {
     const found = measured.find((measurement) => measurement.name === name);
     return found && getSummary(found.perUnitUs.map((us) => us / 1000));

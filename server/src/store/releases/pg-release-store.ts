@@ -70,8 +70,9 @@ export class PgReleaseStore implements ReleaseStore {
   ): Promise<StoredChannel | undefined> {
     if (options.maxAgeMs !== undefined) {
       const kept = this.served.get(agentId, name, options.maxAgeMs);
-      // Read again in the background (a failure leaves the entry to age out, and the next call reads it).
-      if (kept?.refresh) void this.getChannel(agentId, name).catch(() => undefined);
+      // Read again on the next turn of the event loop, so that not even the query's start is this caller's
+      // (a failure leaves the entry to age out, and the next call reads it).
+      if (kept?.refresh) setImmediate(() => void this.getChannel(agentId, name).catch(() => undefined));
       if (kept) return kept.channel;
     }
     const read = this.served.begin();
