@@ -28,6 +28,7 @@ import { MemoryPublicChatStores } from "./public/memory-public-stores.js";
 import { MemoryShadowStore } from "./shadow/memory-shadow-store.js";
 import { MemoryInboxStore } from "./inbox/memory-inbox-store.js";
 import { MemoryWebhookStore } from "./webhooks/memory-webhook-store.js";
+import { MemoryTriggerStore } from "./triggers/memory-trigger-store.js";
 import { MemoryRunClaims } from "./memory-run-claims.js";
 import {
   agentExistsError,
@@ -75,6 +76,7 @@ export class MemoryStore implements WaddleStore {
   readonly shadows = new MemoryShadowStore();
   readonly inbox = new MemoryInboxStore();
   readonly webhooks = new MemoryWebhookStore();
+  readonly triggers = new MemoryTriggerStore();
   readonly a2aTasks = new MemoryA2aTaskStore();
   private closed = false;
 
@@ -202,6 +204,8 @@ export class MemoryStore implements WaddleStore {
       .filter((run) => options.statuses === undefined || options.statuses.includes(run.status))
       .filter((run) => options.purpose === undefined || (run.purpose ?? "run") === options.purpose)
       .filter((run) => options.channel === undefined || run.channel === options.channel)
+      .filter((run) => options.trigger === undefined || run.trigger?.id === options.trigger)
+      .filter((run) => options.triggerKind === undefined || run.trigger?.kind === options.triggerKind)
       .filter(
         (run) =>
           options.rating === undefined || this.publicChat.ratings.peek(run.id)?.rating === options.rating,

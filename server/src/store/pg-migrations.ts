@@ -1,5 +1,6 @@
 import { PG_INBOX_MIGRATION } from "./inbox/inbox-migrations.js";
 import { PG_WEBHOOKS_MIGRATION } from "./webhooks/webhook-migrations.js";
+import { PG_TRIGGERS_MIGRATION } from "./triggers/trigger-migrations.js";
 import type { StoreMigration } from "./store-migration.js";
 
 /**
@@ -366,4 +367,5 @@ export const PG_MIGRATIONS: readonly StoreMigration[] = [
   },
   PG_INBOX_MIGRATION,
   PG_WEBHOOKS_MIGRATION,
+  PG_TRIGGERS_MIGRATION,
 ];

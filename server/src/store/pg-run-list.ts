@@ -24,6 +24,14 @@ export function getPgRunListQuery(options: ListRunsOptions): { sql: string; para
     params.push(options.rating);
     where.push(`id IN (SELECT run_id FROM run_ratings WHERE rating = $${params.length})`);
   }
+  if (options.trigger !== undefined) {
+    params.push(options.trigger);
+    where.push(`origin::jsonb->'trigger'->>'id' = $${params.length}`);
+  }
+  if (options.triggerKind !== undefined) {
+    params.push(options.triggerKind);
+    where.push(`origin::jsonb->'trigger'->>'kind' = $${params.length}`);
+  }
   params.push(options.limit ?? null);
   const sql = `SELECT * FROM runs ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
          ORDER BY position DESC LIMIT $${params.length}`;

@@ -20,6 +20,7 @@ import { PgPublicChatStores } from "./public/pg-public-stores.js";
 import { PgShadowStore } from "./shadow/pg-shadow-store.js";
 import { PgInboxStore } from "./inbox/pg-inbox-store.js";
 import { PgWebhookStore } from "./webhooks/pg-webhook-store.js";
+import { PgTriggerStore } from "./triggers/pg-trigger-store.js";
 import { PgDraftStore } from "./drafts/pg-draft-store.js";
 import { PgCredentialStore } from "./credentials/pg-credential-store.js";
 import { PgApiKeyStore } from "./api-keys/pg-api-key-store.js";
@@ -85,6 +86,7 @@ export class PgStore implements WaddleStore {
   readonly releases = new PgReleaseStore((text, params, kind) => this.query(text, params, kind));
   readonly shadows = new PgShadowStore((text, params, kind) => this.query(text, params, kind));
   readonly inbox = new PgInboxStore((text, params, kind) => this.query(text, params, kind));
+  readonly triggers = new PgTriggerStore((text, params, kind) => this.query(text, params, kind));
   readonly webhooks = new PgWebhookStore(
     (text, params, kind) => this.query(text, params, kind),
     (body) => this.transaction("write", (query) => body(query)),

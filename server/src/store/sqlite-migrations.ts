@@ -1,5 +1,6 @@
 import { SQLITE_INBOX_MIGRATION } from "./inbox/inbox-migrations.js";
 import { SQLITE_WEBHOOKS_MIGRATION } from "./webhooks/webhook-migrations.js";
+import { SQLITE_TRIGGERS_MIGRATION } from "./triggers/trigger-migrations.js";
 import type { StoreMigration } from "./store-migration.js";
 
 /**
@@ -383,4 +384,5 @@ export const SQLITE_MIGRATIONS: readonly StoreMigration[] = [
   },
   SQLITE_INBOX_MIGRATION,
   SQLITE_WEBHOOKS_MIGRATION,
+  SQLITE_TRIGGERS_MIGRATION,
 ];

@@ -24,6 +24,14 @@ export function getSqliteRunListQuery(options: ListRunsOptions): { sql: string; 
     where.push("id IN (SELECT run_id FROM run_ratings WHERE rating = ?)");
     params.push(options.rating);
   }
+  if (options.trigger !== undefined) {
+    where.push(`json_extract(origin, '$.trigger.id') = ?`);
+    params.push(options.trigger);
+  }
+  if (options.triggerKind !== undefined) {
+    where.push(`json_extract(origin, '$.trigger.kind') = ?`);
+    params.push(options.triggerKind);
+  }
   const sql = `SELECT * FROM runs ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY position DESC${
     options.limit === undefined ? "" : " LIMIT ?"
   }`;

@@ -23,6 +23,7 @@ import { SqlitePublicChatStores } from "./public/sqlite-public-stores.js";
 import { SqliteShadowStore } from "./shadow/sqlite-shadow-store.js";
 import { SqliteInboxStore } from "./inbox/sqlite-inbox-store.js";
 import { SqliteWebhookStore } from "./webhooks/sqlite-webhook-store.js";
+import { SqliteTriggerStore } from "./triggers/sqlite-trigger-store.js";
 import { SqliteDraftStore } from "./drafts/sqlite-draft-store.js";
 import { SqliteSessionStore } from "./sessions/sqlite-session-store.js";
 import { SqliteTestStore } from "./tests/sqlite-test-store.js";
@@ -97,6 +98,7 @@ export class SqliteStore implements WaddleStore {
   readonly shadows: SqliteShadowStore;
   readonly inbox: SqliteInboxStore;
   readonly webhooks: SqliteWebhookStore;
+  readonly triggers: SqliteTriggerStore;
   private readonly claims: SqliteRunClaims;
 
   /** Opens (creating when needed) the database at `filename`; `":memory:"` for a throwaway one. */
@@ -116,6 +118,7 @@ export class SqliteStore implements WaddleStore {
     this.shadows = new SqliteShadowStore(this.db);
     this.inbox = new SqliteInboxStore(this.db);
     this.webhooks = new SqliteWebhookStore(this.db);
+    this.triggers = new SqliteTriggerStore(this.db);
     this.claims = new SqliteRunClaims(
       this.db,
       (text) => this.sql(text),

@@ -13,6 +13,7 @@ import { storeAgentCases } from "./store-agent-cases.js";
 import { storeReleaseCases } from "./releases/store-release-cases.js";
 import { publicStoreCases } from "./public/public-store-cases.js";
 import { storeShadowCases } from "./shadow/store-shadow-cases.js";
+import { triggerStoreCases } from "./triggers/trigger-store-cases.js";
 import { inboxStoreCases } from "./inbox/inbox-store-cases.js";
 import { webhookStoreCases } from "./webhooks/webhook-store-cases.js";
 import {
@@ -54,6 +55,7 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
   ...storeReleaseCases,
   ...publicStoreCases,
   ...storeShadowCases,
+  ...triggerStoreCases,
   ...inboxStoreCases,
   ...webhookStoreCases,
   {

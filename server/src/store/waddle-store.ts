@@ -16,6 +16,7 @@ import type {
   RunRecord,
   RunStatus,
   TaskStatus,
+  TriggerKind,
   Usage,
 } from "@waddle/protocol";
 import type { BackgroundJob, SerializedPlannerState } from "@waddle/planner";
@@ -34,6 +35,7 @@ import type { PublicChatStores } from "./public/public-chat-store.js";
 import type { ShadowStore } from "./shadow/shadow-store.js";
 import type { InboxMarkStore } from "./inbox/inbox-store.js";
 import type { WebhookStore } from "./webhooks/webhook-store.js";
+import type { TriggerStore } from "./triggers/trigger-store.js";
 
 /** What a run starts with; the store fills `lastSeq`, `usage` and the timestamps. */
 export interface NewRun {
@@ -162,6 +164,9 @@ export interface ListRunsOptions {
   channel?: string;
   /** Only runs a public chat visitor rated so (`publicChat.ratings`). */
   rating?: Rating;
+  /** Only runs this trigger fired (`origin.trigger.id`), or any trigger of this kind. */
+  trigger?: string;
+  triggerKind?: TriggerKind;
 }
 
 /**
@@ -287,6 +292,8 @@ export interface WaddleStore {
   readonly inbox: InboxMarkStore;
   /** Outgoing webhooks (notifications) and their durable outbox (issue 34). */
   readonly webhooks: WebhookStore;
+  /** Schedule and webhook triggers, their fires, tick claims and idempotency keys (issue 34). */
+  readonly triggers: TriggerStore;
 
   /** Resolves when the database answers (for `/api/health`); stores in this process need none. */
   ping?(): Promise<void>;
