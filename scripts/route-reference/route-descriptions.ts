@@ -142,6 +142,10 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "`{query}` → the answer as server-sent events (`turn_started`, `delta`, `step`, `waiting`, `resumed`, `answer`, `error`, `done`); 413 past `maxMessageChars`, 409 `session_full`, 429 with `Retry-After`",
   "GET /public/:publicId/sessions/:id/stream":
     "follow the conversation's last turn from its start (after a reload), as `…/turns` streams it",
+  "GET /chat/:publicId":
+    "the hosted chat page (HTML, no credential): its `Content-Security-Policy: frame-ancestors` lists the chat's allowed origins (and this server); 404 for an unknown or disabled chat",
+  "GET /embed.js":
+    'the embed script: `<script src=".../embed.js" data-public-id=… data-public-key=… async>` adds a chat button that opens the hosted page (cached 5 minutes, revalidated by ETag)',
   "POST /public/:publicId/sessions/:id/feedback":
     "`{runId, rating: up|down, comment?}` → 204: the visitor's rating of an answer (a new one replaces it)",
   // the designer

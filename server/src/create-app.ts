@@ -34,6 +34,7 @@ import type { TestRunService } from "./agent-tests/test-run-service.js";
 import { ReleaseService } from "./releases/release-service.js";
 import type { TestRunEnds } from "./releases/test-run-ends.js";
 import { createReleasesRoutes } from "./http/releases-routes.js";
+import { createHostedPageRoutes } from "./public/hosted-page-routes.js";
 import { createPublicChatRoutes } from "./public/public-chat-routes.js";
 import { createPublicChatSettingsRoutes } from "./public/public-chat-settings-routes.js";
 import { unlessPublicChat } from "./public/public-chat-gate.js";
@@ -275,6 +276,16 @@ export function createApp(options: CreateAppOptions): Express {
       `No /.well-known${request.path}: this server has no OAuth. ${options.token ? "Send its WADDLE_TOKEN as a Bearer token." : "It needs no token."}`,
     );
   });
+  // The hosted chat page and embed.js (issue 33), before the designer's catch-all.
+  app.use(
+    createHostedPageRoutes({
+      designerDir: options.designerDir,
+      findChat: async (publicId) => {
+        const chat = await options.store.publicChat.chats.getByPublicId(publicId);
+        return chat && (await options.store.getAgent(chat.agentId)) ? chat : undefined;
+      },
+    }),
+  );
   app.use(createDesignerRoutes(options.designerDir));
   app.use(createErrorHandler(options.logger));
   return app;

@@ -329,6 +329,9 @@ function requestFrom(
   });
 }
 
+/** Pages that hold no data and check no credential: the designer's, the hosted chat page, embed.js. */
+const PAGES_WITHOUT_DATA = ["*", "/chat/:publicId", "/embed.js"];
+
 // Before the table below, whose last rows delete the agents.
 describe("a public chat's publishable key and visitor token (issue 33)", () => {
   it("open no route but the chat's own: every other route, public ones too, answers 401, and sockets refuse them", async () => {
@@ -347,9 +350,9 @@ describe("a public chat's publishable key and visitor token (issue 33)", () => {
     const { sessionId, visitorToken } = created.body as { sessionId: string; visitorToken: string };
     const failures: string[] = [];
     let sent = 0;
-    // Every route but the chat's own and the designer's page (which holds no data and checks nothing).
+    // Every route but the chat's own and the pages (which hold no data and check nothing).
     const routes = listAppRoutes(server.app).filter(
-      (route) => !route.path.startsWith("/public/") && route.path !== "*",
+      (route) => !route.path.startsWith("/public/") && !PAGES_WITHOUT_DATA.includes(route.path),
     );
     for (const route of routes) {
       const { url, body } = instantiate(route.path, "alpha");
@@ -491,6 +494,12 @@ describe("the access table", () => {
     expect(check(role("runner"), "POST", "/agui/x")).toBe(true);
     expect(check(role("viewer"), "POST", "/agui/x@staging")).toBe(false);
     expect(check(role("viewer"), "GET", "/metrics")).toBe(true);
+    // the hosted chat page and embed.js: anyone's, as the designer's page is (the chat's gate guards its data)
+    expect(matchRoute("GET", "/chat/pub_0a1b")?.rule).toMatchObject({
+      path: "/chat/:publicId",
+      access: "public",
+    });
+    expect(matchRoute("GET", "/embed.js")?.rule).toMatchObject({ path: "/embed.js", access: "public" });
     expect(check(role("runner"), "POST", "/api/runs/run_1/resume")).toBe(false);
     expect(check(role("runner", true), "POST", "/api/runs/run_1/resume")).toBe(true);
     expect(check(role("runner", true), "POST", "/api/sessions/ses_1/merges/m1")).toBe(true);

@@ -150,6 +150,9 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule("POST", "/public/:publicId/sessions/:id/turns", "visitor", "inside"),
   rule("GET", "/public/:publicId/sessions/:id/stream", "visitor", "inside"),
   rule("POST", "/public/:publicId/sessions/:id/feedback", "visitor", "inside"),
+  // a public chat's hosted page and the embed script: pages with no data of their own (issue 33)
+  rule("GET", "/chat/:publicId", "public"),
+  rule("GET", "/embed.js", "public"),
   // the designer's page: holds no data, and shows the sign-in screen itself
   rule("GET", "*", "public"),
 ];
