@@ -6,6 +6,7 @@ import { createApiClient } from "./api-client.js";
 import type { ApiRequester } from "./api-requester.js";
 import { createCredentialsApi } from "./credentials-api.js";
 import { createDraftsApi } from "./drafts-api.js";
+import { createInboxApi } from "./inbox-api.js";
 import { createKeysApi } from "./keys-api.js";
 import { createPublicChatApi } from "./public-chat-api.js";
 import { createReleasesApi } from "./releases-api.js";
@@ -14,6 +15,7 @@ import { createSessionsApi } from "./sessions-api.js";
 import { createShadowApi } from "./shadow-api.js";
 import { createTestsApi } from "./tests-api.js";
 import { createToolsApi } from "./tools-api.js";
+import { createTriggersApi } from "./triggers-api.js";
 
 describe("createApiClient", () => {
   it("holds every resource's calls, no two of one name", () => {
@@ -30,6 +32,8 @@ describe("createApiClient", () => {
       createPublicChatApi,
       createReleasesApi,
       createShadowApi,
+      createInboxApi,
+      createTriggersApi,
     ].flatMap((create) => Object.keys(create(http)));
     expect(new Set(names).size).toBe(names.length);
     expect(Object.keys(createApiClient({ getToken: () => null })).sort()).toEqual([...names].sort());

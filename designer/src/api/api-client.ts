@@ -2,6 +2,7 @@ import { createAgentsApi, type AgentsApi } from "./agents-api.js";
 import { createApiRequester, type ApiClientOptions } from "./api-requester.js";
 import { createCredentialsApi, type CredentialsApi } from "./credentials-api.js";
 import { createDraftsApi, type DraftsApi } from "./drafts-api.js";
+import { createInboxApi, type InboxApi } from "./inbox-api.js";
 import { createKeysApi, type KeysApi } from "./keys-api.js";
 import { createPublicChatApi, type PublicChatApi } from "./public-chat-api.js";
 import { createReleasesApi, type ReleasesApi } from "./releases-api.js";
@@ -10,6 +11,7 @@ import { createSessionsApi, type SessionsApi } from "./sessions-api.js";
 import { createShadowApi, type ShadowApi } from "./shadow-api.js";
 import { createTestsApi, type TestsApi } from "./tests-api.js";
 import { createToolsApi, type ToolsApi } from "./tools-api.js";
+import { createTriggersApi, type TriggersApi } from "./triggers-api.js";
 
 /**
  * The Waddle REST API, one module per resource as the server's routes are split, over one requester.
@@ -27,7 +29,9 @@ export type ApiClient = AgentsApi &
   KeysApi &
   PublicChatApi &
   ReleasesApi &
-  ShadowApi;
+  ShadowApi &
+  InboxApi &
+  TriggersApi;
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const http = createApiRequester(options);
@@ -43,5 +47,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     ...createPublicChatApi(http),
     ...createReleasesApi(http),
     ...createShadowApi(http),
+    ...createInboxApi(http),
+    ...createTriggersApi(http),
   };
 }

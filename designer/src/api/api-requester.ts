@@ -11,7 +11,7 @@ export interface ApiClientOptions {
   fetch?: typeof fetch;
 }
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** What every resource module of the client sends its requests through. */
 export interface ApiRequester {

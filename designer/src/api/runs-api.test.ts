@@ -58,6 +58,8 @@ describe("createRunsApi", () => {
     expect(calls[5]?.body).toEqual({ resumeToken: "t", decision: "approve" });
     await expect(client.listRuns({ agentId: "test-agent", rating: "down" })).resolves.toHaveLength(1);
     expect(calls.at(-1)?.url).toBe("/api/runs?agentId=test-agent&rating=down");
+    await expect(client.listRuns({ agentId: "test-agent", trigger: "trg_1" })).resolves.toHaveLength(1);
+    expect(calls.at(-1)?.url).toBe("/api/runs?agentId=test-agent&trigger=trg_1");
   });
 
   it("validates run answers with the protocol schemas", async () => {

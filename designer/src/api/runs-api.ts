@@ -26,6 +26,8 @@ export interface ListRunsOptions {
   purpose?: "run" | "test" | "all";
   /** Only runs a public chat visitor rated so. */
   rating?: Rating;
+  /** Only runs this trigger fired (`GET /api/runs?trigger=`). */
+  trigger?: string;
 }
 
 /** `/api/runs`: start, list, read, cancel, resume and fork runs. */
@@ -48,6 +50,7 @@ export function createRunsApi(http: ApiRequester) {
       if (options.limit !== undefined) query.set("limit", String(options.limit));
       if (options.purpose !== undefined) query.set("purpose", options.purpose);
       if (options.rating !== undefined) query.set("rating", options.rating);
+      if (options.trigger !== undefined) query.set("trigger", options.trigger);
       return (await http.json("GET", withQuery("/api/runs", query), RunsListResponse)).runs;
     },
 
