@@ -28,6 +28,8 @@ import { useClipboardJson } from "../canvas/use-clipboard-json.js";
 import { AccessGate } from "../access/access-gate.js";
 import { AccessPage } from "../access/access-page.js";
 import { useAccessRoute } from "../access/access-route.js";
+import { InboxPage } from "../inbox-views/inbox-page.js";
+import { useInboxRoute } from "../inbox-views/use-inbox.js";
 
 function Shell({ editor }: { editor: Editor }): ReactElement {
   const theme = useTheme();
@@ -41,13 +43,19 @@ function Shell({ editor }: { editor: Editor }): ReactElement {
   const columns = usePanelColumns(runPanelShown);
   useClipboardJson(editor);
   const access = useAccessRoute();
+  const inbox = useInboxRoute();
   const backToAgent = () =>
     navigateToHash(getAgentRouteHash({ agentId: editor.document.getState().agentId }));
   return (
     <div className="app">
       <AppHeader />
-      <div className="app-body" style={credentials || access ? undefined : { gridTemplateColumns: columns }}>
-        {access ? (
+      <div
+        className="app-body"
+        style={credentials || access || inbox ? undefined : { gridTemplateColumns: columns }}
+      >
+        {inbox ? (
+          <InboxPage onClose={backToAgent} />
+        ) : access ? (
           <AccessPage onClose={backToAgent} />
         ) : credentials ? (
           <CredentialsPage

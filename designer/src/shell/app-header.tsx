@@ -8,6 +8,7 @@ import { CommandButton } from "../components/command-button.js";
 import { Icon } from "../components/icon.js";
 import { ChannelBadges } from "../release-views/channel-badges.js";
 import { SettingsMenu } from "./settings-menu.js";
+import { InboxButton } from "../inbox-views/inbox-button.js";
 
 function SaveStatus(): ReactElement {
   const dirty = useDocument(getIsDirty);
@@ -109,6 +110,7 @@ export function AppHeader(): ReactElement {
         <CommandButton command="save" icon="save" showLabel variant="primary" testId="save-button" />
         <RunControl />
         <span className="toolbar-gap" />
+        <InboxButton />
         <SettingsMenu />
         <WhoAmI />
       </div>

@@ -21,9 +21,12 @@ const REASONS: Record<string, string> = {
   await_input: "waits for input",
   external_event: "waits for an outside event",
   constraints_conflict: "hit conflicting constraints",
+  // the Inbox shows a session's merge held for a person (HUMAN_GATED) with this same form
+  merge_pending: "wait to be merged into the conversation",
 };
 
 const EMPTY_SCHEMA = Object.freeze({});
+const DEFAULT_TEST_IDS = { approve: "approve-button", reject: "reject-button", edit: "edit-args-button" };
 
 function EditArgs(props: {
   tool: ToolSpec | undefined;
@@ -121,8 +124,11 @@ export function ApprovalCard(props: {
   onEditingChange: (editing: boolean) => void;
   /** Sends the decision; resolves false when it was refused (the panel says why). */
   onDecide: (input: ResumeInput) => Promise<boolean>;
+  /** The buttons' test ids where the card is used outside the run view (the Inbox's `inbox-approve`…). */
+  testIds?: { approve: string; reject: string; edit: string };
 }): ReactElement {
   const { pause, tool, editing } = props;
+  const testIds = props.testIds ?? DEFAULT_TEST_IDS;
   const decideDenied = useDenied("runs:decide");
   const [note, setNote] = useState("");
   const [busy, setBusy] = useState(false);
@@ -214,7 +220,7 @@ export function ApprovalCard(props: {
           <button
             type="button"
             className="btn btn-primary btn-small"
-            data-testid="approve-button"
+            data-testid={testIds.approve}
             disabled={busy || decideDenied !== null}
             title={decideDenied ?? undefined}
             onClick={() => void decide({ decision: "approve" })}
@@ -224,7 +230,7 @@ export function ApprovalCard(props: {
           <button
             type="button"
             className="btn btn-small btn-reject"
-            data-testid="reject-button"
+            data-testid={testIds.reject}
             disabled={busy || decideDenied !== null}
             title={decideDenied ?? undefined}
             onClick={() => void decide({ decision: "reject" })}
@@ -235,7 +241,7 @@ export function ApprovalCard(props: {
             <button
               type="button"
               className="btn btn-small"
-              data-testid="edit-args-button"
+              data-testid={testIds.edit}
               disabled={busy || decideDenied !== null}
               title={decideDenied ?? undefined}
               onClick={() => props.onEditingChange(true)}
