@@ -6,6 +6,8 @@ import { Icon } from "../components/icon.js";
 import { Section } from "../components/section.js";
 import { useDenied } from "../store/me-store.js";
 import type { ToolHintList } from "../model/spec-change.js";
+import { formatApprovalLimit } from "../model/approval-limit.js";
+import { ApprovalLimitField } from "./approval-limit-field.js";
 import { ImplEditor } from "./impl-editor.js";
 import { SchemaEditor } from "./schema-editor.js";
 import { SideEffectPicker } from "./side-effect-picker.js";
@@ -33,6 +35,7 @@ export function ToolInspector({ tool }: { tool: ToolSpec }): ReactElement {
   const testDenied = useDenied("tools:test");
   const hints = useDocument((state) => state.spec.hints);
   const plannerTimeoutMs = useDocument((state) => state.spec.planner.toolTimeoutMs);
+  const agentApproval = useDocument((state) => state.spec.approval);
   const update = useCallback(
     (patch: Partial<ToolSpec>, key: string) =>
       editor.document
@@ -111,6 +114,16 @@ export function ToolInspector({ tool }: { tool: ToolSpec }): ReactElement {
           hint="The run pauses for a person to approve, reject or edit the call."
           testId="tool-requires-approval"
           onChange={(requiresApproval) => update({ requiresApproval }, "requiresApproval")}
+        />
+        <ApprovalLimitField
+          value={tool.approval}
+          testId="tool-approval-limit"
+          offHint={
+            agentApproval
+              ? `Off: a pause here follows the agent's limit (${formatApprovalLimit(agentApproval.timeoutS)}, then ${agentApproval.onTimeout}).`
+              : "Off: a pause here waits until a person decides."
+          }
+          onChange={(approval) => update({ approval }, "approval")}
         />
         <ToggleField
           label="Auto-seq"

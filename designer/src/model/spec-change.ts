@@ -32,7 +32,10 @@ export type SpecChange =
   | { type: "updateEdge"; id: string; patch: Partial<Pick<Edge, "kind" | "source" | "target">> }
   | { type: "addGroup"; group: ParallelGroup; frame: Rect }
   | { type: "updateGroup"; id: string; patch: Partial<Omit<ParallelGroup, "id" | "kind" | "members">> }
-  | { type: "updateAgent"; patch: Partial<Pick<AgentSpec, "id" | "name" | "description" | "sampleQueries">> }
+  | {
+      type: "updateAgent";
+      patch: Partial<Pick<AgentSpec, "id" | "name" | "description" | "sampleQueries" | "approval">>;
+    }
   | { type: "setLlm"; slot: LlmSlot; value: LlmConfig | undefined }
   | { type: "updatePlanner"; patch: Partial<PlannerOptions> }
   | { type: "updateHints"; patch: Partial<PlanningHints> }

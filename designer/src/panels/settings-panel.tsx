@@ -10,6 +10,7 @@ import type { ReactElement } from "react";
 import { useDocument, useEditor } from "../editor/editor-context.js";
 import { NumberField, SelectField, TextField, ToggleField } from "../components/fields.js";
 import { Section } from "../components/section.js";
+import { ApprovalLimitField } from "../inspector/approval-limit-field.js";
 import { LlmConfigEditor } from "../inspector/llm-config-editor.js";
 import type { LlmSlot } from "../model/spec-change.js";
 
@@ -134,6 +135,17 @@ export function SettingsPanel(): ReactElement {
               </label>
             ))}
           </div>
+        </div>
+        <div className="field">
+          <span className="field-label">Time limit on waiting for a person</span>
+          <ApprovalLimitField
+            value={spec.approval}
+            testId="agent-approval-limit"
+            offHint="Off: a pause waits until a person decides, unless the paused tool sets its own limit."
+            onChange={(approval) =>
+              dispatch({ type: "updateAgent", patch: { approval } }, { coalesceKey: "agent:approval" })
+            }
+          />
         </div>
         <TextField
           label="Extra system prompt"
