@@ -149,8 +149,8 @@ export function PublishSettingsFields(props: {
           onChange={(chatRateLimit) => onChange({ chatRateLimit })}
         />
         <TextField
-          label="Messages a conversation"
-          hint="Then: New conversation"
+          label="Per conversation"
+          hint="Messages, then a new one"
           placeholder="no limit"
           value={form.maxTurns}
           error={errors.maxTurns ?? null}

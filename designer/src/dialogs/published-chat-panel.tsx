@@ -138,8 +138,9 @@ export function PublishedChatPanel(props: {
           {links.snippet}
         </pre>
         <p className="field-hint">
-          Paste it before <code>&lt;/body&gt;</code> on a page of an allowed origin. Optional: data-position=
-          &quot;bottom-left&quot;, data-accent=&quot;#2563eb&quot;, data-open-text=&quot;Ask us&quot;.
+          Paste it before <code>&lt;/body&gt;</code> on a page of an allowed origin. Options:{" "}
+          <code>data-position=&quot;bottom-left&quot;</code>, <code>data-accent=&quot;#2563eb&quot;</code>,{" "}
+          <code>data-open-text=&quot;Ask us&quot;</code>.
         </p>
       </div>
       <dl className="publish-ids">

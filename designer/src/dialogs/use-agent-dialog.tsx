@@ -55,7 +55,8 @@ export function UseAgentDialog({ close }: { close: () => void }): ReactElement {
         version.
         {authRequired
           ? ` Set WADDLE_TOKEN to the server's token in your shell first (export WADDLE_TOKEN=…); in the MCP configuration, replace ${TOKEN_PLACEHOLDER} with it.`
-          : " This server needs no token."}
+          : " This server needs no token."}{" "}
+        To put it in front of people, see Public chat at the end.
       </p>
       <div className="use-snippets">
         {snippets.map((snippet) => (

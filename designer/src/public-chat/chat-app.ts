@@ -235,6 +235,8 @@ export function startChatApp(options: {
       problem(error);
     });
   }
-  if (window.matchMedia("(pointer: fine)").matches) composer.focus();
+  // On its own tab, the message box takes the focus (not on a phone: the keyboard would cover the page).
+  // Framed, it waits to be asked: the embed asks when its panel opens; a preview never takes it.
+  if (window.parent === window && window.matchMedia("(pointer: fine)").matches) composer.focus();
   return { focus: () => composer.focus() };
 }

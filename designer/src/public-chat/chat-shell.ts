@@ -47,7 +47,14 @@ export function createChatShell(
   const newButton = createElement(
     "button",
     { type: "button", class: "chat-new", "data-testid": "chat-new", title: "Start a new conversation" },
-    [createIcon(ICONS.plus, 16), createElement("span", {}, ["New conversation"])],
+    // "New" stays on a phone and in the embed's panel; the rest of the label is there for screen readers
+    [
+      createIcon(ICONS.plus, 16),
+      createElement("span", {}, [
+        "New",
+        createElement("span", { class: "chat-new-rest" }, [" conversation"]),
+      ]),
+    ],
   );
   const header = createElement("header", { class: "chat-header" }, [
     config.theme.logoUrl

@@ -27,10 +27,19 @@ async function main(): Promise<void> {
   // The outer page never sees a key pressed inside the frame: Escape here asks it to close the panel.
   // The message carries nothing but its type, so any parent may hear it.
   const closePanel = () => window.parent.postMessage({ type: "waddle-chat:close" }, "*");
+  // The embed asks for the focus each time it opens the panel, maybe before the chat is ready.
+  let focus: (() => void) | null = null;
+  let focusAsked = false;
   if (embedded) {
     document.documentElement.classList.add("is-embedded");
     document.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && !event.defaultPrevented) closePanel();
+    });
+    window.addEventListener("message", (event) => {
+      const data = event.data as { type?: unknown } | null;
+      if (event.source !== window.parent || data?.type !== "waddle-chat:focus") return;
+      if (focus) focus();
+      else focusAsked = true;
     });
   }
   const api = createChatApi({ publicId: settings.publicId, publicKey: settings.publicKey });
@@ -44,18 +53,14 @@ async function main(): Promise<void> {
         : describeChatError(error).text,
     );
   }
-  const app = startChatApp({
+  focus = startChatApp({
     mount,
     api,
     config,
     storage: createVisitorStorage(getLocalStorage(), settings.publicId),
     onClose: embedded ? closePanel : null,
-  });
-  // The embed asks for the focus each time it opens the panel.
-  window.addEventListener("message", (event) => {
-    const data = event.data as { type?: unknown } | null;
-    if (embedded && event.source === window.parent && data?.type === "waddle-chat:focus") app.focus();
-  });
+  }).focus;
+  if (focusAsked) focus();
 }
 
 void main();

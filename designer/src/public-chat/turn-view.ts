@@ -18,7 +18,10 @@ export interface TurnView {
   update(turn: ChatTurn): void;
 }
 
-const WAITING_FALLBACK = "Waiting for a team member to approve the next step…";
+const WAITING_FALLBACK = "Waiting for a team member to approve the next step";
+
+/** The server's waiting message, with an ellipsis: the page goes on by itself once someone decides. */
+const getWaitingText = (message: string | null) => `${(message || WAITING_FALLBACK).replace(/[.…]+$/, "")}…`;
 
 /**
  * One exchange: the visitor's message, then the answer streaming into an `aria-live` region (busy while it
@@ -72,7 +75,7 @@ export function createTurnView(initial: ChatTurn, options: TurnViewOptions): Tur
     }
     typing.hidden = !(live && turn.answer === "" && turn.status !== "waiting");
     waiting.hidden = turn.status !== "waiting";
-    waiting.textContent = turn.status === "waiting" ? turn.waitingFor || WAITING_FALLBACK : "";
+    waiting.textContent = turn.status === "waiting" ? getWaitingText(turn.waitingFor) : "";
     problem.hidden = turn.error === null;
     problem.textContent = turn.error ?? "";
     if (turn.steps !== shownSteps) {

@@ -264,7 +264,7 @@ function RatingMark({
       data-rating={rating}
       title={`A visitor of the public chat ${text} this answer${comment ? `: “${comment}”` : ""}`}
     >
-      {rating === "up" ? "👍" : "👎"} {text}
+      {text}
     </span>
   );
 }
