@@ -24,6 +24,7 @@ import type { SessionTurns } from "../sessions/session-turns.js";
 import type { Logger } from "../shared/logger.js";
 import type { StoredPublicChat } from "../store/public/public-chat-store.js";
 import type { WaddleStore } from "../store/waddle-store.js";
+import { checkPublicTurn } from "./check-public-turn.js";
 import { getPublicTranscript } from "./get-public-transcript.js";
 import { limitPublicWork } from "./limit-public-work.js";
 import { chatOf, createPublicChatGate, readVisitor, requireVisitor } from "./public-chat-gate.js";
@@ -124,21 +125,7 @@ export function createPublicChatRoutes(options: PublicChatRoutesOptions): Router
     const record = await getOwnSession(request, response);
     const chat = chatOf(response);
     const { query } = parseRequest(PublicTurnRequest, request.body, "body");
-    if (query.length > PUBLIC_MAX_MESSAGE_CHARS) {
-      throw publicError(
-        "payload_too_large",
-        `Your message has ${query.length} characters: this chat takes at most ${PUBLIC_MAX_MESSAGE_CHARS}. Shorten it and send it again.`,
-        { maxMessageChars: PUBLIC_MAX_MESSAGE_CHARS },
-      );
-    }
-    const { maxTurns } = chat.settings;
-    if (maxTurns !== undefined && record.turns.length >= maxTurns) {
-      throw publicError(
-        "session_full",
-        `This conversation has reached its ${maxTurns} messages: start a new conversation to go on.`,
-        { maxTurns },
-      );
-    }
+    checkPublicTurn({ chat, query, turns: record.turns.length });
     const visitorId = requireVisitor(request, response);
     await limitPublicWork({ limits, chat, visitorId, response });
     const started = await turns.start({ sessionId: record.id, query }, { publicId: chat.publicId });

@@ -40,6 +40,7 @@ describe("verifyPublishableKey", () => {
       agentId: "support",
       publicId: chat.publicId,
       channel: undefined,
+      chat,
     });
     await store.publicChat.chats.put({ ...chat, settings: { ...chat.settings, channel: "production" } });
     expect((await verifyPublishableKey(store, key))?.channel).toBeUndefined();

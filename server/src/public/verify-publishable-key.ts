@@ -1,5 +1,5 @@
 import { PRODUCTION_CHANNEL } from "@waddle/protocol";
-import type { PublicChatStores } from "../store/public/public-chat-store.js";
+import type { PublicChatStores, StoredPublicChat } from "../store/public/public-chat-store.js";
 import { isSameKey, parsePublishableKey } from "./public-credentials.js";
 
 /** What a valid publishable key grants: one agent, served as its public chat serves it. */
@@ -11,6 +11,8 @@ export interface PublishableKeyGrant {
    * while the agent has no production release (as a caller who names nothing gets).
    */
   channel: string | undefined;
+  /** The chat as read for this call: its limits, origins and `showSteps` apply to it. */
+  chat: StoredPublicChat;
 }
 
 /**
@@ -33,5 +35,6 @@ export async function verifyPublishableKey(
     agentId: chat.agentId,
     publicId: chat.publicId,
     channel: channel === PRODUCTION_CHANNEL ? undefined : channel,
+    chat,
   };
 }
