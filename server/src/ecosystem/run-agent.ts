@@ -29,6 +29,8 @@ export interface RunAgentOptions {
   contextMeta?: Record<string, unknown>;
   /** Run as the next turn of this session: its context is the session's, not `contextMeta`. */
   sessionId?: string;
+  /** A public chat's visitor asks (AG-UI with its publishable key): the turn's run records the chat. */
+  publicId?: string;
   /** The version to run and the channel it came from (`resolveAgentName`); a session runs its own. */
   target?: ResolvedRunTarget;
   /** Aborting cancels the run (a client that went away or cancelled its call), unless `keepOnAbort`. */
@@ -49,11 +51,10 @@ export interface RunAgentOptions {
 export async function runAgent(runner: AgentRunner, options: RunAgentOptions): Promise<RunRecord> {
   options.signal?.throwIfAborted();
   const { runId } = options.sessionId
-    ? await requireTurns(runner).start({
-        sessionId: options.sessionId,
-        agentId: options.agentId,
-        query: options.query,
-      })
+    ? await requireTurns(runner).start(
+        { sessionId: options.sessionId, agentId: options.agentId, query: options.query },
+        options.publicId === undefined ? {} : { publicId: options.publicId },
+      )
     : await runner.runs.startRun(
         {
           agentId: options.agentId,

@@ -37,18 +37,7 @@ export function createPublicChatGate(options: { store: WaddleStore }): RequestHa
         ? await store.publicChat.chats.getByPublicId(publicId)
         : undefined;
       if (!chat?.settings.enabled || !(await store.getAgent(chat.agentId))) return next(publicNotFound());
-      const origin = request.headers.origin;
-      if (!isAllowedOrigin({ origin, host: request.headers.host })) {
-        if (!isOriginAllowed(chat.settings.allowedOrigins, origin!)) {
-          return next(
-            publicError(
-              "forbidden",
-              "This chat does not answer pages of this site: its owner lists the sites that may embed it.",
-            ),
-          );
-        }
-        setCorsHeaders(response, origin!);
-      }
+      checkChatOrigin({ request, response, chat });
       if (request.method === "OPTIONS") {
         response.status(204).end();
         return;
@@ -61,12 +50,44 @@ export function createPublicChatGate(options: { store: WaddleStore }): RequestHa
   };
 }
 
-function setCorsHeaders(response: Response, origin: string): void {
+/** What a surface of the chat besides its routes lets a page send and read too (AG-UI's `accept`, run id). */
+export interface ExtraCorsHeaders {
+  allow?: readonly string[];
+  expose?: readonly string[];
+}
+
+/**
+ * The page's origin against the chat's `allowedOrigins`, for the public routes and for AG-UI with the
+ * chat's publishable key: no `Origin` (not a browser) or this server itself (the hosted page) passes with
+ * no CORS header; an allowed origin gets them; any other is a 403 with none.
+ */
+export function checkChatOrigin(options: {
+  request: Request;
+  response: Response;
+  chat: Pick<StoredPublicChat, "settings">;
+  extra?: ExtraCorsHeaders;
+}): void {
+  const { request, response, chat } = options;
+  const origin = request.headers.origin;
+  if (origin === undefined || isAllowedOrigin({ origin, host: request.headers.host })) return;
+  if (!isOriginAllowed(chat.settings.allowedOrigins, origin)) {
+    throw publicError(
+      "forbidden",
+      "This chat does not answer pages of this site: its owner lists the sites that may embed it.",
+    );
+  }
+  setPublicCorsHeaders(response, origin, options.extra);
+}
+
+/** The CORS headers of a public chat's answer to an allowed `origin` (and to its preflight). */
+export function setPublicCorsHeaders(response: Response, origin: string, extra: ExtraCorsHeaders = {}): void {
+  const join = (base: string, more: readonly string[] = []) =>
+    [...new Set([...base.split(", "), ...more])].join(", ");
   response.setHeader("access-control-allow-origin", origin);
   response.setHeader("vary", "Origin");
   response.setHeader("access-control-allow-methods", "GET, POST, OPTIONS");
-  response.setHeader("access-control-allow-headers", ALLOWED_HEADERS);
-  response.setHeader("access-control-expose-headers", EXPOSED_HEADERS);
+  response.setHeader("access-control-allow-headers", join(ALLOWED_HEADERS, extra.allow));
+  response.setHeader("access-control-expose-headers", join(EXPOSED_HEADERS, extra.expose));
   response.setHeader("access-control-max-age", "600");
 }
 
@@ -103,10 +124,13 @@ export function requireVisitor(request: Request, response: Response): string {
 }
 
 /**
- * Runs `handler` (the app's `WADDLE_CORS_ORIGIN` CORS) for every path but the public chat's: those answer
- * CORS to each chat's own `allowedOrigins` (`createPublicChatGate`), never to the designer's origin.
+ * Runs `handler` (the app's `WADDLE_CORS_ORIGIN` CORS) for every path but the public chat's and AG-UI's:
+ * those answer CORS to each chat's own `allowedOrigins` (`createPublicChatGate`; AG-UI with a publishable
+ * key), never to the designer's origin. AG-UI applies the same handler itself to its other keys.
  */
 export function unlessPublicChat(handler: RequestHandler): RequestHandler {
   return (request, response, next) =>
-    request.path.startsWith("/public/") ? next() : handler(request, response, next);
+    request.path.startsWith("/public/") || request.path.startsWith("/agui/")
+      ? next()
+      : handler(request, response, next);
 }

@@ -3,7 +3,6 @@ import type { Response } from "express";
 import type { Actor } from "../../access/actor.js";
 import { getAgentName, parseAgentName } from "../../releases/resolve-agent-name.js";
 import { ApiError } from "../../shared/api-error.js";
-import type { WaddleStore } from "../../store/waddle-store.js";
 import type { PublishableKeyGrant } from "../../public/verify-publishable-key.js";
 import type { AguiView } from "./agui-event-mapper.js";
 
@@ -59,10 +58,9 @@ export function getPublishedAgentName(name: string, grant: PublishableKeyGrant):
 }
 
 /**
- * What a visitor sees of the run: the tool calls as the chat's `showSteps` says, never the model's thinking
- * (it may quote what a tool got or gave). A chat gone since its key was checked shows nothing.
+ * What a visitor sees of the run: the tool calls as the chat's `showSteps` says (as read when the key was
+ * checked), never the model's thinking (it may quote what a tool got or gave).
  */
-export async function getVisitorView(store: WaddleStore, grant: PublishableKeyGrant): Promise<AguiView> {
-  const chat = await store.publicChat.chats.getByPublicId(grant.publicId);
-  return { tools: chat?.settings.showSteps ?? "none", thinking: false };
+export function getVisitorView(grant: PublishableKeyGrant): AguiView {
+  return { tools: grant.chat.settings.showSteps, thinking: false };
 }

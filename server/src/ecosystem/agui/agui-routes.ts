@@ -6,14 +6,17 @@ import { forbidden, readBearer, unauthorized, type AccessGuards } from "../../ac
 import { actorOf, setActor, type Actor } from "../../access/actor.js";
 import { can } from "../../access/permissions.js";
 import type { RateLimits } from "../../access/rate-limits.js";
-import { createOriginGuard, requireJsonBody } from "../../http/security.js";
+import { requireJsonBody } from "../../http/security.js";
 import { parseRequest } from "../../http/validate-request.js";
+import { checkPublicTurn } from "../../public/check-public-turn.js";
+import { limitPublicWork } from "../../public/limit-public-work.js";
 import { verifyPublishableKey } from "../../public/verify-publishable-key.js";
 import { getAgentIdOf, resolveAgentName } from "../../releases/resolve-agent-name.js";
 import type { SessionTurns } from "../../sessions/session-turns.js";
 import { ApiError } from "../../shared/api-error.js";
 import type { Logger } from "../../shared/logger.js";
 import type { AgentRunner } from "../run-agent.js";
+import { checkPublishableOrigin, createAguiCors } from "./agui-cors.js";
 import { FULL_VIEW } from "./agui-event-mapper.js";
 import { AguiEventStream } from "./agui-event-stream.js";
 import {
@@ -46,23 +49,26 @@ const AgentParam = z.strictObject({ id: z.string().min(1).max(300) });
  * `Accept` asks for it). `:id` is an agent, `agent@staging` or `agent@7`, as on `/v1`. The thread is a
  * Waddle session; a pause ends the run with an interrupt that the thread's next run answers in `resume`.
  * Keys as on `/v1` (`runs:start`; answering an interrupt needs `runs:decide`); a publishable key runs its
- * own agent only, and its visitors wait while a team member decides.
+ * own agent only, under its public chat's rules: CORS to the chat's `allowedOrigins` only, the chat's
+ * rate limits, message size and `maxTurns`, runs that record the chat, and visitors who wait while a team
+ * member decides.
  */
 export function createAguiRoutes(options: AguiRoutesOptions): Router {
   const { runner, access } = options;
   const router = Router();
-  router.use(createOriginGuard(options.corsOrigin));
+  router.use(createAguiCors({ store: runner.store, corsOrigin: options.corsOrigin }));
   router.use(createAuthenticate(options));
   router.use(requireJsonBody);
   router.use(express.json({ limit: options.bodyLimit ?? "1mb", reviver: protoSafeReviver, strict: false }));
   router.use(access.authorize);
   if (options.rateLimits) {
-    // `agent@staging` and `agent@7` count against the agent's own bucket
-    router.post(
-      "/:id",
-      options.rateLimits.middleware((request) =>
-        getAgentIdOf(String(request.params["id"]), "@").slice(0, 200),
-      ),
+    // `agent@staging` and `agent@7` count against the agent's own bucket. A publishable key draws from its
+    // public chat's buckets instead (see the new turn below), as the chat's own routes do.
+    const limit = options.rateLimits.middleware((request) =>
+      getAgentIdOf(String(request.params["id"]), "@").slice(0, 200),
+    );
+    router.post("/:id", (request, response, next) =>
+      getPublishableGrant(response) ? next() : limit(request, response, next),
     );
   }
 
@@ -88,9 +94,10 @@ export function createAguiRoutes(options: AguiRoutesOptions): Router {
       ids: { threadId: input.threadId, runId: input.runId },
       stream,
       caller: {
-        view: grant ? await getVisitorView(runner.store, grant) : FULL_VIEW,
+        view: grant ? getVisitorView(grant) : FULL_VIEW,
         waitsForPeople: grant !== undefined,
         ...(actor.kind === "local" ? {} : { name: actor.name }),
+        ...(grant ? { publicId: grant.publicId } : {}),
       },
       clientState: input.state,
       signal: controller.signal,
@@ -106,13 +113,23 @@ export function createAguiRoutes(options: AguiRoutesOptions): Router {
         return;
       }
       const query = getAguiQuery(input.messages);
-      const session = await openThreadSession({
-        store: runner.store,
-        actor,
-        sessionId,
-        agent: { agentId, agentVersion: agent.version, channel: target.channel },
-      });
-      await refuseIfWaiting(runner, session, input.threadId, actor);
+      const thread = { store: runner.store, actor, sessionId };
+      const existing = await getThreadSession({ ...thread, agent: { agentId } });
+      if (existing) await refuseIfWaiting(runner, existing, input.threadId, actor);
+      if (grant) {
+        // The public chat's own guards. A caller here has no visitor token, so "each visitor" is each
+        // address: a thread id is the caller's to choose, and a new one per message would dodge any limit.
+        checkPublicTurn({ chat: grant.chat, query, turns: existing?.turns.length ?? 0 });
+        const visitorId = `ip:${request.ip ?? request.socket.remoteAddress ?? "unknown"}`;
+        const limits = options.rateLimits;
+        if (limits) await limitPublicWork({ limits, chat: grant.chat, visitorId, response });
+      }
+      const session =
+        existing ??
+        (await openThreadSession({
+          ...thread,
+          agent: { agentId, agentVersion: agent.version, channel: target.channel },
+        }));
       await runAguiTurn({ ...base, session, query });
     } catch (error) {
       if (!stream.isStarted) throw error;
@@ -140,6 +157,11 @@ function createAuthenticate(options: AguiRoutesOptions): RequestHandler {
       if (!grant) {
         response.setHeader("www-authenticate", 'Bearer realm="waddle"');
         return next(unauthorized());
+      }
+      try {
+        checkPublishableOrigin(request, response, grant.chat);
+      } catch (error) {
+        return next(error);
       }
       setActor(response, createPublishableActor(grant));
       setPublishableGrant(response, grant);

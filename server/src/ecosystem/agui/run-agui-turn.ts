@@ -1,5 +1,6 @@
 import { EventType, PROTOCOL_VERSION, type Event as AguiEvent } from "@ag-ui/core";
 import { getResumeNote, type PendingPause, type RunRecord, type SessionRecord } from "@waddle/protocol";
+import { getWaitingMessage } from "../../public/get-waiting-message.js";
 import { followRun } from "../../runs/follow-run.js";
 import type { SessionTurns } from "../../sessions/session-turns.js";
 import { runAgent, type AgentRunner } from "../run-agent.js";
@@ -21,6 +22,8 @@ export interface AguiCaller {
   waitsForPeople: boolean;
   /** Named as the decider in the run's events (a key's name); absent for the local user. */
   name?: string;
+  /** A publishable key's public chat: its runs record it, as the chat's own turns do. */
+  publicId?: string;
 }
 
 export interface AguiTurnOptions {
@@ -47,6 +50,7 @@ export async function runAguiTurn(options: AguiTurnOptions & { query: string }):
     agentId: session.agentId,
     query: options.query,
     sessionId: session.id,
+    ...(options.caller.publicId === undefined ? {} : { publicId: options.caller.publicId }),
     signal,
     onStarted: (runId) => {
       mapper = new AguiEventMapper({ waddleRunId: runId, view: options.caller.view });
@@ -181,13 +185,12 @@ async function waitWhilePaused(options: AguiTurnOptions, runId: string): Promise
   }
 }
 
-/** What a visitor is told while a person decides: what kind of decision, never the tool's arguments. */
-function getWaitingEvent(pause: PendingPause): AguiEvent {
-  const tool = pause.payload["tool"];
-  const message =
-    pause.reason === "approval_required" && typeof tool === "string"
-      ? `Waiting for a team member to approve ${tool}`
-      : "Waiting for a team member";
+/**
+ * What a visitor is told while a person decides: the public chat's own words (`getWaitingMessage`), so the
+ * hosted page and an AG-UI frontend say the same, never the tool's arguments.
+ */
+export function getWaitingEvent(pause: PendingPause): AguiEvent {
+  const message = getWaitingMessage(pause);
   return { type: EventType.CUSTOM, name: WAITING_EVENT, value: { reason: pause.reason, message } };
 }
 
