@@ -98,6 +98,12 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "`{decision: approve|reject, note?}` → 202: decide held task results, once (409 `already_answered`)",
   "POST /api/sessions/:id/tasks/:taskId/cancel":
     "cancel one background task: 202; 409 `task_ended` once it ended",
+  // the approvals inbox (decided through the resume and merge routes)
+  "GET /api/inbox":
+    "`?agentId=&kind=pause|merge&assignee=<name>|none&state=open|snoozed|all&cursor=&limit=` → `{items, nextCursor, openCount}`: every pause and held merge the key's agents wait on, newest first (default `state=open`)",
+  "POST /api/inbox/:itemId/assign": "`{assignee: name | null}` → `{item}`; 404 when nothing waits there",
+  "POST /api/inbox/:itemId/snooze":
+    "`{until: ISO time in the future | null}` → `{item}`: hidden from `open` until then; 404 when nothing waits there",
   // credentials and allow-lists
   "GET /api/credentials":
     "`{credentials: [{name, kind, last4, updatedAt, source, baseUrl?, models?, shadowed?}]}`, never a value",
@@ -170,6 +176,7 @@ export const ROUTE_SECTIONS: readonly { title: string; test: (path: string) => b
   { title: "Agents", test: (path) => /^\/api\/agents(\/|$)/.test(path) },
   { title: "Runs", test: (path) => /^\/api\/runs(\/|$)/.test(path) },
   { title: "Sessions", test: (path) => /^\/api\/sessions(\/|$)/.test(path) },
+  { title: "Approvals inbox", test: (path) => /^\/api\/inbox(\/|$)/.test(path) },
   {
     title: "Credentials and allow-lists",
     test: (path) => /^\/api\/(credentials|allowlist)(\/|$)/.test(path),

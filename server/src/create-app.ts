@@ -40,6 +40,8 @@ import { createPublicChatSettingsRoutes } from "./public/public-chat-settings-ro
 import { unlessPublicChat } from "./public/public-chat-gate.js";
 import type { ShadowService } from "./releases/shadow/shadow-service.js";
 import { createShadowRoutes } from "./http/shadow-routes.js";
+import { createInboxRoutes } from "./http/inbox-routes.js";
+import type { InboxService } from "./inbox/inbox-service.js";
 import type { SessionService } from "./sessions/session-service.js";
 import type { SessionTurns } from "./sessions/session-turns.js";
 import type { SessionTasks } from "./sessions/session-tasks.js";
@@ -81,6 +83,8 @@ export interface CreateAppOptions {
   testRunEnds?: TestRunEnds;
   /** Shadow comparisons (`/api/agents/:id/shadow`); without it their routes answer 404. */
   shadows?: ShadowService;
+  /** The approvals inbox (`/api/inbox`, issue 34); without it its routes answer 404. */
+  inbox?: InboxService;
   /** This server's settings as validation sees them (allow-lists, secrets, keys, MCP servers, agents). */
   settings?: ServerSettingsView;
   /** `POST /api/tools/test`; absent, the route is not served. */
@@ -193,6 +197,7 @@ export function createApp(options: CreateAppOptions): Express {
   api.use(createReleasesRoutes({ store: options.store, releases }));
   api.use(createPublicChatSettingsRoutes({ store: options.store }));
   if (options.shadows) api.use(createShadowRoutes({ shadows: options.shadows }));
+  if (options.inbox) api.use(createInboxRoutes({ inbox: options.inbox }));
   api.use(
     "/agents",
     createAgentsRoutes({

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import type { AgentSpec } from "@waddle/protocol";
+import { getRequestActorName } from "./access/get-request-actor-name.js";
 import { loadExampleAgents } from "./agents/load-example-agents.js";
 import type { LiveRunSettings } from "./credentials/credential-vault.js";
 import type { RunSetup } from "./run-setup.js";
@@ -87,6 +88,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const observed = {
     ...(options.observer ? { observer: options.observer } : {}),
     ...(options.createRunTrace ? { createRunTrace: options.createRunTrace } : {}),
+    // Who started each run, for the inbox (a key's name; none for the local user).
+    getStartedBy: getRequestActorName,
   };
   const offline = !options.env.OPENAI_API_KEY;
   if (options.queue) {

@@ -2,6 +2,8 @@ import type { Server as HttpServer } from "node:http";
 import { attachSocketAccess } from "./access/socket-access.js";
 import type { Authenticator } from "./access/authenticator.js";
 import { createSocketGateway, type WaddleIo } from "./http/socket-gateway.js";
+import { attachInboxWatchers } from "./http/inbox-watchers.js";
+import type { InboxService } from "./inbox/inbox-service.js";
 import type { RunEventHub } from "./runs/run-event-hub.js";
 import type { QueueMode } from "./scale/queue-mode.js";
 import type { SessionService } from "./sessions/session-service.js";
@@ -25,6 +27,8 @@ export interface SocketsOptions {
   corsOrigin?: string;
   /** Set in queue mode: sockets follow runs and sessions of every instance, revocations reach them all. */
   queueMode?: QueueMode;
+  /** The approvals inbox: `watch_inbox` (issue 34). */
+  inbox?: InboxService;
 }
 
 export interface Sockets {
@@ -55,6 +59,10 @@ export function createSockets(options: SocketsOptions): Sockets {
     keyAccess: true,
   });
   const socketAccess = attachSocketAccess(io, { authenticator, store: options.store });
+  if (options.inbox) {
+    const { inbox, hub, logger } = options;
+    attachInboxWatchers(io, { inbox, hub, logger, cluster: queueMode !== undefined });
+  }
   const cluster = io as unknown as {
     serverSideEmit(event: string, keyId: string): void;
     on(event: string, listener: (keyId: unknown) => void): void;

@@ -503,6 +503,12 @@ describe("the access table", () => {
     expect(check(role("runner"), "POST", "/api/runs/run_1/resume")).toBe(false);
     expect(check(role("runner", true), "POST", "/api/runs/run_1/resume")).toBe(true);
     expect(check(role("runner", true), "POST", "/api/sessions/ses_1/merges/m1")).toBe(true);
+    // The approvals inbox: a viewer reads it; assigning and snoozing are for those who may decide
+    expect(check(role("viewer"), "GET", "/api/inbox")).toBe(true);
+    expect(check(role("viewer"), "POST", "/api/inbox/pause:run_1/assign")).toBe(false);
+    expect(check(role("runner"), "POST", "/api/inbox/pause:run_1/snooze")).toBe(false);
+    expect(check(role("runner", true), "POST", "/api/inbox/pause:run_1/assign")).toBe(true);
+    expect(check(role("editor"), "POST", "/api/inbox/pause:run_1/snooze")).toBe(true);
     expect(check(role("runner"), "POST", "/api/runs/run_1/cancel")).toBe(false);
     expect(check(role("editor"), "DELETE", "/api/agents/a")).toBe(true);
     // A shadow comparison calls the candidate's model for every case: an editor's; its reports a viewer's.
@@ -531,6 +537,8 @@ describe("the access table", () => {
         "unwatch_agent",
         "subscribe_session",
         "unsubscribe_session",
+        "watch_inbox",
+        "unwatch_inbox",
       ].sort(),
     );
     for (const subject of subjects) {
@@ -551,6 +559,9 @@ describe("the access table", () => {
         expect((await emit("subscribe_session", { sessionId: ids.beta["session"] })).error?.code).toBe(
           "not_found",
         );
+        // The inbox: every role reads it, for its own agents only (the items are filtered for the socket).
+        expect((await emit("watch_inbox", {})).ok).toBe(true);
+        expect((await emit("watch_inbox", { agentId: "beta" })).error?.code).toBe("not_found");
         expect((await emit("no_such_event", {})).error?.code).toBe("forbidden");
       } finally {
         socket.close();

@@ -114,6 +114,10 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule("GET", "/api/sessions/:id/events", "sessions:read", "session"),
   rule("POST", "/api/sessions/:id/merges/:mergeId", "runs:decide", "session"),
   rule("POST", "/api/sessions/:id/tasks/:taskId/cancel", "runs:cancel", "session"),
+  // the approvals inbox: listed for the key's agents; marking an item is for those who may decide it
+  rule("GET", "/api/inbox", "runs:read", "list"),
+  rule("POST", "/api/inbox/:itemId/assign", "runs:decide", "inside"),
+  rule("POST", "/api/inbox/:itemId/snooze", "runs:decide", "inside"),
   // credentials and allow-lists
   rule("GET", "/api/credentials", "credentials:manage"),
   rule("POST", "/api/credentials/check", "credentials:manage"),
@@ -167,6 +171,9 @@ export const SOCKET_RULES: Readonly<
   unwatch_agent: { access: "agents:read", scope: "none" },
   subscribe_session: { access: "sessions:read", scope: "session" },
   unsubscribe_session: { access: "sessions:read", scope: "none" },
+  // the inbox's events go only to the sockets whose key may see the item's agent (http/inbox-watchers.ts)
+  watch_inbox: { access: "runs:read", scope: "none" },
+  unwatch_inbox: { access: "runs:read", scope: "none" },
 };
 
 export interface MatchedRule {

@@ -1,6 +1,7 @@
 import {
   addLlmCallUsage,
   getFinishedStatus,
+  type PendingPause,
   type RunDecisions,
   type RunEvent,
   type RunStatus,
@@ -16,6 +17,8 @@ import type { RunPatch, TaskRecord } from "../store/waddle-store.js";
  */
 export class RunEventEffects {
   private usage: Usage;
+  /** The pause the last `pause` event recorded. */
+  lastPause: PendingPause | undefined;
   private decisions: RunDecisions | undefined;
   private readonly taskNames = new Map<
     string,
@@ -45,15 +48,21 @@ export class RunEventEffects {
       case "llm_call":
         this.usage = addLlmCallUsage(this.usage, event.data);
         return { run: { usage: this.usage } };
-      case "pause":
+      case "pause": {
+        const { dueAt, onTimeout } = event.data;
+        this.lastPause = {
+          reason: event.data.reason,
+          payload: event.data.payload,
+          resumeToken: event.data.resumeToken,
+          // When it paused and, with a time limit, when the server decides it (the inbox's due time).
+          pausedAt: new Date(event.ts).toISOString(),
+          ...(dueAt === undefined ? {} : { dueAt }),
+          ...(onTimeout === undefined ? {} : { onTimeout }),
+        };
         return {
           run: {
             status: "paused",
-            pause: {
-              reason: event.data.reason,
-              payload: event.data.payload,
-              resumeToken: event.data.resumeToken,
-            },
+            pause: this.lastPause,
             result: {
               kind: "pause",
               reason: event.data.reason,
@@ -62,6 +71,7 @@ export class RunEventEffects {
             },
           },
         };
+      }
       case "run_finished":
         return {
           run: {

@@ -7,6 +7,7 @@ import { getClientKey, prepareFork, RunCallRecords } from "./run-call-records.js
 import type { PlannerFactory } from "./planner-factory.js";
 import { getOutcomePatch } from "./run-outcome-events.js";
 import type { RunRecorder } from "./run-recorder.js";
+import { withApprovalDeadline } from "./with-approval-deadline.js";
 
 /** A background task's run: its job from the start, or continued after its worker stopped. */
 function runTaskJob(
@@ -93,7 +94,10 @@ export async function runJob(options: {
   const common = {
     toolContext: { ...options.toolContext },
     signal: options.signal,
-    onEvent: resume?.actor === undefined ? recorder.sink : withDecider(recorder.sink, resume.actor),
+    onEvent: withApprovalDeadline(
+      resume?.actor === undefined ? recorder.sink : withDecider(recorder.sink, resume.actor),
+      agent.spec,
+    ),
     ...(options.checkpoints ? { onCheckpoint: recorder.checkpointSink } : {}),
     ...(options.taskHost ? { taskHost: options.taskHost } : {}),
     calls: { record: callRecords.sink, clientKey },
@@ -143,7 +147,7 @@ export async function runJob(options: {
   await recorder.flush();
   if (recorder.isSealed && outcome.kind === "finish") return;
   // The planner's own events normally set these; this covers one that returned without them.
-  await recorder.patch(getOutcomePatch(outcome));
+  await recorder.patch(getOutcomePatch(outcome, recorder.recordedPause));
 }
 
 /** The sink with the decider's name added to the `resumed` event (the planner does not know who decided). */

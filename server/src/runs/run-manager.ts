@@ -5,7 +5,7 @@ import { createInstanceName, RunService, type RunServiceOptions } from "./run-se
 
 export interface RunManagerOptions extends Pick<
   RunServiceOptions,
-  "store" | "hub" | "redactor" | "logger" | "checkSpec" | "observer" | "createRunTrace"
+  "store" | "hub" | "redactor" | "logger" | "checkSpec" | "observer" | "createRunTrace" | "getStartedBy"
 > {
   createPlanner: PlannerFactory;
   maxConcurrentRuns: number;

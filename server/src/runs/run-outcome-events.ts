@@ -1,4 +1,4 @@
-import { FinalPayload, type RunRecord } from "@waddle/protocol";
+import { FinalPayload, type PendingPause, type RunRecord } from "@waddle/protocol";
 import type { PlannerOutcome } from "@waddle/planner";
 import type { Logger } from "../shared/logger.js";
 import type { RunPatch, WaddleStore } from "../store/waddle-store.js";
@@ -66,12 +66,16 @@ export async function recordPlannerError(options: {
   await recorder.append({ type: "run_failed", data: { error: failure } });
 }
 
-/** The run's row after the planner returned: its events normally set this already. */
-export function getOutcomePatch(outcome: PlannerOutcome): RunPatch {
+/**
+ * The run's row after the planner returned: its events normally set this already. `recorded`: the pause its
+ * `pause` event recorded, kept when it is this one (it holds when the run paused and its due time).
+ */
+export function getOutcomePatch(outcome: PlannerOutcome, recorded?: PendingPause): RunPatch {
   if (outcome.kind === "pause") {
+    const { reason, payload, resumeToken } = outcome;
     return {
       status: "paused",
-      pause: { reason: outcome.reason, payload: outcome.payload, resumeToken: outcome.resumeToken },
+      pause: recorded?.resumeToken === resumeToken ? recorded : { reason, payload, resumeToken },
       result: outcome,
     };
   }

@@ -1,5 +1,6 @@
 import {
   TERMINAL_RUN_STATUSES,
+  type PendingPause,
   type RunDecisions,
   type RunEvent,
   type RunStatus,
@@ -99,6 +100,11 @@ export class RunRecorder {
 
   get isSealed(): boolean {
     return this.sealed;
+  }
+
+  /** The pause the run's last recorded `pause` event set, with when it paused and its due time. */
+  get recordedPause(): PendingPause | undefined {
+    return this.effects.lastPause;
   }
 
   /** The planner's event sink: synchronous; events are written in the background, in order, in batches. */

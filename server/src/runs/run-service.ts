@@ -75,6 +75,8 @@ export interface RunServiceOptions extends RecorderParts {
   createPlanner?: PlannerFactory;
   /** Tracing on: the trace context each new run keeps (a child of the request's, when it carried one). */
   createRunTrace?: RunTraceFactory;
+  /** The name of who asks for a new run (the request's key), kept as `origin.startedBy` (the inbox shows it). */
+  getStartedBy?: () => string | undefined;
 }
 
 /** The trace context a new run keeps in its origin (see `RunOrigin.trace`). */
@@ -143,7 +145,11 @@ export class RunService implements RunCommands {
     const runId = options.runId ?? createRunId();
     const toolContextKeys = getToolContextKeys(request.toolContext);
     const trace = this.options.createRunTrace?.();
-    const origin = trace ? { ...options.origin, trace } : options.origin;
+    const startedBy = options.origin?.startedBy ?? this.options.getStartedBy?.();
+    const origin =
+      trace || startedBy
+        ? { ...options.origin, ...(trace ? { trace } : {}), ...(startedBy ? { startedBy } : {}) }
+        : options.origin;
     await store.createRun({
       id: runId,
       agentId: agent.id,
@@ -321,13 +327,56 @@ export class RunService implements RunCommands {
     return { runId };
   }
 
-  /** True when the run paused with this token and has resumed since (the answer came from anywhere). */
+  /**
+   * Ends a paused run as failed with `error`, once: the run is claimed while it waits at this pause (no
+   * resume or cancel came first, on any instance), and its `run_failed` names `actor`. False when something
+   * else answered or ended it first. The server's answer to a pause past its time (`approval.onTimeout`).
+   */
+  failPausedRun(
+    runId: string,
+    request: { resumeToken: string; error: { code: string; message: string }; actor: string },
+  ): Promise<boolean> {
+    return this.locks.run(runId, async () => {
+      const { store } = this.options;
+      const claim = await store.claimRun({
+        runId,
+        owner: `${this.options.owner}/decide`,
+        leaseMs: this.options.leaseMs,
+        statuses: ["paused"],
+      });
+      if (!claim) return false;
+      try {
+        const run = await this.requireRun(runId);
+        if (run.pause?.resumeToken !== request.resumeToken) return false;
+        const recorder = createRunRecorder(this.options, {
+          run,
+          claim: { epoch: claim.epoch, onFenced: () => undefined },
+        });
+        await store.deletePausedState(request.resumeToken);
+        await recorder.append({ type: "run_failed", data: { error: request.error, actor: request.actor } });
+        this.answered.remember(runId, request.resumeToken);
+        return !recorder.isFenced;
+      } finally {
+        await store.releaseClaim(claim).catch(() => undefined);
+      }
+    });
+  }
+
+  /**
+   * True when the run paused with this token and was answered since, from anywhere: resumed, or failed by
+   * the server at the pause's due time (`failPausedRun` names an actor).
+   */
   private async wasAnswered(runId: string, resumeToken: string): Promise<boolean> {
     const events = await this.options.store.listEvents(runId);
     const paused = events.findIndex(
       (event) => event.type === "pause" && event.data.resumeToken === resumeToken,
     );
-    return paused >= 0 && events.slice(paused + 1).some((event) => event.type === "resumed");
+    return (
+      paused >= 0 &&
+      events
+        .slice(paused + 1)
+        .some((event) => event.type === "resumed" || (event.type === "run_failed" && event.data.actor))
+    );
   }
 
   private assertOpen(): void {

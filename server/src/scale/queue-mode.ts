@@ -36,6 +36,8 @@ export interface QueueModeOptions {
   observer?: RunObserver;
   /** See `RunServiceOptions.createRunTrace`. */
   createRunTrace?: RunTraceFactory;
+  /** See `RunServiceOptions.getStartedBy`. */
+  getStartedBy?: () => string | undefined;
 }
 
 /**
@@ -108,6 +110,7 @@ export class QueueMode {
       leaseMs,
       ...(options.checkSpec ? { checkSpec: options.checkSpec } : {}),
       ...(options.createRunTrace ? { createRunTrace: options.createRunTrace } : {}),
+      ...(options.getStartedBy ? { getStartedBy: options.getStartedBy } : {}),
     });
   }
 

@@ -1,0 +1,103 @@
+import type { InboxItem, PendingMerge, RunRecord, SessionRecord } from "@waddle/protocol";
+import { z } from "zod";
+import type { InboxMark } from "../store/inbox/inbox-store.js";
+import { getMergeItemId, getPauseItemId } from "./inbox-item-id.js";
+
+/** Longest `argsPreview`, in characters. */
+export const ARGS_PREVIEW_CHARS = 500;
+
+/** Who started a run when nothing names anyone: the local user of a server without keys. */
+export const LOCAL_STARTER = "local";
+
+/** A run started by a trigger carries `trigger: {id, kind}` (issue 34's triggers), read when present. */
+const TriggerRef = z.object({ id: z.string().min(1) });
+
+/**
+ * Who started a run, as the inbox says it: `trigger:<id>`, `public:<publicId>` for a public chat's visitor,
+ * else the key's name (`origin.startedBy`); a background task's is its turn's (`parent`).
+ */
+export function getStartedBy(run: RunRecord, parent?: RunRecord): string {
+  const trigger = TriggerRef.safeParse((run as { trigger?: unknown }).trigger);
+  if (trigger.success) return `trigger:${trigger.data.id}`;
+  if (run.publicId !== undefined) return `public:${run.publicId}`;
+  if (run.startedBy !== undefined) return run.startedBy;
+  return parent ? getStartedBy(parent) : LOCAL_STARTER;
+}
+
+/** A value as bounded JSON, for a person to judge at a glance. */
+export function getArgsPreview(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length <= ARGS_PREVIEW_CHARS ? text : `${text.slice(0, ARGS_PREVIEW_CHARS - 1)}…`;
+}
+
+/** What the marks add to an item (none when it has no mark for its current pause or merge). */
+function getMarkFields(mark: InboxMark | undefined): Pick<InboxItem, "assignee" | "snoozedUntil"> {
+  return { assignee: mark?.assignee ?? null, snoozedUntil: mark?.snoozedUntil ?? null };
+}
+
+/** A paused run as an inbox item; undefined when it is not waiting (or is a test case's run). */
+export function getPauseItem(
+  run: RunRecord,
+  options: { mark?: InboxMark; parent?: RunRecord },
+): InboxItem | undefined {
+  const { pause } = run;
+  if (run.status !== "paused" || !pause || run.purpose === "test") return undefined;
+  const tool = pause.payload["tool"];
+  const argsPreview = getArgsPreview(pause.payload["args"]);
+  return {
+    itemId: getPauseItemId(run.id),
+    kind: "pause",
+    agentId: run.agentId,
+    agentVersion: run.agentVersion,
+    ...(run.channel === undefined ? {} : { channel: run.channel }),
+    runId: run.id,
+    ...(run.sessionId === undefined ? {} : { sessionId: run.sessionId }),
+    reason: pause.reason,
+    ...(typeof tool === "string" ? { tool } : {}),
+    ...(argsPreview === undefined ? {} : { argsPreview }),
+    startedBy: getStartedBy(run, options.parent),
+    createdAt: pause.pausedAt ?? run.startedAt ?? run.createdAt ?? new Date(0).toISOString(),
+    ...getMarkFields(options.mark),
+    dueAt: pause.dueAt ?? null,
+    ...(pause.onTimeout === undefined ? {} : { onTimeout: pause.onTimeout }),
+    resumeToken: pause.resumeToken,
+  };
+}
+
+/** The run of the turn whose tasks a merge holds (a task's `parentRunId`), else its first task's run. */
+export function getMergeRunId(session: SessionRecord, merge: PendingMerge): string {
+  const first = merge.tasks[0];
+  const task = first ? session.tasks.find((candidate) => candidate.taskId === first.taskId) : undefined;
+  return task?.parentRunId ?? first?.runId ?? session.turns.at(-1)?.runId ?? "";
+}
+
+/**
+ * A merge held for a person as an inbox item. `turnRun`: the run of the turn that spawned its tasks (who
+ * started it); `createdAt`: when the server first noticed it (its mark), else the session's last change.
+ */
+export function getMergeItem(
+  session: SessionRecord,
+  merge: PendingMerge,
+  options: { mark?: InboxMark; turnRun?: RunRecord },
+): InboxItem {
+  const argsPreview = getArgsPreview(
+    merge.tasks.map((task) => ({ task: task.name, status: task.status, result: task.result })),
+  );
+  return {
+    itemId: getMergeItemId(session.id, merge.mergeId),
+    kind: "merge",
+    agentId: session.agentId,
+    agentVersion: session.agentVersion,
+    ...(session.channel === undefined ? {} : { channel: session.channel }),
+    runId: getMergeRunId(session, merge),
+    sessionId: session.id,
+    reason: merge.name,
+    ...(argsPreview === undefined ? {} : { argsPreview }),
+    startedBy: options.turnRun ? getStartedBy(options.turnRun) : LOCAL_STARTER,
+    createdAt: options.mark?.createdNoticedAt ?? session.updatedAt,
+    ...getMarkFields(options.mark),
+    dueAt: null,
+    mergeId: merge.mergeId,
+  };
+}
