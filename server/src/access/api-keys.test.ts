@@ -96,14 +96,16 @@ describe("local start and sign-in", () => {
   });
 
   it("tells each caller whether it may release to production (admins, editor keys with canRelease)", async () => {
-    server = await start();
-    const admin = (await server.request("/api/keys", { method: "POST", json: { name: "a", role: "admin" } }))
+    const started = await start();
+    server = started;
+    const admin = (await started.request("/api/keys", { method: "POST", json: { name: "a", role: "admin" } }))
       .body.key as string;
     const create = async (json: Record<string, unknown>) =>
-      (await server.request("/api/keys", { method: "POST", json, headers: bearer(admin) })).body.key as string;
+      (await started.request("/api/keys", { method: "POST", json, headers: bearer(admin) })).body
+        .key as string;
     const releaser = await create({ name: "r", role: "editor", canRelease: true });
     const editor = await create({ name: "e", role: "editor" });
-    const me = async (key: string) => (await server.request("/api/me", { headers: bearer(key) })).body;
+    const me = async (key: string) => (await started.request("/api/me", { headers: bearer(key) })).body;
     expect(await me(admin)).toMatchObject({ role: "admin", canRelease: true });
     expect(await me(releaser)).toMatchObject({ role: "editor", canRelease: true });
     expect(await me(editor)).toMatchObject({ role: "editor", canRelease: false });
