@@ -101,10 +101,11 @@ export async function takeAnswerGrowth(frame: Frame): Promise<number[]> {
   });
 }
 
+/** True for a frame showing a hosted chat page (a frame not yet navigated has an empty URL). */
+const isChatFrame = (frame: Frame) => /^https?:\/\/[^/]+\/chat\//.test(frame.url());
+
 /** The hosted chat page's frame inside a page (the embed's panel). */
 export async function getChatFrame(page: Page): Promise<Frame> {
-  await expect
-    .poll(() => page.frames().some((frame) => new URL(frame.url()).pathname.startsWith("/chat/")))
-    .toBe(true);
-  return page.frames().find((frame) => new URL(frame.url()).pathname.startsWith("/chat/"))!;
+  await expect.poll(() => page.frames().some(isChatFrame)).toBe(true);
+  return page.frames().find(isChatFrame)!;
 }
