@@ -61,6 +61,16 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "`{candidate, baseline?, limit?}`: replay the baseline channel's recent runs against the candidate, tools answered from recordings only: 201 the stored report (200 with zero cases and a note when nothing was served)",
   "GET /api/agents/:id/shadow": "the agent's shadow reports, newest first, without their cases",
   "GET /api/agents/:id/shadow/:reportId": "one shadow report with its cases",
+  // triggers (issue 34)
+  "GET /api/agents/:id/triggers":
+    "`{triggers: [...]}`: each schedule with its next five `nextFires` (none while disabled), each webhook with its `hookPath`; never a secret",
+  "POST /api/agents/:id/triggers":
+    "`{kind: schedule, cron, timezone, query, context?, channel?, overlap: skip|queue|allow, catchUp: none|last}` or `{kind: webhook, query, context?, channel?, secretMode: hmac|bearer, idempotencyField?}` (both with `enabled?`, `name?`) → 201 `{trigger, secret?}`: a webhook's secret is shown this once; 400 naming `cron` or `timezone` when either does not parse, or a schedule fires more often than every 10 s",
+  "PATCH /api/agents/:id/triggers/:triggerId":
+    "any field but `kind` (`enabled` too; `null` clears `channel` and `idempotencyField`) → `{trigger}`; a field of the other kind is 400",
+  "DELETE /api/agents/:id/triggers/:triggerId": "delete it, with its fires: 204",
+  "GET /api/agents/:id/triggers/:triggerId/fires":
+    "`?limit=` (1–200, default 50) → `{fires: [{id, firedAt, status: started|skipped|queued|failed, runId, runStatus, error}]}`, newest first (`channel_not_found`, `skipped_overlap`…)",
   // tests
   "GET /api/agents/:id/tests": "the agent's test suite; `?download=1` as `<agent>.tests.json`",
   "PUT /api/agents/:id/tests": "replace the whole suite (a malformed one is 400 with the JSON path)",
@@ -154,6 +164,9 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'the embed script: `<script src=".../embed.js" data-public-id=… data-public-key=… async>` adds a chat button that opens the hosted page (cached 5 minutes, revalidated by ETag)',
   "POST /public/:publicId/sessions/:id/feedback":
     "`{runId, rating: up|down, comment?}` → 204: the visitor's rating of an answer (a new one replaces it)",
+  // webhook triggers (issue 34)
+  "POST /hooks/:triggerId":
+    "a webhook trigger's delivery, authorized by its secret alone (`Waddle-Signature: t=…,v1=…` over `<t>.<raw body>` within ±5 minutes, or `Authorization: Bearer`): 202 `{runId}`, or with `?wait=S` (≤ 60) 200 `{runId, status, answer?}` once the run ends in time; `Idempotency-Key` (or the trigger's `idempotencyField`) answers a redelivery with the first run and `duplicate: true`; 401 one body for every refusal, 404 unknown or disabled, 413 over 1 MB, 422 `missing_fields` naming what the query reads and the JSON lacks",
   // the designer
   "GET *": "the designer's page and assets (or a page saying how to build it)",
 };
@@ -172,6 +185,10 @@ export const ROUTE_SECTIONS: readonly { title: string; test: (path: string) => b
       /^\/api\/agents\/:id\/public(\/|$)/.test(path) ||
       /^\/(public|chat)\//.test(path) ||
       path === "/embed.js",
+  },
+  {
+    title: "Triggers",
+    test: (path) => /^\/api\/agents\/:id\/triggers(\/|$)/.test(path) || path.startsWith("/hooks/"),
   },
   { title: "Agents", test: (path) => /^\/api\/agents(\/|$)/.test(path) },
   { title: "Runs", test: (path) => /^\/api\/runs(\/|$)/.test(path) },

@@ -40,6 +40,9 @@ import { createPublicChatSettingsRoutes } from "./public/public-chat-settings-ro
 import { unlessPublicChat } from "./public/public-chat-gate.js";
 import type { ShadowService } from "./releases/shadow/shadow-service.js";
 import { createShadowRoutes } from "./http/shadow-routes.js";
+import { createTriggersRoutes } from "./triggers/triggers-routes.js";
+import { createHookRoutes } from "./triggers/hook-routes.js";
+import type { Triggers } from "./triggers/start-triggers.js";
 import { createInboxRoutes } from "./http/inbox-routes.js";
 import type { InboxService } from "./inbox/inbox-service.js";
 import type { SessionService } from "./sessions/session-service.js";
@@ -83,6 +86,8 @@ export interface CreateAppOptions {
   testRunEnds?: TestRunEnds;
   /** Shadow comparisons (`/api/agents/:id/shadow`); without it their routes answer 404. */
   shadows?: ShadowService;
+  /** Triggers (`/api/agents/:id/triggers`, `/hooks/:triggerId`, issue 34); without it neither is served. */
+  triggers?: Triggers;
   /** The approvals inbox (`/api/inbox`, issue 34); without it its routes answer 404. */
   inbox?: InboxService;
   /** This server's settings as validation sees them (allow-lists, secrets, keys, MCP servers, agents). */
@@ -149,6 +154,12 @@ export function createApp(options: CreateAppOptions): Express {
     }),
   );
 
+  // Webhook triggers (issue 34): each delivery is checked by its trigger's secret, never by a key or token.
+  if (options.triggers) {
+    const { firer } = options.triggers;
+    app.use("/hooks", createHookRoutes({ store: options.store, firer, hub: options.hub, limits }));
+  }
+
   const api = express.Router();
   api.use(createOriginGuard(options.corsOrigin));
   api.use(access.authenticate);
@@ -197,6 +208,7 @@ export function createApp(options: CreateAppOptions): Express {
   api.use(createReleasesRoutes({ store: options.store, releases }));
   api.use(createPublicChatSettingsRoutes({ store: options.store }));
   if (options.shadows) api.use(createShadowRoutes({ shadows: options.shadows }));
+  if (options.triggers) api.use(createTriggersRoutes({ triggers: options.triggers.service }));
   if (options.inbox) api.use(createInboxRoutes({ inbox: options.inbox }));
   api.use(
     "/agents",

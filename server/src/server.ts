@@ -36,6 +36,7 @@ import type { QueueMode, QueueRole } from "./scale/queue-mode.js";
 import { openServerStore } from "./store/open-server-store.js";
 import type { WaddleStore } from "./store/waddle-store.js";
 import { createSockets } from "./create-sockets.js";
+import { startTriggers, type Triggers } from "./triggers/start-triggers.js";
 import type { ModuleImporter } from "./tools/load-tool-modules.js";
 import type { ToolRegistry } from "./tools/tool-registry.js";
 
@@ -168,6 +169,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     logger,
   });
   let queueMode: QueueMode | undefined;
+  let triggers: Triggers | undefined;
   let observability: Observability | undefined;
   try {
     // Before any run: a wrong secrets key stops the start here, with the store closed again below.
@@ -260,6 +262,8 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     const testRunsInterrupted = queueMode ? [] : await tests.recoverTestRuns();
     if (testRunsInterrupted.length > 0)
       logger.warn("test runs interrupted by the last shutdown", { testRuns: testRunsInterrupted });
+    const leaseMs = options.runLeaseMs;
+    triggers = await startTriggers({ store, runs, hub, logger, ...(leaseMs ? { leaseMs } : {}) });
     const auditTrail = new AuditTrail({ store: store.audit, logger, redactor: setup.redactor });
     const rateLimits = new RateLimits({
       limit: parseRateLimit(options.rateLimit ?? DEFAULT_RATE_LIMIT),
@@ -295,6 +299,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       tests,
       testRunEnds,
       shadows: new ShadowService({ store, createPlanner: runtime.createPlanner, logger }),
+      triggers,
       logger,
       version: SERVER_VERSION,
       offline,
@@ -338,6 +343,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
+        await triggers?.close();
         await runs.close();
         await auditTrail.flush();
         // io.close also closes the HTTP server; dropping idle keep-alive connections lets that finish.
@@ -368,6 +374,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       close,
     };
   } catch (error) {
+    await triggers?.close();
     await queueMode?.close();
     await mcp.close();
     await observability?.close();

@@ -105,6 +105,7 @@ function instantiate(path: string, agent: "alpha" | "beta"): { url: string; body
     .replace(":mergeId", "merge_none")
     .replace(":taskId", "task_none")
     .replace(":channel", "staging")
+    .replace(":triggerId", "trg_none")
     .replace("*", "anything");
   // A body that names the agent and is otherwise incomplete: the guard decides, then validation says 400.
   return { url, body: { agentId: agent, model: agent, id: agent } };
@@ -350,9 +351,13 @@ describe("a public chat's publishable key and visitor token (issue 33)", () => {
     const { sessionId, visitorToken } = created.body as { sessionId: string; visitorToken: string };
     const failures: string[] = [];
     let sent = 0;
-    // Every route but the chat's own and the pages (which hold no data and check nothing).
+    // Every route but the chat's own and the pages (which hold no data and check nothing), and webhook
+    // deliveries, which check their trigger's secret only (see their own test below).
     const routes = listAppRoutes(server.app).filter(
-      (route) => !route.path.startsWith("/public/") && !PAGES_WITHOUT_DATA.includes(route.path),
+      (route) =>
+        !route.path.startsWith("/public/") &&
+        !PAGES_WITHOUT_DATA.includes(route.path) &&
+        !route.path.startsWith("/hooks/"),
     );
     for (const route of routes) {
       const { url, body } = instantiate(route.path, "alpha");
@@ -391,6 +396,35 @@ describe("a public chat's publishable key and visitor token (issue 33)", () => {
       headers: { ...admin, "x-waddle-public-key": publishableKey },
     });
     expect(withAdmin.status).toBe(401);
+  });
+});
+
+// Before the table below, whose last rows delete the agents.
+describe("a webhook trigger's deliveries (issue 34)", () => {
+  it("take the trigger's secret and no key or token, and the secret opens no other route", async () => {
+    const created = await server.request("/api/agents/alpha/triggers", {
+      method: "POST",
+      headers: admin,
+      json: { kind: "webhook", query: "Look up {{body.id}}", secretMode: "bearer" },
+    });
+    expect(created.status, created.text).toBe(201);
+    const { trigger, secret } = created.body as { trigger: { id: string }; secret: string };
+    // Each from its own loopback address: every 401 counts as a failed sign-in of its address.
+    const deliver = (host: number, authorization: string) =>
+      requestFrom(`127.0.20.${host}`, {
+        method: "POST",
+        path: `/hooks/${trigger.id}`,
+        headers: { authorization },
+        json: { id: 7 },
+      });
+    expect(await deliver(1, `Bearer ${secret}`)).toBe(202);
+    // WADDLE_TOKEN and every role's key are refused as a wrong secret is.
+    expect(await deliver(2, `Bearer ${TOKEN}`)).toBe(401);
+    for (const [index, subject] of subjects.entries()) {
+      expect(await deliver(3 + index, `Bearer ${subject.key}`), subject.label).toBe(401);
+    }
+    const other = { method: "GET", path: "/api/agents", headers: { authorization: `Bearer ${secret}` } };
+    expect(await requestFrom("127.0.20.30", other)).toBe(401);
   });
 });
 
@@ -525,6 +559,12 @@ describe("the access table", () => {
     expect(check(role("viewer"), "GET", "/api/agents/a/public")).toBe(true);
     expect(check(role("viewer"), "PUT", "/api/agents/a/public")).toBe(false);
     expect(check(role("editor"), "POST", "/api/agents/a/public/rotate-key")).toBe(true);
+    // Triggers start runs on their own: an editor makes them; a viewer reads them and their fires (issue 34)
+    expect(check(role("runner"), "POST", "/api/agents/a/triggers")).toBe(false);
+    expect(check(role("editor"), "PATCH", "/api/agents/a/triggers/trg_1")).toBe(true);
+    expect(check(role("viewer"), "GET", "/api/agents/a/triggers/trg_1/fires")).toBe(true);
+    expect(check(role("viewer"), "DELETE", "/api/agents/a/triggers/trg_1")).toBe(false);
+    expect(matchRoute("POST", "/hooks/trg_1")?.rule).toMatchObject({ access: "public", scope: "inside" });
     expect(ROUTE_RULES.every((rule) => rule.path === "*" || rule.path.startsWith("/"))).toBe(true);
   });
 

@@ -26,7 +26,7 @@ export function isPublicChatAccess(access: RouteAccess): access is "publishable-
 }
 
 export interface RouteRule {
-  method: "GET" | "POST" | "PUT" | "DELETE" | "ALL";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "ALL";
   /** The route's full express pattern (`/api/agents/:id`); `*` as a last segment matches the rest. */
   path: string;
   access: RouteAccess;
@@ -88,6 +88,12 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule("POST", "/api/agents/:id/shadow", "agents:write", "agent"),
   rule("GET", "/api/agents/:id/shadow", "agents:read", "agent"),
   rule("GET", "/api/agents/:id/shadow/:reportId", "agents:read", "agent"),
+  // triggers (issue 34): an editor makes and changes them (a trigger starts runs); a viewer reads them
+  rule("GET", "/api/agents/:id/triggers", "agents:read", "agent"),
+  rule("POST", "/api/agents/:id/triggers", "agents:write", "agent"),
+  rule("PATCH", "/api/agents/:id/triggers/:triggerId", "agents:write", "agent"),
+  rule("DELETE", "/api/agents/:id/triggers/:triggerId", "agents:write", "agent"),
+  rule("GET", "/api/agents/:id/triggers/:triggerId/fires", "agents:read", "agent"),
   // tests
   rule("GET", "/api/agents/:id/tests", "tests:read", "agent"),
   rule("PUT", "/api/agents/:id/tests", "tests:write", "agent"),
@@ -157,6 +163,8 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   // a public chat's hosted page and the embed script: pages with no data of their own (issue 33)
   rule("GET", "/chat/:publicId", "public"),
   rule("GET", "/embed.js", "public"),
+  // a webhook trigger's deliveries: no key or token; the trigger's own secret (signature or bearer) inside
+  rule("POST", "/hooks/:triggerId", "public", "inside"),
   // the designer's page: holds no data, and shows the sign-in screen itself
   rule("GET", "*", "public"),
 ];

@@ -185,6 +185,7 @@ export function createAgentsRoutes(options: {
     }
     if (!(await store.deleteAgent(id))) throw notFound("Agent", id);
     await store.releases.deleteAgent(id);
+    await store.triggers.deleteAgent(id);
     await store.drafts.delete(id);
     await audit(response, { action: "agent.deleted", target: { type: "agent", id } });
     response.status(204).end();

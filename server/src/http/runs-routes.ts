@@ -74,6 +74,8 @@ export function createRunsRoutes(options: {
           ...(query.purpose === "all" ? {} : { purpose: query.purpose }),
           ...(query.channel ? { channel: query.channel } : {}),
           ...(query.rating ? { rating: query.rating } : {}),
+          ...(query.trigger ? { trigger: query.trigger } : {}),
+          ...(query.triggerKind ? { triggerKind: query.triggerKind } : {}),
           limit: query.limit,
         }),
         (run) => run.agentId,
