@@ -128,6 +128,18 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "`{http: [{entry, source}], llm: [...]}`: the environment's entries and the stored ones",
   "PUT /api/allowlist": "`{http: [...], llm: [...]}`: replace the stored entries",
   "POST /api/allowlist/check": "`{urls: [...]}` → `{http: [{url, allowed}]}`",
+  // notifications (issue 34)
+  "GET /api/webhooks":
+    "`{webhooks: [...]}`: every outgoing webhook (a key limited to some agents: those limited to them), never a secret",
+  "POST /api/webhooks":
+    "`{url, events, agents?, format?: json|slack, secret?, enabled?}` → 201 `{webhook, secret}`: the secret (generated when left out) is shown this once; a host off the HTTP allow-list is 400 naming `url`",
+  "GET /api/webhooks/:id": "one webhook",
+  "PATCH /api/webhooks/:id": "any of the create fields (a new `secret` replaces the old) → the webhook",
+  "DELETE /api/webhooks/:id": "delete it, with its outbox and attempts: 204",
+  "POST /api/webhooks/:id/test":
+    "send a test notification (its first event type, `data.test: true`) through the outbox → `{delivery}`: the first attempt's status, response code and latency; retries follow as for any notification",
+  "GET /api/webhooks/:id/deliveries":
+    "`?limit=` (1–500, default 100) → `{deliveries: [{notificationId, type, attempt, attemptedAt, status: delivered|retrying|failed, responseCode, latencyMs, error, nextAttemptAt}]}`, newest first",
   // /v1
   "GET /v1/models": "the agents as models (model id = agent id)",
   "GET /v1/models/:model": "one agent as a model",
@@ -149,7 +161,7 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "AG-UI `RunAgentInput` → AG-UI events (SSE, or protobuf per `Accept`): a turn of the thread's session; a pause ends in an interrupt that the next run's `resume` answers (`runs:decide`); `:id` may be `agent@channel` or `agent@7`",
   // a public chat's visitors: `x-waddle-public-key` on every route, `Authorization: Bearer <visitorToken>` on a session's
   "GET /public/:publicId/config":
-    "what the page shows first: `{title, welcome, starters, theme, showSteps, maxTurns, maxMessageChars}`",
+    "what the page shows first: `{title, welcome, starters, theme, showSteps, maxTurns, maxMessageChars}`; the one public route that needs no key (the embed's check), though a key sent must be current",
   "POST /public/:publicId/sessions":
     "a new conversation → 201 `{sessionId, visitorToken}` (the first mints the visitor; with a valid token, the same visitor); 429 with `Retry-After`",
   "GET /public/:publicId/sessions/:id":
@@ -161,7 +173,7 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   "GET /chat/:publicId":
     "the hosted chat page (HTML, no credential): its `Content-Security-Policy: frame-ancestors` lists the chat's allowed origins (and this server); 404 for an unknown or disabled chat",
   "GET /embed.js":
-    'the embed script: `<script src=".../embed.js" data-public-id=… data-public-key=… async>` adds a chat button that opens the hosted page (cached 5 minutes, revalidated by ETag)',
+    'the embed script: `<script src=".../embed.js" data-public-id=… async>` adds a chat button that opens the hosted page (cached 5 minutes, revalidated by ETag)',
   "POST /public/:publicId/sessions/:id/feedback":
     "`{runId, rating: up|down, comment?}` → 204: the visitor's rating of an answer (a new one replaces it)",
   // webhook triggers (issue 34)
@@ -198,6 +210,7 @@ export const ROUTE_SECTIONS: readonly { title: string; test: (path: string) => b
     title: "Credentials and allow-lists",
     test: (path) => /^\/api\/(credentials|allowlist)(\/|$)/.test(path),
   },
+  { title: "Notifications", test: (path) => /^\/api\/webhooks(\/|$)/.test(path) },
   { title: "OpenAI-compatible (`/v1`)", test: (path) => path.startsWith("/v1/") },
   { title: "MCP server (`/mcp`)", test: (path) => path === "/mcp" },
   { title: "A2A", test: (path) => path.startsWith("/a2a/") || path === "/api/a2a/card" },

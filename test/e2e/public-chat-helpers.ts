@@ -53,7 +53,7 @@ header{background:#0f172a;color:#fff;padding:18px 32px;font-weight:700}main{max-
 <div class="card"><h1>Trail running shoes</h1><p>Light, grippy and waterproof. Free returns for 30 days.</p></div>
 <div class="card"><h2>Shipping</h2><p>Orders leave the warehouse within two working days.</p></div>
 </main>
-<script src="${options.waddleUrl}/embed.js" data-public-id="${options.chat.publicId}" data-public-key="${options.chat.publishableKey}"${options.extra ?? ""} async></script>
+<script src="${options.waddleUrl}/embed.js" data-public-id="${options.chat.publicId}"${options.extra ?? ""} async></script>
 </body></html>`;
 }
 

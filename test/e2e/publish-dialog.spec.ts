@@ -45,7 +45,7 @@ test("Publish turns on a public chat: checked settings, link, snippet, live prev
     `${new URL(page.url()).origin}/chat/${publicId}`,
   );
   await expect(share.getByTestId("publish-snippet")).toHaveText(
-    `<script src="${new URL(page.url()).origin}/embed.js" data-public-id="${publicId}" data-public-key="${key}" async></script>`,
+    `<script src="${new URL(page.url()).origin}/embed.js" data-public-id="${publicId}" async></script>`,
   );
   // the preview is the hosted page itself, framed by the designer's own origin
   const preview = page.frameLocator("[data-testid='publish-preview']");

@@ -2,20 +2,19 @@
 export interface PublishedChatLinks {
   /** The hosted page, to share as a link. */
   shareLink: string;
-  /** `<script src=".../embed.js" data-public-id=… data-public-key=… async></script>`. */
+  /** `<script src=".../embed.js" data-public-id=… async></script>`. */
   snippet: string;
 }
 
 const attribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
 
 /**
- * The share link and embed snippet of a chat on this server. The snippet holds the publishable key (the
- * public routes want it; it is meant for web pages): after Rotate, sites paste the new snippet.
+ * The share link and embed snippet of a chat on this server. The snippet names the chat by its public id
+ * only: the hosted page it opens carries the current publishable key, so a snippet outlives a Rotate.
  */
 export function getPublishedChatLinks(options: {
   origin: string;
   publicId: string;
-  publishableKey: string;
   position?: "bottom-right" | "bottom-left";
   openText?: string;
 }): PublishedChatLinks {
@@ -27,6 +26,6 @@ export function getPublishedChatLinks(options: {
     shareLink: `${options.origin}/chat/${encodeURIComponent(options.publicId)}`,
     snippet:
       `<script src="${options.origin}/embed.js" data-public-id="${attribute(options.publicId)}"` +
-      ` data-public-key="${attribute(options.publishableKey)}"${extra} async></script>`,
+      `${extra} async></script>`,
   };
 }

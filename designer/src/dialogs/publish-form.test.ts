@@ -111,23 +111,20 @@ describe("getOriginProblem", () => {
 });
 
 describe("getPublishedChatLinks", () => {
-  it("gives the share link and a snippet with the id, the key and only the choices made", () => {
+  it("gives the share link and a snippet with the public id (never the key) and only the choices made", () => {
     expect(
       getPublishedChatLinks({
         origin: "https://waddle.example",
         publicId: "pub_1",
-        publishableKey: "wpk_a_b",
       }),
     ).toEqual({
       shareLink: "https://waddle.example/chat/pub_1",
-      snippet:
-        '<script src="https://waddle.example/embed.js" data-public-id="pub_1" data-public-key="wpk_a_b" async></script>',
+      snippet: '<script src="https://waddle.example/embed.js" data-public-id="pub_1" async></script>',
     });
     expect(
       getPublishedChatLinks({
         origin: "https://waddle.example",
         publicId: "pub_1",
-        publishableKey: "wpk_a_b",
         position: "bottom-left",
         openText: 'Ask "us"',
       }).snippet,

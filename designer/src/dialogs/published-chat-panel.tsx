@@ -34,7 +34,7 @@ function CopyButton(props: { onCopy(): void; testId: string; label: string }): R
   );
 }
 
-/** The key with Rotate, which asks once more before it cuts off every page holding the old key. */
+/** The key with Rotate, which asks once more before it cuts off every caller holding the old key. */
 function KeyRow(props: { publishableKey: string; onRotate?: () => Promise<void> }): ReactElement {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -54,7 +54,10 @@ function KeyRow(props: { publishableKey: string; onRotate?: () => Promise<void> 
       </code>
       {props.onRotate === undefined ? null : confirming ? (
         <span className="publish-rotate-confirm" role="group" aria-label="Rotate the key">
-          <span>Pages with the old key stop at once.</span>
+          <span>
+            Callers with the old key stop at once; the embed and the hosted page take the new one when
+            reloaded.
+          </span>
           <button
             type="button"
             className="btn btn-small btn-danger"
@@ -96,7 +99,6 @@ export function PublishedChatPanel(props: {
   const links = getPublishedChatLinks({
     origin: window.location.origin,
     publicId: chat.publicId,
-    publishableKey: chat.publishableKey,
   });
   return (
     <section className="publish-share" aria-label="Share the chat" data-testid="publish-share">

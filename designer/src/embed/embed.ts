@@ -2,7 +2,7 @@ import { mountEmbedWidget } from "./embed-widget.js";
 import { readEmbedOptions } from "./read-embed-options.js";
 
 /**
- * `embed.js`: `<script src="https://<waddle>/embed.js" data-public-id="…" data-public-key="wpk_…" async>`
+ * `embed.js`: `<script src="https://<waddle>/embed.js" data-public-id="…" async>`
  * adds a chat button that opens the chat in a panel. Before it shows anything it asks the chat's public settings across
  * origins: a page whose origin the chat does not allow gets no CORS answer, so no button (and the hosted
  * page would refuse to be framed there anyway: `frame-ancestors`).

@@ -1,7 +1,10 @@
 /** What a page's `<script src=".../embed.js" data-…>` asks for. */
 export interface EmbedOptions {
   publicId: string;
-  /** `data-public-key`, the chat's publishable key (`wpk_…`): the public routes want it. */
+  /**
+   * `data-public-key`, optional (snippets made before the config route took the public id alone carry it):
+   * sent with the config request, where a rotated key is refused.
+   */
   publicKey: string | null;
   /** The Waddle server: the origin `embed.js` was loaded from. */
   origin: string;

@@ -25,7 +25,8 @@ export function chatOf(response: Response): StoredPublicChat {
  * 1. the chat: unknown, disabled, or its agent gone → 404;
  * 2. the page's origin: a browser's `Origin` that is neither this server (the hosted page) nor in
  *    `allowedOrigins` → 403 with no CORS header; an allowed one gets CORS headers, and a preflight its 204;
- * 3. the publishable key in `x-waddle-public-key`: missing, wrong or rotated → 404.
+ * 3. the publishable key in `x-waddle-public-key`: missing, wrong or rotated → 404 (`GET config` may come
+ *    without one: the embed reads it with the public id alone; a key it does send must be current).
  * The global CORS of `WADDLE_CORS_ORIGIN` never answers here (create-app.ts skips these paths).
  */
 export function createPublicChatGate(options: { store: WaddleStore }): RequestHandler {
@@ -43,7 +44,14 @@ export function createPublicChatGate(options: { store: WaddleStore }): RequestHa
         return;
       }
       const key = request.headers[PUBLIC_KEY_HEADER];
-      if (typeof key !== "string" || !isSameKey(key, chat.publishableKey)) return next(publicNotFound());
+      // The config is what the page shows before anyone types (title, welcome, starters, theme): the embed
+      // reads it with the public id alone, so a snippet outlives a key rotation. A key sent must be current.
+      // (mounted at `/:publicId`, so the path here is what follows it)
+      const keyOptional = request.method === "GET" && request.path === "/config";
+      const keyMissing = typeof key !== "string" && keyOptional;
+      if (!keyMissing && (typeof key !== "string" || !isSameKey(key, chat.publishableKey))) {
+        return next(publicNotFound());
+      }
       response.locals["publicChat"] = chat;
       next();
     })().catch(next);

@@ -43,6 +43,20 @@ describe("GET /public/:publicId/config", () => {
     });
   });
 
+  it("answers the config without a key (the embed's check), and refuses a rotated key sent with it", async () => {
+    const page = await server.request(`/public/${orders.publicId}/config`);
+    expect(page.status).toBe(200);
+    expect(page.body.title).toBe("Order help");
+    const stale = await server.request(`/public/${orders.publicId}/config`, {
+      headers: { "x-waddle-public-key": `wpk_${"a".repeat(12)}_${"b".repeat(43)}` },
+    });
+    expect(stale.status).toBe(404);
+    // only the config: a conversation still needs the key
+    expect((await server.request(`/public/${orders.publicId}/sessions`, { method: "POST" })).status).toBe(
+      404,
+    );
+  });
+
   it("is 404 for an unknown public id, a missing or wrong key, and a disabled chat, on every public route", async () => {
     const right = new TestVisitor(server, orders);
     const sessionId = await right.startSession();
