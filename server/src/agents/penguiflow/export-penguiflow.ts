@@ -56,6 +56,10 @@ function getNodeExtra(spec: AgentSpec, tool: ToolSpec): Record<string, unknown> 
       : {}),
     ...(tool.timeoutMs !== undefined ? { timeout_ms: tool.timeoutMs } : {}),
     ...(tool.costUsd !== undefined ? { cost_usd: tool.costUsd } : {}),
+    // How long a pause at this tool waits for a person, and what the Waddle server decides then.
+    ...(tool.approval
+      ? { approval: { timeout_s: tool.approval.timeoutS, on_timeout: tool.approval.onTimeout } }
+      : {}),
     ...(autoSeqFrom.length > 0 ? { auto_seq_from: autoSeqFrom.map((edge) => edge.source) } : {}),
     ...(orderAfter.length > 0 ? { order_after: orderAfter.map((edge) => edge.source) } : {}),
     waddle_impl: tool.impl.kind,

@@ -88,6 +88,9 @@ function getWaddleOnly(spec: AgentSpec, report: PenguiflowReport): Record<string
     ...(spec.llm.reasoningEffort === "auto" ? { reasoning_effort: "auto" } : {}),
     ...(spec.routerLlm ? { router_llm: spec.routerLlm } : {}),
     ...(spec.candidateLlms ? { candidate_llms: spec.candidateLlms } : {}),
+    ...(spec.approval
+      ? { approval: { timeout_s: spec.approval.timeoutS, on_timeout: spec.approval.onTimeout } }
+      : {}),
   };
   for (const [key, value] of Object.entries(waddleOnly)) {
     if (Array.isArray(value) && value.length === 0) continue;

@@ -16,6 +16,8 @@ export const PENGUIFLOW_MAPPING: readonly [string, string][] = [
     "tools[].requiresApproval / retry / timeoutMs / costUsd",
     "NodeSpec.extra requires_approval / retry / timeout_ms / cost_usd",
   ],
+  ["tools[].approval {timeoutS, onTimeout}", "NodeSpec.extra approval {timeout_s, on_timeout}"],
+  ["approval (the agent's time limit on waiting)", "planner.py WADDLE_ONLY approval {timeout_s, on_timeout}"],
   ["edges (auto_seq / order)", "target's NodeSpec.extra auto_seq_from / order_after"],
   ["hints", "planning_hints (verbatim keys)"],
   ["groups[].members", "planning_hints.parallel_groups (join and maxParallel: not carried, see below)"],
