@@ -1,5 +1,4 @@
 import type { InboxItem, PendingMerge, RunRecord, SessionRecord } from "@waddle/protocol";
-import { z } from "zod";
 import type { InboxMark } from "../store/inbox/inbox-store.js";
 import { getMergeItemId, getPauseItemId } from "./inbox-item-id.js";
 
@@ -9,16 +8,12 @@ export const ARGS_PREVIEW_CHARS = 500;
 /** Who started a run when nothing names anyone: the local user of a server without keys. */
 export const LOCAL_STARTER = "local";
 
-/** A run started by a trigger carries `trigger: {id, kind}` (issue 34's triggers), read when present. */
-const TriggerRef = z.object({ id: z.string().min(1) });
-
 /**
  * Who started a run, as the inbox says it: `trigger:<id>`, `public:<publicId>` for a public chat's visitor,
  * else the key's name (`origin.startedBy`); a background task's is its turn's (`parent`).
  */
 export function getStartedBy(run: RunRecord, parent?: RunRecord): string {
-  const trigger = TriggerRef.safeParse((run as { trigger?: unknown }).trigger);
-  if (trigger.success) return `trigger:${trigger.data.id}`;
+  if (run.trigger !== undefined) return `trigger:${run.trigger.id}`;
   if (run.publicId !== undefined) return `public:${run.publicId}`;
   if (run.startedBy !== undefined) return run.startedBy;
   return parent ? getStartedBy(parent) : LOCAL_STARTER;

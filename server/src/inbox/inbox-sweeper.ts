@@ -193,7 +193,7 @@ export class InboxSweeper {
     }
     this.refused.delete(token);
     if (outcome.kind === "taken") {
-      this.options.logger.debug("a pause past its time was decided elsewhere first", { runId: item.runId });
+      this.options.logger.info("a pause past its time was decided elsewhere first", { runId: item.runId });
       return undefined;
     }
     this.options.logger.info("a pause past its time was decided here", {
