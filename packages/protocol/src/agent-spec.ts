@@ -314,6 +314,11 @@ export const AgentSpec = z.strictObject({
   routerLlm: LlmConfig.optional(),
   candidateLlms: z.array(CandidateLlm).max(16).optional(),
   planner: PlannerOptions.default(PlannerOptions.parse({})),
+  /**
+   * The answer's shape: a JSON Schema of an object. Set, the run's answer is an object valid against it
+   * (re-asked within `planner.repairAttempts`, else the run fails with `answer_schema_failed`).
+   */
+  answerSchema: JsonSchema.optional(),
   /** How long any pause of a run waits for a person, unless the paused tool sets its own `approval`. */
   approval: ApprovalPolicy.optional(),
   tools: z.array(ToolSpec).max(500).default([]),

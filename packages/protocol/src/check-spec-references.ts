@@ -2,7 +2,7 @@ import type { AgentSpec, ToolSpec } from "./agent-spec.js";
 import { checkApprovalPolicies } from "./check-approval-policies.js";
 import { checkLlmConfigs } from "./check-llm-configs.js";
 import { checkAutoSeqFit } from "./check-auto-seq-fit.js";
-import { checkToolSpec } from "./check-tool-spec.js";
+import { checkToolSchema, checkToolSpec } from "./check-tool-spec.js";
 import { formatJsonPath } from "./json-path.js";
 import { checkGroupJoin } from "./check-group-join.js";
 import { checkHintConflicts } from "./check-hint-conflicts.js";
@@ -73,6 +73,7 @@ export function checkSpecReferences(spec: AgentSpec, indices: SourceIndices = {}
   });
   checkLlmConfigs(spec, report, toolIndex);
   checkApprovalPolicies(spec, toolIndex, report);
+  if (spec.answerSchema !== undefined) checkToolSchema(spec.answerSchema, ["answerSchema"], "answer", report);
 
   const requireTool = (name: string, path: Path, role: string): boolean => {
     if (tools.has(name)) return true;

@@ -30,7 +30,8 @@ export function checkToolSpec(tool: ToolSpec, at: Path, report: Report): void {
   checkToolTemplates(tool, at, report);
 }
 
-function checkToolSchema(schema: JsonSchema, path: Path, which: string, report: Report): void {
+/** Checks that a schema is valid JSON Schema of an object (a tool's args or out, the agent's answer). */
+export function checkToolSchema(schema: JsonSchema, path: Path, which: string, report: Report): void {
   const type = schema.type;
   const describesObject = type === "object" || (type === undefined && typeof schema.properties === "object");
   if (!describesObject) {

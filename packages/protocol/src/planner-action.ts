@@ -93,6 +93,8 @@ export const FinalPayload = z.object({
   requires_followup: z.boolean().default(false),
   /** Keys of the model's `final_response` args that have no field here, kept as the model gave them. */
   extra: JsonRecord.optional(),
+  /** The answer as an object, valid against the run's answer schema (`answer` is then its JSON text). */
+  data: JsonRecord.optional(),
   /**
    * Set when the answer was not written as asked but recovered by the planner (prose, the answer fragment
    * of a malformed reply): `rule` names how, as in the run's `action_salvaged` events.

@@ -194,7 +194,7 @@ export const TodosUpdatedEvent = createRunEventEnvelope(
 export const RepairAttemptEvent = createRunEventEnvelope(
   "repair_attempt",
   z.looseObject({
-    kind: z.enum(["parse", "args", "arg_fill", "unknown_tool", "opcode_args", "output"]),
+    kind: z.enum(["parse", "args", "arg_fill", "unknown_tool", "opcode_args", "output", "answer_schema"]),
     attempt: z.int().positive(),
     error_code: z.string(),
     message: z.string(),

@@ -405,3 +405,25 @@ describe("parseAgentSpec", () => {
     }
   });
 });
+
+describe("answerSchema", () => {
+  const issuesOf = (answerSchema: unknown) =>
+    validateAgentSpec({ ...base, answerSchema }).issues.filter((issue) => issue.severity === "error");
+
+  it("accepts an object schema", () => {
+    const schema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+    expect(validateAgentSpec({ ...base, answerSchema: schema }).ok).toBe(true);
+  });
+
+  it("refuses a schema that is not of an object, naming the path", () => {
+    expect(issuesOf({ type: "string" })).toEqual([
+      expect.objectContaining({ code: "schema_not_object", path: "$.answerSchema" }),
+    ]);
+  });
+
+  it("refuses a schema that is not valid JSON Schema, naming the path", () => {
+    expect(issuesOf({ type: "object", properties: { city: { type: "strang" } } })).toEqual([
+      expect.objectContaining({ code: "invalid_json_schema", path: "$.answerSchema" }),
+    ]);
+  });
+});

@@ -9,6 +9,7 @@ export const PLANNER_ERROR_CODES = [
   "unresolved_impl",
   // LLM replies and clients
   "unparseable_action",
+  "answer_schema_failed",
   "invalid_action",
   "truncated_reply",
   "llm_failed",

@@ -21,6 +21,7 @@ import type { Decision } from "./decision.js";
 import { askForFields, decideUsableText, findUsableText, settleAnswerReask } from "./reply-salvage.js";
 import { reportSalvages } from "./salvage-report.js";
 import { checkCostAfterCall, checkPromptBudget } from "./budgets/budget-checks.js";
+import { keepAnswerObject } from "../answer/answer-schema.js";
 
 /** Bad replies are echoed back this short in repair exchanges. */
 const ECHO_CHARS = 2_000;
@@ -73,6 +74,7 @@ export async function planWithLlm(run: RunContext): Promise<Decision> {
       finishReason: reply.finishReason,
     });
     if (interpreted.ok) emitReflection(run, reply.reasoning ?? interpreted.thought);
+    if (interpreted.ok && run.state.answerSchema !== undefined) keepAnswerObject(interpreted.action, content);
     const result = interpreted.ok ? checkAction(interpreted.action, run.checkContext()) : undefined;
     // After a call that reached the cost ceiling only an answer is still taken: it is already paid for.
     const overCost =

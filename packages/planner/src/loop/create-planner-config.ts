@@ -60,6 +60,7 @@ export function createPlannerConfig(init: ReactPlannerInit): PlannerConfig {
     opcodeHandlers: { ...DEFAULT_OPCODE_HANDLERS, ...init.opcodeHandlers },
     customOpcodeHandlers: init.opcodeHandlers !== undefined && Object.keys(init.opcodeHandlers).length > 0,
     previewChars: init.previewChars ?? 2_000,
+    ...(init.answerSchema === undefined ? {} : { answerSchema: init.answerSchema }),
     stateStore: init.stateStore ?? new InMemoryStateStore(),
     createResumeToken: init.createResumeToken ?? (() => createResumeToken()),
     candidates: init.candidateLlms ?? [],

@@ -1,5 +1,6 @@
 import type {
   Edge,
+  JsonSchema,
   ParallelGroup,
   PlannerOptions,
   PlannerOptionsInput,
@@ -73,6 +74,8 @@ export interface ReactPlannerInit {
   agentVersion?: number;
   /** Size bound of event previews, in characters. Default 2000. */
   previewChars?: number;
+  /** The answer's JSON Schema (an object schema): every run's answer is then an object valid against it. */
+  answerSchema?: JsonSchema;
 }
 
 /** Everything a run reads from its planner, computed once at construction. Never mutated. */
@@ -112,4 +115,5 @@ export interface PlannerConfig {
   readonly agentId?: string;
   readonly agentVersion?: number;
   readonly previewChars: number;
+  readonly answerSchema?: JsonSchema;
 }

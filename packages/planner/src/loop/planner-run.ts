@@ -44,6 +44,7 @@ import { createUserMessage, TrajectoryMessages } from "../trajectory/trajectory-
 import { TrajectoryRecorder, type StepRecord } from "../trajectory/trajectory-recorder.js";
 import { applyNonPlannerIteration } from "../todos/write-todos.js";
 import { getInFlightAction } from "./steps/get-in-flight-action.js";
+import { getRunSystemPrompt } from "../answer/answer-schema.js";
 import { createRunCheckpoint, type CheckpointSink, type InFlightAction } from "../run/run-checkpoint.js";
 
 /** A new run starts from a query; a resumed one from its saved state. */
@@ -105,14 +106,15 @@ export class PlannerRun implements RunContext {
       secrets: this.secrets,
       previewChars: config.previewChars,
     });
+    const systemPrompt = getRunSystemPrompt(config.systemPrompt, this.state.answerSchema);
     const userMessage = createUserMessage(
       scrubSecrets(this.state.query, this.secrets),
       this.state.contextMeta,
     );
     this.messages =
       "state" in start
-        ? TrajectoryMessages.fromState({ systemPrompt: config.systemPrompt, userMessage, state: this.state })
-        : new TrajectoryMessages(config.systemPrompt, userMessage);
+        ? TrajectoryMessages.fromState({ systemPrompt, userMessage, state: this.state })
+        : new TrajectoryMessages(systemPrompt, userMessage);
     this.calls = options.calls;
     this.recorder = new TrajectoryRecorder(
       this.state,
@@ -387,8 +389,10 @@ export class PlannerRun implements RunContext {
     const failure = isPlannerError(error)
       ? error
       : new PlannerError("internal_error", `The run failed: ${text}`, { cause: error });
-    const message = scrubSecrets(failure.message, this.secrets);
-    this.events.emit("run_failed", { error: { code: failure.code, message } });
+    const { code, message, details } = scrubSecrets(failure.toJSON(), this.secrets);
+    this.events.emit("run_failed", {
+      error: { code, message, ...(details === undefined ? {} : { details }) },
+    });
     return failure;
   }
 }

@@ -97,6 +97,9 @@ export class ReactPlanner {
     if (rest.reasoningEffort === undefined && parsed.llm.reasoningEffort !== undefined) {
       init.reasoningEffort = parsed.llm.reasoningEffort;
     }
+    if (rest.answerSchema === undefined && parsed.answerSchema !== undefined) {
+      init.answerSchema = parsed.answerSchema;
+    }
     if (rest.responseFormat === undefined && parsed.llm.responseFormat !== undefined) {
       init.responseFormat = parsed.llm.responseFormat;
     }

@@ -27,6 +27,8 @@ export function createInitialState(input: {
     ...(config.options.deadlineS === undefined ? {} : { deadlineS: config.options.deadlineS }),
   });
   if (config.writeTodosTool !== undefined) state.todos = createTodoState();
+  const answerSchema = options.answerSchema ?? config.answerSchema;
+  if (answerSchema !== undefined) state.answerSchema = answerSchema;
   const keys = Object.keys(options.toolContext ?? {}).sort();
   if (keys.length > 0) state.toolContextKeys = keys;
   return state;
@@ -78,5 +80,6 @@ export function getPlannerView(run: RunContext, lastError?: { code: string; mess
   };
   if (lastError !== undefined) view.lastError = lastError;
   if (state.contextMeta !== undefined) view.context = state.contextMeta;
+  if (state.answerSchema !== undefined) view.answerSchema = state.answerSchema;
   return view;
 }

@@ -8,6 +8,7 @@ import type { PlannerOutcome } from "../run/run-types.js";
 import { runTask } from "./steps/task-step.js";
 import { emitReasoning, runTool } from "./tool-step.js";
 import { checkToolBudgets } from "./budgets/budget-checks.js";
+import { finishWithStructuredAnswer } from "./steps/answer-schema-step.js";
 
 /**
  * A queued action (auto-seq, resume) goes through the same checks as an LLM action (hard hints, schemas)
@@ -53,8 +54,11 @@ export function dispatchAction(
 ): PlannerOutcome | undefined | Promise<PlannerOutcome | undefined> {
   const { checked } = decision;
   switch (checked.kind) {
-    case "final":
+    case "final": {
+      const schema = run.state.answerSchema;
+      if (schema !== undefined) return finishWithStructuredAnswer(run, { decision, checked, schema });
       return finishWithAnswer(run, checked);
+    }
     case "tool":
       return runTool(run, decision, checked);
     case "parallel":

@@ -63,4 +63,6 @@ export interface PlannerView {
   context?: Readonly<Record<string, unknown>>;
   iteration: number;
   maxIters: number;
+  /** The run's answer schema: `final_response`'s answer is an object valid against it. */
+  answerSchema?: JsonSchema;
 }

@@ -1,4 +1,4 @@
-import type { ActionSource, PlannerAction, ReasoningEffort, ToolFailure } from "@waddle/protocol";
+import type { ActionSource, JsonSchema, PlannerAction, ReasoningEffort, ToolFailure } from "@waddle/protocol";
 import type { PlannerViewStep } from "./planner-view.js";
 import type { TrajectorySummary } from "./trajectory-summary.js";
 import type { PendingMerge } from "./pending-merge.js";
@@ -123,6 +123,10 @@ export interface RunState {
    * back is refused instead of running tools without them.
    */
   toolContextKeys?: string[];
+  /** The answer's JSON Schema (the agent's `answerSchema`, or the run's own): the answer is an object. */
+  answerSchema?: JsonSchema;
+  /** Answers refused so far for not fitting `answerSchema`; bounded by `repairAttempts`. */
+  answerRepairs?: number;
   /** The latest auto-executed tool and the payload fingerprint it ran on (docs/auto-seq.md). */
   autoSeqLast?: { tool: string; fingerprint: string };
 }

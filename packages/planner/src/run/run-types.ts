@@ -1,4 +1,10 @@
-import type { PlannerFinishResult, PlannerPauseResult, ResumeDecision, RunEvent } from "@waddle/protocol";
+import type {
+  JsonSchema,
+  PlannerFinishResult,
+  PlannerPauseResult,
+  ResumeDecision,
+  RunEvent,
+} from "@waddle/protocol";
 import type { CheckpointSink } from "./run-checkpoint.js";
 import type { TaskHost } from "./task-host.js";
 import type { RunCalls } from "./call-record.js";
@@ -24,6 +30,8 @@ export interface RunOptions {
   taskHost?: TaskHost;
   /** Records the run's steps and calls, and serves calls from an earlier run's record (forks). */
   calls?: RunCalls;
+  /** This run's answer schema, over the planner's (`/v1`'s `response_format`): the answer is an object. */
+  answerSchema?: JsonSchema;
 }
 
 export interface ResumeOptions {

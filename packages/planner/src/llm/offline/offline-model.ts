@@ -6,6 +6,7 @@ import { fillOfflineArgs } from "./offline-args.js";
 import { assembleOfflineAnswer } from "./offline-answer.js";
 import { planOfflineAction } from "./offline-plan.js";
 import { getRunProgress } from "./offline-progress.js";
+import { shapeOfflineAnswer } from "./offline-structured-answer.js";
 import { summarizeOffline } from "./offline-summary.js";
 import { OfflineView } from "./offline-view.js";
 
@@ -90,10 +91,10 @@ export class OfflineModel implements LlmClient {
       // A budget ran out: answer from what ran, as the offline planner's own finish would.
       const progress = getRunProgress(view);
       const written = assembleOfflineAnswer({ query: view.query, progress, replaced: new Map() });
-      const action = {
-        next_node: "final_response",
-        args: { answer: written.answer, requires_followup: true },
-      };
+      const action = shapeOfflineAnswer(
+        { next_node: "final_response", args: { answer: written.answer, requires_followup: true } },
+        { schema: view.answerSchema, query: view.query, observations: progress.observations },
+      );
       return {
         content: JSON.stringify(action),
         reasoning: "Offline planner: answering within the budget.",
@@ -119,8 +120,13 @@ export class OfflineModel implements LlmClient {
       }
     }
     const decision = planOfflineAction({ view, ...(refusedAction ? { refusedAction } : {}) });
+    const action = shapeOfflineAnswer(decision.action, {
+      schema: view.answerSchema,
+      query: view.query,
+      observations: view.answerSchema === undefined ? [] : getRunProgress(view).observations,
+    });
     return {
-      content: JSON.stringify(decision.action),
+      content: JSON.stringify(action),
       reasoning: `Offline planner: ${decision.rationale}`,
       final: decision.action.next_node === "final_response",
     };

@@ -93,6 +93,7 @@ export const OfflineView = z.looseObject({
   maxIters: z.number().default(8),
   tasksEnabled: z.boolean().default(false),
   context: JsonObject.optional(),
+  answerSchema: JsonObject.optional(),
 });
 export type OfflineView = z.infer<typeof OfflineView>;
 export type OfflineTool = OfflineView["tools"][number];
