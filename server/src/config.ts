@@ -24,6 +24,8 @@ export interface ServerConfig extends RunSettings {
   runLeaseMs: number;
   /** `WADDLE_RATE_LIMIT`, when set: requests per key and per agent on the routes that start work. */
   rateLimit?: string;
+  /** `WADDLE_PUBLIC_URL`: where people reach this server (notifications link to the designer there). */
+  publicUrl?: string;
 }
 
 /** `all` serves the API and runs runs; `api` only serves; `worker` only runs (queue mode). */
@@ -53,7 +55,7 @@ function readNumber(
 }
 
 /**
- * Reads `PORT`, `HOST`, `WADDLE_DATA_DIR`, `WADDLE_TOKEN`, `WADDLE_CORS_ORIGIN`,
+ * Reads `PORT`, `HOST`, `WADDLE_DATA_DIR`, `WADDLE_TOKEN`, `WADDLE_CORS_ORIGIN`, `WADDLE_PUBLIC_URL`,
  * `WADDLE_MAX_CONCURRENT_RUNS` and the run settings (`readRunSettings`: tools, http allow-list, secrets,
  * LLM endpoints and keys, prices). Without a token the server only binds to 127.0.0.1, and another `HOST`
  * is refused.
@@ -63,6 +65,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): S
   const host = env.HOST?.trim() || LOOPBACK_HOST;
   assertHostAllowed(host, token);
   const corsOrigin = env.WADDLE_CORS_ORIGIN?.trim() || undefined;
+  const publicUrl = readPublicUrl(env);
   if (corsOrigin !== undefined && !/^https?:\/\/[^/\s]+$/.test(corsOrigin)) {
     throw new ConfigError(
       `WADDLE_CORS_ORIGIN must be one origin such as https://app.example.com (scheme and host, no path), not ${JSON.stringify(corsOrigin)}.`,
@@ -80,6 +83,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): S
     dataDir: path.resolve(cwd, env.WADDLE_DATA_DIR?.trim() || "data"),
     ...(token ? { token } : {}),
     ...(corsOrigin ? { corsOrigin } : {}),
+    ...(publicUrl ? { publicUrl } : {}),
     maxConcurrentRuns: readNumber(env, "WADDLE_MAX_CONCURRENT_RUNS", Positive, 4),
     ...readRateLimit(env),
     ...readScaleOut(env),
@@ -127,6 +131,27 @@ function readScaleOut(
 function readRateLimit(env: NodeJS.ProcessEnv): Pick<ServerConfig, "rateLimit"> {
   const raw = env.WADDLE_RATE_LIMIT?.trim();
   return raw ? { rateLimit: parseRateLimit(raw).text } : {};
+}
+
+/**
+ * `WADDLE_PUBLIC_URL`: an http(s) URL without query or fragment (a path is kept, for a server behind a
+ * proxy under one), its trailing slashes dropped; undefined when unset.
+ */
+function readPublicUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.WADDLE_PUBLIC_URL?.trim();
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username) {
+    throw new ConfigError(
+      `WADDLE_PUBLIC_URL must be the http(s) address people open Waddle at, such as https://waddle.example.com (a path is allowed; no query, fragment or user), not ${JSON.stringify(raw)}.`,
+    );
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }
 
 /** Refuses a non-loopback `HOST` unless a token guards the API. */

@@ -45,6 +45,8 @@ import { createHookRoutes } from "./triggers/hook-routes.js";
 import type { Triggers } from "./triggers/start-triggers.js";
 import { createInboxRoutes } from "./http/inbox-routes.js";
 import type { InboxService } from "./inbox/inbox-service.js";
+import { createWebhooksRoutes } from "./notifications/webhooks-routes.js";
+import type { Notifications } from "./notifications/create-notifications.js";
 import type { SessionService } from "./sessions/session-service.js";
 import type { SessionTurns } from "./sessions/session-turns.js";
 import type { SessionTasks } from "./sessions/session-tasks.js";
@@ -112,6 +114,8 @@ export interface CreateAppOptions {
   onKeyRevoked?: (keyId: string) => void;
   /** Where the runtime a ts-project export ships is; server/dist/export-runtime when left out. */
   exportRuntimeDir?: string;
+  /** Outgoing webhooks (`/api/webhooks`) and what notifies (releases); without it their routes answer 404. */
+  notifications?: Notifications;
 }
 
 /** The Express app: Host check, security headers, CORS, auth, JSON bodies, the REST routes, the designer. */
@@ -204,6 +208,7 @@ export function createApp(options: CreateAppOptions): Express {
     store: options.store,
     tests: options.tests,
     ends: options.testRunEnds,
+    notify: options.notifications?.notify,
   });
   api.use(createReleasesRoutes({ store: options.store, releases }));
   api.use(createPublicChatSettingsRoutes({ store: options.store }));
@@ -233,6 +238,7 @@ export function createApp(options: CreateAppOptions): Express {
   api.use("/a2a", createA2aCardRoutes(options.settings ? { settings: options.settings } : {}));
   if (options.vault)
     api.use(createCredentialsRoutes({ vault: options.vault, env: options.env ?? process.env }));
+  if (options.notifications) api.use(createWebhooksRoutes(options.notifications));
   api.use((request) => {
     throw new ApiError(
       "not_found",

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     ...(config.token ? { token: config.token } : {}),
     ...(config.toolsDir ? { toolsDir: config.toolsDir } : {}),
     ...(config.corsOrigin ? { corsOrigin: config.corsOrigin } : {}),
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
   });
   const model = server.offline
     ? "the embedded offline model (no OPENAI_API_KEY set; agents run deterministically without a network)"

@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
-import type { Express } from "express";
-import { createServer, type Server as HttpServer } from "node:http";
+import type { WaddleServer, WaddleServerOptions } from "./server-options.js";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { PriceTable } from "@waddle/planner";
 import type { TestRunRecord } from "@waddle/protocol";
 import { assertHostAllowed, LOOPBACK_HOST } from "./config.js";
 import { createApp } from "./create-app.js";
@@ -16,108 +15,26 @@ import { CredentialVault } from "./credentials/credential-vault.js";
 import { createServerLlm } from "./runs/default-planner-factory.js";
 import { createSessionServices } from "./sessions/create-session-services.js";
 import type { TaskHostSource } from "./runs/run-executor.js";
-import type { PartsHealth } from "./http/meta-routes.js";
-import type { Logger, LogLevel } from "./shared/logger.js";
-import type { McpServerConfig } from "./mcp-client/mcp-servers-config.js";
+import { createPartsHealth } from "./create-parts-health.js";
 import { createRunSetup } from "./run-setup.js";
 import { createRuntime } from "./create-runtime.js";
 import { createObservability, type Observability } from "./observability/create-observability.js";
-import type { PlannerFactory } from "./runs/planner-factory.js";
-import type { RunEventHub } from "./runs/run-event-hub.js";
-import type { RunService } from "./runs/run-service.js";
-import type { WaddleIo } from "./http/socket-gateway.js";
 import { createAccessGuards } from "./access/access-guard.js";
 import { Authenticator } from "./access/authenticator.js";
 import { getAgentRoom } from "./http/agent-watchers.js";
 import { TestRunEnds } from "./releases/test-run-ends.js";
 import { TestRunService } from "./agent-tests/test-run-service.js";
 import { ShadowService } from "./releases/shadow/shadow-service.js";
-import type { QueueMode, QueueRole } from "./scale/queue-mode.js";
+import type { QueueMode } from "./scale/queue-mode.js";
 import { openServerStore } from "./store/open-server-store.js";
-import type { WaddleStore } from "./store/waddle-store.js";
 import { createSockets } from "./create-sockets.js";
 import { startTriggers, type Triggers } from "./triggers/start-triggers.js";
-import type { ModuleImporter } from "./tools/load-tool-modules.js";
-import type { ToolRegistry } from "./tools/tool-registry.js";
+import { createNotifications, type Notifications } from "./notifications/create-notifications.js";
+import { combineRunObservers } from "./runs/run-observer.js";
+
+export type { WaddleServer, WaddleServerOptions } from "./server-options.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-
-export interface WaddleServerOptions {
-  /** 0 (the default here) picks a free port. */
-  port?: number;
-  host?: string;
-  /** Folder of the SQLite database (`waddle.db`); ignored when `store` or `databaseUrl` is given. */
-  dataDir?: string;
-  /** PostgreSQL instead of SQLite (`WADDLE_DATABASE_URL`); ignored when `store` is given. */
-  databaseUrl?: string;
-  /** Queue mode (`WADDLE_REDIS_URL`): runs are jobs for the workers of every instance on one database. */
-  redisUrl?: string;
-  /** In queue mode: `all` (default), `api` (no worker) or `worker` (`WADDLE_ROLE`). */
-  role?: QueueRole;
-  /** In queue mode: how long a worker's claim on a run lasts unless renewed (`WADDLE_RUN_LEASE_MS`). */
-  runLeaseMs?: number;
-  store?: WaddleStore;
-  token?: string;
-  corsOrigin?: string;
-  /** A folder of user module tools (`WADDLE_TOOLS_DIR`). */
-  toolsDir?: string;
-  /** Defaults to apps/examples/tools and apps/examples/agents; null to load none. */
-  exampleToolsDir?: string | null;
-  exampleAgentsDir?: string | null;
-  /** Defaults to designer/dist; null to serve no designer. */
-  designerDir?: string | null;
-  httpAllow?: readonly string[];
-  /** Secret values by name, for http tool headers (`WADDLE_SECRET_<NAME>` in main). */
-  secrets?: Readonly<Record<string, string>>;
-  /** Origins a spec's `llm.baseUrl` may use besides OPENAI_BASE_URL's and OpenAI's (`WADDLE_LLM_ALLOW`). */
-  llmAllow?: readonly string[];
-  /** Variables a spec's `apiKeyEnv` may name besides OPENAI_API_KEY (`WADDLE_LLM_KEY_ENVS`). */
-  llmKeyEnvs?: readonly string[];
-  /** Model prices that extend the built-in table (`WADDLE_PRICES`). */
-  prices?: PriceTable;
-  /** The MCP servers mcp tools may use (`WADDLE_MCP_SERVERS`); started or called on first use only. */
-  mcpServers?: readonly McpServerConfig[];
-  maxConcurrentRuns?: number;
-  /** Where LLM keys are read (OPENAI_API_KEY, an agent's `apiKeyEnv`); defaults to process.env. */
-  env?: NodeJS.ProcessEnv;
-  /** Builds each run's planner; the default uses ReactPlanner with the server's tool kinds. */
-  createPlanner?: PlannerFactory;
-  importModule?: ModuleImporter;
-  logger?: Logger;
-  logLevel?: LogLevel | "silent";
-  bodyLimit?: string;
-  /**
-   * `WADDLE_RATE_LIMIT`: the bucket per key and per agent on the routes that start work (`60/min` when
-   * unset). Set, it also limits the local user of a server without keys or token.
-   */
-  rateLimit?: string;
-  /** Where the runtime a ts-project export ships is (built there on first use); server/dist/export-runtime. */
-  exportRuntimeDir?: string;
-}
-
-export interface WaddleServer {
-  /** `http://host:port`, with the port actually bound. */
-  url: string;
-  host: string;
-  port: number;
-  /** True when runs use the embedded offline model by default (no OPENAI_API_KEY). */
-  offline: boolean;
-  store: WaddleStore;
-  registry: ToolRegistry;
-  /** The run service: over the in-process queue, or over BullMQ in queue mode. */
-  runs: RunService;
-  hub: RunEventHub;
-  /** Set in queue mode. */
-  queueMode?: QueueMode;
-  /** Tests from runs: saves runs as cases and runs suites. */
-  tests: TestRunService;
-  io: WaddleIo;
-  httpServer: HttpServer;
-  /** The Express app (its routes are listed by the access table test). */
-  app: Express;
-  /** Marks running runs interrupted, closes sockets, the HTTP server and the database. */
-  close(): Promise<void>;
-}
 
 /** The server version, from server/package.json. */
 export const SERVER_VERSION: string = (() => {
@@ -170,6 +87,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
   });
   let queueMode: QueueMode | undefined;
   let triggers: Triggers | undefined;
+  let notifications: Notifications | undefined;
   let observability: Observability | undefined;
   try {
     // Before any run: a wrong secrets key stops the start here, with the store closed again below.
@@ -191,6 +109,17 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       );
     }
     const getRunSettings = () => vault.getRunSettings();
+    const queue = options.redisUrl
+      ? { redisUrl: options.redisUrl, worker: options.role !== "api" }
+      : undefined;
+    notifications = createNotifications({
+      publicUrl: options.publicUrl,
+      store,
+      vault,
+      logger,
+      queue,
+      settings: options.notifications,
+    });
     observability = await createObservability({ env, store, logger });
     const { tracing } = observability;
     setup.toolTracing.source = tracing;
@@ -204,7 +133,8 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       setup,
       taskHosts,
       getRunSettings,
-      observer: observability.observer,
+      observer:
+        combineRunObservers([observability.observer, notifications.observer]) ?? notifications.observer,
       ...(tracing ? { createRunTrace: tracing.createRunTrace } : {}),
       exampleAgentsDir:
         options.exampleAgentsDir === undefined
@@ -231,6 +161,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     });
     const { sessions, turns, tasks } = createSessionServices({ store, runs, hub, setup, getRunSettings });
     taskHosts.target = tasks;
+    sessions.onChange(notifications.onSessionChange);
     // Set once socket.io exists: test runs tell the agent's watchers of each change.
     const testUpdates: { emit?: (record: TestRunRecord) => void } = {};
     const testRunEnds = new TestRunEnds();
@@ -312,6 +243,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       ...(options.exportRuntimeDir ? { exportRuntimeDir: options.exportRuntimeDir } : {}),
       mcp,
       vault,
+      notifications,
       env,
       metrics: observability.metrics,
       ...(tracing ? { traceRequests: true } : {}),
@@ -340,11 +272,14 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       });
     });
     const port = (httpServer.address() as AddressInfo).port;
+    const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+    notifications.start(url);
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
         await triggers?.close();
         await runs.close();
+        await notifications?.close();
         await auditTrail.flush();
         // io.close also closes the HTTP server; dropping idle keep-alive connections lets that finish.
         await new Promise<void>((resolve) => {
@@ -358,7 +293,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
         unlock();
       })());
     return {
-      url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+      url,
       host,
       port,
       offline,
@@ -371,10 +306,12 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       io,
       httpServer,
       app,
+      notifications,
       close,
     };
   } catch (error) {
     await triggers?.close();
+    await notifications?.close();
     await queueMode?.close();
     await mcp.close();
     await observability?.close();
@@ -382,20 +319,4 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     unlock();
     throw error;
   }
-}
-
-/** `/api/health`'s parts: the database when it is a server (PostgreSQL), Redis in queue mode. */
-function createPartsHealth(store: WaddleStore, queueMode: QueueMode | undefined): PartsHealth {
-  return async () => {
-    const [database, redis] = await Promise.all([
-      store.ping
-        ? store.ping().then(
-            () => "up" as const,
-            () => "down" as const,
-          )
-        : Promise.resolve("up" as const),
-      queueMode?.getRedisHealth(),
-    ]);
-    return { database, ...(redis ? { redis } : {}) };
-  };
 }

@@ -84,3 +84,13 @@ export const WebhookDelivery = z.object({
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 export const WebhookDeliveriesResponse = z.object({ deliveries: z.array(WebhookDelivery) });
 export type WebhookDeliveriesResponse = z.infer<typeof WebhookDeliveriesResponse>;
+
+/** `GET /api/webhooks/:id/deliveries?limit=`: the newest attempts first (default 100, at most 500). */
+export const WebhookDeliveriesQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+export type WebhookDeliveriesQuery = z.infer<typeof WebhookDeliveriesQuery>;
+
+/** `POST /api/webhooks/:id/test` → 200: the test notification's first attempt (its retries follow as any). */
+export const TestWebhookResponse = z.object({ delivery: WebhookDelivery });
+export type TestWebhookResponse = z.infer<typeof TestWebhookResponse>;

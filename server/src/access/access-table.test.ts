@@ -553,6 +553,13 @@ describe("the access table", () => {
     expect(check(role("editor"), "GET", "/api/keys")).toBe(false);
     expect(check(role("editor"), "GET", "/api/credentials")).toBe(false);
     expect(check(role("admin"), "GET", "/api/audit")).toBe(true);
+    // Notifications: a webhook sends run data out and holds a signing secret, an admin's as credentials are
+    expect(check(role("editor"), "GET", "/api/webhooks")).toBe(false);
+    expect(check(role("editor"), "POST", "/api/webhooks")).toBe(false);
+    expect(check(role("editor"), "GET", "/api/webhooks/whk_1/deliveries")).toBe(false);
+    expect(check(role("admin"), "PATCH", "/api/webhooks/whk_1")).toBe(true);
+    expect(check(role("admin"), "POST", "/api/webhooks/whk_1/test")).toBe(true);
+    expect(check(role("admin"), "DELETE", "/api/webhooks/whk_1")).toBe(true);
     // No API key, not even an admin's, is a public chat's visitor (issue 33)
     expect(check(role("admin"), "POST", "/public/pub_1/sessions")).toBe(false);
     expect(check(role("admin"), "GET", "/public/pub_1/sessions/ses_1")).toBe(false);

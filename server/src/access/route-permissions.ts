@@ -135,6 +135,14 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule("GET", "/api/allowlist", "credentials:manage"),
   rule("PUT", "/api/allowlist", "credentials:manage"),
   rule("POST", "/api/allowlist/check", "credentials:manage"),
+  // notifications (issue 34): a webhook sends run data out and holds a signing secret, as credentials do
+  rule("GET", "/api/webhooks", "credentials:manage"),
+  rule("POST", "/api/webhooks", "credentials:manage"),
+  rule("GET", "/api/webhooks/:id", "credentials:manage"),
+  rule("PATCH", "/api/webhooks/:id", "credentials:manage"),
+  rule("DELETE", "/api/webhooks/:id", "credentials:manage"),
+  rule("POST", "/api/webhooks/:id/test", "credentials:manage"),
+  rule("GET", "/api/webhooks/:id/deliveries", "credentials:manage"),
   // /v1 (OpenAI-compatible)
   rule("GET", "/v1/models", "agents:read", "list"),
   rule("GET", "/v1/models/:model", "agents:read", "agent"),

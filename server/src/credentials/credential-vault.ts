@@ -256,6 +256,20 @@ export class CredentialVault {
     };
   }
 
+  /**
+   * Seals a secret kept outside the credentials (a webhook's signing secret) under `name`, with the same
+   * key; the first ever sealed makes the key file, as a first credential does.
+   */
+  sealValue(name: string, value: string): string {
+    return this.getBox().seal(name, value);
+  }
+
+  /** Opens what `sealValue(name, …)` sealed; throws `SecretBoxError` when it does not open with this key. */
+  openValue(name: string, sealed: string): string {
+    if (!this.#box) throw new SecretBoxError(`${name} was sealed, but this server has no secrets key now.`);
+    return this.#box.open(name, sealed);
+  }
+
   /** Opens every credential (teaching the redactor their values); throws `SecretBoxError` on a wrong key. */
   private openAll(credentials: readonly StoredCredential[]): Map<string, string> {
     const values = new Map<string, string>();

@@ -69,7 +69,7 @@ export function createCors(origin: string | undefined): RequestHandler {
     response.setHeader("access-control-allow-origin", origin);
     response.setHeader("vary", "Origin");
     if (request.method === "OPTIONS") {
-      response.setHeader("access-control-allow-methods", "GET, POST, PUT, DELETE, OPTIONS");
+      response.setHeader("access-control-allow-methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS");
       const requested = request.headers["access-control-request-headers"];
       response.setHeader(
         "access-control-allow-headers",

@@ -5,6 +5,7 @@ import { ApiError, notFound } from "../shared/api-error.js";
 import type { StoredChannel, StoredRelease } from "../store/releases/release-store.js";
 import { isStoreError, type WaddleStore } from "../store/waddle-store.js";
 import { runReleaseGate, type ReleaseGateOptions } from "./release-gate.js";
+import type { NotifyFunction } from "../notifications/notify.js";
 
 /** Who releases, as the audit log names them. */
 export interface ReleaseRequest {
@@ -35,10 +36,11 @@ const createReleaseId = () => `rel_${randomBytes(6).toString("hex")}`;
 
 /**
  * Releases and rollbacks: checks the agent and version, runs the gate, then moves the channel with
- * compare-and-set against what it read first (409 `channel_moved` with the channel as it now is).
+ * compare-and-set against what it read first (409 `channel_moved` with the channel as it now is). Each
+ * release and rollback written notifies `release.created`.
  */
 export class ReleaseService {
-  constructor(private readonly options: ReleaseGateOptions) {}
+  constructor(private readonly options: ReleaseGateOptions & { notify?: NotifyFunction | undefined }) {}
 
   async release(request: ReleaseRequest): Promise<StoredRelease> {
     const { store } = this.options;
@@ -136,8 +138,9 @@ export class ReleaseService {
     release: StoredRelease,
     expectedReleaseId: string | null | undefined,
   ): Promise<StoredRelease> {
+    let written: StoredRelease;
     try {
-      return await this.options.store.releases.create(
+      written = await this.options.store.releases.create(
         release,
         expectedReleaseId === undefined ? {} : { expectedReleaseId },
       );
@@ -146,6 +149,16 @@ export class ReleaseService {
       const now = await this.options.store.releases.getChannel(release.agentId, release.channel);
       throw channelMoved(release.channel, now);
     }
+    this.options.notify?.("release.created", {
+      agentId: written.agentId,
+      releaseId: written.id,
+      kind: written.kind,
+      channel: written.channel,
+      version: written.version,
+      previousVersion: written.previousVersion,
+      releasedBy: written.releasedBy,
+    });
+    return written;
   }
 }
 

@@ -19,6 +19,8 @@ export interface SessionChangeNotice {
   sessionId: string;
   agentId: string;
   lastSeq: number;
+  /** What this change appended (the instance that made it hears it; notifications read merges from it). */
+  events?: readonly SessionEvent[];
 }
 
 /** Hears every change to a session's log: the socket gateway and the agent watchers publish them. */
@@ -144,7 +146,12 @@ export class SessionService {
     const result = await this.store.sessions.update(id, change);
     if (!result) throw notFound("Session", id);
     if (result.events.length > 0) {
-      const notice = { sessionId: id, agentId: result.record.agentId, lastSeq: result.record.lastSeq };
+      const notice = {
+        sessionId: id,
+        agentId: result.record.agentId,
+        lastSeq: result.record.lastSeq,
+        events: result.events,
+      };
       this.publish(notice);
     }
     return result;
