@@ -34,7 +34,7 @@ describe("createTriggersApi", () => {
     const { fetcher, calls } = createRecordingFetch(({ method, url }) => {
       if (url.endsWith("/fires")) return { status: 200, body: { fires: [fire] } };
       if (method === "POST") return { status: 201, body: { trigger: schedule } };
-      if (method === "PATCH") return { status: 200, body: { ...schedule, enabled: false } };
+      if (method === "PATCH") return { status: 200, body: { trigger: { ...schedule, enabled: false } } };
       if (method === "DELETE") return { status: 204 };
       return { status: 200, body: { triggers: [schedule] } };
     });

@@ -7,7 +7,11 @@ import {
   type TriggerFire,
   type UpdateTriggerRequest,
 } from "@waddle/protocol";
+import { z } from "zod";
 import { route, type ApiRequester } from "./api-requester.js";
+
+/** `PATCH /api/agents/:id/triggers/:triggerId` answers the trigger as it is now. */
+const TriggerResponse = z.object({ trigger: Trigger });
 
 /** `/api/agents/:id/triggers` (issue 34): an agent's schedules and webhooks, and their fires. */
 export function createTriggersApi(http: ApiRequester) {
@@ -27,7 +31,8 @@ export function createTriggersApi(http: ApiRequester) {
 
     /** Changes any field but the kind (`{enabled}` turns it on or off); answers the trigger as it is now. */
     async updateTrigger(agentId: string, triggerId: string, patch: UpdateTriggerRequest): Promise<Trigger> {
-      return http.json("PATCH", route`/api/agents/${agentId}/triggers/${triggerId}`, Trigger, patch);
+      const path = route`/api/agents/${agentId}/triggers/${triggerId}`;
+      return (await http.json("PATCH", path, TriggerResponse, patch)).trigger;
     },
 
     async deleteTrigger(agentId: string, triggerId: string): Promise<void> {

@@ -15,6 +15,7 @@ describe("inbox item words", () => {
     expect(getStartedByLabel("alice")).toBe("alice");
     expect(getStartedByLabel("trigger:trg_1")).toBe("trigger trg_1");
     expect(getStartedByLabel("public:pub_9")).toBe("a public chat visitor");
+    expect(getStartedByLabel("local")).toBe("the local user");
   });
 
   it("heads a pause with its tool and a merge with its name", () => {

@@ -5,6 +5,8 @@ import { getErrorMessage, isApiError } from "../api/api-error.js";
 export function getStartedByLabel(startedBy: string): string {
   if (startedBy.startsWith("trigger:")) return `trigger ${startedBy.slice("trigger:".length)}`;
   if (startedBy.startsWith("public:")) return "a public chat visitor";
+  // a server without keys: whoever uses the designer on it
+  if (startedBy === "local") return "the local user";
   return startedBy;
 }
 
