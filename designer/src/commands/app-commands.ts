@@ -70,6 +70,14 @@ export function createAppCommands(): Command<Editor>[] {
       perform: (editor) => void editor.ui.getState().openDialog("publish", {}),
     },
     {
+      name: "triggers",
+      label: "Triggers",
+      section: "File",
+      undoable: false,
+      isEnabled: (editor) => doc(editor).agentId !== null,
+      perform: (editor) => void editor.ui.getState().openDialog("triggers", {}),
+    },
+    {
       name: "use-agent",
       label: "Use",
       section: "File",

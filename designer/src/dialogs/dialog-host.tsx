@@ -10,6 +10,7 @@ import { ReleasesDialog } from "../release-views/releases-dialog.js";
 import { ShortcutsDialog } from "./shortcuts-dialog.js";
 import { ConfirmDialog, ConflictDialog, RenameDialog, TokenDialog } from "./simple-dialogs.js";
 import { ToolTestDialog } from "./tool-test-dialog.js";
+import { TriggersDialog } from "../trigger-views/triggers-dialog.js";
 import { UseAgentDialog } from "./use-agent-dialog.js";
 import { VersionsDialog } from "./versions-dialog.js";
 
@@ -49,6 +50,8 @@ export function DialogHost(): ReactElement | null {
       return <UseAgentDialog close={dismiss} />;
     case "publish":
       return <PublishDialog close={dismiss} />;
+    case "triggers":
+      return <TriggersDialog close={dismiss} />;
     case "commandPalette":
       return <CommandPalette close={dismiss} />;
   }

@@ -105,6 +105,7 @@ export function AppHeader(): ReactElement {
         <CommandButton command="release" icon="flag" showLabel collapsible testId="release-open" />
         <CommandButton command="use-agent" icon="link" showLabel testId="use-agent" />
         <CommandButton command="publish" icon="globe" showLabel collapsible testId="publish-open" />
+        <CommandButton command="triggers" icon="clock" showLabel collapsible testId="triggers-open" />
         <span className="toolbar-gap" />
         <IssuesChip />
         <CommandButton command="save" icon="save" showLabel variant="primary" testId="save-button" />

@@ -37,6 +37,8 @@ export interface DialogMap {
   useAgent: { props: Record<string, never>; result: true };
   /** Publish → Public chat: the agent's chat for people, its link, snippet and preview. */
   publish: { props: Record<string, never>; result: true };
+  /** The agent's triggers: schedules and webhooks that start runs on their own. */
+  triggers: { props: Record<string, never>; result: true };
   commandPalette: { props: Record<string, never>; result: true };
 }
 export type DialogKind = keyof DialogMap;
