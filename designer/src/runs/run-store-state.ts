@@ -79,6 +79,8 @@ export interface RunStoreState {
   showTestRuns: boolean;
   /** Only runs a public chat visitor rated so (null: any run). */
   ratingFilter: Rating | null;
+  /** Only runs this trigger fired (History's trigger filter; null: any run). */
+  triggerFilter: string | null;
   replay: ReplayState;
   compare: CompareState | null;
   selectedCallId: string | null;
@@ -109,6 +111,7 @@ export interface RunStoreState {
   setStatusFilter(statuses: RunStatus[] | null): Promise<void>;
   setShowTestRuns(show: boolean): Promise<void>;
   setRatingFilter(rating: Rating | null): Promise<void>;
+  setTriggerFilter(triggerId: string | null): Promise<void>;
   refreshRuns(): Promise<void>;
   seek(position: number): void;
   play(): void;

@@ -230,6 +230,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       statusFilter: null,
       showTestRuns: false,
       ratingFilter: null,
+      triggerFilter: null,
       replay: INITIAL_REPLAY,
       connection: "connecting",
       error: null,
@@ -345,6 +346,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       setStatusFilter: list.setStatusFilter,
       setShowTestRuns: list.setShowTestRuns,
       setRatingFilter: list.setRatingFilter,
+      setTriggerFilter: list.setTriggerFilter,
       refreshRuns: list.refreshRuns,
 
       seek(position) {

@@ -1,8 +1,9 @@
-import type { Rating } from "@waddle/protocol";
+import type { Rating, Trigger } from "@waddle/protocol";
 import type { ReactElement } from "react";
 import { formatCost, formatCount, formatDuration } from "../../util/format-metrics.js";
 import { formatStartTime } from "../../util/format-time.js";
 import { HISTORY_FILTERS, type HistoryFilter, type RunHistoryRow } from "./run-history-rows.js";
+import { TriggerFilter } from "./run-history-trigger-filter.js";
 
 export interface RunHistoryListProps {
   rows: readonly RunHistoryRow[];
@@ -26,6 +27,10 @@ export interface RunHistoryListProps {
   /** Only runs a public chat visitor rated so (null: any). */
   ratingFilter: Rating | null;
   onRatingFilter(rating: Rating | null): void;
+  /** The agent's triggers, and only the runs one of them fired (null: any). */
+  triggers: readonly Trigger[];
+  triggerFilter: string | null;
+  onTriggerFilter(triggerId: string | null): void;
 }
 
 /** The agent's runs with their figures, status chips and two picks to compare (presentational). */
@@ -60,6 +65,11 @@ export function RunHistoryList(props: RunHistoryListProps): ReactElement {
           Show test runs
         </label>
         <RatingFilter value={props.ratingFilter} onChange={props.onRatingFilter} />
+        <TriggerFilter
+          triggers={props.triggers}
+          value={props.triggerFilter}
+          onChange={props.onTriggerFilter}
+        />
       </div>
       {props.total > 1 ? (
         <div className="run-history-compare">
@@ -127,6 +137,7 @@ function RunHistoryItem(props: {
       data-testid="run-history-item"
       data-run-id={row.id}
       data-status={row.status}
+      data-trigger-id={row.trigger?.id}
     >
       <input
         type="checkbox"
@@ -153,6 +164,11 @@ function RunHistoryItem(props: {
           <DecisionMark count={row.rejected} decision="reject" />
           <RatingMark rating={row.rating} comment={row.ratingComment} />
           <span className="run-history-tag">v{row.agentVersion}</span>
+          {row.trigger ? (
+            <span className="run-history-tag" data-testid="run-history-trigger-tag" title={row.trigger.id}>
+              {row.trigger.kind}
+            </span>
+          ) : null}
           {row.offline ? <span className="run-history-tag">offline</span> : null}
           {row.test ? (
             <span className="run-history-tag" data-testid="run-history-test-tag">

@@ -79,6 +79,13 @@ describe("getRunHistoryRow", () => {
       ratingComment: null,
     });
   });
+  it("names the trigger that fired a run", () => {
+    const fired = makeRun("t", "running", "2025-03-03T12:00:00Z", {
+      trigger: { id: "trg_1", kind: "schedule" },
+    });
+    expect(getRunHistoryRow(fired, now).trigger).toEqual({ id: "trg_1", kind: "schedule" });
+    expect(getRunHistoryRow(makeRun("u", "finished", null), now).trigger).toBeNull();
+  });
   it("prefers the server's summary fields", () => {
     const run = { ...makeRun("c", "finished", "2025-03-03T12:00:00Z"), steps: 7, durationMs: 1234 };
     expect(getRunHistoryRow(run, now)).toMatchObject({ steps: 7, durationMs: 1234 });

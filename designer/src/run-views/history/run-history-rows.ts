@@ -1,4 +1,4 @@
-import { getRunTokens, type Rating, type RunRecord, type RunStatus } from "@waddle/protocol";
+import { getRunTokens, type Rating, type RunRecord, type RunStatus, type RunTrigger } from "@waddle/protocol";
 
 /** The status chips of the run history; each stands for one or more run statuses. */
 export const HISTORY_FILTERS = [
@@ -36,6 +36,8 @@ export interface RunHistoryRow {
   /** A public chat visitor's rating of the answer, and their comment. */
   rating: Rating | null;
   ratingComment: string | null;
+  /** The schedule or webhook trigger that fired the run, if one did. */
+  trigger: RunTrigger | null;
 }
 
 /** True when the run may still change (its events are still coming or it waits for a decision). */
@@ -80,6 +82,7 @@ export function getRunHistoryRow(run: RunRecord, now: number): RunHistoryRow {
     rejected: run.decisions?.reject ?? 0,
     rating: run.rating?.rating ?? null,
     ratingComment: run.rating?.comment ?? null,
+    trigger: run.trigger ?? null,
   };
 }
 

@@ -3,6 +3,7 @@ import { useEditor } from "../../editor/editor-context.js";
 import { useRunStore } from "../use-run-store.js";
 import { getRunPanelStore } from "../panel/run-panel-store.js";
 import { RunHistoryList } from "./run-history-list.js";
+import { useAgentTriggers } from "./run-history-trigger-filter.js";
 import {
   getFilterCounts,
   getRunHistoryRows,
@@ -25,6 +26,8 @@ export function RunHistory(): ReactElement {
   const error = useRunStore((state) => (state.error?.kind === "runs" ? state.error.message : null));
   const showTestRuns = useRunStore((state) => state.showTestRuns);
   const ratingFilter = useRunStore((state) => state.ratingFilter);
+  const triggerFilter = useRunStore((state) => state.triggerFilter);
+  const triggers = useAgentTriggers(agentId);
   const [filter, setFilter] = useState<HistoryFilter>("all");
   const [picks, setPicks] = useState<string[]>([]);
   // a running run's duration counts up while it is listed
@@ -76,6 +79,9 @@ export function RunHistory(): ReactElement {
       onShowTestRuns={(show) => void editor.runs.getState().setShowTestRuns(show)}
       ratingFilter={ratingFilter}
       onRatingFilter={(rating) => void editor.runs.getState().setRatingFilter(rating)}
+      triggers={triggers}
+      triggerFilter={triggerFilter}
+      onTriggerFilter={(triggerId) => void editor.runs.getState().setTriggerFilter(triggerId)}
     />
   );
 }

@@ -27,7 +27,12 @@ export function createRunListActions(input: {
   onRun: (run: RunRecord) => void;
 }): Pick<
   RunStoreState,
-  "watchAgent" | "setStatusFilter" | "setShowTestRuns" | "setRatingFilter" | "refreshRuns"
+  | "watchAgent"
+  | "setStatusFilter"
+  | "setShowTestRuns"
+  | "setRatingFilter"
+  | "setTriggerFilter"
+  | "refreshRuns"
 > & {
   dispose(): void;
 } {
@@ -46,7 +51,7 @@ export function createRunListActions(input: {
     if (current === null) return;
     const generation = ++current.generation;
     current.buffered = [];
-    const { statusFilter, showTestRuns, ratingFilter } = get();
+    const { statusFilter, showTestRuns, ratingFilter, triggerFilter } = get();
     try {
       const list = await api.listRuns({
         agentId: current.agentId,
@@ -54,6 +59,7 @@ export function createRunListActions(input: {
         limit: input.runsLimit ?? 100,
         ...(showTestRuns ? { purpose: "all" as const } : {}),
         ...(ratingFilter ? { rating: ratingFilter } : {}),
+        ...(triggerFilter ? { trigger: triggerFilter } : {}),
       });
       if (watched !== current || current.generation !== generation) return;
       let runs = sortRuns(list);
@@ -72,7 +78,8 @@ export function createRunListActions(input: {
       if (watched?.agentId === agentId) return;
       watched?.unwatch();
       watched = null;
-      set({ agentId, runs: [], runsLoaded: false });
+      // a trigger belongs to one agent: its filter does not carry over to another
+      set({ agentId, runs: [], runsLoaded: false, triggerFilter: null });
       if (agentId === null) return;
       watched = { agentId, unwatch: () => undefined, buffered: null, generation: 0 };
       watched.unwatch = transport.watchAgent(agentId, onRunUpdated);
@@ -86,6 +93,11 @@ export function createRunListActions(input: {
       if (get().showTestRuns === showTestRuns) return;
       // the list already shown stays while the other one loads: a toggle does not blank History
       set({ showTestRuns });
+      await loadRuns();
+    },
+    async setTriggerFilter(triggerFilter) {
+      if (get().triggerFilter === triggerFilter) return;
+      set({ triggerFilter, runs: [], runsLoaded: false });
       await loadRuns();
     },
     async setRatingFilter(ratingFilter) {

@@ -46,6 +46,21 @@ describe("upsertRun", () => {
     expect(upsertRun(runs, rated("a", "up"), { rating: "down" })).toEqual([]);
   });
 
+  it("under a trigger filter, holds only the runs that trigger fired", () => {
+    const fired = (id: string, trigger: string) => ({
+      ...run(id, "2025-01-02", "queued"),
+      trigger: { id: trigger, kind: "schedule" as const },
+    });
+    const runs = [fired("a", "trg_1")];
+    expect(upsertRun(runs, run("b", "2025-01-03", "queued"), { trigger: "trg_1" })).toBe(runs);
+    expect(upsertRun(runs, fired("c", "trg_2"), { trigger: "trg_1" })).toBe(runs);
+    expect(upsertRun(runs, fired("d", "trg_1"), { trigger: "trg_1" }).map((item) => item.id)).toEqual([
+      "d",
+      "a",
+    ]);
+    expect(upsertRun(runs, run("e", "2025-01-03", "queued")).map((item) => item.id)).toEqual(["e", "a"]);
+  });
+
   it("puts a run that tells no time first", () => {
     expect(sortRuns([run("a", "2025-01-01"), run("new")]).map((item) => item.id)).toEqual(["new", "a"]);
   });

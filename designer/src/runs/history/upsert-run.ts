@@ -12,6 +12,8 @@ export interface RunListFilter {
   statuses?: readonly RunStatus[] | null;
   showTestRuns?: boolean;
   rating?: Rating | null;
+  /** Only the runs this trigger fired (null: any). */
+  trigger?: string | null;
 }
 
 /** The list filter of a run store's state. */
@@ -19,8 +21,14 @@ export function getRunListFilter(state: {
   statusFilter: readonly RunStatus[] | null;
   showTestRuns: boolean;
   ratingFilter: Rating | null;
+  triggerFilter?: string | null;
 }): RunListFilter {
-  return { statuses: state.statusFilter, showTestRuns: state.showTestRuns, rating: state.ratingFilter };
+  return {
+    statuses: state.statusFilter,
+    showTestRuns: state.showTestRuns,
+    rating: state.ratingFilter,
+    trigger: state.triggerFilter ?? null,
+  };
 }
 
 /**
@@ -34,11 +42,12 @@ export function upsertRun(
   filter: RunListFilter = {},
 ): RunRecord[] {
   const index = runs.findIndex((candidate) => candidate.id === run.id);
-  const { statuses = null, showTestRuns = false, rating = null } = filter;
+  const { statuses = null, showTestRuns = false, rating = null, trigger = null } = filter;
   const passes =
     (statuses === null || statuses.includes(run.status)) &&
     (showTestRuns || run.purpose !== "test") &&
-    (rating === null || run.rating?.rating === rating);
+    (rating === null || run.rating?.rating === rating) &&
+    (trigger === null || run.trigger?.id === trigger);
   if (!passes)
     return index === -1 ? (runs as RunRecord[]) : runs.filter((candidate) => candidate.id !== run.id);
   const next = index === -1 ? [run, ...runs] : runs.map((candidate, at) => (at === index ? run : candidate));
