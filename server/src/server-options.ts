@@ -3,6 +3,7 @@ import type { Server as HttpServer } from "node:http";
 import type { PriceTable } from "@waddle/planner";
 import type { TestRunService } from "./agent-tests/test-run-service.js";
 import type { WaddleIo } from "./http/socket-gateway.js";
+import type { Inbox } from "./inbox/create-inbox.js";
 import type { McpServerConfig } from "./mcp-client/mcp-servers-config.js";
 import type { NotificationSettings, Notifications } from "./notifications/create-notifications.js";
 import type { PlannerFactory } from "./runs/planner-factory.js";
@@ -95,6 +96,8 @@ export interface WaddleServer {
   app: Express;
   /** Outgoing webhooks: `notifications.notify(type, data)` enqueues one (triggers, the inbox). */
   notifications: Notifications;
+  /** The approvals inbox; `inbox.events` is the notifications' hook (issue 34). */
+  inbox: Inbox;
   /** Marks running runs interrupted, closes sockets, the HTTP server and the database. */
   close(): Promise<void>;
 }

@@ -16,6 +16,7 @@ import { createServerLlm } from "./runs/default-planner-factory.js";
 import { createSessionServices } from "./sessions/create-session-services.js";
 import type { TaskHostSource } from "./runs/run-executor.js";
 import { createPartsHealth } from "./create-parts-health.js";
+import { createInbox } from "./inbox/create-inbox.js";
 import { createRunSetup } from "./run-setup.js";
 import { createRuntime } from "./create-runtime.js";
 import { createObservability, type Observability } from "./observability/create-observability.js";
@@ -196,6 +197,8 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     const leaseMs = options.runLeaseMs;
     triggers = await startTriggers({ store, runs, hub, logger, ...(leaseMs ? { leaseMs } : {}) });
     const auditTrail = new AuditTrail({ store: store.audit, logger, redactor: setup.redactor });
+    const inbox = createInbox({ store, runs, hub, sessions, audit: auditTrail, logger });
+    notifications.listenToInbox(inbox.events);
     const rateLimits = new RateLimits({
       limit: parseRateLimit(options.rateLimit ?? DEFAULT_RATE_LIMIT),
       limitLocal: options.rateLimit !== undefined,
@@ -231,6 +234,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       testRunEnds,
       shadows: new ShadowService({ store, createPlanner: runtime.createPlanner, logger }),
       triggers,
+      inbox: inbox.service,
       logger,
       version: SERVER_VERSION,
       offline,
@@ -260,8 +264,10 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       ...(options.token ? { token: options.token } : {}),
       ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
       ...(queueMode ? { queueMode } : {}),
+      inbox: inbox.service,
     });
     revocations.cut = cutKey;
+    await inbox.start();
     observability.sources.liveSockets = () => io.engine.clientsCount;
     testUpdates.emit = (record) => io.local.to(getAgentRoom(record.agentId)).emit("test_run_updated", record);
     await new Promise<void>((resolve, reject) => {
@@ -277,6 +283,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
+        inbox.close();
         await triggers?.close();
         await runs.close();
         await notifications?.close();
@@ -307,6 +314,7 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
       httpServer,
       app,
       notifications,
+      inbox,
       close,
     };
   } catch (error) {
