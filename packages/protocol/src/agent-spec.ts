@@ -10,6 +10,7 @@ import {
 } from "./names.js";
 import { ApprovalPolicy } from "./inbox.js";
 import { PlanningHints } from "./planning-hints.js";
+import { STUCK_DEFAULTS, StuckOptions } from "./stuck.js";
 
 /** A JSON Schema document (an object); `validateAgentSpec` checks that args/out schemas describe objects. */
 export const JsonSchema = z.record(z.string(), z.unknown());
@@ -113,6 +114,8 @@ export const PlannerOptions = z.strictObject({
     })
     .default({ enabled: false, execute: false, readOnlyOnly: true }),
   todos: z.strictObject({ enabled: z.boolean().default(false) }).default({ enabled: false }),
+  /** The stuck-run breaker (docs/guides/stuck-runs.md). */
+  stuck: StuckOptions.default({ ...STUCK_DEFAULTS }),
   tasks: TasksOptions.default({
     enabled: false,
     maxConcurrent: 4,

@@ -167,6 +167,8 @@ export {
   TERMINAL_EVENT_TYPES,
 } from "./run-event.js";
 export type { RunEventData, RunEventOf, RunEventType } from "./run-event.js";
+export { STUCK_DEFAULTS, StuckAction, StuckOptions, StuckPattern } from "./stuck.js";
+export type { StuckOptionsInput } from "./stuck.js";
 export {
   addLlmCallUsage,
   applyRunSummary,

@@ -119,6 +119,7 @@ export const FinishReason = z.enum([
   "budget_exhausted",
   "max_iters",
   "cancelled",
+  "stuck",
 ]);
 export type FinishReason = z.infer<typeof FinishReason>;
 
@@ -127,6 +128,7 @@ export const PauseReason = z.enum([
   "await_input",
   "external_event",
   "constraints_conflict",
+  "stuck",
 ]);
 export type PauseReason = z.infer<typeof PauseReason>;
 

@@ -10,6 +10,7 @@ import { SIDE_EFFECTS } from "./names.js";
 import { PauseEvent, ResumedEvent } from "./pause-events.js";
 import { FinalPayload, FinishReason, MergeStrategy, RunMetadata, ToolFailure } from "./planner-action.js";
 import { createRunEventEnvelope } from "./run-event-envelope.js";
+import { StuckDetectedEvent } from "./stuck.js";
 
 export { getResumeNote, PauseEvent, RESUME_NOTE_MAX_CHARS, ResumedEvent } from "./pause-events.js";
 
@@ -342,6 +343,7 @@ export const RunEvent = z.discriminatedUnion("type", [
   AutoSeqDetectedNoneEvent,
   AutoSeqSkippedEvent,
   AutoSeqExecutedEvent,
+  StuckDetectedEvent,
   RunFinishedEvent,
   RunFailedEvent,
   RunInterruptedEvent,

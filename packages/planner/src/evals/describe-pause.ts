@@ -47,5 +47,7 @@ export function describePause(pause: RunPauseFact): string {
       return `paused${at} waiting for an outside event${pause.detail ? `: "${pause.detail}"` : ""}`;
     case "constraints_conflict":
       return `paused on conflicting planning hints${pause.detail ? `: ${pause.detail}` : ""}`;
+    case "stuck":
+      return `paused as stuck${at}${pause.detail ? `: ${pause.detail}` : ""}`;
   }
 }

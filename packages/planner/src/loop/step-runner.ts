@@ -7,6 +7,7 @@ import type { QueuedAction } from "../run/run-state.js";
 import type { PlannerOutcome } from "../run/run-types.js";
 import { runTask } from "./steps/task-step.js";
 import { emitReasoning, runTool } from "./tool-step.js";
+import { afterToolStep } from "./steps/stuck-step.js";
 import { checkToolBudgets } from "./budgets/budget-checks.js";
 import { finishWithStructuredAnswer } from "./steps/answer-schema-step.js";
 
@@ -60,7 +61,7 @@ export function dispatchAction(
       return finishWithAnswer(run, checked);
     }
     case "tool":
-      return runTool(run, decision, checked);
+      return afterToolStep(run, runTool(run, decision, checked));
     case "parallel":
       return runParallel(run, decision, checked);
     case "task":

@@ -18,6 +18,8 @@ export const PAUSE_KINDS = [
   "task_merge",
   /** A call whose required args the model could not give: a person supplies them (`await_input`). */
   "arg_input",
+  /** A run repeating itself (the stuck-run breaker's `pause`): approve lets it go on, reject ends it. */
+  "stuck",
 ] as const;
 export type PauseKind = (typeof PAUSE_KINDS)[number];
 

@@ -129,6 +129,8 @@ export interface RunState {
   answerRepairs?: number;
   /** The latest auto-executed tool and the payload fingerprint it ran on (docs/auto-seq.md). */
   autoSeqLast?: { tool: string; fingerprint: string };
+  /** The stuck-run breaker's place (docs/guides/stuck-runs.md): steps before `since` no longer count. */
+  stuck?: { since: number; nudged?: true };
 }
 
 export function createRunState(input: {

@@ -14,10 +14,12 @@ import { ANSWER_TURN_MIN_MS } from "./deadline.js";
  */
 export async function finishWithAnswerTurn(
   run: RunContext,
-  input: { constraint: ConstraintName; message: string; reason: FinishReason },
+  input: { constraint: ConstraintName | undefined; message: string; reason: FinishReason; hint?: string },
 ): Promise<PlannerFinish> {
   const { constraint, message, reason } = input;
-  run.events.emit("constraint_violation", { constraint, message, enforced: "finished" });
+  // A stuck run has no budget behind it: its own event (`stuck_detected`) says why it ends.
+  if (constraint !== undefined)
+    run.events.emit("constraint_violation", { constraint, message, enforced: "finished" });
   const canned = () => run.finish(reason, createFallbackPayload({ message, steps: run.state.steps }));
   const deadlineAt = run.state.deadlineAt;
   const left = deadlineAt === undefined ? undefined : deadlineAt - run.config.clock();
@@ -25,7 +27,7 @@ export async function finishWithAnswerTurn(
   if (run.signal.aborted) return run.finishCancelled();
   run.events.emit("step_start", { source: "llm" });
   const instruction = JSON.stringify({
-    constraint: { hint: constraint, message },
+    constraint: { hint: constraint ?? input.hint, message },
     instruction:
       "No more tool calls. Write your final answer now from what you have found so far, saying what is " +
       'missing: {"next_node": "final_response", "args": {"answer": "…"}}.',

@@ -11,6 +11,7 @@ import type { PlannerOutcome, ResumeOptions } from "../../run/run-types.js";
 import { settleHeldMerge } from "./task-results.js";
 import { parseTaskAction } from "../../tasks/task-spawn.js";
 import { isPlannerError } from "../../errors/planner-error.js";
+import { finishStuckRejected } from "./stuck-step.js";
 
 const EDITABLE = new Set<PauseRecord["kind"]>(["tool_approval", "tool_pause", "task_spawn", "arg_input"]);
 
@@ -158,6 +159,8 @@ export function applyResumeDecision(input: {
       if (paused.merge !== undefined) settleHeldMerge(run, paused.merge, reject ? "discard" : "apply");
       return undefined;
     }
+    case "stuck":
+      return reject ? finishStuckRejected(run, options.userInput?.trim() || undefined) : undefined;
     case "arg_input": {
       const action = paused.action;
       if (action === undefined) return undefined;
