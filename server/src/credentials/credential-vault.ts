@@ -1,3 +1,4 @@
+import path from "node:path";
 import type {
   AllowListResponse,
   CredentialInfo,
@@ -266,6 +267,15 @@ export class CredentialVault {
 
   /** Opens what `sealValue(name, …)` sealed; throws `SecretBoxError` when it does not open with this key. */
   openValue(name: string, sealed: string): string {
+    const source = this.#keySource;
+    if (!this.#box && source.kind === "none") {
+      // Another instance sharing the data folder may have made the key file since this one started.
+      const now = readSecretsKey({ env: this.options.env, dataDir: path.dirname(source.file) });
+      if (now.kind !== "none") {
+        this.#keySource = now;
+        this.#box = new SecretBox(now.key);
+      }
+    }
     if (!this.#box) throw new SecretBoxError(`${name} was sealed, but this server has no secrets key now.`);
     return this.#box.open(name, sealed);
   }
