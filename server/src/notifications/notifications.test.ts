@@ -250,6 +250,48 @@ describe("notifications: delivery", () => {
   });
 });
 
+describe("notifications: pauses", () => {
+  it("announces a pause once (pause.created, linking to the run), then the run's end once it is approved", async () => {
+    const gated = AgentSpec.parse({
+      ...spec("notify-gated"),
+      tools: spec("notify-gated").tools.map((tool) =>
+        tool.name === "summarize" ? { ...tool, requiresApproval: true } : tool,
+      ),
+    });
+    expect((await server.request("/api/agents", { method: "POST", json: gated })).status).toBe(201);
+    const target = await receiver();
+    await createWebhook({
+      url: target.url,
+      events: ["pause.created", "run.finished"],
+      agents: ["notify-gated"],
+    });
+    const started = await server.request("/api/runs", {
+      method: "POST",
+      json: { agentId: "notify-gated", query: "go" },
+    });
+    const paused = await waitForRun(server, started.body.runId as string, new Set(["paused"]));
+    const [pause] = await target.waitFor(1);
+    expect(pause!.verified).toBe(true);
+    expect(pause!.json).toMatchObject({
+      type: "pause.created",
+      data: {
+        agentId: "notify-gated",
+        runId: paused.id,
+        tool: "summarize",
+        link: `${server.url}/#/agents/notify-gated/runs/${paused.id}`,
+      },
+    });
+    const resumed = await server.request(`/api/runs/${paused.id}/resume`, {
+      method: "POST",
+      json: { resumeToken: paused.pause!.resumeToken, decision: "approve" },
+    });
+    expect(resumed.status, resumed.text).toBe(202);
+    expect((await waitForRun(server, paused.id)).status).toBe("finished");
+    const received = await target.waitFor(2);
+    expect(received.map((request) => request.json["type"])).toEqual(["pause.created", "run.finished"]);
+  });
+});
+
 describe("notifications: the webhook routes", () => {
   it("refuses a target host off the HTTP allow-list with a 400 naming url, on create and on patch", async () => {
     const refused = await server.request("/api/webhooks", {
