@@ -27,6 +27,8 @@ export interface RunAgentOptions {
   query: string;
   /** The planner's `contextMeta`: what the LLM sees beside the query (earlier chat messages). */
   contextMeta?: Record<string, unknown>;
+  /** The run's answer schema (`response_format`): its answer is an object valid against it. */
+  answerSchema?: Record<string, unknown>;
   /** Run as the next turn of this session: its context is the session's, not `contextMeta`. */
   sessionId?: string;
   /** A public chat's visitor asks (AG-UI with its publishable key): the turn's run records the chat. */
@@ -53,7 +55,10 @@ export async function runAgent(runner: AgentRunner, options: RunAgentOptions): P
   const { runId } = options.sessionId
     ? await requireTurns(runner).start(
         { sessionId: options.sessionId, agentId: options.agentId, query: options.query },
-        options.publicId === undefined ? {} : { publicId: options.publicId },
+        {
+          ...(options.publicId === undefined ? {} : { publicId: options.publicId }),
+          ...(options.answerSchema ? { answerSchema: options.answerSchema } : {}),
+        },
       )
     : await runner.runs.startRun(
         {
@@ -63,6 +68,7 @@ export async function runAgent(runner: AgentRunner, options: RunAgentOptions): P
         },
         {
           ...(options.contextMeta ? { contextMeta: options.contextMeta } : {}),
+          ...(options.answerSchema ? { answerSchema: options.answerSchema } : {}),
           ...(options.target?.channel ? { origin: { channel: options.target.channel } } : {}),
         },
       );

@@ -224,6 +224,7 @@ export class RunExecutor {
         run,
         resume: recovering ? undefined : claim.work?.resume,
         ...(claim.work?.contextMeta && !recovering ? { contextMeta: claim.work.contextMeta } : {}),
+        ...(claim.work?.answerSchema && !recovering ? { answerSchema: claim.work.answerSchema } : {}),
         ...(claim.work?.fork && !recovering ? { fork: claim.work.fork } : {}),
         recorder,
         signal: controller.signal,

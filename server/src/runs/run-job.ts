@@ -39,6 +39,8 @@ export async function runJob(options: {
   resume: (ResumeRequest & { actor?: string }) | undefined;
   /** The planner's `contextMeta` of a new run (a resumed run has it in its saved state). */
   contextMeta?: Record<string, unknown>;
+  /** A new run's own answer schema (a resumed run has it in its saved state). */
+  answerSchema?: Record<string, unknown>;
   recorder: RunRecorder;
   signal: AbortSignal;
   toolContext: Readonly<Record<string, unknown>>;
@@ -133,6 +135,7 @@ export async function runJob(options: {
                 ...common,
                 runId: run.id,
                 ...(options.contextMeta ? { contextMeta: options.contextMeta } : {}),
+                ...(options.answerSchema ? { answerSchema: options.answerSchema } : {}),
               });
   } catch (error) {
     if (!resume || !isPlannerError(error) || error.code !== "invalid_resume") throw error;

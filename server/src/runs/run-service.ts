@@ -28,6 +28,8 @@ export interface StartRunOptions {
    * a chat completion. Stored with the run's work until it starts; a paused run keeps it in its saved state.
    */
   contextMeta?: Record<string, unknown>;
+  /** The run's answer schema, over the agent's (`/v1`'s `response_format`): its answer is then an object. */
+  answerSchema?: Record<string, unknown>;
   /** The run's id, when the caller named it before (a session writes its turn first). */
   runId?: string;
   /** A session's turn or background task. */
@@ -159,10 +161,11 @@ export class RunService implements RunCommands {
       leaseMs: this.options.leaseMs,
       ...(request.offline ? { offline: true, offlineChosen: true } : {}),
       ...(toolContextKeys ? { toolContextKeys } : {}),
-      ...(options.contextMeta || options.task
+      ...(options.contextMeta || options.task || options.answerSchema
         ? {
             work: {
               ...(options.contextMeta ? { contextMeta: options.contextMeta } : {}),
+              ...(options.answerSchema ? { answerSchema: options.answerSchema } : {}),
               ...(options.task ? { task: options.task } : {}),
             },
           }

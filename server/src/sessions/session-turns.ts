@@ -65,8 +65,14 @@ export class SessionTurns {
     });
   }
 
-  /** `publicId`: a public chat's visitor asked (issue 33); the run's origin says which chat. */
-  async start(request: StartTurnRequest, from: { publicId?: string } = {}): Promise<StartedTurn> {
+  /**
+   * `publicId`: a public chat's visitor asked (issue 33); the run's origin says which chat. `answerSchema`:
+   * the turn's own answer schema (`/v1`'s `text.format`).
+   */
+  async start(
+    request: StartTurnRequest,
+    from: { publicId?: string; answerSchema?: Record<string, unknown> } = {},
+  ): Promise<StartedTurn> {
     const { store, sessions } = this.options;
     const sessionId = request.sessionId;
     const current = await this.reconcile(sessionId);
@@ -126,6 +132,7 @@ export class SessionTurns {
         },
         {
           runId,
+          ...(from.answerSchema ? { answerSchema: from.answerSchema } : {}),
           origin: {
             sessionId,
             turn,

@@ -63,6 +63,8 @@ export interface NewRun {
  */
 export interface RunWork {
   contextMeta?: Record<string, unknown>;
+  /** A new run's own answer schema (`/v1`'s `response_format`); a paused run keeps it in its saved state. */
+  answerSchema?: Record<string, unknown>;
   /** A fork's first start: where it forks its parent, with what edit and reuse (see `ForkWork`). */
   fork?: ForkWork;
   /** `actor`: who decided, for the `resumed` event. */

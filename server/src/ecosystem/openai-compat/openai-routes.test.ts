@@ -257,13 +257,6 @@ describe("POST /v1/chat/completions", () => {
         tool_choice: { type: "function" as const, function: { name: "get_weather" } },
         param: "tool_choice",
       },
-      {
-        response_format: {
-          type: "json_schema" as const,
-          json_schema: { name: "answer", schema: { type: "object" } },
-        },
-        param: "response_format",
-      },
     ];
     for (const { param, ...extra } of refusals) {
       const error = await openai.chat.completions
@@ -273,11 +266,6 @@ describe("POST /v1/chat/completions", () => {
       expect((error as InstanceType<typeof OpenAI.APIError>).param).toBe(param);
       expect((error as InstanceType<typeof OpenAI.APIError>).code).toBe("unsupported_parameter");
     }
-    const responsesError = await openai.responses
-      .create({ model: "thinker", input: "hi", text: { format: { type: "json_object" } } })
-      .catch((caught: unknown) => caught);
-    expect(responsesError).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((responsesError as InstanceType<typeof OpenAI.APIError>).param).toBe("text.format");
     expect((await server.store.listRuns({ agentId: "thinker" })).length).toBe(before);
   });
 

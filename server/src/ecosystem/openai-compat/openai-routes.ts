@@ -12,6 +12,7 @@ import type { RateLimits } from "../../access/rate-limits.js";
 import { ChatCompletionRequest } from "./chat-completion-request.js";
 import { getChatQuery } from "./get-chat-query.js";
 import { getUnsupportedParameter } from "./get-unsupported-parameter.js";
+import { getAnswerFormat } from "./get-answer-format.js";
 import { createOpenAiErrorHandler } from "./openai-error.js";
 import { respondChatCompletion } from "./respond-chat-completion.js";
 import { addResponsesRoutes } from "./responses/responses-routes.js";
@@ -116,6 +117,7 @@ export function createOpenAiRoutes(options: OpenAiRoutesOptions): [Router, Error
     const body = parseRequest(ChatCompletionRequest, request.body, "body");
     const unsupported = getUnsupportedParameter(body);
     if (unsupported) throw unsupported;
+    const answerSchema = getAnswerFormat(body);
     const { agentId, target } = await resolveModel(runner.store, body.model);
     const chat = getChatQuery(body.messages);
     const sessionId = getSessionHeader(request.headers["x-waddle-session-id"]);
@@ -150,6 +152,7 @@ export function createOpenAiRoutes(options: OpenAiRoutesOptions): [Router, Error
         tokenRequired: options.token !== undefined,
       },
       signal: controller.signal,
+      ...(answerSchema ? { answerSchema } : {}),
       ...(requestKey ? { requestKey } : {}),
       ...(sessionId ? { sessionId } : {}),
     });

@@ -37,6 +37,8 @@ export interface RespondChatCompletionOptions {
   requestKey?: RequestKey;
   /** `x-waddle-session-id`: the request is the session's next turn, which sees the session's context. */
   sessionId?: string;
+  /** `response_format`'s schema: the run's answer is an object, and the content its JSON text. */
+  answerSchema?: Record<string, unknown>;
 }
 
 /**
@@ -63,6 +65,7 @@ export async function respondChatCompletion(options: RespondChatCompletionOption
       agentId,
       query: options.chat.query,
       ...(options.target ? { target: options.target } : {}),
+      ...(options.answerSchema ? { answerSchema: options.answerSchema } : {}),
       ...(options.sessionId
         ? { sessionId: options.sessionId }
         : options.chat.contextMeta

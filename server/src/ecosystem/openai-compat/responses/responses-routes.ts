@@ -6,6 +6,7 @@ import { ApiError } from "../../../shared/api-error.js";
 import { createSessionId } from "../../../sessions/session-service.js";
 import { parseRequest, RunId } from "../../../http/validate-request.js";
 import { getUnsupportedParameter } from "../get-unsupported-parameter.js";
+import { getAnswerFormat } from "../get-answer-format.js";
 import { runAgent, type AgentRunner } from "../../run-agent.js";
 import { getRunOutcome, type AgentRunOutcome } from "../../run-outcome.js";
 import { ChatDeltaTracker } from "../chat-delta-tracker.js";
@@ -33,6 +34,7 @@ export function addResponsesRoutes(router: Router, options: { runner: AgentRunne
     const body = parseRequest(ResponsesRequest, request.body, "body");
     const unsupported = getUnsupportedParameter(body);
     if (unsupported) throw unsupported;
+    const answerSchema = getAnswerFormat(body);
     // `agent`, `agent@staging` or `agent@7`: a new conversation pins the version that resolves to
     const { agent, target } = await resolveModel(runner.store, body.model);
     const query = getResponsesQuery(body.input);
@@ -68,6 +70,7 @@ export function addResponsesRoutes(router: Router, options: { runner: AgentRunne
       agentId: agent.id,
       query,
       sessionId,
+      ...(answerSchema ? { answerSchema } : {}),
       signal: controller.signal,
       onStarted: (runId) => {
         writer = new ResponseEventWriter(runId, send);
