@@ -1,6 +1,5 @@
 import type { AuditTrail } from "../access/audit-trail.js";
 import type { RunEventHub } from "../runs/run-event-hub.js";
-import type { SessionService } from "../sessions/session-service.js";
 import type { Logger } from "../shared/logger.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { TimeoutRuns } from "./decide-timeout.js";
@@ -19,6 +18,11 @@ export interface Inbox {
   close(): void;
 }
 
+/** Where the inbox hears of session changes (the session service's `onChange`): a merge held or decided. */
+export interface SessionChanges {
+  onChange(listener: (change: { sessionId: string }) => void): () => void;
+}
+
 /**
  * Builds the inbox over the store and the run service. `hub`: every instance's run changes (in queue
  * mode the cluster's); `sessions`: this instance's session changes (merges held or decided here).
@@ -27,7 +31,7 @@ export function createInbox(options: {
   store: WaddleStore;
   runs: TimeoutRuns;
   hub: RunEventHub;
-  sessions: SessionService;
+  sessions: SessionChanges;
   audit: AuditTrail;
   logger: Logger;
   now?: () => number;
