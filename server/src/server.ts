@@ -195,7 +195,8 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
     if (testRunsInterrupted.length > 0)
       logger.warn("test runs interrupted by the last shutdown", { testRuns: testRunsInterrupted });
     const leaseMs = options.runLeaseMs;
-    triggers = await startTriggers({ store, runs, hub, logger, ...(leaseMs ? { leaseMs } : {}) });
+    const { notify } = notifications;
+    triggers = await startTriggers({ store, runs, hub, logger, notify, ...(leaseMs ? { leaseMs } : {}) });
     const auditTrail = new AuditTrail({ store: store.audit, logger, redactor: setup.redactor });
     const inbox = createInbox({ store, runs, hub, sessions, audit: auditTrail, logger });
     notifications.listenToInbox(inbox.events);

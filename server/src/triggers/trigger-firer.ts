@@ -44,12 +44,12 @@ export class TriggerFirer {
   async fireTick(trigger: ScheduleTrigger, tick: string): Promise<FireOutcome> {
     const { store } = this.options;
     const fireId = getTickFireId(trigger.id, tick);
-    const existing = await store.triggers.getFire(fireId);
+    const runId = getFireRunId(fireId);
+    const [existing, run] = await Promise.all([store.triggers.getFire(fireId), store.getRun(runId)]);
     // Fired already (a claim taken again after its claimer wrote the fire), or waiting for its turn.
     if (existing) return { fire: existing };
-    const runId = getFireRunId(fireId);
     // Its run started, and its claimer died before writing the fire.
-    if (await store.getRun(runId)) return { fire: await this.saveStarted(trigger, fireId, tick, runId) };
+    if (run) return { fire: await this.saveStarted(trigger, fireId, tick, runId) };
     if (trigger.overlap !== "allow") {
       const previous = await this.getGoingFire(trigger.id, tick);
       if (previous && (trigger.overlap === "skip" || previous.status === "queued")) {
