@@ -81,6 +81,12 @@ export const BENCHMARKS: readonly BenchEntry[] = [
       "14. Releases: resolving a channel per request (no releases against production + staging), and a 20-case shadow run",
     load: async () => (await import("./releases/releases-bench.js")).runReleasesBench,
   },
+  {
+    name: "triggers",
+    title:
+      "15. Triggers: a schedule's fire-time drift on one process and three in queue mode, and webhook deliveries to 202",
+    load: async () => (await import("./triggers/triggers-bench.js")).runTriggersBench,
+  },
 ];
 
 export const BENCHMARK_NAMES: readonly string[] = BENCHMARKS.map((entry) => entry.name);
