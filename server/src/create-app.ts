@@ -45,7 +45,7 @@ import { createHookRoutes } from "./triggers/hook-routes.js";
 import type { Triggers } from "./triggers/start-triggers.js";
 import { createInboxRoutes } from "./http/inbox-routes.js";
 import type { InboxService } from "./inbox/inbox-service.js";
-import { createWebhooksRoutes } from "./notifications/webhooks-routes.js";
+import { createWebhooksRoutes } from "./http/webhooks-routes.js";
 import type { Notifications } from "./notifications/create-notifications.js";
 import type { SessionService } from "./sessions/session-service.js";
 import type { SessionTurns } from "./sessions/session-turns.js";

@@ -1,14 +1,17 @@
 import type { CredentialVault } from "../credentials/credential-vault.js";
 import type { RunObserver } from "../runs/run-observer.js";
 import { RedisConnections } from "../scale/redis-connections.js";
-import type { SessionListener } from "../sessions/session-service.js";
 import type { Logger } from "../shared/logger.js";
 import type { HostLookup } from "../tools/resolve-allowed-address.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import { BullmqOutbox } from "./bullmq-outbox.js";
 import { InProcessOutbox } from "./in-process-outbox.js";
 import { NotificationOutbox } from "./notification-outbox.js";
-import { createMergeListener, createNotificationObserver } from "./notification-observer.js";
+import {
+  createMergeListener,
+  createNotificationObserver,
+  type SessionChange,
+} from "./notification-observer.js";
 import { createInboxListener, type InboxNoticeSource } from "./inbox-notifications.js";
 import type { NotifyFunction } from "./notify.js";
 import type { OutboxScheduler } from "./outbox-scheduler.js";
@@ -42,7 +45,7 @@ export interface Notifications {
   /** Run events that notify (combined with the server's other observers). */
   observer: RunObserver;
   /** Session changes that notify (held merges), until the inbox announces them. */
-  onSessionChange: SessionListener;
+  onSessionChange: (change: SessionChange) => void;
   /**
    * Notifies the inbox's events (`pause.created`, `pause.due_soon`, `pause.timed_out`, `merge.pending`),
    * each once across instances; from then on run pauses and session merges no longer notify here.

@@ -87,10 +87,9 @@ describe("what notifies", () => {
     listener({
       sessionId: "ses_1",
       agentId: "triage",
-      lastSeq: 4,
       events: [{ type: "turn_started" }, merge] as unknown as SessionEvent[],
     });
-    listener({ sessionId: "ses_1", agentId: "triage", lastSeq: 5 });
+    listener({ sessionId: "ses_1", agentId: "triage" });
     expect(sent).toEqual([
       ["merge.pending", { agentId: "triage", sessionId: "ses_1", mergeId: "m1", name: "research" }],
     ]);

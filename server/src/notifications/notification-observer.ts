@@ -1,6 +1,5 @@
-import type { RunEvent, RunRecord } from "@waddle/protocol";
+import type { RunEvent, RunRecord, SessionEvent } from "@waddle/protocol";
 import type { RunObserver } from "../runs/run-observer.js";
-import type { SessionChangeNotice } from "../sessions/session-service.js";
 import type { NotificationData, NotifyFunction } from "./notify.js";
 
 /** What every notification about a run says of it (never its query, args or answer: they may be private). */
@@ -64,10 +63,21 @@ export function createNotificationObserver(options: {
 }
 
 /**
+ * A change to a session's log, as the session service tells its listeners (`SessionChangeNotice`), read as
+ * data so that notifications need not know sessions.
+ */
+export interface SessionChange {
+  sessionId: string;
+  agentId: string;
+  /** What the change appended. */
+  events?: readonly SessionEvent[];
+}
+
+/**
  * A session listener that notifies `merge.pending` for each merge a change appended: the instance that
  * appended it hears it, once.
  */
-export function createMergeListener(notify: NotifyFunction): (change: SessionChangeNotice) => void {
+export function createMergeListener(notify: NotifyFunction): (change: SessionChange) => void {
   return (change) => {
     for (const event of change.events ?? []) {
       if (event.type !== "merge_pending") continue;

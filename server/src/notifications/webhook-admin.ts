@@ -6,10 +6,15 @@ import type {
   Webhook,
   WebhookDelivery,
 } from "@waddle/protocol";
-import type { Actor } from "../access/actor.js";
 import { ApiError } from "../shared/api-error.js";
 import type { HostAllowList } from "../tools/host-allow-list.js";
 import type { StoredWebhook, WebhookStore } from "../store/webhooks/webhook-store.js";
+
+/** Who manages webhooks (an `Actor` of server/src/access, read as data): a key limited to some agents, or not. */
+export interface WebhookActor {
+  name: string;
+  agents: readonly string[] | null;
+}
 
 /** Seals and opens webhook secrets with the credentials' key (`CredentialVault`). */
 export interface SecretSealer {
@@ -44,7 +49,7 @@ export class WebhookAdmin {
     },
   ) {}
 
-  async create(request: CreateWebhookRequest, actor: Actor): Promise<CreateWebhookResponse> {
+  async create(request: CreateWebhookRequest, actor: WebhookActor): Promise<CreateWebhookResponse> {
     await this.check(request, actor, true);
     const id = `whk_${randomBytes(8).toString("hex")}`;
     const secret = request.secret ?? `whsec_${randomBytes(24).toString("base64url")}`;
@@ -64,19 +69,19 @@ export class WebhookAdmin {
     return { webhook: toWebhook(stored), secret };
   }
 
-  async list(actor: Actor): Promise<Webhook[]> {
+  async list(actor: WebhookActor): Promise<Webhook[]> {
     return (await this.options.store.list()).filter((webhook) => isInScope(webhook, actor)).map(toWebhook);
   }
 
   /** The stored webhook; 404 when unknown or out of the actor's scope. */
-  async get(id: string, actor: Actor): Promise<StoredWebhook> {
+  async get(id: string, actor: WebhookActor): Promise<StoredWebhook> {
     const webhook = await this.options.store.get(id);
     if (!webhook || !isInScope(webhook, actor))
       throw new ApiError("not_found", `No webhook ${id}: GET /api/webhooks lists them.`, { id });
     return webhook;
   }
 
-  async update(id: string, request: UpdateWebhookRequest, actor: Actor): Promise<Webhook> {
+  async update(id: string, request: UpdateWebhookRequest, actor: WebhookActor): Promise<Webhook> {
     const current = await this.get(id, actor);
     await this.check(request, actor, false);
     const updated = await this.options.store.update(id, {
@@ -93,12 +98,12 @@ export class WebhookAdmin {
     return toWebhook(updated ?? current);
   }
 
-  async delete(id: string, actor: Actor): Promise<void> {
+  async delete(id: string, actor: WebhookActor): Promise<void> {
     await this.get(id, actor);
     await this.options.store.delete(id);
   }
 
-  async listDeliveries(id: string, actor: Actor, limit: number): Promise<WebhookDelivery[]> {
+  async listDeliveries(id: string, actor: WebhookActor, limit: number): Promise<WebhookDelivery[]> {
     await this.get(id, actor);
     return this.options.store.listDeliveries(id, { limit });
   }
@@ -108,7 +113,7 @@ export class WebhookAdmin {
     return this.options.sealer.openValue(getSecretName(webhook.id), webhook.sealedSecret);
   }
 
-  private async check(request: UpdateWebhookRequest, actor: Actor, creating: boolean): Promise<void> {
+  private async check(request: UpdateWebhookRequest, actor: WebhookActor, creating: boolean): Promise<void> {
     if (request.url !== undefined) {
       const allowList = await this.options.getAllowList();
       const url = new URL(request.url);
@@ -142,7 +147,7 @@ export class WebhookAdmin {
 }
 
 /** A key limited to some agents sees the webhooks limited to some of them; any other actor sees all. */
-function isInScope(webhook: StoredWebhook, actor: Actor): boolean {
+function isInScope(webhook: StoredWebhook, actor: WebhookActor): boolean {
   if (actor.agents === null) return true;
   return webhook.agents !== null && webhook.agents.every((agentId) => actor.agents!.includes(agentId));
 }

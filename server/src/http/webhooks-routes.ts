@@ -12,9 +12,9 @@ import { Router } from "express";
 import { z } from "zod";
 import { actorOf } from "../access/actor.js";
 import { audit } from "../access/audit-trail.js";
-import { parseRequest } from "../http/validate-request.js";
-import type { NotificationOutbox } from "./notification-outbox.js";
-import { toWebhook, type WebhookAdmin } from "./webhook-admin.js";
+import { parseRequest } from "./validate-request.js";
+import type { NotificationOutbox } from "../notifications/notification-outbox.js";
+import { toWebhook, type WebhookAdmin } from "../notifications/webhook-admin.js";
 
 const WebhookIdParam = z.strictObject({
   id: z.string().regex(/^whk_[0-9a-f]{16}$/, "must be a webhook id such as whk_4f9c2a1b0d3e5a7c"),
