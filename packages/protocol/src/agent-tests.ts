@@ -80,6 +80,8 @@ export const TestExpect = z.strictObject({
   trajectory: TrajectoryExpect.optional(),
   answer: AnswerExpect.optional(),
   budget: BudgetExpect.optional(),
+  /** `true`: the run must be found stuck (a `stuck_detected` event); `false`: it must not be. */
+  stuck: z.boolean().optional(),
 });
 export type TestExpect = z.infer<typeof TestExpect>;
 

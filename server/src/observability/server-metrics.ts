@@ -35,6 +35,7 @@ export class ServerMetrics implements RunObserver {
   private readonly toolCalls: Counter<"agent_id" | "tool" | "outcome">;
   private readonly autoSeqSaved: Counter<"agent_id">;
   private readonly pauses: Counter<"agent_id" | "reason">;
+  private readonly stuck: Counter<"agent_id" | "pattern" | "action">;
 
   constructor(private readonly sources: MetricsSources) {
     const registers = [this.registry];
@@ -91,6 +92,12 @@ export class ServerMetrics implements RunObserver {
       name: "waddle_pauses_total",
       help: "Pauses, by agent and reason.",
       labelNames: ["agent_id", "reason"],
+      registers,
+    });
+    this.stuck = new Counter({
+      name: "waddle_stuck_detected_total",
+      help: "Runs found going in circles (stuck_detected), by agent, pattern and what the planner did.",
+      labelNames: ["agent_id", "pattern", "action"],
       registers,
     });
     const { store } = sources;
@@ -214,6 +221,9 @@ export class ServerMetrics implements RunObserver {
         break;
       case "pause":
         this.pauses.inc({ ...agent, reason: event.data.reason });
+        break;
+      case "stuck_detected":
+        this.stuck.inc({ ...agent, pattern: event.data.pattern, action: event.data.action });
         break;
       case "run_finished":
         this.recordEnd(run, event.ts, event.data.reason === "cancelled" ? "cancelled" : "finished");

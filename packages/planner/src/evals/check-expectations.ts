@@ -1,6 +1,7 @@
 import type { TestExpect, TestFailure, TrajectoryExpect, TrajectoryOrder } from "@waddle/protocol";
 import { z } from "zod";
 import { describePause } from "./describe-pause.js";
+import { checkStuck } from "./check-stuck.js";
 import type { RunFacts } from "./run-facts.js";
 
 const ORDER_WORDS: Readonly<Record<TrajectoryOrder, string>> = {
@@ -45,6 +46,8 @@ export function checkExpectations(expect: TestExpect, facts: RunFacts): TestFail
   }
   if (expect.trajectory) failures.push(...checkTrajectory(expect.trajectory, facts));
   if (expect.answer) failures.push(...checkAnswer(expect.answer, facts.answer));
+  const stuck = expect.stuck === undefined ? undefined : checkStuck(expect.stuck, facts.stuck ?? []);
+  if (stuck !== undefined) failures.push(stuck);
   const budget = expect.budget;
   if (budget?.maxTokens !== undefined && facts.tokens > budget.maxTokens)
     failures.push(over("budget.maxTokens", budget.maxTokens, facts.tokens, "tokens"));

@@ -1,5 +1,6 @@
 import type { RunEvent, RunStatus } from "@waddle/protocol";
 import { getPauseFact, type RunPauseFact } from "./describe-pause.js";
+import type { RunStuckFact } from "./check-stuck.js";
 import type { UnexpectedToolCall } from "./test-case-tools.js";
 
 /** What a test case's checks look at, read from a run's events. */
@@ -18,6 +19,8 @@ export interface RunFacts {
   error?: { code: string; message: string };
   /** What the run waits on, when its last pause was not answered. */
   pause?: RunPauseFact;
+  /** The run's `stuck_detected` events. */
+  stuck?: RunStuckFact[];
 }
 
 /** The run's status as its last outcome event says (`running` when it has none yet). */
@@ -67,6 +70,7 @@ export function getRunFacts(
       facts.error = { code: event.data.error.code, message: event.data.error.message };
     } else if (event.type === "pause") facts.pause = getPauseFact(event.data);
     else if (event.type === "resumed") delete facts.pause;
+    else if (event.type === "stuck_detected") (facts.stuck ??= []).push(event.data);
   }
   if ("answer" in known && known.answer !== undefined) facts.answer = known.answer;
   const first = events[0];

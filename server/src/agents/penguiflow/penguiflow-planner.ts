@@ -81,6 +81,8 @@ function getWaddleOnly(spec: AgentSpec, report: PenguiflowReport): Record<string
     tool_retry: planner.toolRetry,
     tool_timeout_ms: planner.toolTimeoutMs,
     todos_enabled: planner.todos.enabled,
+    // PenguiFlow has no stuck-run breaker: only its iteration and budget caps stop a loop.
+    stuck: planner.stuck,
     tasks_max_per_run: planner.tasks.maxPerRun,
     ...(planner.tasks.autoSeq ? { tasks_auto_seq: planner.tasks.autoSeq } : {}),
     groups: spec.groups,
