@@ -56,11 +56,12 @@ export class TriggerService {
     return { trigger: getTriggerView(record, nowMs), ...(secret ? { secret } : {}) };
   }
 
+  /** The agent's triggers, oldest first; 404 for an agent that does not exist. */
   async list(agentId: string): Promise<Trigger[]> {
+    const { store } = this.options;
+    if (!(await store.getAgent(agentId))) throw notFound("Agent", agentId);
     const nowMs = this.now();
-    return (await this.options.store.triggers.list({ agentId })).map((record) =>
-      getTriggerView(record, nowMs),
-    );
+    return (await store.triggers.list({ agentId })).map((record) => getTriggerView(record, nowMs));
   }
 
   /** Changes a trigger of the agent; the trigger before and after (for the audit log). */

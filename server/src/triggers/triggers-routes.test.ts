@@ -160,6 +160,6 @@ describe("triggers over REST", () => {
     expect(await server.store.triggers.list({ agentId: AGENT })).toEqual([]);
     expect(await server.store.triggers.get(trigger.id)).toBeUndefined();
     expect((await post(`/hooks/${trigger.id}`, {})).status).toBe(404);
-    expect((await server.request(base)).status).toBe(200);
+    expect((await server.request(base)).status).toBe(404);
   });
 });
