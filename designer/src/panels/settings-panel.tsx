@@ -13,6 +13,7 @@ import { Section } from "../components/section.js";
 import { ApprovalLimitField } from "../inspector/approval-limit-field.js";
 import { LlmConfigEditor } from "../inspector/llm-config-editor.js";
 import type { LlmSlot } from "../model/spec-change.js";
+import { StuckSection } from "./stuck-section.js";
 
 const PLANNER_BOUNDS = getFieldBounds(PlannerOptions);
 const PLANNER_DEFAULTS = getFieldDefaults(PlannerOptions);
@@ -157,6 +158,7 @@ export function SettingsPanel(): ReactElement {
           testId="system-prompt-extra"
         />
       </Section>
+      <StuckSection />
       <Section title="Auto-seq">
         <ToggleField
           label="Enabled"

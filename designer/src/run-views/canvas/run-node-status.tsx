@@ -45,6 +45,7 @@ export function RunNodeStatus(props: {
       data-replayed={node.replayed ? "true" : undefined}
       data-cached={node.cached ? "true" : undefined}
       data-edited={node.edited ? "true" : undefined}
+      data-stuck={node.stuck ? node.stuck.action : undefined}
       title={node.replayed ? "Copied from the run this fork was made from" : undefined}
     >
       <div className="node-run-line">
@@ -77,6 +78,15 @@ export function RunNodeStatus(props: {
             title="A result written when the run was forked: the tool did not run"
           >
             edited
+          </span>
+        ) : null}
+        {node.stuck ? (
+          <span
+            className="node-run-flag is-stuck"
+            data-testid="node-run-stuck"
+            title={`Stuck: ${node.stuck.message}`}
+          >
+            stuck
           </span>
         ) : null}
         {props.onFork ? (

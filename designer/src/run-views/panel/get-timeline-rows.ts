@@ -82,6 +82,7 @@ export const TIMELINE_LABELS: Readonly<Record<TimelineKind, string>> = {
   todos: "Todos",
   task: "Task",
   pause: "Pause",
+  stuck: "Stuck",
   resumed: "Resumed",
   finish: "Finish",
   error: "Error",

@@ -17,6 +17,7 @@ import {
   applyToolStart,
 } from "./apply-tool-event.js";
 import { getTimelineEntry } from "./get-timeline-entry.js";
+import { applyStuckDetected } from "./apply-stuck-event.js";
 import type { CallView, NodeRunState, RunView } from "./run-view.js";
 import { RunViewDraft } from "./run-view-draft.js";
 
@@ -180,6 +181,8 @@ function applyByType(draft: RunViewDraft, event: RunEvent): void {
       if (error !== undefined) task.error = { code: error.code, message: error.message };
       return;
     }
+    case "stuck_detected":
+      return applyStuckDetected(draft, event);
     case "auto_seq_executed":
       draft.cursor.autoSeqExecuted += 1;
       draft.totals.autoSeqSaved = Math.max(draft.totals.autoSeqSaved, draft.cursor.autoSeqExecuted);

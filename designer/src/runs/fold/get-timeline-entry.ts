@@ -1,6 +1,7 @@
 import { getRunTokens, type RunEvent } from "@waddle/protocol";
 import { formatDuration } from "../../util/format-metrics.js";
 import type { DecisionStatus, TimelineEntry, TimelineKind } from "./run-view.js";
+import { getStuckText } from "./apply-stuck-event.js";
 
 const PHASE_TITLES = { plan: "Plan", act: "Act", obs: "Obs", reflect: "Reflect" } as const;
 
@@ -152,6 +153,11 @@ export function getTimelineEntry(
         tone: "warn",
       });
     }
+    case "stuck_detected":
+      return entry("stuck", `Stuck: ${getStuckText(event.data)}`, {
+        ...(event.data.tools[0] === undefined ? {} : { tool: event.data.tools[0] }),
+        tone: event.data.action === "nudge" ? "warn" : "bad",
+      });
     case "resumed": {
       const { decision, note, actor } = event.data;
       const status = DECISION_STATUS[decision];

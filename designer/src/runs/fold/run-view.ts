@@ -40,6 +40,8 @@ export interface NodeRunView {
   cached?: boolean;
   /** Its latest call's result is a value a person wrote when forking (`tool_start`'s `edited`). */
   edited?: boolean;
+  /** The stuck-run breaker found it going in circles (`stuck_detected`): what repeated, what it did. */
+  stuck?: { pattern: string; count: number; action: string; message: string };
 }
 
 /** One move from a tool (or the start, `from: null`) to the next tool. */
@@ -117,6 +119,7 @@ export type TimelineKind =
   | "todos"
   | "task"
   | "pause"
+  | "stuck"
   | "resumed"
   | "finish"
   | "error";
