@@ -77,3 +77,22 @@ describe("getChatThread", () => {
     expect(after).toHaveLength(2);
   });
 });
+
+describe("getChatThread with a structured answer", () => {
+  it("carries the answer object of a turn whose run finished with payload.data, and none otherwise", () => {
+    const data = { city: "Paris", celsius: 19 };
+    const answer = JSON.stringify(data);
+    const finished = {
+      ...createRunView("run_1"),
+      status: "finished" as const,
+      finish: { reason: "answer_complete", answer, payload: { answer, data }, failedJoins: [] },
+    };
+    const thread = getChatThread({
+      record: { turns: [turn(1, "finished", answer), turn(2, "finished", "plain")] },
+      turnViews: { run_1: finished },
+      pendingTurn: null,
+    });
+    expect(thread[0]!.data).toEqual(data);
+    expect(thread[1]!.data).toBeUndefined();
+  });
+});

@@ -1,6 +1,7 @@
 import { TERMINAL_RUN_STATUSES, type RunStatus, type SessionRecord } from "@waddle/protocol";
 import type { PauseView, RunView } from "../runs/fold/run-view.js";
 import type { PendingTurn } from "./chat-types.js";
+import { getAnswerData } from "../answer/get-answer-data.js";
 
 /** One turn of the thread as the chat draws it. */
 export interface ChatThreadTurn {
@@ -10,6 +11,8 @@ export interface ChatThreadTurn {
   status: RunStatus;
   /** The answer so far (streamed) or final; "" while none. */
   answer: string;
+  /** The answer object, when the agent has an answer schema and the turn's run events are folded here. */
+  data?: Record<string, unknown>;
   /** The answer is still being written. */
   streaming: boolean;
   /** The thinking channel, when the turn's events are folded here (null: not loaded). */
@@ -17,6 +20,12 @@ export interface ChatThreadTurn {
   /** The pause waiting for a person, while the turn is paused. */
   pause: PauseView | null;
   error: { code: string; message: string } | null;
+}
+
+/** `{data}` when the turn's run finished with an answer object, else nothing (the field stays absent). */
+function withAnswerData(view: RunView | undefined): Pick<ChatThreadTurn, "data"> {
+  const data = getAnswerData(view?.finish?.payload);
+  return data ? { data } : {};
 }
 
 /**
@@ -42,6 +51,7 @@ export function getChatThread(input: {
       query: turn.query,
       status,
       answer,
+      ...withAnswerData(view),
       streaming: !ended && view !== undefined && !view.answerDone && answer !== "",
       thinking: view ? view.thinking : null,
       pause: status === "paused" ? (view?.pause ?? null) : null,
@@ -56,6 +66,7 @@ export function getChatThread(input: {
       query: pendingTurn.query,
       status: view?.status ?? "queued",
       answer: view?.answer ?? "",
+      ...withAnswerData(view),
       streaming: view !== undefined && !view.answerDone && view.answer !== "",
       thinking: view ? view.thinking : null,
       pause: view?.status === "paused" ? view.pause : null,

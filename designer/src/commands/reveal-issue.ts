@@ -2,12 +2,18 @@ import type { SpecIssue } from "@waddle/protocol";
 import type { Editor } from "../editor/editor-context.js";
 import { getGroupKey } from "../model/layout-geometry.js";
 import { EMPTY_SELECTION } from "../model/selection.js";
+import { isAnswerSchemaIssue } from "../answer/answer-schema-model.js";
 
 /** Selects the element an issue concerns and brings it into view (or opens the panel that holds it). */
 export function revealIssue(editor: Editor, issue: SpecIssue): void {
   const { spec, setSelection } = editor.document.getState();
   const ui = editor.ui.getState();
   const id = issue.target?.id;
+  if (isAnswerSchemaIssue(issue)) {
+    // the agent's answer schema is edited in Settings → Answer
+    ui.set({ rightTab: "settings" });
+    return;
+  }
   switch (issue.target?.kind) {
     case "tool":
       if (id !== undefined && spec.tools.some((tool) => tool.name === id)) {

@@ -34,7 +34,9 @@ export type SpecChange =
   | { type: "updateGroup"; id: string; patch: Partial<Omit<ParallelGroup, "id" | "kind" | "members">> }
   | {
       type: "updateAgent";
-      patch: Partial<Pick<AgentSpec, "id" | "name" | "description" | "sampleQueries" | "approval">>;
+      patch: Partial<
+        Pick<AgentSpec, "id" | "name" | "description" | "sampleQueries" | "approval" | "answerSchema">
+      >;
     }
   | { type: "setLlm"; slot: LlmSlot; value: LlmConfig | undefined }
   | { type: "updatePlanner"; patch: Partial<PlannerOptions> }

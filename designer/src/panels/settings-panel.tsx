@@ -12,6 +12,7 @@ import { NumberField, SelectField, TextField, ToggleField } from "../components/
 import { Section } from "../components/section.js";
 import { ApprovalLimitField } from "../inspector/approval-limit-field.js";
 import { LlmConfigEditor } from "../inspector/llm-config-editor.js";
+import { AnswerSection } from "./answer-section.js";
 import type { LlmSlot } from "../model/spec-change.js";
 import { StuckSection } from "./stuck-section.js";
 
@@ -158,6 +159,7 @@ export function SettingsPanel(): ReactElement {
           testId="system-prompt-extra"
         />
       </Section>
+      <AnswerSection />
       <StuckSection />
       <Section title="Auto-seq">
         <ToggleField

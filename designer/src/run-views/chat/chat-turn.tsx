@@ -4,6 +4,7 @@ import { useEditor } from "../../editor/editor-context.js";
 import type { ChatThreadTurn } from "../../chats/get-chat-thread.js";
 import { ApprovalCard } from "../panel/approval-card.js";
 import { openRunOnCanvas } from "./chat-actions.js";
+import { AnswerDataView } from "../../answer/answer-data-view.js";
 
 function getAnswerPlaceholder(status: ChatThreadTurn["status"]): string {
   if (status === "queued") return "Starting…";
@@ -110,6 +111,12 @@ export const ChatTurn = memo(function ChatTurn(props: {
         >
           {turn.answer}
         </div>
+        {turn.data ? (
+          <details className="chat-answer-json" data-testid="chat-answer-json">
+            <summary>JSON answer</summary>
+            <AnswerDataView data={turn.data} testId="chat-answer-data" />
+          </details>
+        ) : null}
         {turn.error ? (
           <p className="chat-turn-error" role="alert">
             {turn.error.message}

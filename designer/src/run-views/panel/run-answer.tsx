@@ -1,5 +1,7 @@
-import type { ReactElement } from "react";
+import { useState, type ReactElement } from "react";
 import type { RunView } from "../../runs/fold/run-view.js";
+import { getAnswerData } from "../../answer/get-answer-data.js";
+import { AnswerDataView, AnswerModeToggle, type AnswerMode } from "../../answer/answer-data-view.js";
 
 function getEmptyText(status: RunView["status"]): string {
   if (status === "running" || status === "queued") return "Waiting for the answer…";
@@ -7,15 +9,21 @@ function getEmptyText(status: RunView["status"]): string {
   return "No answer.";
 }
 
-/** The answer as it streams in; a caret while it is still being written. */
+/**
+ * The answer as it streams in; a caret while it is still being written. A structured answer (the agent's
+ * answerSchema, `payload.data`) is shown as JSON by default, with a toggle back to its text.
+ */
 export function RunAnswer({
   view,
 }: {
   view: Pick<RunView, "answer" | "answerDone" | "finish" | "status">;
 }): ReactElement {
+  const [mode, setMode] = useState<AnswerMode>("json");
   const answer = view.answer || view.finish?.answer || "";
+  const data = getAnswerData(view.finish?.payload);
   const streaming =
     !view.answerDone && answer !== "" && (view.status === "running" || view.status === "queued");
+  const showJson = data !== undefined && mode === "json";
   return (
     <div className="run-answer-box">
       <div className="run-subhead">
@@ -23,6 +31,7 @@ export function RunAnswer({
         {view.finish ? (
           <span className="run-finish-reason">{view.finish.reason.replaceAll("_", " ")}</span>
         ) : null}
+        {data ? <AnswerModeToggle mode={mode} onChange={setMode} testId="run-answer-mode" /> : null}
       </div>
       <div
         className={`run-answer${answer ? "" : " is-empty"}${streaming ? " is-streaming" : ""}`}
@@ -32,9 +41,11 @@ export function RunAnswer({
         aria-busy={streaming}
         // the placeholder is drawn by CSS, so the element's text is only ever the answer
         data-placeholder={getEmptyText(view.status)}
+        hidden={showJson}
       >
         {answer}
       </div>
+      {showJson ? <AnswerDataView data={data} testId="run-answer-json" /> : null}
     </div>
   );
 }
