@@ -3,7 +3,7 @@ import type { ApiKeyStore, StoredApiKey } from "../store/api-keys/api-key-store.
 import { checkToken } from "./check-token.js";
 import { LOCAL_ACTOR, type Actor } from "./actor.js";
 import { parseApiKey, verifySecret } from "./api-key-secret.js";
-import { isPublicCredential } from "../public/public-credentials.js";
+import { isPublicCredential } from "./public-credential-prefixes.js";
 
 /** How long a verified key is trusted from memory before its record is read again (revocation elsewhere). */
 const RECHECK_MS = 1_000;

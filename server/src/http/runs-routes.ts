@@ -21,7 +21,7 @@ import { parseRequest, RunIdParam } from "./validate-request.js";
 import { getTurnSessionId, respondWithTurn } from "./respond-with-turn.js";
 import { actorOf } from "../access/actor.js";
 import { audit, getArgsDiff } from "../access/audit-trail.js";
-import { withRunRatings } from "../public/with-run-ratings.js";
+import { withRunRatings } from "../store/public/with-run-ratings.js";
 
 const EventsQuery = z.strictObject({
   after: z.coerce.number().int().min(0).default(0),

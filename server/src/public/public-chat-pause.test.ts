@@ -2,7 +2,12 @@ import type { PublicChat } from "@waddle/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
 import { waitForRun } from "../testing/wait-for-run.js";
-import { createLookupTool, createTestAgent, publishAgent, TestVisitor } from "./public-chat-test-kit.js";
+import {
+  createLookupTool,
+  createTestAgent,
+  publishAgent,
+  TestVisitor,
+} from "../testing/public-chat-test-kit.js";
 
 const TOKEN = "token-for-the-public-chat-pauses";
 const admin = { authorization: `Bearer ${TOKEN}` };

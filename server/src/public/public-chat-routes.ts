@@ -14,7 +14,7 @@ import express, { Router, type Request, type Response } from "express";
 import { z } from "zod";
 import { readBearer } from "../access/access-guard.js";
 import type { RateLimits } from "../access/rate-limits.js";
-import { SseWriter } from "../ecosystem/openai-compat/sse-writer.js";
+import { SseWriter } from "../http/sse-writer.js";
 import { requireJsonBody } from "../http/security.js";
 import { SessionId } from "../http/sessions-routes.js";
 import { parseRequest } from "../http/validate-request.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
-import { createLookupTool, createTestAgent, TestVisitor } from "./public-chat-test-kit.js";
+import { createLookupTool, createTestAgent, TestVisitor } from "../testing/public-chat-test-kit.js";
 
 const TOKEN = "token-for-the-public-chat-settings";
 const admin = { authorization: `Bearer ${TOKEN}` };

@@ -5,13 +5,8 @@ const KEY_PATTERN = /^wpk_([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
 /** A visitor token: `wpv_<visitor id, 32 hex>_<HMAC-SHA256 of the chat and visitor, base64url>`. */
 const TOKEN_PATTERN = /^wpv_([0-9a-f]{32})_([A-Za-z0-9_-]{43})$/;
 
-/**
- * True for what the public side hands out (a publishable key, a visitor token): never a credential of any
- * other route, so the authenticator refuses them everywhere, even on a server that needs no sign-in.
- */
-export function isPublicCredential(presented: string): boolean {
-  return presented.startsWith("wpk_") || presented.startsWith("wpv_");
-}
+/** The prefixes live with the authenticator, which refuses both on every other route. */
+export { isPublicCredential } from "../access/public-credential-prefixes.js";
 
 const lookupId = () =>
   randomBytes(12).toString("base64url").replace(/[-_]/g, "").padEnd(12, "0").slice(0, 12);

@@ -1,5 +1,5 @@
 import type { PublicStep, PublicStreamEvent, RunEvent, ShowSteps } from "@waddle/protocol";
-import { ChatDeltaTracker } from "../ecosystem/openai-compat/chat-delta-tracker.js";
+import { ChatDeltaTracker } from "../runs/chat-delta-tracker.js";
 import { getWaitingMessage } from "./get-waiting-message.js";
 
 /** What a visitor is told when their answer failed: nothing of why (that is for the designer's History). */

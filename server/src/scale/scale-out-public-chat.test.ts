@@ -1,6 +1,6 @@
 import type { PublicChat } from "@waddle/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLookupTool, createTestAgent, TestVisitor } from "../public/public-chat-test-kit.js";
+import { createLookupTool, createTestAgent, TestVisitor } from "../testing/public-chat-test-kit.js";
 import { getMissingPartsReason } from "../testing/real-parts.js";
 import { startTestCluster, type ClusterInstance, type TestCluster } from "../testing/start-test-cluster.js";
 import type { TestServer } from "../testing/start-test-server.js";

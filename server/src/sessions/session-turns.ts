@@ -22,7 +22,7 @@ import type { RunEventHub } from "../runs/run-event-hub.js";
 import { createRunId, type RunCommands } from "../runs/run-service.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import { sessionConflict, type SessionService } from "./session-service.js";
-import { getOpenTodos } from "./get-open-todos.js";
+import { getOpenTodos } from "../runs/get-open-todos.js";
 
 export interface SessionTurnsOptions {
   store: WaddleStore;

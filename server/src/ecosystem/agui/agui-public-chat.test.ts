@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { PUBLIC_MAX_MESSAGE_CHARS, type PublicChat, type PublicChatSettings } from "@waddle/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLookupTool, createTestAgent, publishAgent } from "../../public/public-chat-test-kit.js";
+import { createLookupTool, createTestAgent, publishAgent } from "../../testing/public-chat-test-kit.js";
 import { startTestServer, type TestServer } from "../../testing/start-test-server.js";
 
 const TOKEN = "token-for-agui-public-chat";

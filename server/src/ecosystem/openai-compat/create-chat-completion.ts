@@ -1,6 +1,6 @@
 import type { RunRecord } from "@waddle/protocol";
 import type { AgentRunOutcome } from "../run-outcome.js";
-import type { ChatDelta } from "./chat-delta-tracker.js";
+import type { ChatDelta } from "../../runs/chat-delta-tracker.js";
 
 /** Chat Completions' `usage`, from the run's totals over all its LLM calls. */
 export interface ChatUsage {

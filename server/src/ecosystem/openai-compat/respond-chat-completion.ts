@@ -6,7 +6,7 @@ import { runAgentOnce } from "../run-agent-once.js";
 import { getRunOutcome, type AgentRunOutcome, type RunOutcomeOptions } from "../run-outcome.js";
 import { getRunFailure } from "./get-run-failure.js";
 import type { ChatQuery } from "./get-chat-query.js";
-import { ChatDeltaTracker } from "./chat-delta-tracker.js";
+import { ChatDeltaTracker } from "../../runs/chat-delta-tracker.js";
 import {
   createChatCompletion,
   createChatCompletionChunk,
@@ -16,7 +16,7 @@ import {
   type ChatCompletionHead,
 } from "./create-chat-completion.js";
 import { getOpenAiErrorBody, sendOpenAiError } from "./openai-error.js";
-import { SseWriter } from "./sse-writer.js";
+import { SseWriter } from "../../http/sse-writer.js";
 import type { ResolvedRunTarget } from "../../releases/resolve-run-target.js";
 
 export interface RespondChatCompletionOptions {

@@ -1,6 +1,6 @@
 import { applySessionEvents, createSessionRecord } from "@waddle/protocol";
 import { getSessionContextMeta, getSessionMergedResults, type SessionContext } from "@waddle/planner";
-import { getOpenTodos } from "../../sessions/get-open-todos.js";
+import { getOpenTodos } from "../../runs/get-open-todos.js";
 import type { WaddleStore } from "../../store/waddle-store.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { ChatDelta } from "../chat-delta-tracker.js";
+import type { ChatDelta } from "../../../runs/chat-delta-tracker.js";
 import type { MessageItem, OutputItem, ReasoningItem } from "./response-object.js";
 
 /** One event of a streamed response: its type, and its fields besides `type` and `sequence_number`. */

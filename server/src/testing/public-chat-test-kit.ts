@@ -1,5 +1,5 @@
 import { AgentSpec, PublicStreamEvent, type PublicChat, type PublicChatSettings } from "@waddle/protocol";
-import type { TestServer } from "../testing/start-test-server.js";
+import type { TestServer } from "./start-test-server.js";
 
 /** An agent the offline model runs: it calls its tools in order, then answers from what they said. */
 export function createTestAgent(id: string, tools: Record<string, unknown>[]): AgentSpec {

@@ -1,5 +1,5 @@
 import type { RunRecord } from "@waddle/protocol";
-import type { RunRatingStore } from "../store/public/run-rating-store.js";
+import type { RunRatingStore } from "./run-rating-store.js";
 
 /** The runs, each with its visitor's rating and comment when it has one (one read for all). */
 export async function withRunRatings(ratings: RunRatingStore, runs: RunRecord[]): Promise<RunRecord[]> {
