@@ -1,6 +1,6 @@
 import type { ReactElement } from "react";
 import { CopyButton } from "../components/copy-button.js";
-import { formatAnswerData } from "./get-answer-data.js";
+import { formatAnswerData } from "../util/get-answer-data.js";
 import "../styles/answer-data.css";
 
 export type AnswerMode = "text" | "json";

@@ -1,7 +1,7 @@
 import { TERMINAL_RUN_STATUSES, type RunStatus, type SessionRecord } from "@waddle/protocol";
 import type { PauseView, RunView } from "../runs/fold/run-view.js";
 import type { PendingTurn } from "./chat-types.js";
-import { getAnswerData } from "../answer/get-answer-data.js";
+import { getAnswerData } from "../util/get-answer-data.js";
 
 /** One turn of the thread as the chat draws it. */
 export interface ChatThreadTurn {

@@ -1,6 +1,6 @@
 import { useState, type ReactElement } from "react";
 import type { RunView } from "../../runs/fold/run-view.js";
-import { getAnswerData } from "../../answer/get-answer-data.js";
+import { getAnswerData } from "../../util/get-answer-data.js";
 import { AnswerDataView, AnswerModeToggle, type AnswerMode } from "../../answer/answer-data-view.js";
 
 function getEmptyText(status: RunView["status"]): string {
