@@ -4,6 +4,7 @@ import { TextField } from "../components/fields.js";
 import { Icon } from "../components/icon.js";
 import { Section } from "../components/section.js";
 import { isSameJson, useDraftText } from "../components/use-draft-text.js";
+import { TriggersEntry } from "../trigger-views/triggers-entry.js";
 
 /** What the inspector shows with nothing selected: the agent itself, and how to go on. */
 export function AgentOverview(): ReactElement {
@@ -69,6 +70,7 @@ export function AgentOverview(): ReactElement {
           hint="One per line; offered when you run the agent."
         />
       </Section>
+      <TriggersEntry />
       <Section title="Getting around">
         <ul className="tips">
           <li>Select a tool, edge or group on the canvas to edit it here.</li>

@@ -55,11 +55,12 @@ function IssuesChip(): ReactElement {
       data-testid="issues-count"
       data-errors={index.errors}
       data-warnings={index.warnings}
-      title="Validation issues (click to list them)"
+      title={`${total === 0 ? "Valid: no validation issues" : "Validation issues"} (click to list them)`}
       onClick={() => editor.ui.getState().set({ rightTab: "issues" })}
     >
       <Icon name={total === 0 ? "check" : "alert"} size={14} />
-      {getIssuesChipText(index)}
+      {/* "Valid" alone may go below 1440 px (header.css): the green check and the tooltip say it */}
+      <span className={`issues-chip-label${total === 0 ? " is-quiet" : ""}`}>{getIssuesChipText(index)}</span>
     </button>
   );
 }
@@ -105,7 +106,6 @@ export function AppHeader(): ReactElement {
         <CommandButton command="release" icon="flag" showLabel collapsible testId="release-open" />
         <CommandButton command="use-agent" icon="link" showLabel testId="use-agent" />
         <CommandButton command="publish" icon="globe" showLabel collapsible testId="publish-open" />
-        <CommandButton command="triggers" icon="clock" showLabel collapsible testId="triggers-open" />
         <span className="toolbar-gap" />
         <IssuesChip />
         <CommandButton command="save" icon="save" showLabel variant="primary" testId="save-button" />

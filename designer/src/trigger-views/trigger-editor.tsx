@@ -189,7 +189,7 @@ export function TriggerEditor(props: {
               value={form.secretMode}
               testId="trigger-secret-mode"
               options={[
-                { value: "hmac", label: "Signed (HMAC-SHA256)" },
+                { value: "hmac", label: "Signed (HMAC)" },
                 { value: "bearer", label: "Bearer token" },
               ]}
               onChange={(secretMode) => set({ secretMode })}

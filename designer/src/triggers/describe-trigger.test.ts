@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getFireLabel, getHookUrl } from "./describe-trigger.js";
+import { getFireLabel, getHookUrl, getTriggersSummary } from "./describe-trigger.js";
 
 describe("trigger words", () => {
   it("joins the page's origin and the hook's path", () => {
@@ -17,5 +17,11 @@ describe("trigger words", () => {
     expect(
       getFireLabel({ status: "failed", error: { code: "channel_not_found", message: "No channel staging" } }),
     ).toBe("failed: No channel staging (channel_not_found)");
+  });
+
+  it("counts an agent's triggers and those on", () => {
+    expect(getTriggersSummary([])).toBe("none");
+    expect(getTriggersSummary([{ enabled: true }])).toBe("1 trigger · 1 on");
+    expect(getTriggersSummary([{ enabled: true }, { enabled: false }])).toBe("2 triggers · 1 on");
   });
 });

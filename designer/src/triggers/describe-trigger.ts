@@ -32,3 +32,10 @@ export function getFireLabel(fire: Pick<TriggerFire, "status" | "error" | "runSt
       return fire.error ? `failed: ${fire.error.message} (${fire.error.code})` : "failed";
   }
 }
+
+/** "2 triggers · 1 on", or "none". */
+export function getTriggersSummary(triggers: readonly { enabled: boolean }[]): string {
+  if (triggers.length === 0) return "none";
+  const on = triggers.filter((trigger) => trigger.enabled).length;
+  return `${triggers.length} trigger${triggers.length === 1 ? "" : "s"} · ${on} on`;
+}

@@ -44,24 +44,38 @@ export function TriggerFilter(props: {
   value: string | null;
   onChange(triggerId: string | null): void;
 }): ReactElement | null {
+  const editor = useEditor();
   if (props.triggers.length === 0 && props.value === null) return null;
   return (
-    <label className="run-history-rating-filter" title="Runs a schedule or webhook trigger fired">
-      <span className="runs-visually-hidden">Trigger</span>
-      <select
-        className="input"
-        value={props.value ?? ""}
-        data-testid="run-history-trigger-filter"
-        onChange={(event) => props.onChange(event.currentTarget.value || null)}
+    <>
+      <label className="run-history-rating-filter" title="Runs a schedule or webhook trigger fired">
+        <span className="runs-visually-hidden">Trigger</span>
+        <select
+          className="input"
+          value={props.value ?? ""}
+          data-testid="run-history-trigger-filter"
+          onChange={(event) => props.onChange(event.currentTarget.value || null)}
+        >
+          <option value="">Any start</option>
+          {props.triggers.map((trigger) => (
+            <option key={trigger.id} value={trigger.id}>
+              {trigger.name
+                ? `${trigger.kind === "schedule" ? "Schedule" : "Webhook"}: ${trigger.name}`
+                : getTriggerTitle(trigger)}
+              {trigger.kind === "schedule" ? ` (${trigger.cron})` : ""}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button
+        type="button"
+        className="btn btn-ghost btn-small"
+        data-testid="history-triggers-open"
+        title="The agent's schedules and webhooks, and their last fires"
+        onClick={() => editor.commands.execute("triggers", editor)}
       >
-        <option value="">Any start</option>
-        {props.triggers.map((trigger) => (
-          <option key={trigger.id} value={trigger.id}>
-            {trigger.kind === "schedule" ? "⏱" : "↪"} {getTriggerTitle(trigger)}
-            {trigger.kind === "schedule" ? ` (${trigger.cron})` : ""}
-          </option>
-        ))}
-      </select>
-    </label>
+        Triggers…
+      </button>
+    </>
   );
 }
