@@ -87,6 +87,12 @@ export const BENCHMARKS: readonly BenchEntry[] = [
       "15. Triggers: a schedule's fire-time drift on one process and three in queue mode, and webhook deliveries to 202",
     load: async () => (await import("./triggers/triggers-bench.js")).runTriggersBench,
   },
+  {
+    name: "public",
+    title:
+      "16. Public chat: 200 visitors streaming at once on one server, and the hosted page's weight and time to ready in Chromium",
+    load: async () => (await import("./public/public-bench.js")).runPublicBench,
+  },
 ];
 
 export const BENCHMARK_NAMES: readonly string[] = BENCHMARKS.map((entry) => entry.name);

@@ -11,6 +11,10 @@ const INPUTS = [
   "designer/src",
   "designer/index.html",
   "designer/vite.config.ts",
+  // the hosted chat page and embed.js, built into the same dist (the public benchmark serves them)
+  "designer/chat.html",
+  "designer/vite.chat.config.ts",
+  "designer/vite.embed.config.ts",
   "designer/package.json",
   "packages/protocol/src",
 ];
