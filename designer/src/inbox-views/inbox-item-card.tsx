@@ -9,6 +9,7 @@ import { isSnoozed } from "../inbox/inbox-filter.js";
 import type { PauseDetail } from "../inbox/inbox-store.js";
 import { ApprovalCard, type PendingRunPause } from "../run-views/panel/approval-card.js";
 import { getAgentRouteHash } from "../run-views/run-route.js";
+import { useDenied } from "../store/me-store.js";
 import { formatStartTime } from "../util/format-time.js";
 import { AssignMenu, SnoozeMenu } from "./inbox-item-menus.js";
 import { getInboxStore, openRunRoute, useInbox } from "./use-inbox.js";
@@ -33,6 +34,7 @@ export function InboxItemCard(props: {
     (state) => state.agents.find((agent) => agent.id === item.agentId)?.name ?? item.agentId,
   );
   const error = useInbox((state) => state.itemErrors[item.itemId] ?? null);
+  const markDenied = useDenied("runs:decide");
   const [editing, setEditing] = useState(false);
   const [detail, setDetail] = useState<PauseDetail | null>(null);
   const [detailError, setDetailError] = useState<string | null>(null);
@@ -118,17 +120,43 @@ export function InboxItemCard(props: {
           ) : null}
         </dl>
         <div className="inbox-item-actions">
-          <AssignMenu
-            item={item}
-            me={props.me}
-            keyNames={props.keyNames}
-            onAssign={(assignee) => store.getState().assign(item.itemId, assignee)}
-          />
-          <SnoozeMenu
-            item={item}
-            now={now}
-            onSnooze={(until) => store.getState().snooze(item.itemId, until)}
-          />
+          {markDenied ? (
+            // a key that may not decide may not assign or snooze either: the buttons say why
+            <>
+              <button
+                type="button"
+                className="btn btn-ghost"
+                data-testid="inbox-assign"
+                disabled
+                title={markDenied}
+              >
+                Assign
+              </button>
+              <button
+                type="button"
+                className="btn btn-ghost"
+                data-testid="inbox-snooze"
+                disabled
+                title={markDenied}
+              >
+                Snooze
+              </button>
+            </>
+          ) : (
+            <>
+              <AssignMenu
+                item={item}
+                me={props.me}
+                keyNames={props.keyNames}
+                onAssign={(assignee) => store.getState().assign(item.itemId, assignee)}
+              />
+              <SnoozeMenu
+                item={item}
+                now={now}
+                onSnooze={(until) => store.getState().snooze(item.itemId, until)}
+              />
+            </>
+          )}
           <a
             className="btn btn-ghost"
             href={runHash}
