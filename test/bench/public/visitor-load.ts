@@ -145,11 +145,12 @@ export async function withBenchServer<T>(
   use: (server: ServerProcess, chat: PublicChatAddress) => Promise<T>,
 ): Promise<T> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "waddle-bench-public-"));
-  const server = await startServerProcess({ WADDLE_DATA_DIR: dataDir, ...env });
+  let server: ServerProcess | undefined;
   try {
+    server = await startServerProcess({ WADDLE_DATA_DIR: dataDir, ...env });
     return await use(server, await publishBenchChat(server));
   } finally {
-    await server.stop();
+    await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
