@@ -9,6 +9,7 @@ import {
 import { ApiError } from "../shared/api-error.js";
 import { ConfigError } from "../shared/config-error.js";
 import { actorOf, type Actor } from "./actor.js";
+import { outsideRequestContext } from "./request-context.js";
 
 /** `N` requests per `seconds`: one bucket of `N`, full again each period. */
 export interface RateLimit {
@@ -157,7 +158,7 @@ export class RateLimits {
     const limit = this.options.signIn ?? parseRateLimit(SIGN_IN_LIMIT);
     let result: RateLimiterRes;
     try {
-      result = await this.getLimiter(limit, "signin").consume(ip);
+      result = await outsideRequestContext(() => this.getLimiter(limit, "signin").consume(ip));
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) return;
       result = error;
@@ -172,7 +173,9 @@ export class RateLimits {
     describe: () => { message: string; details: Record<string, unknown> },
   ): Promise<void> {
     try {
-      await this.getLimiter(limit, "work").consume(bucket);
+      // Outside the request's context: the in-memory bucket's expiry timer would otherwise hold this
+      // request's response (the context's value) for the whole window, a minute or an hour.
+      await outsideRequestContext(() => this.getLimiter(limit, "work").consume(bucket));
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
       const { message, details } = describe();

@@ -15,3 +15,11 @@ export function bindRequestContext(_request: Request, response: Response, next: 
 export function currentResponse(): Response | undefined {
   return current.getStore();
 }
+
+/**
+ * Runs `work` outside any request's context: what it schedules (a rate limiter's expiry timer, a cache's
+ * refresh) then keeps no request's response alive for as long as it lives.
+ */
+export function outsideRequestContext<T>(work: () => T): T {
+  return current.exit(work);
+}
