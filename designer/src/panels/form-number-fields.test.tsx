@@ -121,6 +121,7 @@ describe("the settings panel's numbers", () => {
       maxParallelCap: 17,
       toolTimeoutMs: 31_000,
       tasks: { enabled: true, maxConcurrent: 5, maxPerRun: 17, timeoutS: 301 },
+      stuck: { enabled: true, repeats: 5, action: "pause" },
     },
   });
 
@@ -135,6 +136,7 @@ describe("the settings panel's numbers", () => {
       "planner.maxConsecutiveArgFailures",
       "planner.maxParallelCap",
       "planner.toolTimeoutMs",
+      "planner.stuck.repeats",
       "planner.tasks.maxConcurrent",
       "planner.tasks.maxPerRun",
       "planner.tasks.timeoutS",
