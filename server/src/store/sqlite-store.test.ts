@@ -61,6 +61,7 @@ describe("SqliteStore", () => {
       { id: 19, name: "public_chats" },
       { id: 20, name: "inbox" },
       { id: 21, name: "webhooks" },
+      { id: 22, name: "triggers" },
     ]);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();
