@@ -75,7 +75,8 @@ test("Publish turns on a public chat: checked settings, link, snippet, live prev
   // Use shows the same link and snippet, and the preview
   await page.getByTestId("use-agent").click();
   const use = page.getByTestId("use-dialog").getByTestId("use-public-chat");
-  await expect(use.getByTestId("publish-snippet")).toContainText(saved.publishableKey);
+  await expect(use.getByTestId("publish-snippet")).toContainText(`data-public-id="${publicId}"`);
+  await expect(use.getByTestId("publish-key")).toHaveText(saved.publishableKey);
   await expect(use.getByTestId("publish-share-link")).toContainText(`/chat/${publicId}`);
   await expect(
     page.frameLocator("[data-testid='use-dialog'] [data-testid='publish-preview']").getByTestId("chat-input"),
