@@ -1,8 +1,8 @@
-import { useEffect, useState } from "react";
 import { useStore } from "zustand";
 import { useEditor, type Editor } from "../editor/editor-context.js";
 import { createInboxStore, type InboxStore, type InboxStoreState } from "../inbox/inbox-store.js";
 import { meStore } from "../store/me-store.js";
+import { useHashRoute } from "../util/use-hash-route.js";
 
 // one per editor, made on first use: the header's badge and the Inbox page read the same store
 const stores = new WeakMap<Editor, InboxStore>();
@@ -28,18 +28,7 @@ export const INBOX_HASH = "#/inbox";
 
 /** True while the page shows the Inbox (`#/inbox`), following back/forward and links. */
 export function useInboxRoute(): boolean {
-  const read = () => window.location.hash.split("?")[0] === INBOX_HASH;
-  const [shown, setShown] = useState(read);
-  useEffect(() => {
-    const update = () => setShown(read());
-    window.addEventListener("hashchange", update);
-    window.addEventListener("popstate", update);
-    return () => {
-      window.removeEventListener("hashchange", update);
-      window.removeEventListener("popstate", update);
-    };
-  }, []);
-  return shown;
+  return useHashRoute(INBOX_HASH);
 }
 
 /**
