@@ -1,57 +1,20 @@
 import { z } from "zod";
-import {
-  CredentialName,
-  EnvName,
-  McpServerName,
-  McpToolName,
-  SIDE_EFFECTS,
-  Slug,
-  ToolName,
-} from "./names.js";
+import { EnvName, McpServerName, McpToolName, SIDE_EFFECTS, Slug, ToolName } from "./names.js";
 import { ApprovalPolicy } from "./inbox.js";
 import { PlanningHints } from "./planning-hints.js";
 import { STUCK_DEFAULTS, StuckOptions } from "./stuck.js";
+import { EMPTY_OBJECT_SCHEMA, JsonSchema, LlmConfig } from "./agent-spec-base.js";
+import { Guard } from "./guards.js";
 
-/** A JSON Schema document (an object); `validateAgentSpec` checks that args/out schemas describe objects. */
-export const JsonSchema = z.record(z.string(), z.unknown());
-export type JsonSchema = z.infer<typeof JsonSchema>;
-
-export const EMPTY_OBJECT_SCHEMA = { type: "object", properties: {} } as const;
-
-export const ReasoningEffort = z.enum(["low", "medium", "high", "auto"]);
-export type ReasoningEffort = z.infer<typeof ReasoningEffort>;
-
-export const ResponseFormat = z.enum(["json_object", "json_schema", "none"]);
-export type ResponseFormat = z.infer<typeof ResponseFormat>;
-
-/** USD per million tokens; extends the built-in price table for this model. */
-export const LlmPrice = z.strictObject({
-  inputPerMTok: z.number().nonnegative(),
-  outputPerMTok: z.number().nonnegative(),
-  reasoningPerMTok: z.number().nonnegative().optional(),
-});
-export type LlmPrice = z.infer<typeof LlmPrice>;
-
-/**
- * How to reach a model. A key is never stored: `apiKeyEnv` names the variable that holds it, or
- * `credential` names an LLM credential kept by the server (its Credentials page).
- */
-export const LlmConfig = z.strictObject({
-  provider: z.enum(["openai", "offline"]),
-  model: z.string().min(1).max(200),
-  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
-  apiKeyEnv: EnvName.optional(),
-  /** An LLM credential of the server, by name: its key, and its base URL when `baseUrl` is unset. */
-  credential: CredentialName.optional(),
-  temperature: z.number().min(0).max(2).default(0),
-  reasoningEffort: ReasoningEffort.optional(),
-  responseFormat: ResponseFormat.optional(),
-  maxTokens: z.int().positive().optional(),
-  timeoutMs: z.int().positive().optional(),
-  price: LlmPrice.optional(),
-});
-export type LlmConfig = z.infer<typeof LlmConfig>;
-export type LlmConfigInput = z.input<typeof LlmConfig>;
+export {
+  EMPTY_OBJECT_SCHEMA,
+  JsonSchema,
+  LlmConfig,
+  type LlmConfigInput,
+  LlmPrice,
+  ReasoningEffort,
+  ResponseFormat,
+} from "./agent-spec-base.js";
 
 /** A model the router may choose when `reasoningEffort` is `auto` (seed 000, open question 4). */
 export const CandidateLlm = LlmConfig.extend({
@@ -324,6 +287,8 @@ export const AgentSpec = z.strictObject({
   answerSchema: JsonSchema.optional(),
   /** How long any pause of a run waits for a person, unless the paused tool sets its own `approval`. */
   approval: ApprovalPolicy.optional(),
+  /** Checks on the query, tool results and the answer (docs/guides/guardrails.md), run in this order per stage. */
+  guards: z.array(Guard).max(100).default([]),
   tools: z.array(ToolSpec).max(500).default([]),
   edges: z.array(Edge).max(5_000).default([]),
   groups: z.array(ParallelGroup).max(500).default([]),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { GuardExpect } from "./guards.js";
 import { JsonSchema } from "./agent-spec.js";
 import { RunStatus } from "./api.js";
 import { Slug } from "./names.js";
@@ -82,6 +83,8 @@ export const TestExpect = z.strictObject({
   budget: BudgetExpect.optional(),
   /** `true`: the run must be found stuck (a `stuck_detected` event); `false`: it must not be. */
   stuck: z.boolean().optional(),
+  /** Guards that must have decided so (a `guard_verdict` event with that guard and verdict). */
+  guards: z.array(GuardExpect).max(100).optional(),
 });
 export type TestExpect = z.infer<typeof TestExpect>;
 

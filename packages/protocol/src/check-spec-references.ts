@@ -6,6 +6,7 @@ import { checkToolSchema, checkToolSpec } from "./check-tool-spec.js";
 import { formatJsonPath } from "./json-path.js";
 import { checkGroupJoin } from "./check-group-join.js";
 import { checkHintConflicts } from "./check-hint-conflicts.js";
+import { checkGuards } from "./check-guards.js";
 import { getReservedNameMessage, READ_ONLY_SIDE_EFFECTS, RESERVED_TOOL_NAMES } from "./names.js";
 import type { SpecCheckPath as Path, SpecCheckReport as Report } from "./spec-check.js";
 import type { SpecIssue, SpecIssueTarget } from "./spec-issue.js";
@@ -74,6 +75,7 @@ export function checkSpecReferences(spec: AgentSpec, indices: SourceIndices = {}
   checkLlmConfigs(spec, report, toolIndex);
   checkApprovalPolicies(spec, toolIndex, report);
   if (spec.answerSchema !== undefined) checkToolSchema(spec.answerSchema, ["answerSchema"], "answer", report);
+  checkGuards(spec, report);
 
   const requireTool = (name: string, path: Path, role: string): boolean => {
     if (tools.has(name)) return true;

@@ -3,6 +3,7 @@ import { AgentSpec, Edge, ParallelGroup, PlannerOptions, ToolSpec } from "./agen
 import type { SourceIndices } from "./check-spec-references.js";
 import { SIDE_EFFECTS, TOOL_NAME_PATTERN } from "./names.js";
 import { PlanningHints } from "./planning-hints.js";
+import { Guard } from "./guards.js";
 
 /**
  * Reads as much of a broken spec as parses, so that cross references can still be checked. Tool names
@@ -37,6 +38,8 @@ export function getBestEffortSpec(input: unknown): { spec: AgentSpec; indices: S
   });
   const hints = PlanningHints.safeParse(input.hints ?? {});
   const planner = PlannerOptions.safeParse(input.planner ?? {});
+  // Guards are checked only when every one parses: a dropped guard would shift the paths of the others.
+  const guards = Guard.array().safeParse(input.guards ?? []);
   const base = AgentSpec.parse({ version: 1, id: "best-effort", name: "best effort" });
   const spec: AgentSpec = {
     ...base,
@@ -45,6 +48,7 @@ export function getBestEffortSpec(input: unknown): { spec: AgentSpec; indices: S
     groups,
     hints: hints.success ? hints.data : base.hints,
     planner: planner.success ? planner.data : base.planner,
+    guards: guards.success ? guards.data : [],
   };
   return { spec, indices };
 }

@@ -170,6 +170,25 @@ export type { RunEventData, RunEventOf, RunEventType } from "./run-event.js";
 export { STUCK_DEFAULTS, StuckAction, StuckOptions, StuckPattern } from "./stuck.js";
 export type { StuckOptionsInput } from "./stuck.js";
 export {
+  GUARD_CHECK_KINDS,
+  GUARD_TIMEOUT_MS,
+  Guard,
+  GuardAction,
+  GuardApplied,
+  GuardCheck,
+  GuardExpect,
+  GuardFinding,
+  GuardName,
+  GuardSampleRequest,
+  GuardSampleResult,
+  GuardStage,
+  GuardVerdict,
+  PII_TYPES,
+  PiiType,
+  SCANNING_CHECK_KINDS,
+} from "./guards.js";
+export type { GuardCheckKind, GuardInput } from "./guards.js";
+export {
   addLlmCallUsage,
   applyRunSummary,
   createRunSummary,

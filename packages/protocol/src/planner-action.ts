@@ -129,6 +129,7 @@ export const PauseReason = z.enum([
   "external_event",
   "constraints_conflict",
   "stuck",
+  "guard",
 ]);
 export type PauseReason = z.infer<typeof PauseReason>;
 

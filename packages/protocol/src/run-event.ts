@@ -11,6 +11,7 @@ import { PauseEvent, ResumedEvent } from "./pause-events.js";
 import { FinalPayload, FinishReason, MergeStrategy, RunMetadata, ToolFailure } from "./planner-action.js";
 import { createRunEventEnvelope } from "./run-event-envelope.js";
 import { StuckDetectedEvent } from "./stuck.js";
+import { GuardCheckingEvent, GuardVerdictEvent } from "./guards.js";
 
 export { getResumeNote, PauseEvent, RESUME_NOTE_MAX_CHARS, ResumedEvent } from "./pause-events.js";
 
@@ -344,6 +345,8 @@ export const RunEvent = z.discriminatedUnion("type", [
   AutoSeqSkippedEvent,
   AutoSeqExecutedEvent,
   StuckDetectedEvent,
+  GuardVerdictEvent,
+  GuardCheckingEvent,
   RunFinishedEvent,
   RunFailedEvent,
   RunInterruptedEvent,
