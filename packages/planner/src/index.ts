@@ -46,6 +46,21 @@ export type {
 
 // Tools and the catalog.
 export { defineTool, ToolDefinitionError } from "./catalog/tool.js";
+export { defineGuardCheck } from "./guards/guard-types.js";
+export type {
+  GuardCheckDefinition,
+  GuardSpan,
+  ModuleCheckResult,
+  ModuleGuardCheck,
+  Scanner,
+  ScanResult,
+} from "./guards/guard-types.js";
+export { isGuardCheckDefinition, toGuardCheckMap } from "./guards/create-guard-engine.js";
+export type { GuardChecksInput } from "./guards/create-guard-engine.js";
+export { checkGuardSample } from "./guards/guard-sample.js";
+export { describeFindings, GuardEngine } from "./guards/guard-engine.js";
+export type { GuardOutcome, GuardStop, GuardVerdictData } from "./guards/guard-engine.js";
+export { judgeOffline } from "./guards/llm-judge.js";
 export type {
   ImplResolver,
   ToolDefinition,

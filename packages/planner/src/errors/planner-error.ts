@@ -28,6 +28,8 @@ export const PLANNER_ERROR_CODES = [
   "invalid_state",
   "invalid_fork",
   "subagent_paused",
+  // guards (docs/guides/guardrails.md)
+  "guard_blocked",
   "internal_error",
 ] as const;
 export type PlannerErrorCode = (typeof PLANNER_ERROR_CODES)[number];

@@ -49,5 +49,7 @@ export function describePause(pause: RunPauseFact): string {
       return `paused on conflicting planning hints${pause.detail ? `: ${pause.detail}` : ""}`;
     case "stuck":
       return `paused as stuck${at}${pause.detail ? `: ${pause.detail}` : ""}`;
+    case "guard":
+      return `paused by a guard${at}${pause.detail ? `: ${pause.detail}` : ""}`;
   }
 }

@@ -23,6 +23,8 @@ export interface LlmCallerOptions {
   nextActionSeq: () => number;
   /** toolContext strings: scrubbed from streamed text too. */
   secrets?: ReadonlySet<string>;
+  /** True when output guards check the answer: no answer text streams before they pass. */
+  holdAnswer?: boolean;
 }
 
 export interface LlmCallInput {
@@ -87,7 +89,7 @@ export class LlmCaller {
     const { llm, cancellation } = this.options;
     const actionSeq = this.options.nextActionSeq();
     const session = new LlmStreamSession(this.options.events, actionSeq, {
-      streamAnswer: input.streamAnswer !== false,
+      streamAnswer: input.streamAnswer !== false && this.options.holdAnswer !== true,
       secrets: this.options.secrets ?? NO_SECRETS,
     });
     // A child signal only when a deadline needs one: creating AbortControllers is costly per step.

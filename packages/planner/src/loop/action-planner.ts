@@ -7,6 +7,7 @@ import { compactHistory } from "./steps/history-compactor.js";
 import { interpretReply, type ArgFillRequest, type InterpretedReply } from "../actions/interpret-reply.js";
 import type { LlmMessage } from "../llm/llm-client.js";
 import type { RunContext } from "./run-context.js";
+import { deliverAnswer } from "./steps/guard-steps.js";
 import { getRejectionText, parseRejection } from "../actions/rejections.js";
 import {
   createCallInput,
@@ -274,7 +275,7 @@ function forcedFinish(
     `${rejection.node === undefined ? "" : ` (${rejection.node})`}: ${getRejectionText(rejection)} ` +
     "Please rephrase the request or give the missing details.";
   const payload = createFallbackPayload({ message, steps: run.state.steps });
-  return { kind: "outcome", outcome: run.finish("no_path", payload) };
+  return { kind: "outcome", outcome: deliverAnswer(run, "no_path", payload) };
 }
 
 function reportRejection(run: RunContext, rejection: Rejection, attemptNumber: number): void {

@@ -16,6 +16,7 @@ import { createWriteTodosTool } from "../todos/write-todos-tool.js";
 import { defaultApprovalGate } from "../tools/approval-gate.js";
 import { abortableSleep } from "../util/abortable-sleep.js";
 import { formatIssues } from "../util/format-issues.js";
+import { createGuardEngine } from "../guards/create-guard-engine.js";
 
 /** Validates options, resolves hints and builds the prompt: the per-planner work, done once. */
 export function createPlannerConfig(init: ReactPlannerInit): PlannerConfig {
@@ -68,7 +69,14 @@ export function createPlannerConfig(init: ReactPlannerInit): PlannerConfig {
     ...(writeTodosTool === undefined ? {} : { writeTodosTool }),
     ...optionalFields(init),
   };
-  return config;
+  const guards = createGuardEngine({
+    guards: init.guards,
+    agentLlm: init.llm,
+    ...(init.guardChecks === undefined ? {} : { guardChecks: init.guardChecks }),
+    ...(init.createGuardJudge === undefined ? {} : { createJudge: init.createGuardJudge }),
+    clock: config.clock,
+  });
+  return guards === undefined ? config : { ...config, guards };
 }
 
 function optionalFields(init: ReactPlannerInit): Partial<PlannerConfig> {

@@ -26,7 +26,7 @@ export type Decision =
     }
   /** Repairs ran out: the refused action is recorded as a failed step so that the LLM sees why. */
   | { kind: "refused"; action: PlannerAction; source: ActionSource; failure: ToolFailure }
-  | { kind: "outcome"; outcome: PlannerOutcome }
+  | { kind: "outcome"; outcome: PlannerOutcome | Promise<PlannerOutcome> }
   /** The run must wait for a person (hints conflict, approval): the loop saves state and pauses. */
   | {
       kind: "pause";

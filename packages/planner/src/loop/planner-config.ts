@@ -1,5 +1,7 @@
 import type {
   Edge,
+  GuardCheck,
+  GuardInput,
   JsonSchema,
   ParallelGroup,
   PlannerOptions,
@@ -20,6 +22,8 @@ import type { TaskTimers } from "../tasks/task-types.js";
 import type { ApprovalGate } from "../tools/approval-gate.js";
 import type { Sleep } from "../util/abortable-sleep.js";
 import type { PlannerViewTool } from "../run/planner-view.js";
+import type { GuardEngine } from "../guards/guard-engine.js";
+import type { GuardChecksInput } from "../guards/create-guard-engine.js";
 
 /** A model the reasoning router may pick (`reasoningEffort: "auto"`, the spec's `candidateLlms`). */
 export interface CandidateLlm {
@@ -76,6 +80,12 @@ export interface ReactPlannerInit {
   previewChars?: number;
   /** The answer's JSON Schema (an object schema): every run's answer is then an object valid against it. */
   answerSchema?: JsonSchema;
+  /** Checks on the query, tool results and the answer (docs/guides/guardrails.md). */
+  guards?: readonly GuardInput[];
+  /** The functions `module` checks name (`defineGuardCheck`). */
+  guardChecks?: GuardChecksInput;
+  /** The model of an `llm` check that names its own (`check.llm`); without it, such a check errors. */
+  createGuardJudge?: (check: Extract<GuardCheck, { kind: "llm" }>) => LlmClient | undefined;
 }
 
 /** Everything a run reads from its planner, computed once at construction. Never mutated. */
@@ -116,4 +126,6 @@ export interface PlannerConfig {
   readonly agentVersion?: number;
   readonly previewChars: number;
   readonly answerSchema?: JsonSchema;
+  /** The agent's guards, when it has some. */
+  readonly guards?: GuardEngine;
 }

@@ -27,7 +27,13 @@ import { pauseForConflicts, pauseRun } from "./steps/run-pause.js";
 import { RunEventEmitter } from "../run/run-event-emitter.js";
 import { routeRun } from "./run-routing.js";
 import type { RunState, TrajectoryStep } from "../run/run-state.js";
-import { createInitialState, createRunLlmCaller, getPlannerView, getRunStartedData } from "./run-setup.js";
+import {
+  createInitialState,
+  createRunLlmCaller,
+  emitActionEvent,
+  getPlannerView,
+  getRunStartedData,
+} from "./run-setup.js";
 import type { RunContext } from "./run-context.js";
 import { getForkConfig } from "./steps/fork-config.js";
 import { RunTasks } from "./steps/run-tasks.js";
@@ -37,7 +43,7 @@ import type { TaskHost } from "../run/task-host.js";
 import type { ForkedRun } from "./steps/task-jobs.js";
 import type { PlannerFinish, PlannerOutcome, PlannerPause, RunOptions } from "../run/run-types.js";
 import { collectSecretStrings, scrubSecrets } from "../secrets/secret-scrubber.js";
-import { decideQueued, dispatchAction } from "./step-runner.js";
+import { dispatchAction, takeQueued } from "./step-runner.js";
 import { drainTaskResults } from "./steps/task-results.js";
 import type { ToolRuntime } from "../tools/tool-runtime.js";
 import { createUserMessage, TrajectoryMessages } from "../trajectory/trajectory-messages.js";
@@ -46,6 +52,8 @@ import { applyNonPlannerIteration } from "../todos/write-todos.js";
 import { getInFlightAction } from "./steps/get-in-flight-action.js";
 import { getRunSystemPrompt } from "../answer/answer-schema.js";
 import { createRunCheckpoint, type CheckpointSink, type InFlightAction } from "../run/run-checkpoint.js";
+import type { GuardOutcome } from "../guards/guard-engine.js";
+import { applyInputGuards } from "./steps/guard-steps.js";
 
 /** A new run starts from a query; a resumed one from its saved state. */
 export type RunStart = { query: string } | { state: RunState };
@@ -142,13 +150,18 @@ export class PlannerRun implements RunContext {
     if (this.state.route !== undefined) this.applyRoute();
   }
 
-  /** The loop of a new run. Resolves with a finish or a pause; rejects (after `run_failed`) on bugs. */
-  execute(): Promise<PlannerOutcome> {
+  /**
+   * The loop of a new run. Resolves with a finish or a pause; rejects (after `run_failed`) on bugs.
+   * `inputGuards`: what the input guards decided on the query (`ReactPlanner.run`), applied first.
+   */
+  execute(inputGuards?: GuardOutcome): Promise<PlannerOutcome> {
     this.events.emit("run_started", getRunStartedData(this));
-    return this.loop(() =>
-      this.config.hintConflicts.length > 0 && this.state.conflictsAcknowledged !== true
-        ? pauseForConflicts(this)
-        : undefined,
+    return this.loop(
+      () =>
+        (inputGuards === undefined ? undefined : applyInputGuards(this, inputGuards)) ??
+        (this.config.hintConflicts.length > 0 && this.state.conflictsAcknowledged !== true
+          ? pauseForConflicts(this)
+          : undefined),
     );
   }
 
@@ -173,7 +186,7 @@ export class PlannerRun implements RunContext {
           if (held !== undefined) return held;
         }
         if (this.config.autoSeq !== undefined) runAutoSeqDetection(this);
-        const decision = this.takeQueued() ?? (await planWithLlm(this));
+        const decision = takeQueued(this) ?? (await planWithLlm(this));
         if (decision.kind === "action" && decision.checked.kind !== "final") {
           const inFlight = getInFlightAction(decision);
           const stored = this.saveCheckpoint(inFlight);
@@ -215,15 +228,6 @@ export class PlannerRun implements RunContext {
     } catch {
       return undefined;
     }
-  }
-
-  private takeQueued(): Decision | undefined {
-    while (this.state.pendingActions.length > 0) {
-      const queued = this.state.pendingActions.shift();
-      const decision = queued === undefined ? undefined : decideQueued(this, queued);
-      if (decision !== undefined) return decision;
-    }
-    return undefined;
   }
 
   /** Runs a decision; not `async`, so that the loop awaits only what really waits (see `loop`). */
@@ -284,13 +288,7 @@ export class PlannerRun implements RunContext {
   }
 
   emitAction(action: PlannerAction, source: ActionSource, actionSeq: number): void {
-    if (!this.events.enabled) return this.events.skip();
-    this.events.emit("action", {
-      next_node: action.next_node,
-      args: this.events.preview(action.args),
-      source,
-      action_seq: actionSeq,
-    });
+    emitActionEvent(this, { action, source, actionSeq });
   }
 
   /** Appends a step to the trajectory and the messages (see `TrajectoryRecorder`). */

@@ -16,6 +16,7 @@ import {
 } from "./task-run.js";
 import type {
   PlannerFinish,
+  PlannerOutcome,
   PlannerPause,
   RecoverOptions,
   ResumeOptions,
@@ -28,6 +29,7 @@ import { getRecordedSteps } from "../replay/rebuild-run-state.js";
 import type { CallRecord } from "../run/call-record.js";
 import { forkRun, type ForkInput } from "./steps/fork-run.js";
 import type { ImplResolver, ToolDefinition } from "../catalog/tool.js";
+import type { GuardEngine, GuardOutcome } from "../guards/guard-engine.js";
 
 /** Makes the client of an `LlmConfig` (e.g. `(config) => createLlmClient(config, {env})`). */
 export type LlmClientFactory = (config: LlmConfig) => LlmClient;
@@ -97,6 +99,10 @@ export class ReactPlanner {
     if (rest.reasoningEffort === undefined && parsed.llm.reasoningEffort !== undefined) {
       init.reasoningEffort = parsed.llm.reasoningEffort;
     }
+    if (rest.guards === undefined && parsed.guards.length > 0) init.guards = parsed.guards;
+    if (rest.createGuardJudge === undefined && createLlmClient !== undefined) {
+      init.createGuardJudge = (check) => (check.llm === undefined ? undefined : createLlmClient(check.llm));
+    }
     if (rest.answerSchema === undefined && parsed.answerSchema !== undefined) {
       init.answerSchema = parsed.answerSchema;
     }
@@ -118,7 +124,32 @@ export class ReactPlanner {
 
   /** Runs `query` to a finish or a pause. Events go to `onEvent`; `signal` cancels. */
   run(query: string, options: RunOptions = {}): Promise<PlannerFinish | PlannerPause> {
-    return new PlannerRun(this.config, { query }, options).execute();
+    const guards = this.config.guards;
+    if (guards === undefined || !guards.has("input")) {
+      return new PlannerRun(this.config, { query }, options).execute();
+    }
+    return this.runGuarded(guards, query, options);
+  }
+
+  /**
+   * Input guards check the query before the run exists (docs/guides/guardrails.md), so that a masked query
+   * is the only one its events, messages and saved state ever hold; the run then applies their decision.
+   */
+  private async runGuarded(guards: GuardEngine, query: string, options: RunOptions): Promise<PlannerOutcome> {
+    let outcome: GuardOutcome;
+    try {
+      outcome = await guards.apply(
+        "input",
+        query,
+        options.signal === undefined ? {} : { signal: options.signal },
+      );
+    } catch (error) {
+      // Cancelled while checking: the run starts and ends as cancelled, like any cancelled run.
+      if (options.signal?.aborted === true) return new PlannerRun(this.config, { query }, options).execute();
+      throw error;
+    }
+    const checked = typeof outcome.value === "string" ? outcome.value : JSON.stringify(outcome.value);
+    return new PlannerRun(this.config, { query: checked }, options).execute(outcome);
   }
 
   /**

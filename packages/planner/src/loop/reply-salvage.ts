@@ -13,6 +13,7 @@ import { createSalvageNote, type SalvageNote } from "../actions/salvage-rules.js
 import type { Decision } from "./decision.js";
 import { createFallbackPayload } from "../run/final-payload.js";
 import type { RunContext } from "./run-context.js";
+import { deliverAnswer } from "./steps/guard-steps.js";
 import { reportSalvages } from "./salvage-report.js";
 
 type FinalCheck = Extract<CheckedAction, { kind: "final" }>;
@@ -151,7 +152,7 @@ export function askForFields(
       `To call ${tool} I need ${fields}, which I could not work out. Please give ${missing.length === 1 ? "it" : "them"} ` +
       "and ask again.";
     const payload = createFallbackPayload({ message, steps: run.state.steps });
-    return { kind: "outcome", outcome: run.finish("no_path", payload) };
+    return { kind: "outcome", outcome: deliverAnswer(run, "no_path", payload) };
   }
   return {
     kind: "pause",

@@ -1,4 +1,4 @@
-import type { RunEventData } from "@waddle/protocol";
+import type { ActionSource, PlannerAction, RunEventData } from "@waddle/protocol";
 import type { LlmClient } from "../llm/llm-client.js";
 import { LlmCaller } from "../llm/llm-caller.js";
 import type { PlannerConfig } from "./planner-config.js";
@@ -47,6 +47,7 @@ export function createRunLlmCaller(run: RunContext, llm: LlmClient): LlmCaller {
     ...(config.priceTable === undefined ? {} : { priceTable: config.priceTable }),
     nextActionSeq: () => state.actionSeq++,
     secrets: run.secrets,
+    holdAnswer: config.guards?.has("output") === true,
   });
 }
 
@@ -82,4 +83,23 @@ export function getPlannerView(run: RunContext, lastError?: { code: string; mess
   if (state.contextMeta !== undefined) view.context = state.contextMeta;
   if (state.answerSchema !== undefined) view.answerSchema = state.answerSchema;
   return view;
+}
+
+/** What an answer's `action` event shows while output guards check it. */
+const HELD_ANSWER = "(held until the answer's guards pass)";
+
+/** The `action` event; an answer that output guards check shows nowhere before they pass, not even here. */
+export function emitActionEvent(
+  run: RunContext,
+  input: { action: PlannerAction; source: ActionSource; actionSeq: number },
+): void {
+  const { action, source, actionSeq } = input;
+  if (!run.events.enabled) return run.events.skip();
+  const held = action.next_node === "final_response" && run.config.guards?.has("output") === true;
+  run.events.emit("action", {
+    next_node: action.next_node,
+    args: held ? { answer: HELD_ANSWER } : run.events.preview(action.args),
+    source,
+    action_seq: actionSeq,
+  });
 }

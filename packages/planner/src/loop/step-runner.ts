@@ -10,6 +10,17 @@ import { emitReasoning, runTool } from "./tool-step.js";
 import { afterToolStep } from "./steps/stuck-step.js";
 import { checkToolBudgets } from "./budgets/budget-checks.js";
 import { finishWithStructuredAnswer } from "./steps/answer-schema-step.js";
+import { deliverAnswer } from "./steps/guard-steps.js";
+
+/** The next queued action that still passes its checks (those that fail are dropped). */
+export function takeQueued(run: RunContext): Decision | undefined {
+  while (run.state.pendingActions.length > 0) {
+    const queued = run.state.pendingActions.shift();
+    const decision = queued === undefined ? undefined : decideQueued(run, queued);
+    if (decision !== undefined) return decision;
+  }
+  return undefined;
+}
 
 /**
  * A queued action (auto-seq, resume) goes through the same checks as an LLM action (hard hints, schemas)
@@ -72,7 +83,7 @@ export function dispatchAction(
 function finishWithAnswer(
   run: RunContext,
   checked: Extract<CheckedAction, { kind: "final" }>,
-): PlannerOutcome {
+): PlannerOutcome | Promise<PlannerOutcome> {
   const written = checked.args.answer ?? checked.args.raw_answer;
   if (written !== undefined && written.trim().length > 0) {
     const payload = createFinalPayload(checked.args, "", checked.invalid);
@@ -82,7 +93,7 @@ function finishWithAnswer(
       payload.salvaged = { ...checked.salvaged };
       payload.requires_followup = true;
     }
-    return run.finish("answer_complete", payload);
+    return deliverAnswer(run, "answer_complete", payload);
   }
   // docs/empty-final-answer.md: no answer even after the repair asked for one; keep what the run found.
   const digest = getLastResultDigest(run.state.steps);
@@ -90,7 +101,7 @@ function finishWithAnswer(
     digest === undefined
       ? "The model finished without an answer."
       : `The model finished without writing an answer. Latest result: ${digest}`;
-  return run.finish("answer_complete", {
+  return deliverAnswer(run, "answer_complete", {
     ...createFinalPayload(checked.args, fallback, checked.invalid),
     requires_followup: true,
   });

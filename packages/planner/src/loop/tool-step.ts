@@ -15,6 +15,7 @@ import type { ToolCall, ToolCallResult } from "../tools/tool-runtime.js";
 import { isToolPauseSignal } from "../tools/tool-pause-signal.js";
 import { createFailure } from "../run/run-state.js";
 import { checkToolBudgets } from "./budgets/budget-checks.js";
+import { holdToolResult } from "./steps/guard-steps.js";
 
 type ToolCheck = Extract<CheckedAction, { kind: "tool" }>;
 
@@ -160,7 +161,7 @@ function failUnpaused(
   run: RunContext,
   started: StartedTool,
   signal: { reason: string; payload: Record<string, unknown> },
-): PlannerOutcome | undefined {
+): PlannerOutcome | undefined | Promise<PlannerOutcome> {
   const { tool, args, step } = started;
   const asked = typeof signal.payload.message === "string" ? `: ${signal.payload.message}` : "";
   const failure = createFailure({
@@ -180,17 +181,28 @@ function failUnpaused(
   return finishTool(run, started, { ok: false, failure, durationMs, endedAt, attempts: 1, cancelled: false });
 }
 
-/** Records the step and its `[Obs]`; a cancelled call finishes the run. */
+/** Records the step and its `[Obs]`; a cancelled call finishes the run; a held result pauses it. */
 function finishTool(
   run: RunContext,
   started: StartedTool,
   result: ToolCallResult,
-): PlannerOutcome | undefined {
+): PlannerOutcome | undefined | Promise<PlannerOutcome> {
   const { tool, args, source, reply, startedAt, remarks } = started;
   const { endedAt } = result;
   run.state.hops += 1;
   run.state.usage.costUsd += tool.costUsd ?? 0;
   const action: PlannerAction = { next_node: tool.name, args };
+  if (result.ok && result.held !== undefined) {
+    const hold = {
+      stage: "tool_result" as const,
+      action,
+      source,
+      observation: result.observation,
+      startedAt,
+      endedAt,
+    };
+    return holdToolResult(run, result.held, reply === undefined ? hold : { ...hold, reply });
+  }
   if (result.ok) {
     run.recordStep({ action, source, observation: result.observation, startedAt, endedAt, reply, remarks });
   } else run.recordStep({ action, source, failure: result.failure, startedAt, endedAt, reply, remarks });

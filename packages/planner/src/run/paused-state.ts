@@ -20,6 +20,8 @@ export const PAUSE_KINDS = [
   "arg_input",
   /** A run repeating itself (the stuck-run breaker's `pause`): approve lets it go on, reject ends it. */
   "stuck",
+  /** A guard that asks a person (`action: "pause"`): approve lets the held query, result or answer go on. */
+  "guard",
 ] as const;
 export type PauseKind = (typeof PAUSE_KINDS)[number];
 

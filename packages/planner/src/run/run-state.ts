@@ -1,4 +1,12 @@
-import type { ActionSource, JsonSchema, PlannerAction, ReasoningEffort, ToolFailure } from "@waddle/protocol";
+import type {
+  ActionSource,
+  FinalPayload,
+  FinishReason,
+  JsonSchema,
+  PlannerAction,
+  ReasoningEffort,
+  ToolFailure,
+} from "@waddle/protocol";
 import type { PlannerViewStep } from "./planner-view.js";
 import type { TrajectorySummary } from "./trajectory-summary.js";
 import type { PendingMerge } from "./pending-merge.js";
@@ -131,7 +139,23 @@ export interface RunState {
   autoSeqLast?: { tool: string; fingerprint: string };
   /** The stuck-run breaker's place (docs/guides/stuck-runs.md): steps before `since` no longer count. */
   stuck?: { since: number; nudged?: true };
+  /** What a guard's pause holds back until a person decides (docs/guides/guardrails.md). */
+  guardHold?: GuardHold;
 }
+
+/** A query, a tool result or an answer a guard holds for a person; kept in the paused state only. */
+export type GuardHold =
+  | { stage: "input" }
+  | {
+      stage: "tool_result";
+      action: PlannerAction;
+      source: ActionSource;
+      observation: unknown;
+      startedAt: number;
+      endedAt: number;
+      reply?: string;
+    }
+  | { stage: "output"; reason: FinishReason; payload: FinalPayload };
 
 export function createRunState(input: {
   runId: string;

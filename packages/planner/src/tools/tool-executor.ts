@@ -5,6 +5,8 @@ import { scrubSecrets } from "../secrets/secret-scrubber.js";
 import { CANCELLED_SUGGESTION, runAttempt, type AttemptOutcome } from "./tool-attempt.js";
 import type { ServedToolCall } from "../run/call-record.js";
 import type { ToolCall, ToolCallResult, ToolRuntime } from "./tool-runtime.js";
+import type { GuardEngine } from "../guards/guard-engine.js";
+import { getHeldPreview, getResultGuards, guardToolResult } from "./guarded-result.js";
 
 /**
  * Runs one tool call under its retry policy: exponential backoff with jitter between attempts, a timeout
@@ -36,13 +38,48 @@ export function executeToolCall(
 function succeeded(
   runtime: ToolRuntime,
   input: { call: ToolCall; outcome: Extract<AttemptOutcome, { ok: true }>; started: number; attempt: number },
-): ToolCallResult {
+): ToolCallResult | Promise<ToolCallResult> {
   const { observation } = input.outcome;
   const endedAt = runtime.clock();
   const durationMs = Math.max(0, endedAt - input.started);
+  const ended = { observation, durationMs, endedAt, attempts: input.attempt };
+  const guards = getResultGuards(runtime, input.call);
+  if (guards !== undefined) return guardedEnd(runtime, guards, { call: input.call, ...ended });
   emitEnd(runtime, input.call, { observation, durationMs, ts: endedAt });
   recordCall(runtime, input.call, observation);
-  return { ok: true, observation, durationMs, endedAt, attempts: input.attempt };
+  return { ok: true, ...ended };
+}
+
+/**
+ * A result the guards see before anything else does: `tool_end` shows what they let through (masked, or
+ * only that it is held), the record keeps the same, and a blocked result ends as `tool_error`.
+ */
+async function guardedEnd(
+  runtime: ToolRuntime,
+  guards: GuardEngine,
+  input: {
+    call: ToolCall;
+    observation: unknown;
+    durationMs: number;
+    endedAt: number;
+    attempts: number;
+    cached?: boolean;
+  },
+): Promise<ToolCallResult> {
+  const { call, durationMs, endedAt, attempts } = input;
+  const guarded = await guardToolResult(runtime, guards, input);
+  if (guarded.kind === "blocked") {
+    emitError(runtime, call, { failure: guarded.result.failure, durationMs, ts: endedAt });
+    return guarded.result;
+  }
+  const cached = input.cached === true;
+  if (guarded.kind === "held") {
+    emitEnd(runtime, call, { observation: getHeldPreview(guarded.held), durationMs, ts: endedAt, cached });
+    return { ok: true, observation: guarded.observation, durationMs, endedAt, attempts, held: guarded.held };
+  }
+  emitEnd(runtime, call, { observation: guarded.observation, durationMs, ts: endedAt, cached });
+  recordCall(runtime, call, guarded.observation);
+  return { ok: true, observation: guarded.observation, durationMs, endedAt, attempts };
 }
 
 function recordCall(runtime: ToolRuntime, call: ToolCall, observation: unknown): void {
@@ -74,11 +111,17 @@ function getServedCall(runtime: ToolRuntime, call: ToolCall): ServedToolCall | u
 function servedFromRecord(
   runtime: ToolRuntime,
   input: { call: ToolCall; started: number; served: { observation: unknown; edited?: boolean } },
-): ToolCallResult {
+): ToolCallResult | Promise<ToolCallResult> {
   const { call, started } = input;
   const { observation } = input.served;
   const edited = input.served.edited === true;
   emitStart(runtime, call, { attempt: 1, ts: started, cached: !edited, edited });
+  // A served result is checked like a live one: a test case's mock meets the same guards.
+  const guards = getResultGuards(runtime, call);
+  if (guards !== undefined) {
+    const ended = { observation, durationMs: 0, endedAt: started, attempts: 1, cached: !edited };
+    return guardedEnd(runtime, guards, { call, ...ended });
+  }
   emitEnd(runtime, call, { observation, durationMs: 0, ts: started, cached: !edited, edited });
   // A served call is part of this run's record too: a fork of this run may reuse it.
   if (!edited) recordCall(runtime, call, observation);
@@ -125,7 +168,7 @@ async function settleAttempts(
       emitStart(runtime, call, { attempt, ts: runtime.clock() });
       outcome = await runAttempt(runtime, call, attempt);
     }
-    if (outcome.ok) return succeeded(runtime, { call, outcome, started, attempt });
+    if (outcome.ok) return await succeeded(runtime, { call, outcome, started, attempt });
     const cancelled = runtime.cancellation.aborted;
     const retryDelay = cancelled || !outcome.retryable ? undefined : nextDelay(runtime, policy, attempt);
     if (retryDelay !== undefined) {

@@ -6,6 +6,7 @@ import type { RunCalls } from "../run/call-record.js";
 import type { RunEventEmitter } from "../run/run-event-emitter.js";
 import type { Sleep } from "../util/abortable-sleep.js";
 import type { Cancellation } from "../util/cancellation.js";
+import type { GuardEngine, GuardStop } from "../guards/guard-engine.js";
 
 /** What the executor needs from the run: no planner internals, so that it can be tested on its own. */
 export interface ToolRuntime {
@@ -27,6 +28,8 @@ export interface ToolRuntime {
   reportUsage(report: ToolUsageReport, step: number): void;
   /** Where successful calls are recorded, and what serves calls from an earlier run's record (forks). */
   calls?: Pick<RunCalls, "record" | "replay">;
+  /** The agent's guards, when some check tool results (docs/guides/guardrails.md). */
+  guards?: GuardEngine;
 }
 
 export interface ToolCall {
@@ -48,7 +51,15 @@ export interface ToolCall {
 
 /** How a call ended; `endedAt` is the clock reading its `durationMs` and its last event used. */
 export type ToolCallResult =
-  | { ok: true; observation: unknown; durationMs: number; endedAt: number; attempts: number }
+  | {
+      ok: true;
+      observation: unknown;
+      durationMs: number;
+      endedAt: number;
+      attempts: number;
+      /** A guard holds this result for a person (`action: "pause"`): the model does not see it yet. */
+      held?: GuardStop;
+    }
   | {
       ok: false;
       failure: ToolFailure;

@@ -1,7 +1,8 @@
 import type { FinishReason, PlannerAction } from "@waddle/protocol";
 import { INFERRED_ANSWER_RULES, readAnswerReply } from "../../actions/read-answer-reply.js";
 import { createFallbackPayload, createFinalPayload, markModelSources } from "../../run/final-payload.js";
-import type { PlannerFinish } from "../../run/run-types.js";
+import type { PlannerOutcome } from "../../run/run-types.js";
+import { deliverAnswer } from "../steps/guard-steps.js";
 import type { ConstraintName, RunContext } from "../run-context.js";
 import { reportSalvages } from "../salvage-report.js";
 import { ANSWER_TURN_MIN_MS } from "./deadline.js";
@@ -15,12 +16,12 @@ import { ANSWER_TURN_MIN_MS } from "./deadline.js";
 export async function finishWithAnswerTurn(
   run: RunContext,
   input: { constraint: ConstraintName | undefined; message: string; reason: FinishReason; hint?: string },
-): Promise<PlannerFinish> {
+): Promise<PlannerOutcome> {
   const { constraint, message, reason } = input;
   // A stuck run has no budget behind it: its own event (`stuck_detected`) says why it ends.
   if (constraint !== undefined)
     run.events.emit("constraint_violation", { constraint, message, enforced: "finished" });
-  const canned = () => run.finish(reason, createFallbackPayload({ message, steps: run.state.steps }));
+  const canned = () => deliverAnswer(run, reason, createFallbackPayload({ message, steps: run.state.steps }));
   const deadlineAt = run.state.deadlineAt;
   const left = deadlineAt === undefined ? undefined : deadlineAt - run.config.clock();
   if (left !== undefined && left < ANSWER_TURN_MIN_MS) return canned();
@@ -72,5 +73,5 @@ export async function finishWithAnswerTurn(
   }
   if (read.note !== undefined && INFERRED_ANSWER_RULES.has(read.note.rule))
     payload.salvaged = { ...read.note };
-  return run.finish(reason, payload);
+  return deliverAnswer(run, reason, payload);
 }

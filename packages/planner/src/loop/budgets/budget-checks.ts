@@ -2,8 +2,9 @@
 // after a planning call. The deadline, the hop budget and maxIters end the run with an answer turn; the cost
 // ceiling and the token budget end it at once, as one more call is what they forbid.
 import { createFallbackPayload } from "../../run/final-payload.js";
-import type { PlannerFinish, PlannerOutcome } from "../../run/run-types.js";
+import type { PlannerOutcome } from "../../run/run-types.js";
 import type { ConstraintName, RunContext } from "../run-context.js";
+import { deliverAnswer } from "../steps/guard-steps.js";
 import { finishWithAnswerTurn } from "./budget-answer.js";
 import { getDeadlineMessage, isPastDeadline } from "./deadline.js";
 
@@ -47,7 +48,7 @@ export function getHopsLeft(run: Pick<RunContext, "config" | "state">): number {
 }
 
 /** The token budget: the next prompt must fit (history compaction runs first, docs/summarization.md). */
-export function checkPromptBudget(run: RunContext): PlannerFinish | undefined {
+export function checkPromptBudget(run: RunContext): PlannerOutcome | Promise<PlannerOutcome> | undefined {
   const budget = run.config.options.tokenBudget;
   const tokens = run.messages.estimatedTokens;
   if (budget === undefined || tokens <= budget) return undefined;
@@ -59,7 +60,7 @@ export function checkPromptBudget(run: RunContext): PlannerFinish | undefined {
  * The cost ceiling after a planning call: reached, the run ends. The caller skips this for a
  * `final_response`, which is already paid for.
  */
-export function checkCostAfterCall(run: RunContext): PlannerFinish | undefined {
+export function checkCostAfterCall(run: RunContext): PlannerOutcome | Promise<PlannerOutcome> | undefined {
   const max = run.config.hints.maxCostUsd;
   const spent = run.state.usage.costUsd;
   if (max === undefined || spent < max) return undefined;
@@ -68,13 +69,17 @@ export function checkCostAfterCall(run: RunContext): PlannerFinish | undefined {
 }
 
 /** The deadline stops the work: the answer turn, if there is still time for it. */
-export function finishAtDeadline(run: RunContext): Promise<PlannerFinish> {
+export function finishAtDeadline(run: RunContext): Promise<PlannerOutcome> {
   const message = getDeadlineMessage(run);
   return finishWithAnswerTurn(run, { constraint: "deadline", message, reason: "budget_exhausted" });
 }
 
 /** A budget that forbids even the answer turn: `budget_exhausted` with the canned message and latest result. */
-function finishByConstraint(run: RunContext, constraint: ConstraintName, message: string): PlannerFinish {
+function finishByConstraint(
+  run: RunContext,
+  constraint: ConstraintName,
+  message: string,
+): PlannerOutcome | Promise<PlannerOutcome> {
   run.events.emit("constraint_violation", { constraint, message, enforced: "finished" });
-  return run.finish("budget_exhausted", createFallbackPayload({ message, steps: run.state.steps }));
+  return deliverAnswer(run, "budget_exhausted", createFallbackPayload({ message, steps: run.state.steps }));
 }

@@ -8,6 +8,7 @@ import type { PlannerOutcome } from "../../run/run-types.js";
 import { truncateText } from "../../util/create-preview.js";
 import type { ActionDecision } from "../decision.js";
 import type { RunContext } from "../run-context.js";
+import { deliverAnswer } from "./guard-steps.js";
 
 /** The last reply kept in an `answer_schema_failed` failure, at most this long. */
 const LAST_REPLY_CHARS = 4_000;
@@ -22,7 +23,7 @@ const LAST_REPLY_CHARS = 4_000;
 export function finishWithStructuredAnswer(
   run: RunContext,
   input: { decision: ActionDecision; checked: Extract<CheckedAction, { kind: "final" }>; schema: JsonSchema },
-): PlannerOutcome | undefined {
+): PlannerOutcome | Promise<PlannerOutcome> | undefined {
   const { decision, checked, schema } = input;
   const written = checked.args.answer ?? checked.args.raw_answer ?? "";
   const check = checkStructuredAnswer(schema, written);
@@ -31,7 +32,7 @@ export function finishWithStructuredAnswer(
     payload.data = check.data;
     if (payload.sources.length > 0) payload.sources = markModelSources(payload.sources, run.state.steps);
     if (checked.salvaged !== undefined) payload.salvaged = { ...checked.salvaged };
-    return run.finish("answer_complete", payload);
+    return deliverAnswer(run, "answer_complete", payload);
   }
   const refused = run.state.answerRepairs ?? 0;
   const message = getAnswerRepairMessage(check.errors);

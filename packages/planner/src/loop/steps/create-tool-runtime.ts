@@ -37,6 +37,7 @@ export function createToolRuntime(input: {
   // Tools stop short of the deadline by the answer turn's reserve (docs/budgets.md).
   const workUntil = getWorkDeadlineAt({ config, state });
   if (workUntil !== undefined) runtime.deadlineAt = workUntil;
+  if (config.guards?.has("tool_result") === true) runtime.guards = config.guards;
   return runtime;
 }
 

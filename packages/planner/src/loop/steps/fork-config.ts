@@ -28,12 +28,15 @@ export function getForkConfig(parent: PlannerConfig): PlannerConfig {
     autoSeq: { ...parent.options.autoSeq, ...tasks.autoSeq },
     tasks: { ...tasks, enabled: false },
   };
-  const { autoSeq: _parentAutoSeq, ...rest } = parent;
+  const { autoSeq: _parentAutoSeq, guards: parentGuards, ...rest } = parent;
+  // A subagent's query comes from the model and its answer goes back to the run: only tool results are guarded.
+  const guards = parentGuards?.only(["tool_result"]);
   const fork: PlannerConfig = {
     ...rest,
     options,
     systemPrompt: buildSystemPrompt({ catalog: parent.catalog, hints: parent.hints, options }),
     stateStore: DISCARDING_STORE,
+    ...(guards === undefined ? {} : { guards }),
     ...(options.autoSeq.enabled ? { autoSeq: parent.autoSeq ?? createAutoSeqSetup(parent.catalog) } : {}),
   };
   forks.set(parent, fork);

@@ -12,6 +12,7 @@ import { settleHeldMerge } from "./task-results.js";
 import { parseTaskAction } from "../../tasks/task-spawn.js";
 import { isPlannerError } from "../../errors/planner-error.js";
 import { finishStuckRejected } from "./stuck-step.js";
+import { deliverAnswer, resumeGuardHold } from "./guard-steps.js";
 
 const EDITABLE = new Set<PauseRecord["kind"]>(["tool_approval", "tool_pause", "task_spawn", "arg_input"]);
 
@@ -112,7 +113,7 @@ export function applyResumeDecision(input: {
   paused: PauseRecord;
   options: ResumeOptions;
   edited: PlannerAction | undefined;
-}): PlannerOutcome | undefined {
+}): PlannerOutcome | Promise<PlannerOutcome> | undefined {
   const { run, paused, options, edited } = input;
   const { state } = run;
   const reject = options.decision === "reject";
@@ -149,7 +150,7 @@ export function applyResumeDecision(input: {
     case "constraints": {
       if (reject) {
         const message = "A person chose not to continue past the conflicting planning hints.";
-        return run.finish("no_path", createFallbackPayload({ message, steps: state.steps }));
+        return deliverAnswer(run, "no_path", createFallbackPayload({ message, steps: state.steps }));
       }
       state.conflictsAcknowledged = true;
       if (options.userInput !== undefined) recordUserInput(run, options.userInput);
@@ -161,6 +162,8 @@ export function applyResumeDecision(input: {
     }
     case "stuck":
       return reject ? finishStuckRejected(run, options.userInput?.trim() || undefined) : undefined;
+    case "guard":
+      return resumeGuardHold(run, reject, options.userInput?.trim() || undefined);
     case "arg_input": {
       const action = paused.action;
       if (action === undefined) return undefined;

@@ -4,6 +4,7 @@ import { createFallbackPayload } from "../../run/final-payload.js";
 import type { PlannerOutcome } from "../../run/run-types.js";
 import { finishWithAnswerTurn } from "../budgets/budget-answer.js";
 import type { RunContext } from "../run-context.js";
+import { deliverAnswer } from "./guard-steps.js";
 
 /**
  * The stuck-run breaker (docs/guides/stuck-runs.md), after each step: when the newest step completes a
@@ -83,8 +84,11 @@ export function getNudgeText(finding: StuckFinding): string {
 }
 
 /** A person stopped a run paused as stuck: it finishes with what it found (`stuck`, never empty). */
-export function finishStuckRejected(run: RunContext, note: string | undefined): PlannerOutcome {
+export function finishStuckRejected(
+  run: RunContext,
+  note: string | undefined,
+): PlannerOutcome | Promise<PlannerOutcome> {
   const why = note === undefined ? "" : ` (${note})`;
   const message = `A person stopped the run after it was found going in circles${why}.`;
-  return run.finish("stuck", createFallbackPayload({ message, steps: run.state.steps }));
+  return deliverAnswer(run, "stuck", createFallbackPayload({ message, steps: run.state.steps }));
 }
