@@ -7,6 +7,9 @@ import { formatIssues } from "../util/format-issues.js";
 export type StructuredAnswerCheck =
   { ok: true; data: Record<string, unknown>; text: string } | { ok: false; errors: string[] };
 
+/** The last reply kept in an `answer_schema_failed` failure, at most this long. */
+export const LAST_REPLY_CHARS = 4_000;
+
 type Validator = z.ZodType;
 const validators = new WeakMap<JsonSchema, Validator>();
 

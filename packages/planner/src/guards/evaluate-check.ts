@@ -1,16 +1,9 @@
-import type { GuardCheck, GuardFinding, GuardStage } from "@waddle/protocol";
+import type { GuardCheck, GuardStage } from "@waddle/protocol";
 import { z } from "zod";
 import { createScanner } from "./checks/create-scanner.js";
-import type { GuardCheckDefinition, Scanner } from "./guard-types.js";
-import { judgeWithLlm, type GuardJudge } from "./llm-judge.js";
+import type { CheckOutcome, GuardCheckDefinition, Scanner } from "./guard-types.js";
 
-/** A check's answer on one value: `redacted` when it can mask what it found. */
-export interface CheckOutcome {
-  pass: boolean;
-  findings: GuardFinding[];
-  redacted?: unknown;
-  message?: string;
-}
+import { judgeWithLlm, type GuardJudge } from "./llm-judge.js";
 
 /** Where a check runs: its stage, the tool of a tool result, the signal of its time limit. */
 export interface CheckContext {

@@ -54,3 +54,11 @@ export interface GuardCheckDefinition {
 export function defineGuardCheck(definition: GuardCheckDefinition): GuardCheckDefinition {
   return Object.freeze({ ...definition, kind: "guard_check" as const });
 }
+
+/** A check's answer on one value: `redacted` when it can mask what it found. */
+export interface CheckOutcome {
+  pass: boolean;
+  findings: GuardFinding[];
+  redacted?: unknown;
+  message?: string;
+}

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { LlmClient } from "../llm/llm-client.js";
 import { parseJson } from "@waddle/protocol";
-import type { CheckOutcome } from "./evaluate-check.js";
+import type { CheckOutcome } from "./guard-types.js";
 
 /** The model an `llm` check asks. */
 export type GuardJudge = LlmClient;

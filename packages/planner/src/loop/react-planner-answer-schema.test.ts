@@ -167,3 +167,42 @@ describe("the offline model with an answer schema", () => {
     expect(result.payload.data?.summary).not.toBe("");
   });
 });
+
+describe("a run with an answer schema that ends at a limit", () => {
+  function limited(replies: readonly ScriptedReply[]) {
+    const weather = defineTool({
+      name: "weather",
+      desc: "The weather in a city",
+      args: z.object({ city: z.string() }),
+      out: z.object({ city: z.string(), celsius: z.number() }),
+      run: ({ city }) => ({ city, celsius: 21 }),
+    });
+    const planner = new ReactPlanner({
+      llm: new ScriptedClient(replies),
+      catalog: buildCatalog({ tools: [weather] }),
+      options: { maxIters: 1 },
+      answerSchema: WEATHER_SCHEMA,
+    });
+    return planner.run("Weather in Paris?");
+  }
+
+  it("keeps the answer turn's object as data when it fits", async () => {
+    const result = await limited([call("weather", { city: "Paris" }), final({ city: "Paris", celsius: 21 })]);
+    expect(result).toMatchObject({
+      kind: "finish",
+      reason: "max_iters",
+      payload: { data: { city: "Paris", celsius: 21 } },
+    });
+  });
+
+  it("fails answer_schema_failed rather than return prose to a caller who asked for an object", async () => {
+    const error = await limited([call("weather", { city: "Paris" }), final("It is mild in Paris.")]).catch(
+      (caught: unknown) => caught,
+    );
+    expect(isPlannerError(error) && error.code).toBe("answer_schema_failed");
+    expect(isPlannerError(error) && error.details).toMatchObject({
+      reason: "max_iters",
+      lastReply: "It is mild in Paris.",
+    });
+  });
+});

@@ -1,6 +1,10 @@
 import type { JsonSchema } from "@waddle/protocol";
 import type { CheckedAction } from "../../actions/action-checker.js";
-import { checkStructuredAnswer, getAnswerRepairMessage } from "../../answer/answer-schema.js";
+import {
+  checkStructuredAnswer,
+  getAnswerRepairMessage,
+  LAST_REPLY_CHARS,
+} from "../../answer/answer-schema.js";
 import { PlannerError } from "../../errors/planner-error.js";
 import { createFinalPayload, markModelSources } from "../../run/final-payload.js";
 import { createFailure } from "../../run/run-state.js";
@@ -9,9 +13,6 @@ import { truncateText } from "../../util/create-preview.js";
 import type { ActionDecision } from "../decision.js";
 import type { RunContext } from "../run-context.js";
 import { deliverAnswer } from "./guard-steps.js";
-
-/** The last reply kept in an `answer_schema_failed` failure, at most this long. */
-const LAST_REPLY_CHARS = 4_000;
 
 /**
  * A `final_response` of a run with an answer schema (docs/guides/structured-answers.md): an object valid

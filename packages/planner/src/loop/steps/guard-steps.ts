@@ -5,6 +5,7 @@ import { createFailure, type GuardHold } from "../../run/run-state.js";
 import type { PlannerOutcome } from "../../run/run-types.js";
 import type { RunEventEmitter } from "../../run/run-event-emitter.js";
 import type { RunContext } from "../run-context.js";
+import { fitAnswerSchema } from "./answer-contract.js";
 
 /**
  * Output guards (docs/guides/guardrails.md): every answer of the run passes through here on its way to
@@ -15,8 +16,9 @@ import type { RunContext } from "../run-context.js";
 export function deliverAnswer(
   run: RunContext,
   reason: FinishReason,
-  payload: FinalPayload,
+  given: FinalPayload,
 ): PlannerOutcome | Promise<PlannerOutcome> {
+  const payload = fitAnswerSchema(run, reason, given);
   const guards = run.config.guards;
   if (guards === undefined || reason === "cancelled" || !guards.has("output"))
     return run.finish(reason, payload);
