@@ -78,7 +78,7 @@ export function applySessionEvent(record: SessionRecord, event: SessionEvent): S
       next.turns = record.turns.map((turn) =>
         turn.runId !== runId
           ? turn
-          : { ...turn, status, ...(event.type === "turn_ended" ? { answer: event.data.answer } : {}) },
+          : { ...turn, status, ...(event.type === "turn_ended" ? getTurnAnswer(event.data) : {}) },
       );
       if (event.type === "turn_ended" && event.data.usage)
         next.usage = addUsage(record.usage, event.data.usage);
@@ -280,4 +280,12 @@ function addUsage(total: Usage, usage: Usage): Usage {
     costUsd: total.costUsd + usage.costUsd,
     llmCalls: total.llmCalls + usage.llmCalls,
   };
+}
+
+/** What an ended turn keeps of its answer: the text, and the object when it had an answer schema. */
+function getTurnAnswer(data: { answer: string | null; data?: Record<string, unknown> }): {
+  answer: string | null;
+  data?: Record<string, unknown>;
+} {
+  return data.data === undefined ? { answer: data.answer } : { answer: data.answer, data: data.data };
 }

@@ -34,6 +34,8 @@ export const TurnEndedEvent = envelope(
     turn: z.int().positive(),
     status: RunStatus,
     answer: z.string().nullable(),
+    /** The answer as an object, when the turn had an answer schema. */
+    data: z.record(z.string(), z.unknown()).optional(),
     usage: Usage.optional(),
   }),
 );

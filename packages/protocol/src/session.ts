@@ -25,6 +25,8 @@ export const SessionTurn = z.object({
   query: z.string(),
   status: RunStatus,
   answer: z.string().nullable(),
+  /** The answer as an object, when the turn had an answer schema (the agent's, or `/v1`'s `text.format`). */
+  data: z.record(z.string(), z.unknown()).optional(),
 });
 export type SessionTurn = z.infer<typeof SessionTurn>;
 

@@ -111,6 +111,27 @@ describe("turns: POST /api/runs with a sessionId", () => {
     ]);
   });
 
+  it("keeps a structured turn's answer object beside its text", async () => {
+    const structured = AgentSpec.parse({
+      version: 1,
+      id: "structured-turns",
+      name: "Structured turns",
+      answerSchema: {
+        type: "object",
+        properties: { topic: { type: "string" }, urgent: { type: "boolean" } },
+        required: ["topic", "urgent"],
+      },
+      tools: [{ name: "lookup", desc: "Looks up", impl: { kind: "mock", output: { topic: "invoices" } } }],
+    });
+    expect((await server.request("/api/agents", { method: "POST", json: structured })).status).toBe(201);
+    const sessionId = await newSession("structured-turns");
+    const first = await turn({ sessionId, query: "Classify my invoice question" });
+    expect((await waitForRun(server, first.body.runId)).status).toBe("finished");
+    const [logged] = (await waitForIdle(sessionId)).turns;
+    expect(logged?.data).toEqual({ topic: expect.any(String), urgent: expect.any(Boolean) });
+    expect(JSON.parse(logged?.answer ?? "null")).toEqual(logged?.data);
+  });
+
   it("refuses a turn while one runs (409 turn_in_progress), and after a close (409 session_closed)", async () => {
     const sessionId = await newSession("slow-helper");
     const running = await turn({ sessionId, query: "Look it up slowly" });

@@ -210,7 +210,14 @@ export class SessionTurns {
       const event: NewSessionEvent = TERMINAL_RUN_STATUSES.has(run.status)
         ? {
             type: "turn_ended",
-            data: { runId: run.id, turn, status: run.status, answer: getAnswer(run), usage: run.usage },
+            data: {
+              runId: run.id,
+              turn,
+              status: run.status,
+              answer: getAnswer(run),
+              ...getAnswerData(run),
+              usage: run.usage,
+            },
           }
         : { type: "turn_updated", data: { runId: run.id, turn, status: run.status } };
       // The turn yields (its answer, or a pause): its open task groups are sealed, and report if done.
@@ -278,6 +285,13 @@ function refuseIfBusy(record: SessionRecord): void {
 
 function getAnswer(run: RunRecord): string | null {
   return run.status === "finished" && run.result?.kind === "finish" ? run.result.payload.answer : null;
+}
+
+/** The answer object of a turn that had an answer schema, as `{data}`; nothing otherwise. */
+function getAnswerData(run: RunRecord): { data?: Record<string, unknown> } {
+  const data =
+    run.status === "finished" && run.result?.kind === "finish" ? run.result.payload.data : undefined;
+  return data === undefined ? {} : { data };
 }
 
 /** A turn on the session's pinned version carries the channel the session was created on; another, none. */

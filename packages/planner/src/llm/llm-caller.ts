@@ -23,7 +23,7 @@ export interface LlmCallerOptions {
   nextActionSeq: () => number;
   /** toolContext strings: scrubbed from streamed text too. */
   secrets?: ReadonlySet<string>;
-  /** True when output guards check the answer: no answer text streams before they pass. */
+  /** True when output guards or an answer schema check the answer: no answer text streams before it passes. */
   holdAnswer?: boolean;
 }
 

@@ -206,3 +206,12 @@ describe("a run with an answer schema that ends at a limit", () => {
     });
   });
 });
+
+describe("a run with an answer schema, streaming", () => {
+  it("streams no answer text: a refused answer never reaches a stream before the one that fits", async () => {
+    const { log, run } = setup([final("Mild in Paris."), final({ city: "Paris", celsius: 21 })]);
+    const result = await run();
+    expect(result).toMatchObject({ kind: "finish", payload: { data: { city: "Paris", celsius: 21 } } });
+    expect(log.ofType("llm_stream_chunk").filter((event) => event.data.phase === "answer")).toEqual([]);
+  });
+});

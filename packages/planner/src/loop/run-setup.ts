@@ -47,7 +47,8 @@ export function createRunLlmCaller(run: RunContext, llm: LlmClient): LlmCaller {
     ...(config.priceTable === undefined ? {} : { priceTable: config.priceTable }),
     nextActionSeq: () => state.actionSeq++,
     secrets: run.secrets,
-    holdAnswer: config.guards?.has("output") === true,
+    // An answer that output guards or the answer schema may still refuse never streams in pieces.
+    holdAnswer: config.guards?.has("output") === true || state.answerSchema !== undefined,
   });
 }
 
