@@ -57,6 +57,7 @@ export const LlmCallEvent = createRunEventEnvelope(
       "tool",
       "subagent",
       "answer",
+      "guard",
     ]),
     provider: z.string(),
     model: z.string(),

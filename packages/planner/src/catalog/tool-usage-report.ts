@@ -20,7 +20,8 @@ export const ToolUsageReport = z.object({
   finishReason: z.string().min(1).max(100).optional(),
   /** True when the embedded offline model answered. */
   offline: z.boolean().optional(),
-  purpose: z.enum(["tool", "subagent"]).default("tool"),
+  /** `guard`: an `llm` guard check's judge (docs/guides/guardrails.md). */
+  purpose: z.enum(["tool", "subagent", "guard"]).default("tool"),
 });
 export type ToolUsageReport = z.infer<typeof ToolUsageReport>;
 export type ToolUsageReportInput = z.input<typeof ToolUsageReport>;

@@ -8,6 +8,7 @@ import {
   type RunEventData,
 } from "@waddle/protocol";
 import { compileCheck, type CheckHost, type CompiledCheck } from "./evaluate-check.js";
+import type { ToolUsageReport } from "../catalog/tool-usage-report.js";
 
 /** One guard's decision, as its `guard_verdict` event carries it. */
 export type GuardVerdictData = RunEventData<"guard_verdict">;
@@ -31,6 +32,8 @@ export interface GuardOutcome {
   value: unknown;
   verdicts: GuardVerdictData[];
   stop?: GuardStop;
+  /** What `llm` checks' judges cost, for the run's usage. */
+  usage: ToolUsageReport[];
 }
 
 interface CompiledGuard {
@@ -78,11 +81,12 @@ export class GuardEngine {
     value: unknown,
     context: { tool?: string; step?: number; signal?: AbortSignal } = {},
   ): Promise<GuardOutcome> {
-    const outcome: GuardOutcome = { decision: "pass", value, verdicts: [] };
+    const outcome: GuardOutcome = { decision: "pass", value, verdicts: [], usage: [] };
     for (const compiled of this.guardsFor(stage, context.tool)) {
       if (context.signal?.aborted === true) throw context.signal.reason;
       const verdict = await this.runOne(compiled, outcome.value, { ...context, stage });
       outcome.verdicts.push(verdict.data);
+      if (verdict.usage !== undefined) outcome.usage.push(verdict.usage);
       if (verdict.redacted !== undefined) outcome.value = verdict.redacted;
       if (
         verdict.data.action === "block" ||
@@ -107,7 +111,7 @@ export class GuardEngine {
     compiled: CompiledGuard,
     value: unknown,
     context: { stage: GuardStage; tool?: string; step?: number; signal?: AbortSignal },
-  ): Promise<{ data: GuardVerdictData; redacted?: unknown }> {
+  ): Promise<{ data: GuardVerdictData; redacted?: unknown; usage?: ToolUsageReport }> {
     const { guard } = compiled;
     const started = this.clock();
     const base = (verdict: GuardVerdictData["verdict"], action: GuardApplied, findings: GuardFinding[]) => {
@@ -138,10 +142,11 @@ export class GuardEngine {
         ...(context.tool === undefined ? {} : { tool: context.tool }),
       };
       const result = await Promise.race([compiled.run(value, checkContext), rejectOnAbort(limit.signal)]);
-      if (result.pass) return { data: base("pass", "none", []) };
+      const usage = result.usage === undefined ? {} : { usage: result.usage };
+      if (result.pass) return { data: base("pass", "none", []), ...usage };
       const data = base("fail", guard.action, result.findings);
       data.message = guard.message ?? result.message ?? getDefaultMessage(guard, result.findings);
-      if (guard.action !== "redact") return { data };
+      if (guard.action !== "redact") return { data, ...usage };
       return result.redacted === undefined
         ? { data: { ...data, action: "block" } }
         : { data, redacted: result.redacted };

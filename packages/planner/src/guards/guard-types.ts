@@ -1,4 +1,5 @@
 import type { GuardFinding } from "@waddle/protocol";
+import type { ToolUsageReport } from "../catalog/tool-usage-report.js";
 
 /** A piece of text a check found, `[start, end)` in the string it scanned; `kind` names what (`email`, `aws_key`). */
 export interface GuardSpan {
@@ -61,4 +62,6 @@ export interface CheckOutcome {
   findings: GuardFinding[];
   redacted?: unknown;
   message?: string;
+  /** What an `llm` check's judge cost, counted in the run's usage. */
+  usage?: ToolUsageReport;
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { LlmClient } from "../llm/llm-client.js";
 import { parseJson } from "@waddle/protocol";
 import type { CheckOutcome } from "./guard-types.js";
+import type { ToolUsageReport } from "../catalog/tool-usage-report.js";
 
 /** The model an `llm` check asks. */
 export type GuardJudge = LlmClient;
@@ -27,6 +28,7 @@ export async function judgeWithLlm(
   if (judge.offline === true) return judgeOffline(input.prompt, input.text);
   const cut = input.text.length > JUDGE_TEXT_CHARS;
   const text = cut ? `${input.text.slice(0, JUDGE_TEXT_CHARS)}\n[… the rest is cut]` : input.text;
+  const started = Date.now();
   const result = await judge.complete({
     messages: [
       { role: "system", content: JUDGE_SYSTEM },
@@ -42,8 +44,23 @@ export async function judgeWithLlm(
     throw new Error(`The judge's reply was not {"verdict": "pass" | "fail", "reason": …}.`);
   }
   const { verdict, reason } = parsed.data;
-  if (verdict === "pass") return { pass: true, findings: [] };
-  return { pass: false, findings: [{ kind: "judged", count: 1 }], message: reason ?? "The judge failed it." };
+  const usage: ToolUsageReport = {
+    provider: judge.provider,
+    model: result.model ?? judge.model,
+    promptTokens: result.usage?.promptTokens ?? 0,
+    completionTokens: result.usage?.completionTokens ?? 0,
+    reasoningTokens: result.usage?.reasoningTokens ?? 0,
+    latencyMs: Math.max(0, Date.now() - started),
+    purpose: "guard",
+    ...(result.finishReason === undefined ? {} : { finishReason: result.finishReason }),
+  };
+  if (verdict === "pass") return { pass: true, findings: [], usage };
+  return {
+    pass: false,
+    findings: [{ kind: "judged", count: 1 }],
+    message: reason ?? "The judge failed it.",
+    usage,
+  };
 }
 
 /**

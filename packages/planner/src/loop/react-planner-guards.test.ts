@@ -371,9 +371,12 @@ describe("built-in checks in a run", () => {
       ],
       [answer("Go away."), JSON.stringify({ verdict: "fail", reason: "The answer is rude." })],
     );
-    const error = await planner.run("hi").catch((e: unknown) => e);
+    const log = createEventLog();
+    const error = await planner.run("hi", { onEvent: log.onEvent }).catch((e: unknown) => e);
     expect(isPlannerError(error) && error.code).toBe("guard_blocked");
     expect((error as Error).message).toBe("The answer is rude.");
+    // The judge's call is the run's cost too: counted, and shown as an llm_call of purpose guard.
+    expect(log.ofType("llm_call").map((event) => event.data.purpose)).toEqual(["plan", "guard"]);
     expect(JSON.stringify(client.calls.at(-1)!.messages)).toContain("Fail rude answers.");
   });
 });

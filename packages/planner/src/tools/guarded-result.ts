@@ -31,6 +31,7 @@ export async function guardToolResult(
     step: call.step,
     signal: runtime.cancellation.signal,
   });
+  for (const usage of outcome.usage) runtime.reportUsage(usage, call.step);
   for (const data of outcome.verdicts) runtime.events.emit("guard_verdict", data, call.step);
   const stop = outcome.stop;
   if (outcome.decision === "pass" || stop === undefined) return { kind: "pass", observation: outcome.value };

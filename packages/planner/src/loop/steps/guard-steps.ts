@@ -34,6 +34,7 @@ async function guardAnswer(
   if (guards === undefined) return run.finish(reason, payload);
   run.events.emit("guard_checking", { on: "output", guards: guards.names("output") });
   const outcome = await guards.apply("output", payload.data ?? payload.answer, { signal: run.signal });
+  reportGuardUsage(run, outcome);
   emitVerdicts(run.events, outcome.verdicts);
   const guarded = withOutputValue(payload, outcome.value);
   if (outcome.decision === "pass") return run.finish(reason, guarded);
@@ -45,6 +46,7 @@ export function applyInputGuards(
   run: RunContext,
   outcome: GuardOutcome,
 ): Promise<PlannerOutcome> | undefined {
+  reportGuardUsage(run, outcome);
   emitVerdicts(run.events, outcome.verdicts);
   if (outcome.decision === "pass") return undefined;
   return stopOrPause(run, outcome, { stage: "input" });
@@ -95,6 +97,11 @@ export function resumeGuardHold(
         });
       return run.finish(hold.reason, hold.payload);
   }
+}
+
+/** What `llm` checks' judges cost joins the run's usage (and its budgets), as `llm_call` purpose `guard`. */
+function reportGuardUsage(run: RunContext, outcome: GuardOutcome): void {
+  for (const usage of outcome.usage) run.toolRuntime.reportUsage(usage, run.state.steps.length);
 }
 
 export function emitVerdicts(events: RunEventEmitter, verdicts: readonly GuardVerdictData[]): void {
