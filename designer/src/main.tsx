@@ -23,6 +23,7 @@ import "./styles/tests.css";
 import "./styles/access.css";
 import "./styles/releases.css";
 import "./styles/header.css";
+import "./styles/guards.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app.js";

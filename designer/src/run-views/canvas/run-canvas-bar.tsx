@@ -4,6 +4,7 @@ import { useRunStore } from "../use-run-store.js";
 import { backToEditing } from "../run-actions.js";
 import { useVersionNote } from "../panel/run-summary.js";
 import { getShownStatuses } from "../get-shown-statuses.js";
+import { GuardShield } from "./guard-shield.js";
 
 const MODE_LABELS = {
   live: "Watching a run",
@@ -22,6 +23,7 @@ export function RunCanvasBar(): ReactElement | null {
   const status = useRunStore((state) => state.status ?? state.view?.status ?? null);
   const version = useRunStore((state) => state.view?.agentVersion ?? null);
   const compare = useRunStore((state) => state.compare);
+  const guards = useRunStore((state) => (state.mode === "compare" ? null : (state.view?.guards ?? null)));
   const note = useVersionNote();
   if (mode === "edit") return null;
   const statuses = getShownStatuses({ mode, status, version, compare });
@@ -49,6 +51,16 @@ export function RunCanvasBar(): ReactElement | null {
           {shown.side ? `${shown.side} ${shown.status}` : shown.status}
         </span>
       ))}
+      {guards && guards.input.length > 0 ? (
+        <span className="run-canvas-guard" data-testid="run-canvas-guard" data-on="input">
+          query <GuardShield marks={guards.input} />
+        </span>
+      ) : null}
+      {guards && guards.output.length > 0 ? (
+        <span className="run-canvas-guard" data-testid="run-canvas-guard" data-on="output">
+          answer <GuardShield marks={guards.output} />
+        </span>
+      ) : null}
       {note && mode !== "compare" ? (
         <span className="run-version-note" title={note} data-testid="run-canvas-version-note">
           changed since

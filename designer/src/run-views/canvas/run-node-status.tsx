@@ -2,6 +2,7 @@ import type { ReactElement } from "react";
 import type { NodeRunState, NodeRunView } from "../../runs/fold/run-view.js";
 import { formatDuration } from "../../util/format-metrics.js";
 import { useDenied } from "../../store/me-store.js";
+import { GuardShield } from "./guard-shield.js";
 
 const STATE_LABELS: Record<NodeRunState, string> = {
   idle: "not run",
@@ -26,6 +27,8 @@ export function getNodeStateLabel(node: Pick<NodeRunView, "state" | "attempt">):
  */
 export function RunNodeStatus(props: {
   node: NodeRunView;
+  /** The node's tool, for the guard shield's tooltip ("lookup's result"). */
+  tool?: string;
   onApprove?: () => void;
   onReject?: () => void;
   onEdit?: () => void;
@@ -80,6 +83,7 @@ export function RunNodeStatus(props: {
             edited
           </span>
         ) : null}
+        {node.guards ? <GuardShield marks={node.guards} tool={props.tool} actedOnly /> : null}
         {node.stuck ? (
           <span
             className="node-run-flag is-stuck"

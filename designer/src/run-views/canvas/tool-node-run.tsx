@@ -34,10 +34,11 @@ export const ToolNodeRun = memo(function ToolNodeRun({
             .getState()
             .set({ forking: { runId, step: forkAt, callId: run.lastCallId } });
   if (!canDecide || run.state !== "awaiting_approval")
-    return <RunNodeStatus node={run} {...(onFork ? { onFork } : {})} />;
+    return <RunNodeStatus node={run} tool={name} {...(onFork ? { onFork } : {})} />;
   return (
     <RunNodeStatus
       node={run}
+      tool={name}
       onApprove={() => void decideOnPause(editor, { decision: "approve" })}
       onReject={() => void decideOnPause(editor, { decision: "reject" })}
       onEdit={() => editPauseArgs(editor)}

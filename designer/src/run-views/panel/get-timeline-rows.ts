@@ -62,6 +62,13 @@ export function getTimelineRows(
   return rows;
 }
 
+/** Entries that explain something in a sentence (a stuck run, a guard's decision): they wrap, never cut off. */
+const WRAPPED_KINDS: ReadonlySet<TimelineKind> = new Set(["stuck", "guard"]);
+
+export function isWrappedEntry(entry: Pick<TimelineEntry, "kind">): boolean {
+  return WRAPPED_KINDS.has(entry.kind);
+}
+
 /** The short badge each kind of entry shows. */
 export const TIMELINE_LABELS: Readonly<Record<TimelineKind, string>> = {
   start: "Start",
@@ -83,6 +90,7 @@ export const TIMELINE_LABELS: Readonly<Record<TimelineKind, string>> = {
   task: "Task",
   pause: "Pause",
   stuck: "Stuck",
+  guard: "Guard",
   resumed: "Resumed",
   finish: "Finish",
   error: "Error",

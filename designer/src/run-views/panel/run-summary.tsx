@@ -6,6 +6,7 @@ import { useRunStore } from "../use-run-store.js";
 import { getModelLabel } from "./get-model-label.js";
 import { getShownRunQuery } from "./get-shown-run-query.js";
 import { getVersionNote } from "./get-version-note.js";
+import { GuardShield } from "../canvas/guard-shield.js";
 
 /** The shown run's status (`run-status`, its text the RunStatus). */
 export function RunStatusChip({ status }: { status: RunView["status"] }): ReactElement {
@@ -75,6 +76,7 @@ export function RunSummary({ view }: { view: RunView }): ReactElement {
           title="The query this run was given"
         >
           <span className="run-summary-query-label">Query</span> {query}
+          <GuardShield marks={view.guards.input} />
         </div>
       ) : null}
       {note ? (

@@ -1,6 +1,6 @@
 import { memo, useCallback, useMemo, type KeyboardEvent, type ReactElement } from "react";
 import type { DecisionStatus, StepView, TimelineEntry } from "../../runs/fold/run-view.js";
-import { getTimelineRows, TIMELINE_LABELS, type TimelineRow } from "./get-timeline-rows.js";
+import { getTimelineRows, isWrappedEntry, TIMELINE_LABELS, type TimelineRow } from "./get-timeline-rows.js";
 import { VirtualList } from "./virtual-list.js";
 import { useDenied } from "../../store/me-store.js";
 
@@ -52,13 +52,15 @@ const TimelineRowView = memo(function TimelineRowView({
     );
   }
   const { entry } = row;
+  const wrapped = isWrappedEntry(entry);
   return (
     <div
       id={`run-timeline-${entry.seq}`}
       role="option"
       aria-selected={selected}
-      className={`timeline-entry kind-${entry.kind} tone-${entry.tone ?? "neutral"}${selected ? " is-selected" : ""}${future ? " is-future" : ""}${entry.replayed ? " is-replayed" : ""}`}
-      style={{ height: ROW_HEIGHT }}
+      className={`timeline-entry kind-${entry.kind} tone-${entry.tone ?? "neutral"}${selected ? " is-selected" : ""}${future ? " is-future" : ""}${entry.replayed ? " is-replayed" : ""}${wrapped ? " is-wrapped" : ""}`}
+      // an explaining line wraps: the list measures its height
+      style={wrapped ? { minHeight: ROW_HEIGHT } : { height: ROW_HEIGHT }}
       data-testid="run-timeline-entry"
       data-kind={entry.kind}
       data-seq={entry.seq}
@@ -146,6 +148,7 @@ export function RunTimeline({
         : rows.findIndex((row) => row.type === "entry" && row.entry.seq === selectedSeq),
     [rows, selectedSeq],
   );
+  const getRowKey = useCallback((index: number) => rows[index]?.key ?? String(index), [rows]);
   const renderRow = useCallback(
     (index: number) => {
       const row = rows[index]!;
@@ -201,6 +204,7 @@ export function RunTimeline({
       testId="run-timeline"
       className="run-timeline"
       onKeyDown={onKeyDown}
+      getRowKey={getRowKey}
     />
   );
 }

@@ -1,13 +1,14 @@
 import {
   useEffect,
   useLayoutEffect,
+  useMemo,
   useRef,
   useState,
   type KeyboardEvent,
   type ReactElement,
   type ReactNode,
 } from "react";
-import { getScrollToRow, getVisibleRows } from "./get-visible-rows.js";
+import { getRowOffsets, getScrollToRow, getVisibleRows } from "./get-visible-rows.js";
 
 interface VirtualListProps {
   count: number;
@@ -23,15 +24,59 @@ interface VirtualListProps {
   className?: string;
   role?: "listbox" | "list";
   activeDescendant?: string;
+  /**
+   * Each row's stable key: given, rows may be taller than `rowHeight` (a line that wraps) and are measured
+   * once on screen, and each `renderRow` must return exactly one element.
+   */
+  getRowKey?: (index: number) => string;
 }
 
-/** A fixed-row-height list that renders only the rows in view (plus overscan): long run timelines stay cheap. */
+/**
+ * A list that renders only the rows in view (plus overscan), so long run timelines stay cheap. Rows are
+ * `rowHeight` tall, or, with `getRowKey`, as tall as they measure (unmeasured ones count as `rowHeight`).
+ */
 export function VirtualList(props: VirtualListProps): ReactElement {
-  const { count, rowHeight, activeIndex, follow } = props;
+  const { count, rowHeight, activeIndex, follow, getRowKey } = props;
   const viewport = useRef<HTMLDivElement>(null);
+  const windowRef = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(320);
   const atEnd = useRef(true);
+  // measured heights by row key; a new wrapper object (same map) when one changed, to render again
+  const [sizes, setSizes] = useState(() => ({ heights: new Map<string, number>() }));
+  const offsets = useMemo(
+    () =>
+      getRowKey
+        ? getRowOffsets({ count, rowHeight, getHeight: (index) => sizes.heights.get(getRowKey(index)) })
+        : undefined,
+    [count, rowHeight, getRowKey, sizes],
+  );
+  const rows = getVisibleRows({ count, rowHeight, scrollTop, viewportHeight: height, offsets });
+
+  // measure the rows on screen (after each render, and when their size changes: a wrap, a narrower panel)
+  useLayoutEffect(() => {
+    const element = windowRef.current;
+    if (!element || !getRowKey) return;
+    const measure = () => {
+      let changed = false;
+      Array.from(element.children).forEach((child, at) => {
+        const index = rows.start + at;
+        if (index >= count) return;
+        const key = getRowKey(index);
+        const size = (child as HTMLElement).offsetHeight;
+        if (size > 0 && sizes.heights.get(key) !== size) {
+          sizes.heights.set(key, size);
+          changed = true;
+        }
+      });
+      if (changed) setSizes({ heights: sizes.heights });
+    };
+    measure();
+    if (typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  });
 
   useLayoutEffect(() => {
     const element = viewport.current;
@@ -49,7 +94,7 @@ export function VirtualList(props: VirtualListProps): ReactElement {
     if (!element || !follow || !atEnd.current) return;
     element.scrollTop = element.scrollHeight;
     setScrollTop(element.scrollTop);
-  }, [count, follow]);
+  }, [count, follow, rows.totalHeight]);
 
   useEffect(() => {
     const element = viewport.current;
@@ -59,14 +104,16 @@ export function VirtualList(props: VirtualListProps): ReactElement {
       rowHeight,
       scrollTop: element.scrollTop,
       viewportHeight: height,
+      offsets,
     });
     if (next !== element.scrollTop) {
       element.scrollTop = next;
       setScrollTop(next);
     }
+    // a new measurement alone does not scroll the reader back to the selection
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [activeIndex, rowHeight, height]);
 
-  const rows = getVisibleRows({ count, rowHeight, scrollTop, viewportHeight: height });
   const items: ReactNode[] = [];
   for (let index = rows.start; index < rows.end; index += 1) items.push(props.renderRow(index));
 
@@ -88,7 +135,11 @@ export function VirtualList(props: VirtualListProps): ReactElement {
       }}
     >
       <div className="virtual-list-spacer" style={{ height: rows.totalHeight }}>
-        <div className="virtual-list-window" style={{ transform: `translateY(${rows.offsetTop}px)` }}>
+        <div
+          ref={windowRef}
+          className="virtual-list-window"
+          style={{ transform: `translateY(${rows.offsetTop}px)` }}
+        >
           {items}
         </div>
       </div>

@@ -19,6 +19,8 @@ const MARKED: ReadonlySet<TimelineKind> = new Set([
   "constraint",
   "parallel",
   "pause",
+  "stuck",
+  "guard",
   "resumed",
   "finish",
   "error",

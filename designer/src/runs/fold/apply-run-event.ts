@@ -18,6 +18,7 @@ import {
 } from "./apply-tool-event.js";
 import { getTimelineEntry } from "./get-timeline-entry.js";
 import { applyStuckDetected } from "./apply-stuck-event.js";
+import { applyGuardChecking, applyGuardVerdict } from "./apply-guard-event.js";
 import type { CallView, NodeRunState, RunView } from "./run-view.js";
 import { RunViewDraft } from "./run-view-draft.js";
 
@@ -68,6 +69,8 @@ export function createRunView(runId: string): RunView {
     pause: null,
     finish: null,
     error: null,
+    guards: { input: [], output: [] },
+    guardChecking: null,
     cursor: {
       lastTools: [],
       answerActionSeq: null,
@@ -183,6 +186,10 @@ function applyByType(draft: RunViewDraft, event: RunEvent): void {
     }
     case "stuck_detected":
       return applyStuckDetected(draft, event);
+    case "guard_verdict":
+      return applyGuardVerdict(draft, event);
+    case "guard_checking":
+      return applyGuardChecking(draft, event);
     case "auto_seq_executed":
       draft.cursor.autoSeqExecuted += 1;
       draft.totals.autoSeqSaved = Math.max(draft.totals.autoSeqSaved, draft.cursor.autoSeqExecuted);
@@ -191,11 +198,13 @@ function applyByType(draft: RunViewDraft, event: RunEvent): void {
       return applyFinished(draft, event);
     case "run_failed":
       scalars.status = "failed";
+      scalars.guardChecking = null;
       scalars.error = { code: event.data.error.code, message: event.data.error.message };
       scalars.pause = null;
       return settleNodes(draft, { running: "failed", seq: event.seq });
     case "run_interrupted":
       scalars.status = "interrupted";
+      scalars.guardChecking = null;
       scalars.error = { code: "interrupted", message: event.data.message };
       scalars.pause = null;
       return settleNodes(draft, { running: "failed", seq: event.seq });
@@ -287,6 +296,7 @@ function applyFinished(draft: RunViewDraft, event: RunEventOf<"run_finished">): 
   scalars.answer = payload.answer;
   scalars.answerDone = true;
   scalars.pause = null;
+  scalars.guardChecking = null;
   const totals = draft.totals;
   const usage = metadata.usage;
   // The run's own totals win where they know more (usage counted before this viewer's first event).

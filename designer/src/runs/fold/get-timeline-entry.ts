@@ -2,6 +2,9 @@ import { getRunTokens, type RunEvent } from "@waddle/protocol";
 import { formatDuration } from "../../util/format-metrics.js";
 import type { DecisionStatus, TimelineEntry, TimelineKind } from "./run-view.js";
 import { getStuckText } from "./apply-stuck-event.js";
+import { getGuardCheckingText, getGuardSentence } from "./apply-guard-event.js";
+
+const STAGE_WORDS = { input: "the query", tool_result: "tool results", output: "the answer" } as const;
 
 const PHASE_TITLES = { plan: "Plan", act: "Act", obs: "Obs", reflect: "Reflect" } as const;
 
@@ -157,6 +160,20 @@ export function getTimelineEntry(
       return entry("stuck", `Stuck: ${getStuckText(event.data)}`, {
         ...(event.data.tools[0] === undefined ? {} : { tool: event.data.tools[0] }),
         tone: event.data.action === "nudge" ? "warn" : "bad",
+      });
+    case "guard_verdict": {
+      const { verdict, action, tool, check } = event.data;
+      const tone = verdict === "pass" ? "good" : action === "block" || verdict === "error" ? "bad" : "warn";
+      return entry("guard", getGuardSentence(event.data), {
+        detail: `${check} check on ${STAGE_WORDS[event.data.on]}`,
+        ...(tool === undefined ? {} : { tool }),
+        tone,
+      });
+    }
+    case "guard_checking":
+      return entry("guard", getGuardCheckingText(event.data), {
+        detail: `${event.data.guards.join(", ")} checking; held back from every stream until it passes`,
+        tone: "neutral",
       });
     case "resumed": {
       const { decision, note, actor } = event.data;

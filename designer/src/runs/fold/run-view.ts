@@ -1,4 +1,13 @@
-import type { FailedJoin, PendingPause, RunEvent, RunStatus } from "@waddle/protocol";
+import type {
+  FailedJoin,
+  GuardApplied,
+  GuardFinding,
+  GuardStage,
+  GuardVerdict,
+  PendingPause,
+  RunEvent,
+  RunStatus,
+} from "@waddle/protocol";
 import type { TransitionProvenance } from "../../model/transition-provenance.js";
 
 /**
@@ -42,6 +51,35 @@ export interface NodeRunView {
   edited?: boolean;
   /** The stuck-run breaker found it going in circles (`stuck_detected`): what repeated, what it did. */
   stuck?: { pattern: string; count: number; action: string; message: string };
+  /** The tool_result guards that acted on its results (`guard_verdict` with an action): the node's shield. */
+  guards?: readonly GuardMark[];
+}
+
+/** One guard's decisions at one place of a run (a tool's results, the query or the answer). */
+export interface GuardMark {
+  guard: string;
+  on: GuardStage;
+  /** The check's kind (`pii`, `llm`, …). */
+  check: string;
+  /** The latest decision and what it did. */
+  verdict: GuardVerdict;
+  action: GuardApplied;
+  /** The latest failure's or error's message (never the matched text). */
+  message?: string;
+  /** Decisions made here, and how many of them acted (anything but a pass). */
+  decisions: number;
+  acted: number;
+  /** What it found, added up over its decisions here. */
+  findings: readonly GuardFinding[];
+  seq: number;
+}
+
+/** Output (or input) guards checking while the answer is held back: those yet to decide. */
+export interface GuardCheckingView {
+  on: GuardStage;
+  guards: readonly string[];
+  pending: readonly string[];
+  seq: number;
 }
 
 /** One move from a tool (or the start, `from: null`) to the next tool. */
@@ -120,6 +158,7 @@ export type TimelineKind =
   | "task"
   | "pause"
   | "stuck"
+  | "guard"
   | "resumed"
   | "finish"
   | "error";
@@ -253,6 +292,10 @@ export interface RunView {
     failedJoins: readonly FailedJoin[];
   } | null;
   error: { code: string; message: string } | null;
+  /** The guards that decided on the query and on the answer (the shields beside them). */
+  guards: { input: readonly GuardMark[]; output: readonly GuardMark[] };
+  /** Guards checking the answer now (`guard_checking` until all decided or the run ended), else null. */
+  guardChecking: GuardCheckingView | null;
   cursor: RunCursor;
 }
 
