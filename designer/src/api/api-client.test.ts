@@ -6,6 +6,7 @@ import { createApiClient } from "./api-client.js";
 import type { ApiRequester } from "./api-requester.js";
 import { createCredentialsApi } from "./credentials-api.js";
 import { createDraftsApi } from "./drafts-api.js";
+import { createGuardsApi } from "./guards-api.js";
 import { createInboxApi } from "./inbox-api.js";
 import { createKeysApi } from "./keys-api.js";
 import { createPublicChatApi } from "./public-chat-api.js";
@@ -34,6 +35,7 @@ describe("createApiClient", () => {
       createShadowApi,
       createInboxApi,
       createTriggersApi,
+      createGuardsApi,
     ].flatMap((create) => Object.keys(create(http)));
     expect(new Set(names).size).toBe(names.length);
     expect(Object.keys(createApiClient({ getToken: () => null })).sort()).toEqual([...names].sort());

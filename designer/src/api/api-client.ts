@@ -2,6 +2,7 @@ import { createAgentsApi, type AgentsApi } from "./agents-api.js";
 import { createApiRequester, type ApiClientOptions } from "./api-requester.js";
 import { createCredentialsApi, type CredentialsApi } from "./credentials-api.js";
 import { createDraftsApi, type DraftsApi } from "./drafts-api.js";
+import { createGuardsApi, type GuardsApi } from "./guards-api.js";
 import { createInboxApi, type InboxApi } from "./inbox-api.js";
 import { createKeysApi, type KeysApi } from "./keys-api.js";
 import { createPublicChatApi, type PublicChatApi } from "./public-chat-api.js";
@@ -31,7 +32,8 @@ export type ApiClient = AgentsApi &
   ReleasesApi &
   ShadowApi &
   InboxApi &
-  TriggersApi;
+  TriggersApi &
+  GuardsApi;
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const http = createApiRequester(options);
@@ -49,5 +51,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     ...createShadowApi(http),
     ...createInboxApi(http),
     ...createTriggersApi(http),
+    ...createGuardsApi(http),
   };
 }

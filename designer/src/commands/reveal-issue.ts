@@ -3,14 +3,15 @@ import type { Editor } from "../editor/editor-context.js";
 import { getGroupKey } from "../model/layout-geometry.js";
 import { EMPTY_SELECTION } from "../model/selection.js";
 import { isAnswerSchemaIssue } from "../answer/answer-schema-model.js";
+import { isGuardIssue } from "../guards/guard-model.js";
 
 /** Selects the element an issue concerns and brings it into view (or opens the panel that holds it). */
 export function revealIssue(editor: Editor, issue: SpecIssue): void {
   const { spec, setSelection } = editor.document.getState();
   const ui = editor.ui.getState();
   const id = issue.target?.id;
-  if (isAnswerSchemaIssue(issue)) {
-    // the agent's answer schema is edited in Settings → Answer
+  if (isAnswerSchemaIssue(issue) || isGuardIssue(issue)) {
+    // the agent's answer schema and its guards are edited in Settings (Answer, Guards)
     ui.set({ rightTab: "settings" });
     return;
   }

@@ -35,7 +35,10 @@ export type SpecChange =
   | {
       type: "updateAgent";
       patch: Partial<
-        Pick<AgentSpec, "id" | "name" | "description" | "sampleQueries" | "approval" | "answerSchema">
+        Pick<
+          AgentSpec,
+          "id" | "name" | "description" | "sampleQueries" | "approval" | "answerSchema" | "guards"
+        >
       >;
     }
   | { type: "setLlm"; slot: LlmSlot; value: LlmConfig | undefined }

@@ -65,8 +65,10 @@ interface ClearedField {
   optional: boolean;
   /** What the form stored when its box was cleared. */
   stored: unknown;
-  /** What parsing the spec without that value fills in. */
+  /** What parsing the spec without that value fills in; undefined for a required value with no default. */
   schemaDefault: unknown;
+  /** The schema accepts the spec as the cleared box left it. */
+  storedValid: boolean;
   /** Numbers the form's limits and the schema judge differently. */
   disagreements: number[];
 }
@@ -94,7 +96,8 @@ function clearEveryNumber(spec: AgentSpec, form: ReactElement): ClearedField[] {
       path: path.join("."),
       optional: field.optional ?? true,
       stored: getAt(after, path),
-      schemaDefault: getAt(AgentSpec.parse(setAt(before, path, undefined)), path),
+      schemaDefault: getSchemaDefault(before, path),
+      storedValid: AgentSpec.safeParse(after).success,
       disagreements: probes.filter(
         (value) =>
           (getNumberProblem(value, field) === null) !==
@@ -104,9 +107,18 @@ function clearEveryNumber(spec: AgentSpec, form: ReactElement): ClearedField[] {
   });
 }
 
+/** The schema's default at `path`, or undefined where the value is required and has none (a guard's `chars`). */
+function getSchemaDefault(spec: unknown, path: Path): unknown {
+  const parsed = AgentSpec.safeParse(setAt(spec, path, undefined));
+  return parsed.success ? getAt(parsed.data, path) : undefined;
+}
+
 function expectSchemaDefaultsAndBounds(fields: readonly ClearedField[]): void {
   for (const field of fields) {
-    if (!field.optional) expect(field.stored, `${field.label} (${field.path})`).toEqual(field.schemaDefault);
+    // a required value: its default, or (with none in the schema) a value the schema accepts
+    if (!field.optional && field.schemaDefault !== undefined)
+      expect(field.stored, `${field.label} (${field.path})`).toEqual(field.schemaDefault);
+    if (!field.optional) expect(field.storedValid, `${field.label} (${field.path}) stored`).toBe(true);
     expect(field.disagreements, `${field.label} (${field.path}) bounds`).toEqual([]);
   }
 }
@@ -123,6 +135,7 @@ describe("the settings panel's numbers", () => {
       tasks: { enabled: true, maxConcurrent: 5, maxPerRun: 17, timeoutS: 301 },
       stuck: { enabled: true, repeats: 5, action: "pause" },
     },
+    guards: [{ name: "short", on: "output", check: { kind: "max_length", chars: 5_000 }, action: "block" }],
   });
 
   it("fall back to the schema's defaults when cleared, and keep the schema's bounds", () => {
@@ -137,6 +150,7 @@ describe("the settings panel's numbers", () => {
       "planner.maxParallelCap",
       "planner.toolTimeoutMs",
       "planner.stuck.repeats",
+      "guards.0.check.chars",
       "planner.tasks.maxConcurrent",
       "planner.tasks.maxPerRun",
       "planner.tasks.timeoutS",

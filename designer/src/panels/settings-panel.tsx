@@ -15,6 +15,7 @@ import { LlmConfigEditor } from "../inspector/llm-config-editor.js";
 import { AnswerSection } from "./answer-section.js";
 import type { LlmSlot } from "../model/spec-change.js";
 import { StuckSection } from "./stuck-section.js";
+import { GuardsSection } from "./guards-section.js";
 
 const PLANNER_BOUNDS = getFieldBounds(PlannerOptions);
 const PLANNER_DEFAULTS = getFieldDefaults(PlannerOptions);
@@ -161,6 +162,7 @@ export function SettingsPanel(): ReactElement {
       </Section>
       <AnswerSection />
       <StuckSection />
+      <GuardsSection />
       <Section title="Auto-seq">
         <ToggleField
           label="Enabled"

@@ -181,3 +181,30 @@ describe("applySpecChange", () => {
     expect(next.tools[1]?.autoSeq).toBe(true);
   });
 });
+
+describe("guards follow their tools", () => {
+  const guard = (name: string, tools?: string[]) => ({
+    name,
+    on: "tool_result" as const,
+    check: { kind: "pii" as const },
+    action: "redact" as const,
+    onError: "block" as const,
+    timeoutMs: 10_000,
+    ...(tools ? { tools } : {}),
+  });
+
+  it("renames a watched tool, and leaves guards that watch every tool alone", () => {
+    const spec = makeSpec({ guards: [guard("pii", ["alpha", "beta"]), guard("all")] });
+    const next = applySpecChange(spec, { type: "renameTool", from: "alpha", to: "lookup" });
+    expect(next.guards.map((item) => item.tools)).toEqual([["lookup", "beta"], undefined]);
+    expect(next.guards[1]).toBe(spec.guards[1]);
+    expect(validateAgentSpec(next).issues.filter((issue) => issue.path.startsWith("$.guards"))).toEqual([]);
+  });
+
+  it("drops a deleted tool, but a guard left watching none keeps the name, so an issue says so", () => {
+    const spec = makeSpec({ guards: [guard("pii", ["alpha", "beta"]), guard("only", ["alpha"])] });
+    const next = applySpecChange(spec, { type: "removeElements", tools: ["alpha"] });
+    expect(next.guards.map((item) => item.tools)).toEqual([["beta"], ["alpha"]]);
+    expect(validateAgentSpec(next).issues.map((issue) => issue.path)).toContain("$.guards[1].tools[0]");
+  });
+});

@@ -109,8 +109,22 @@ export function renameTool(spec: AgentSpec, options: { from: string; to: string 
         : { ...group, members };
     }),
     hints: mapHintNames(spec.hints, rename),
+    guards: mapGuardTools(spec.guards, rename),
     layout: { ...spec.layout, nodes: position ? { ...otherNodes, [to]: position } : otherNodes },
   };
+}
+
+/**
+ * Guards' `tools` after a rename or a delete. A guard left watching none keeps the deleted name (an issue
+ * says so) rather than silently watching every tool, which an absent `tools` means.
+ */
+function mapGuardTools(guards: AgentSpec["guards"], map: (name: string) => string | undefined) {
+  if (!guards.some((guard) => guard.tools?.some((name) => map(name) !== name))) return guards;
+  return guards.map((guard) => {
+    if (!guard.tools?.some((name) => map(name) !== name)) return guard;
+    const tools = guard.tools.flatMap((name) => map(name) ?? []);
+    return tools.length > 0 ? { ...guard, tools } : guard;
+  });
 }
 
 /**
@@ -150,6 +164,7 @@ export function removeElements(
       }),
     hints:
       tools.size > 0 ? mapHintNames(spec.hints, (name) => (tools.has(name) ? undefined : name)) : spec.hints,
+    guards: mapGuardTools(spec.guards, (name) => (tools.has(name) ? undefined : name)),
   };
   return setLayoutEntries(next, layoutEntries);
 }
