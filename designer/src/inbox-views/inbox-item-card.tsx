@@ -46,20 +46,23 @@ export function InboxItemCard(props: {
       setDetail(read);
       return read;
     } catch (cause) {
-      setDetailError(`Cannot read the whole args: ${getErrorMessage(cause)}`);
+      setDetailError(`Cannot read the whole pause: ${getErrorMessage(cause)}`);
       return null;
     }
   };
-  // args cut short in the list: read them whole, so that the person judges (and may edit) all of them
+  // args cut short in the list: read them whole, so that the person judges (and may edit) all of them;
+  // a stuck run's or a guard's pause: read why (its payload), which the list does not carry
+  const explained = item.reason === "stuck" || item.reason === "guard";
   useEffect(() => {
-    if (item.kind === "pause" && !preview.complete && preview.text !== null) void loadDetail();
+    if (item.kind === "pause" && ((!preview.complete && preview.text !== null) || explained))
+      void loadDetail();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [item.itemId, preview.complete]);
 
   const merge = item.kind === "merge";
   const pause: PendingRunPause = {
     reason: merge ? "merge_pending" : item.reason,
-    payload: {},
+    payload: detail?.payload ?? {},
     resumeToken: item.resumeToken ?? item.itemId,
     tool: merge ? `Task results “${item.reason}”` : (item.tool ?? null),
     args: merge ? undefined : detail ? detail.args : preview.complete ? preview.args : undefined,

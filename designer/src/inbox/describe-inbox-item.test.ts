@@ -23,6 +23,13 @@ describe("inbox item words", () => {
       "send_email needs approval",
     );
     expect(getInboxItemTitle({ kind: "pause", reason: "stuck_on_it" })).toBe("The run stuck on it");
+    expect(getInboxItemTitle({ kind: "pause", reason: "stuck" })).toBe("The run looks stuck");
+    expect(getInboxItemTitle({ kind: "pause", reason: "guard", tool: "lookup" })).toBe(
+      "A guard holds lookup's result for a decision",
+    );
+    expect(getInboxItemTitle({ kind: "pause", reason: "guard" })).toBe(
+      "A guard holds the run for a decision",
+    );
     expect(getInboxItemTitle({ kind: "merge", reason: "research" })).toBe(
       "Merge “research” waits for a decision",
     );

@@ -15,11 +15,14 @@ const REASONS: Readonly<Record<string, string>> = {
   await_input: "waits for input",
   external_event: "waits for an outside event",
   constraints_conflict: "hit conflicting constraints",
+  stuck: "looks stuck",
 };
 
 /** "send_email needs approval", "merge research waits for a decision": the item's headline. */
 export function getInboxItemTitle(item: Pick<InboxItem, "kind" | "tool" | "reason">): string {
   if (item.kind === "merge") return `Merge “${item.reason}” waits for a decision`;
+  if (item.reason === "guard")
+    return `A guard holds ${item.tool ? `${item.tool}'s result` : "the run"} for a decision`;
   const what = REASONS[item.reason] ?? item.reason.replaceAll("_", " ");
   return `${item.tool ?? "The run"} ${what}`;
 }

@@ -115,4 +115,20 @@ describe("the inbox store", () => {
     await store.getState().getPauseDetail(first);
     expect(api.calls.filter((call) => call.startsWith("version"))).toEqual(["version mailer@1"]);
   });
+
+  it("reads why a stuck or guarded run paused: the pause's payload, which the list leaves out", async () => {
+    const { api, store } = await setup();
+    const stuck = makeInboxItem({ itemId: "pause:run_9", runId: "run_9", reason: "stuck", tool: undefined });
+    api.add(stuck);
+    api.pausePayloads.set("run_9", {
+      pattern: "repeat",
+      tools: ["search_docs"],
+      count: 3,
+      message: "The run looks stuck: search_docs called 3 times with the same arguments.",
+    });
+    const detail = await store.getState().getPauseDetail(stuck);
+    expect(detail.payload.message).toBe(
+      "The run looks stuck: search_docs called 3 times with the same arguments.",
+    );
+  });
 });

@@ -19,10 +19,14 @@ import { DEFAULT_INBOX_FILTER, getInboxQuery, isInInboxFilter, type InboxFilter 
 
 const PAGE_SIZE = 50;
 
-/** What the edit form needs that the list leaves out: the whole args and the paused tool's spec. */
+/**
+ * What the list leaves out: the whole args and the paused tool's spec (the edit form), and the pause's
+ * payload (a stuck run's message, a guard's findings).
+ */
 export interface PauseDetail {
   args: unknown;
   tool: ToolSpec | undefined;
+  payload: Readonly<Record<string, unknown>>;
 }
 
 export interface InboxStoreState {
@@ -219,7 +223,11 @@ export function createInboxStore(options: InboxStoreOptions): InboxStore {
           specs.set(key, read);
         }
         const [run, tools] = await Promise.all([api.getRun(item.runId), specs.get(key)!]);
-        return { args: run.pause?.payload.args, tool: tools.find((tool) => tool.name === item.tool) };
+        return {
+          args: run.pause?.payload.args,
+          tool: tools.find((tool) => tool.name === item.tool),
+          payload: run.pause?.payload ?? {},
+        };
       },
 
       dismissNotice() {

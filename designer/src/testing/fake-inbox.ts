@@ -100,6 +100,9 @@ export class FakeInboxApi implements InboxStoreApi {
     return { sessionId, mergeId, decision: body.decision, status: "idle" as const };
   }
 
+  /** A pause's payload by run id (a stuck run's message, a guard's findings); unset: a tool's args. */
+  readonly pausePayloads = new Map<string, Record<string, unknown>>();
+
   async getRun(runId: string) {
     this.calls.push(`run ${runId}`);
     const item = this.items.get(`pause:${runId}`);
@@ -110,7 +113,10 @@ export class FakeInboxApi implements InboxStoreApi {
         ? {
             reason: item.reason,
             resumeToken: item.resumeToken ?? "tok",
-            payload: { tool: item.tool, args: { to: "dana@example.com", body: "The whole text" } },
+            payload: this.pausePayloads.get(runId) ?? {
+              tool: item.tool,
+              args: { to: "dana@example.com", body: "The whole text" },
+            },
           }
         : null,
     });

@@ -13,6 +13,7 @@ import {
 } from "./args-form-model.js";
 import { ArgsForm } from "./args-form.js";
 import { getElicitationView } from "./get-elicitation-view.js";
+import { getPauseExplanation, type PauseExplanation } from "./get-pause-explanation.js";
 
 export type PendingRunPause = NonNullable<RunView["pause"]>;
 
@@ -21,12 +22,31 @@ const REASONS: Record<string, string> = {
   await_input: "waits for input",
   external_event: "waits for an outside event",
   constraints_conflict: "hit conflicting constraints",
+  stuck: "looks stuck",
+  guard: "is held by a guard",
   // the Inbox shows a session's merge held for a person (HUMAN_GATED) with this same form
   merge_pending: "wait to be merged into the conversation",
 };
 
 const EMPTY_SCHEMA = Object.freeze({});
 const DEFAULT_TEST_IDS = { approve: "approve-button", reject: "reject-button", edit: "edit-args-button" };
+
+/** Why the run paused: the stuck-run breaker's message, or a guard's name, stage and findings (never the text). */
+function PauseExplanationView({ explanation }: { explanation: PauseExplanation }): ReactElement {
+  if (explanation.kind === "stuck")
+    return (
+      <p className="approval-explanation" data-testid="approval-stuck-message">
+        {explanation.message}
+      </p>
+    );
+  return (
+    <p className="approval-explanation" data-testid="approval-guard" data-guard={explanation.guard}>
+      Guard <strong>{explanation.guard}</strong> held {explanation.place}
+      {explanation.findings ? ` after finding ${explanation.findings}` : ""}.
+      {explanation.message ? ` ${explanation.message}` : ""}
+    </p>
+  );
+}
 
 function EditArgs(props: {
   tool: ToolSpec | undefined;
@@ -142,6 +162,7 @@ export function ApprovalCard(props: {
   const toolName = pause.tool ?? tool?.name ?? null;
   // An MCP server asking a person during a call: the note is the answer, sent with Approve.
   const elicitation = getElicitationView(pause.payload);
+  const explanation = getPauseExplanation(pause.reason, pause.payload);
   return (
     <section
       className="approval-card"
@@ -156,6 +177,7 @@ export function ApprovalCard(props: {
         <strong>{toolName ?? "The run"}</strong> {REASONS[pause.reason] ?? pause.reason.replaceAll("_", " ")}
       </div>
       {tool?.safetyNotes ? <p className="approval-safety">{tool.safetyNotes}</p> : null}
+      {explanation ? <PauseExplanationView explanation={explanation} /> : null}
       {elicitation ? (
         <div className="approval-elicitation" data-testid="approval-elicitation">
           <p>

@@ -1,0 +1,53 @@
+import { GuardFinding, GuardStage } from "@waddle/protocol";
+import { z } from "zod";
+import { formatGuardFindings } from "../../util/format-guard-findings.js";
+
+/** A guard's pause payload: who held what, and what it found (counts by kind: the text is never carried). */
+const GuardPausePayload = z.object({
+  guard: z.string(),
+  on: GuardStage,
+  tool: z.string().optional(),
+  findings: z.array(GuardFinding).catch([]),
+  message: z.string().optional(),
+});
+
+const STAGES: Record<GuardStage, string> = {
+  input: "the query",
+  tool_result: "a tool's result",
+  output: "the answer",
+};
+
+/** Why a run paused, when the pause says so itself: the stuck-run breaker's message, a guard's facts. */
+export type PauseExplanation =
+  | { kind: "stuck"; message: string }
+  | {
+      kind: "guard";
+      guard: string;
+      /** "lookup's result", "the answer". */
+      place: string;
+      /** "1 email, 1 card", or "" when the check counts nothing (max_length, llm). */
+      findings: string;
+      message: string | null;
+    };
+
+/** What a `stuck` or `guard` pause carries for a person to decide on, or null (other pauses, or a bad payload). */
+export function getPauseExplanation(
+  reason: string,
+  payload: Readonly<Record<string, unknown>> | undefined,
+): PauseExplanation | null {
+  if (reason === "stuck") {
+    const message = payload?.message;
+    return typeof message === "string" && message !== "" ? { kind: "stuck", message } : null;
+  }
+  if (reason !== "guard") return null;
+  const parsed = GuardPausePayload.safeParse(payload);
+  if (!parsed.success) return null;
+  const { guard, on, tool, findings, message } = parsed.data;
+  return {
+    kind: "guard",
+    guard,
+    place: on === "tool_result" && tool !== undefined ? `${tool}'s result` : STAGES[on],
+    findings: formatGuardFindings(findings),
+    message: message ?? null,
+  };
+}
