@@ -13,6 +13,8 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "the MCP servers of `WADDLE_MCP_SERVERS`: `status` (`connected`, `error` with the reason, `idle`), their tools and schemas",
   "POST /api/tools/test":
     "call one tool as a run would: `{agentId, agentVersion?, tool, args, confirm?}` or `{spec, tool, args, confirm?}` → `{ok, result | error, latencyMs, attempts, prompt?}`",
+  "POST /api/guards/check":
+    "run one guard check on a sample text: `{check, text, agentId?}` (text up to 1,000,000 characters; an `llm` check asks its own model, else the agent's, else the offline model) → `{verdict, findings, redacted?, message?, durationMs}`",
   // access
   "GET /api/me": "who is signed in: `{name, role, agents, kind, canDecide, permissions}`",
   "GET /api/keys": "`{keys: [...]}`: every API key, never its secret or hash",
@@ -187,7 +189,7 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<string, string>> = {
 export const ROUTE_SECTIONS: readonly { title: string; test: (path: string) => boolean }[] = [
   {
     title: "Server and tools",
-    test: (path) => /^\/api\/(health|tools|schema|mcp)(\/|$)/.test(path),
+    test: (path) => /^\/api\/(health|tools|guards|schema|mcp)(\/|$)/.test(path),
   },
   { title: "Access", test: (path) => /^\/api\/(me|keys|audit)(\/|$)/.test(path) },
   { title: "Tests", test: (path) => /^\/api\/(agents\/:id\/(tests|test-runs)|test-runs)(\/|$)/.test(path) },

@@ -15,6 +15,8 @@ import type { ServerSettingsView } from "./agents/server-settings-view.js";
 import { createAgentsRoutes } from "./http/agents-routes.js";
 import { createToolTestRoutes } from "./http/tool-test-routes.js";
 import type { ToolTester } from "./runs/tool-tester.js";
+import { createGuardCheckRoutes } from "./http/guard-check-routes.js";
+import type { GuardSampleChecker } from "./guards/guard-sample-checker.js";
 import { createDesignerRoutes } from "./http/designer-static.js";
 import { createErrorHandler } from "./http/error-handler.js";
 import { createHostGuard } from "./http/host-guard.js";
@@ -96,6 +98,8 @@ export interface CreateAppOptions {
   settings?: ServerSettingsView;
   /** `POST /api/tools/test`; absent, the route is not served. */
   toolTester?: ToolTester;
+  /** `POST /api/guards/check` (the designer's guard sample box); absent, the route is not served. */
+  guardChecker?: GuardSampleChecker;
   /** Credentials and allowed hosts kept from the browser; without it their routes answer 404. */
   vault?: CredentialVault;
   /** Where the credentials check reads key variables (the server's environment). */
@@ -225,6 +229,7 @@ export function createApp(options: CreateAppOptions): Express {
     }),
   );
   if (options.toolTester) api.use("/tools", createToolTestRoutes({ tester: options.toolTester }));
+  if (options.guardChecker) api.use("/guards", createGuardCheckRoutes({ checker: options.guardChecker }));
   api.use("/runs", createRunsRoutes({ store: options.store, runs: options.runs, turns: options.turns }));
   api.use(
     "/sessions",

@@ -65,6 +65,8 @@ async function createRegistry(options: RunSetupOptions, logger: Logger): Promise
     });
     for (const error of loaded.errors) logger.warn("tool module not loaded", error);
     for (const tool of loaded.tools) registry.register(tool.definition, tool.source, tool.file);
+    for (const check of loaded.guardChecks)
+      registry.registerGuardCheck(check.definition, check.source, check.file);
   }
   return registry;
 }

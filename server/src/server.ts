@@ -10,6 +10,7 @@ import { createApp } from "./create-app.js";
 import { AuditTrail } from "./access/audit-trail.js";
 import { DEFAULT_RATE_LIMIT, parseRateLimit, RateLimits } from "./access/rate-limits.js";
 import { createLiveSettingsView } from "./agents/server-settings-view.js";
+import { createGuardSampleChecker } from "./guards/guard-sample-checker.js";
 import { createToolTester } from "./runs/tool-tester.js";
 import { CredentialVault } from "./credentials/credential-vault.js";
 import { createServerLlm } from "./runs/default-planner-factory.js";
@@ -224,8 +225,10 @@ export async function createWaddleServer(options: WaddleServerOptions = {}): Pro
         initial: { ...setup, getLlmKey: () => undefined },
         mcp: setup.mcp,
         store,
+        guardChecks: registry,
       }),
       toolTester: createToolTester({ ...setup, store, getRunSettings }),
+      guardChecker: createGuardSampleChecker({ ...setup, store, getRunSettings }),
       runs,
       hub,
       sessions,

@@ -62,6 +62,7 @@ export const SPEC_ISSUE_CODES = [
   "mcp_server_not_configured",
   "mcp_unknown_tool",
   "a2a_card_unavailable",
+  "unknown_guard_check",
 ] as const;
 export const SpecIssueCode = z.enum(SPEC_ISSUE_CODES);
 export type SpecIssueCode = z.infer<typeof SpecIssueCode>;

@@ -545,6 +545,13 @@ describe("the access table", () => {
     expect(check(role("editor"), "POST", "/api/inbox/pause:run_1/snooze")).toBe(true);
     expect(check(role("runner"), "POST", "/api/runs/run_1/cancel")).toBe(false);
     expect(check(role("editor"), "DELETE", "/api/agents/a")).toBe(true);
+    // A guard's sample box runs the check as a tool test runs a tool: an editor's (issue 35)
+    expect(check(role("runner"), "POST", "/api/guards/check")).toBe(false);
+    expect(check(role("editor"), "POST", "/api/guards/check")).toBe(true);
+    expect(matchRoute("POST", "/api/guards/check")?.rule).toMatchObject({
+      access: "tools:test",
+      scope: "body",
+    });
     // A shadow comparison calls the candidate's model for every case: an editor's; its reports a viewer's.
     expect(check(role("runner"), "POST", "/api/agents/a/shadow")).toBe(false);
     expect(check(role("editor"), "POST", "/api/agents/a/shadow")).toBe(true);

@@ -51,6 +51,8 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule("GET", "/api/schema/agent-spec.json", "tools:read"),
   rule("GET", "/api/mcp/servers", "tools:read"),
   rule("POST", "/api/tools/test", "tools:test"),
+  // A guard check on a sample text (issue 35): the designer's sample box, as a tool test is (an llm check calls a model)
+  rule("POST", "/api/guards/check", "tools:test", "body"),
   // access
   rule("GET", "/api/me", "signed-in"),
   rule("GET", "/api/keys", "keys:manage"),

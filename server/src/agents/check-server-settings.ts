@@ -26,6 +26,7 @@ export const SERVER_ISSUE_CODES: ReadonlySet<SpecIssue["code"]> = new Set([
   "mcp_server_not_configured",
   "mcp_unknown_tool",
   "a2a_card_unavailable",
+  "unknown_guard_check",
   "unknown_agent",
 ]);
 
@@ -39,8 +40,9 @@ function getTemplateUrl(template: string): URL | undefined {
 
 /**
  * What this server's settings say about a spec: http hosts and LLM endpoints not allowed, secrets and LLM
- * keys that do not exist, MCP servers not configured (all warnings: fixing the setting is enough, no
- * re-save), and agent tools naming no saved agent (an error: a mistake in the agent).
+ * keys that do not exist, MCP servers not configured, module guard checks not registered (all warnings:
+ * fixing the setting is enough, no re-save), and agent tools naming no saved agent (an error: a mistake in
+ * the agent).
  */
 export async function checkServerSettings(spec: AgentSpec, view: ServerSettingsView): Promise<SpecIssue[]> {
   await view.refresh?.();
@@ -177,5 +179,29 @@ export async function checkServerSettings(spec: AgentSpec, view: ServerSettingsV
       });
     }
   }
+  checkGuards(spec, view, push, checkLlm);
   return issues;
+}
+
+/** Guards' own LLMs (`llm` checks) and their module checks, which only this server's registry knows. */
+function checkGuards(
+  spec: AgentSpec,
+  view: ServerSettingsView,
+  push: (issue: Omit<SpecIssue, "path"> & { path: Path }) => void,
+  checkLlm: (config: LlmConfig | undefined, path: Path, target: SpecIssue["target"]) => void,
+): void {
+  const registered = view.listGuardChecks?.();
+  for (const [index, guard] of spec.guards.entries()) {
+    const at: Path = ["guards", index, "check"];
+    const { check } = guard;
+    if (check.kind === "llm") checkLlm(check.llm, [...at, "llm"], { kind: "agent" });
+    if (check.kind !== "module" || registered === undefined || registered.includes(check.name)) continue;
+    push({
+      severity: "warning",
+      code: "unknown_guard_check",
+      path: [...at, "name"],
+      message: `No module guard check "${check.name}" is registered on this server (${registered.length > 0 ? `it has ${registered.slice(0, 20).join(", ")}` : "it has none"}): guard "${guard.name}" cannot check anything until a file in WADDLE_TOOLS_DIR exports defineGuardCheck({ name: "${check.name}", … }).`,
+      target: { kind: "agent" },
+    });
+  }
 }

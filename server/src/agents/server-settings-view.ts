@@ -3,6 +3,7 @@ import { DEFAULT_LLM_KEY_ENV, type LlmEndpointPolicy } from "../llm/llm-endpoint
 import type { McpClientManager } from "../mcp-client/mcp-client-manager.js";
 import type { WaddleStore } from "../store/waddle-store.js";
 import type { HostAllowList } from "../tools/host-allow-list.js";
+import type { ToolRegistry } from "../tools/tool-registry.js";
 import { fetchA2aCard, type A2aCardSummary } from "../tools/a2a-card.js";
 
 /**
@@ -35,6 +36,8 @@ export interface ServerSettingsView {
   checkA2aCard?(url: string, headers: Readonly<Record<string, string>>): Promise<string | undefined>;
   /** Reads an A2A Agent Card through the allow-list (the palette's A2A agent); throws what a call would. */
   readA2aCard?(url: string): Promise<A2aCardSummary>;
+  /** The module guard checks (`defineGuardCheck`) registered here, by name; unset: not checked. */
+  listGuardChecks?(): string[];
   /** Brings the view up to the settings as they are now (stored credentials and hosts); called per check. */
   refresh?(): Promise<void>;
 }
@@ -47,8 +50,11 @@ export function createEnvSettingsView(options: {
   secrets: Readonly<Record<string, string>>;
   mcp: Pick<McpClientManager, "names"> & Partial<Pick<McpClientManager, "get">>;
   store: Pick<WaddleStore, "getAgent">;
+  /** Where module guard checks are registered (the tool registry). */
+  guardChecks?: Pick<ToolRegistry, "getGuardChecks">;
 }): ServerSettingsView {
   const keyName = (config: LlmConfig) => config.apiKeyEnv ?? DEFAULT_LLM_KEY_ENV;
+  const { guardChecks } = options;
   return {
     isHostAllowed: (url) => options.allowList.isAllowed(url),
     getLlmEndpointRefusal: (config) => {
@@ -66,6 +72,7 @@ export function createEnvSettingsView(options: {
     listMcpTools: (server) => listMcpTools(options.mcp, server),
     checkA2aCard: (url, headers) => checkA2aCard(url, { allowList: options.allowList, headers }),
     readA2aCard: async (url) => (await fetchA2aCard(url, { allowList: options.allowList })).summary,
+    ...(guardChecks ? { listGuardChecks: () => [...guardChecks.getGuardChecks().keys()].sort() } : {}),
   };
 }
 
@@ -116,6 +123,7 @@ export function createLiveSettingsView(options: {
   initial: LiveSettings;
   mcp: Pick<McpClientManager, "names"> & Partial<Pick<McpClientManager, "get">>;
   store: Pick<WaddleStore, "getAgent">;
+  guardChecks?: Pick<ToolRegistry, "getGuardChecks">;
 }): ServerSettingsView {
   let live = options.initial;
   const keyName = (config: LlmConfig) => config.credential ?? config.apiKeyEnv ?? DEFAULT_LLM_KEY_ENV;

@@ -151,7 +151,7 @@ export class LlmEndpointPolicy {
     if (refusals.length > 0) throw new LlmEndpointError(refusals);
   }
 
-  /** Every LLM config of a spec: main, summarizer, router, candidates and llm tools' own. */
+  /** Every LLM config of a spec: main, summarizer, router, candidates, llm tools' and llm guards' own. */
   checkSpec(spec: AgentSpec): LlmEndpointRefusal[] {
     const configs: [LlmConfig | undefined, string][] = [
       [spec.llm, "llm"],
@@ -161,6 +161,10 @@ export class LlmEndpointPolicy {
       ...spec.tools.map((tool, i): [LlmConfig | undefined, string] => [
         tool.impl.kind === "llm" ? tool.impl.llm : undefined,
         `tools[${i}].impl.llm`,
+      ]),
+      ...spec.guards.map((guard, i): [LlmConfig | undefined, string] => [
+        guard.check.kind === "llm" ? guard.check.llm : undefined,
+        `guards[${i}].check.llm`,
       ]),
     ];
     return configs.flatMap(([config, path]) => (config ? this.check(config, path) : []));

@@ -132,7 +132,8 @@ function createCandidateLlms(
 
 /**
  * Builds each run's `ReactPlanner` from its spec: LLM clients from the spec (every endpoint checked against
- * the server's policy first), the registered module tools, the server's tool kinds (http, llm, agent, mcp,
+ * the server's policy first, llm guards' own included), the registered module tools and guard checks, the
+ * server's tool kinds (http, llm, agent, mcp,
  * whose empty schemas are filled from the MCP servers' listings), the server's price table, and paused
  * states in the store.
  */
@@ -185,6 +186,13 @@ export function createDefaultPlannerFactory(options: DefaultPlannerFactoryOption
         : createCandidateLlms(spec, { env: options.env, llmFor, getLlmKey: live?.getLlmKey }),
       moduleTools,
       ...(resolveImpl ? { resolveImpl } : {}),
+      guardChecks: options.registry.getGuardChecks(),
+      // An llm guard's own model is built as every other model of the spec: the policy, stored keys, offline.
+      createGuardJudge: (check) => {
+        if (check.llm === undefined) return undefined;
+        const index = spec.guards.findIndex((guard) => guard.check === check);
+        return llmFor(check.llm, `guards[${index}].check.llm`);
+      },
       stateStore: new PausedStateStore(options.store, request.runId, request.fence),
       agentId: spec.id,
       ...(request.agentVersion ? { agentVersion: request.agentVersion } : {}),

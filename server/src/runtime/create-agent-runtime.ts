@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { AgentSpec, type AgentSpecInput } from "@waddle/protocol";
-import type { ToolDefinition } from "@waddle/planner";
+import { isGuardCheckDefinition, type GuardCheckDefinition, type ToolDefinition } from "@waddle/planner";
 import { readRunSettings, type RunSettings } from "../run-settings.js";
 import { createRunSetup, type RunSetup } from "../run-setup.js";
 import { createDefaultPlannerFactory } from "../runs/default-planner-factory.js";
@@ -15,7 +15,7 @@ export interface AgentRuntimeOptions {
   spec: AgentSpec | AgentSpecInput;
   /** The agents its agent tools run, and theirs (parsed with `AgentSpec`). */
   subagents?: readonly (AgentSpec | AgentSpecInput)[];
-  /** Module tools: `defineTool` results, or whole modules whose exports include them. */
+  /** Module tools and guard checks: `defineTool` and `defineGuardCheck` results, or whole modules whose exports include them. */
   moduleTools?: readonly unknown[];
   /** Where keys, `WADDLE_SECRET_*`, `WADDLE_HTTP_ALLOW`, `WADDLE_MCP_SERVERS`… are read; `process.env` by default. */
   env?: NodeJS.ProcessEnv;
@@ -44,9 +44,21 @@ export interface AgentRuntime {
 
 /** Every `defineTool` result among `values`, looking one level into modules and arrays. */
 export function collectToolDefinitions(values: readonly unknown[]): ToolDefinition[] {
-  const found = new Set<ToolDefinition>();
+  return collectDefinitions(values, isToolDefinition);
+}
+
+/** Every `defineGuardCheck` result among `values`, looking one level into modules and arrays. */
+export function collectGuardCheckDefinitions(values: readonly unknown[]): GuardCheckDefinition[] {
+  return collectDefinitions(values, isGuardCheckDefinition);
+}
+
+function collectDefinitions<T>(
+  values: readonly unknown[],
+  isDefinition: (value: unknown) => value is T,
+): T[] {
+  const found = new Set<T>();
   const visit = (value: unknown, depth: number) => {
-    if (isToolDefinition(value)) found.add(value);
+    if (isDefinition(value)) found.add(value);
     else if (Array.isArray(value) && depth < 2) value.forEach((entry) => visit(entry, depth + 1));
     else if (value !== null && typeof value === "object" && depth < 1) {
       Object.values(value as Record<string, unknown>).forEach((entry) => visit(entry, depth + 1));
@@ -91,6 +103,9 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   const logger = options.logger ?? createLogger({ level: "silent", redactor: setup.redactor });
   for (const definition of collectToolDefinitions(options.moduleTools ?? [])) {
     setup.registry.register(definition, "exported module");
+  }
+  for (const definition of collectGuardCheckDefinitions(options.moduleTools ?? [])) {
+    setup.registry.registerGuardCheck(definition, "exported module");
   }
   const store = new MemoryStore();
   for (const input of options.subagents ?? []) {

@@ -97,4 +97,46 @@ describe("loadToolModules", () => {
       rmSync(tsxDir, { recursive: true, force: true });
     }
   });
+
+  it("loads module guard checks (defineGuardCheck) beside the tools of the same files", async () => {
+    const guardDir = mkdtempSync(path.join(serverDir, ".tmp-guard-tools-"));
+    try {
+      writeFileSync(
+        path.join(guardDir, "house-rules.ts"),
+        `import { z } from "zod";
+         import { defineGuardCheck } from "@waddle/planner";
+         export const noCompetitors = defineGuardCheck({
+           name: "no-competitors",
+           description: "Fails a text that names a competitor",
+           check: (value: unknown) => ({ pass: !String(value).includes("Acme") }),
+         });
+         export const lookup = {
+           name: "lookup", desc: "Looks up", args: z.object({}), out: z.object({}), run: () => ({}),
+         };
+         export const looksLikeACheck = { kind: "guard_check", name: "no-function" };`,
+      );
+      const loaded = await loadToolModules({
+        dir: guardDir,
+        label: "user",
+        importModule: defaultModuleImporter,
+      });
+      expect(loaded.errors).toEqual([]);
+      expect(loaded.tools.map((tool) => tool.definition.name)).toEqual(["lookup"]);
+      expect(loaded.guardChecks.map((check) => [check.definition.name, check.source])).toEqual([
+        ["no-competitors", "user/house-rules.ts"],
+      ]);
+      const registry = new ToolRegistry();
+      for (const tool of loaded.tools) registry.register(tool.definition, tool.source, tool.file);
+      for (const check of loaded.guardChecks)
+        registry.registerGuardCheck(check.definition, check.source, check.file);
+      const found = registry.getGuardChecks().get("no-competitors")!;
+      const context = { stage: "output" as const, signal: new AbortController().signal };
+      expect(await found.check("Try Acme instead", context)).toEqual({ pass: false });
+      expect(registry.getGuardCheck("no-competitors")?.file).toBe(path.join(guardDir, "house-rules.ts"));
+      // Checks are not tools: the catalog the designer reads lists tools only.
+      expect(registry.list().map((tool) => tool.name)).toEqual(["lookup"]);
+    } finally {
+      rmSync(guardDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ToolDefinition } from "@waddle/planner";
+import { isGuardCheckDefinition, type GuardCheckDefinition, type ToolDefinition } from "@waddle/planner";
 import { isToolDefinition } from "./tool-registry.js";
 
 /** Imports one module file (`defaultModuleImporter` unless a caller passes its own). */
@@ -9,6 +9,8 @@ export type ModuleImporter = (file: string) => Promise<unknown>;
 
 export interface LoadedTools {
   tools: { definition: ToolDefinition; source: string; file: string }[];
+  /** Module guard checks (`defineGuardCheck`) the same files export. */
+  guardChecks: { definition: GuardCheckDefinition; source: string; file: string }[];
   /** Files that failed to import, with the reason: the server logs them and goes on. */
   errors: { file: string; message: string }[];
 }
@@ -47,8 +49,9 @@ export const defaultModuleImporter: ModuleImporter = async (file) => {
 };
 
 /**
- * Loads every tool a folder's modules export (default or named exports made with `defineTool`, or arrays
- * of them). Test files and declaration files are skipped; subfolders are not searched.
+ * Loads every tool and guard check a folder's modules export (default or named exports made with
+ * `defineTool` or `defineGuardCheck`, or arrays of them). Test files and declaration files are skipped;
+ * subfolders are not searched.
  */
 export async function loadToolModules(options: {
   dir: string;
@@ -56,7 +59,7 @@ export async function loadToolModules(options: {
   importModule?: ModuleImporter;
 }): Promise<LoadedTools> {
   const importModule = options.importModule ?? defaultModuleImporter;
-  const result: LoadedTools = { tools: [], errors: [] };
+  const result: LoadedTools = { tools: [], guardChecks: [], errors: [] };
   const files = readdirSync(options.dir)
     .filter((name) => TOOL_FILE.test(name) && !SKIPPED_FILE.test(name))
     .map((name) => path.join(options.dir, name))
@@ -70,9 +73,10 @@ export async function loadToolModules(options: {
       for (const value of Object.values(exports).flatMap((entry) =>
         Array.isArray(entry) ? entry : [entry],
       )) {
-        if (!isToolDefinition(value) || seen.has(value)) continue;
+        if (seen.has(value)) continue;
         seen.add(value);
-        result.tools.push({ definition: value, source, file });
+        if (isToolDefinition(value)) result.tools.push({ definition: value, source, file });
+        else if (isGuardCheckDefinition(value)) result.guardChecks.push({ definition: value, source, file });
       }
     } catch (error) {
       result.errors.push({ file: source, message: error instanceof Error ? error.message : String(error) });

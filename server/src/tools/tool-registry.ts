@@ -1,5 +1,5 @@
 import { TOOL_NAME_PATTERN, type ToolInfo } from "@waddle/protocol";
-import type { ToolDefinition } from "@waddle/planner";
+import type { GuardCheckDefinition, ToolDefinition } from "@waddle/planner";
 import { z } from "zod";
 
 export interface RegisteredTool {
@@ -7,6 +7,14 @@ export interface RegisteredTool {
   /** Where it came from, e.g. `examples/calculator.ts`. */
   source: string;
   /** The module file's absolute path, when it was loaded from a file (the ts-project export copies it). */
+  file?: string;
+}
+
+export interface RegisteredGuardCheck {
+  definition: GuardCheckDefinition;
+  /** Where it came from, e.g. `user/no-competitors.ts`. */
+  source: string;
+  /** The module file's absolute path, when it was loaded from a file (exports copy it). */
   file?: string;
 }
 
@@ -36,10 +44,17 @@ export function getJsonSchema(schema: z.ZodType, io: "input" | "output"): Record
   return rest;
 }
 
-/** The module tools the server knows by name: from `apps/examples/tools` and `WADDLE_TOOLS_DIR`. */
+/** The longest module guard check name (what a guard's `{kind: "module", name}` may say). */
+const MAX_GUARD_CHECK_NAME = 200;
+
+/**
+ * The module tools the server knows by name, from `apps/examples/tools` and `WADDLE_TOOLS_DIR`, and the
+ * module guard checks (`defineGuardCheck`) the same files export.
+ */
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
   private readonly infos = new Map<string, ToolInfo>();
+  private readonly guardChecks = new Map<string, RegisteredGuardCheck>();
 
   /** Adds a tool; a later tool with the same name replaces the earlier one (user tools override examples). */
   register(definition: ToolDefinition, source: string, file?: string): void {
@@ -50,6 +65,26 @@ export class ToolRegistry {
     }
     this.tools.set(definition.name, { definition, source, ...(file ? { file } : {}) });
     this.infos.delete(definition.name);
+  }
+
+  /** Adds a module guard check; a later check with the same name replaces the earlier one. */
+  registerGuardCheck(definition: GuardCheckDefinition, source: string, file?: string): void {
+    const { name } = definition;
+    if (name.trim() === "" || name.length > MAX_GUARD_CHECK_NAME) {
+      throw new Error(
+        `Guard check name "${name.slice(0, 40)}" from ${source} is not valid: use 1 to ${MAX_GUARD_CHECK_NAME} characters.`,
+      );
+    }
+    this.guardChecks.set(name, { definition, source, ...(file ? { file } : {}) });
+  }
+
+  getGuardCheck(name: string): RegisteredGuardCheck | undefined {
+    return this.guardChecks.get(name);
+  }
+
+  /** Every module guard check by name (what the planner takes as `guardChecks`). */
+  getGuardChecks(): ReadonlyMap<string, GuardCheckDefinition> {
+    return new Map([...this.guardChecks].map(([name, check]) => [name, check.definition]));
   }
 
   get(name: string): RegisteredTool | undefined {
