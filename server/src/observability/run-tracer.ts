@@ -11,6 +11,7 @@ import {
 import { TERMINAL_EVENT_TYPES, type RunEvent, type RunEventOf } from "@waddle/protocol";
 import type { ObservedRun, RunObserver } from "../runs/run-observer.js";
 import type { ForcedIdGenerator } from "./forced-id-generator.js";
+import { recordGuardEvent } from "./guard-span-events.js";
 import {
   createSpanId,
   createTraceId,
@@ -140,6 +141,10 @@ export class RunTracer implements RunObserver {
           },
           event.ts,
         );
+        break;
+      case "guard_checking":
+      case "guard_verdict":
+        recordGuardEvent(event, spans.segment, spans.tools);
         break;
       case "action_salvaged":
         spans.segment.addEvent("action_salvaged", { "waddle.salvage.rule": event.data.rule }, event.ts);

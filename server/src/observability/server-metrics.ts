@@ -36,6 +36,7 @@ export class ServerMetrics implements RunObserver {
   private readonly autoSeqSaved: Counter<"agent_id">;
   private readonly pauses: Counter<"agent_id" | "reason">;
   private readonly stuck: Counter<"agent_id" | "pattern" | "action">;
+  private readonly guardVerdicts: Counter<"agent_id" | "on" | "check" | "verdict" | "action">;
 
   constructor(private readonly sources: MetricsSources) {
     const registers = [this.registry];
@@ -98,6 +99,12 @@ export class ServerMetrics implements RunObserver {
       name: "waddle_stuck_detected_total",
       help: "Runs found going in circles (stuck_detected), by agent, pattern and what the planner did.",
       labelNames: ["agent_id", "pattern", "action"],
+      registers,
+    });
+    this.guardVerdicts = new Counter({
+      name: "waddle_guard_verdicts_total",
+      help: "Guard decisions (guard_verdict), by agent, stage (on), check kind, verdict (pass, fail, error) and what was done.",
+      labelNames: ["agent_id", "on", "check", "verdict", "action"],
       registers,
     });
     const { store } = sources;
@@ -225,6 +232,11 @@ export class ServerMetrics implements RunObserver {
       case "stuck_detected":
         this.stuck.inc({ ...agent, pattern: event.data.pattern, action: event.data.action });
         break;
+      case "guard_verdict": {
+        const { on, check, verdict, action } = event.data;
+        this.guardVerdicts.inc({ ...agent, on, check, verdict, action });
+        break;
+      }
       case "run_finished":
         this.recordEnd(run, event.ts, event.data.reason === "cancelled" ? "cancelled" : "finished");
         break;
