@@ -2,6 +2,7 @@ import type { TestExpect, TestFailure, TrajectoryExpect, TrajectoryOrder } from 
 import { z } from "zod";
 import { describePause } from "./describe-pause.js";
 import { checkStuck } from "./check-stuck.js";
+import { checkGuardVerdicts } from "./check-guard-verdicts.js";
 import type { RunFacts } from "./run-facts.js";
 
 const ORDER_WORDS: Readonly<Record<TrajectoryOrder, string>> = {
@@ -48,6 +49,7 @@ export function checkExpectations(expect: TestExpect, facts: RunFacts): TestFail
   if (expect.answer) failures.push(...checkAnswer(expect.answer, facts.answer));
   const stuck = expect.stuck === undefined ? undefined : checkStuck(expect.stuck, facts.stuck ?? []);
   if (stuck !== undefined) failures.push(stuck);
+  if (expect.guards) failures.push(...checkGuardVerdicts(expect.guards, facts.guards ?? []));
   const budget = expect.budget;
   if (budget?.maxTokens !== undefined && facts.tokens > budget.maxTokens)
     failures.push(over("budget.maxTokens", budget.maxTokens, facts.tokens, "tokens"));

@@ -7,6 +7,7 @@ import type {
   TestExpect,
   ToolMock,
 } from "@waddle/protocol";
+import { getReplayableGuardVerdicts } from "./check-guard-verdicts.js";
 
 /** The run a case is saved from, as its record has it. */
 export interface RecordedRun {
@@ -24,7 +25,8 @@ const MAX_EQUALS_CHARS = 2_000;
 /**
  * Turns a recorded run into a test case: its query, its tool results as mocks (in the order they came, args
  * as called), the model's replies (the actions it chose, in order) and `expect` pre-filled from what the
- * run did: its status, its tools in order (any order when it ran branches in parallel), and its answer.
+ * run did: its status, its tools in order (any order when it ran branches in parallel), its answer, and
+ * what its guards decided (`getReplayableGuardVerdicts`).
  * `toolNames`: the agent's tools; calls of other tools (planner built-ins) are not mocked.
  */
 export function createTestCaseFromRun(options: {
@@ -51,6 +53,8 @@ export function createTestCaseFromRun(options: {
   const answer = run.answer ?? getFinishedAnswer(events);
   if (run.status === "finished" && answer !== undefined && answer.length <= MAX_EQUALS_CHARS)
     expect.answer = { equals: answer };
+  const guards = getReplayableGuardVerdicts(events);
+  if (guards.length > 0) expect.guards = guards;
   return {
     id: options.id,
     name: options.name ?? getCaseName(run.query),

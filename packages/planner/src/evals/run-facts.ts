@@ -1,6 +1,7 @@
 import type { RunEvent, RunStatus } from "@waddle/protocol";
 import { getPauseFact, type RunPauseFact } from "./describe-pause.js";
 import type { RunStuckFact } from "./check-stuck.js";
+import type { RunGuardFact } from "./check-guard-verdicts.js";
 import type { UnexpectedToolCall } from "./test-case-tools.js";
 
 /** What a test case's checks look at, read from a run's events. */
@@ -21,6 +22,8 @@ export interface RunFacts {
   pause?: RunPauseFact;
   /** The run's `stuck_detected` events. */
   stuck?: RunStuckFact[];
+  /** The run's `guard_verdict` events. */
+  guards?: RunGuardFact[];
 }
 
 /** The run's status as its last outcome event says (`running` when it has none yet). */
@@ -71,6 +74,7 @@ export function getRunFacts(
     } else if (event.type === "pause") facts.pause = getPauseFact(event.data);
     else if (event.type === "resumed") delete facts.pause;
     else if (event.type === "stuck_detected") (facts.stuck ??= []).push(event.data);
+    else if (event.type === "guard_verdict") (facts.guards ??= []).push(event.data);
   }
   if ("answer" in known && known.answer !== undefined) facts.answer = known.answer;
   const first = events[0];
