@@ -25,9 +25,12 @@ function toJsonExpression(value: unknown): string {
   return json.includes('"__proto__"') ? `JSON.parse(${JSON.stringify(JSON.stringify(value))})` : json;
 }
 
-/** A module tool the export imports: its ref and the file it comes from (`./tools/text-stats.js`). */
+/** A module tool (or module guard check) the export imports: its ref and its file (`./tools/text-stats.js`). */
 export interface ExportedModuleTool {
+  /** The tool's ref, or the guard check's name. */
   ref: string;
+  /** Set for a module guard check (`defineGuardCheck`), which travels as module tools do. */
+  kind?: "guard_check";
   /** Import specifier relative to the exported module; unset when the server does not know the file. */
   importPath?: string;
   /** Where the server loaded it from, for the reader (`examples/text-stats.ts`). */
@@ -67,6 +70,9 @@ function getLlmConfigs(spec: AgentSpec): LlmConfig[] {
     ...(spec.routerLlm ? [spec.routerLlm] : []),
     ...(spec.candidateLlms ?? []),
     ...spec.tools.flatMap((tool) => (tool.impl.kind === "llm" && tool.impl.llm ? [tool.impl.llm] : [])),
+    ...spec.guards.flatMap((guard) =>
+      guard.check.kind === "llm" && guard.check.llm ? [guard.check.llm] : [],
+    ),
   ];
 }
 
@@ -141,6 +147,11 @@ function getImports(
 
 const list = (values: readonly string[]) => values.map(toCommentText).join(", ");
 
+/** A module tool's ref, or `name (guard check)`, for the lists of what the caller must pass. */
+export function getModuleLabel(tool: ExportedModuleTool): string {
+  return tool.kind === "guard_check" ? `${tool.ref} (guard check)` : tool.ref;
+}
+
 /**
  * TypeScript that builds the same planner over `@waddle/server/runtime`, with every tool kind wired: the
  * spec and its subagents inlined as JSON, module tools imported from their files, http tools with their
@@ -159,10 +170,20 @@ export function exportAgentTypeScript(input: TypeScriptExportInput | AgentSpec):
           agent.tools.flatMap((tool) => (tool.impl.kind === "module" ? [tool.impl.ref] : [])),
         ),
       ),
-    ].map((ref) => ({ ref }));
+    ]
+      .map((ref): ExportedModuleTool => ({ ref }))
+      .concat(
+        [
+          ...new Set(
+            [spec, ...subagents].flatMap((agent) =>
+              agent.guards.flatMap((guard) => (guard.check.kind === "module" ? [guard.check.name] : [])),
+            ),
+          ),
+        ].map((name) => ({ ref: name, kind: "guard_check" })),
+      );
   const needs = getExportNeeds([spec, ...subagents]);
   const imports = getImports(moduleTools);
-  const missing = moduleTools.filter((tool) => !tool.importPath).map((tool) => tool.ref);
+  const missing = moduleTools.filter((tool) => !tool.importPath).map(getModuleLabel);
   const lines = [
     `// ${toCommentText(spec.name)} — exported from Waddle. Runs in your process with @waddle/server/runtime:`,
     `//   const outcome = await run("your question", { onEvent: (event) => console.log(event.type) });`,
@@ -189,8 +210,8 @@ export function exportAgentTypeScript(input: TypeScriptExportInput | AgentSpec):
     `export const subagents: AgentSpec[] = [${subagents.map((agent) => `AgentSpec.parse(${toJsonExpression(agent)})`).join(", ")}];`,
     ``,
     missing.length > 0
-      ? `/** Module tools, imported from their files. Not found on the exporting server, pass them in \`moduleTools\`: ${list(missing)}. */`
-      : `/** Module tools, imported from their files. */`,
+      ? `/** Module tools and guard checks, imported from their files. Not found on the exporting server, pass them in \`moduleTools\`: ${list(missing)}. */`
+      : `/** Module tools and guard checks, imported from their files. */`,
     `export const moduleTools: unknown[] = [${imports.map(({ name }) => name).join(", ")}];`,
     ``,
     needs.templatedHosts.length > 0

@@ -1,5 +1,10 @@
 import { readFileSync } from "node:fs";
-import { exportAgentTypeScript, getExportNeeds, toCommentText } from "./export-agent-typescript.js";
+import {
+  exportAgentTypeScript,
+  getExportNeeds,
+  getModuleLabel,
+  toCommentText,
+} from "./export-agent-typescript.js";
 import type { ExportBundle } from "./get-export-bundle.js";
 import { readExportRuntime } from "./export-runtime.js";
 import { getPackageVersions } from "./get-package-versions.js";
@@ -86,7 +91,7 @@ function getEnvExample(bundle: ExportBundle): string {
 
 function getReadme(bundle: ExportBundle): string {
   const needs = getExportNeeds([bundle.spec, ...bundle.subagents]);
-  const missingTools = bundle.moduleTools.filter((tool) => !tool.projectPath).map((tool) => tool.ref);
+  const missingTools = bundle.moduleTools.filter((tool) => !tool.projectPath).map(getModuleLabel);
   const notes = [
     ...(missingTools.length > 0
       ? [
@@ -126,6 +131,11 @@ function getReadme(bundle: ExportBundle): string {
     `- Tools: ${bundle.spec.tools.map((tool) => `${tool.name} (${tool.impl.kind})`).join(", ") || "none"}.`,
     ...(bundle.subagents.length > 0
       ? [`- Subagents: ${bundle.subagents.map((agent) => agent.id).join(", ")}.`]
+      : []),
+    ...(bundle.spec.guards.length > 0
+      ? [
+          `- Guards (in the spec, run by the runtime): ${bundle.spec.guards.map((guard) => toReadmeText(`${guard.name} (${guard.on}, ${guard.check.kind}, ${guard.action})`)).join(", ")}.`,
+        ]
       : []),
     ...(notes.length > 0 ? ["", "## To do by hand", "", ...notes] : []),
     "",

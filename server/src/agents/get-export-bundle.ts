@@ -16,6 +16,7 @@ export interface ExportBundle {
   spec: AgentSpec;
   /** The agents its agent tools run, and theirs, without `spec` itself. */
   subagents: AgentSpec[];
+  /** Its module tools and module guard checks (`kind: "guard_check"`). */
   moduleTools: BundledModuleTool[];
   /** Agent ids its agent tools name that are not saved: their tools fail at run time. */
   missingAgents: string[];
@@ -24,8 +25,8 @@ export interface ExportBundle {
 const MAX_SUBAGENTS = 100;
 
 /**
- * Collects the subagents (transitively, by the agent tools' `agentId`) and the module tools (by ref, with
- * the files the registry loaded them from) of an agent.
+ * Collects the subagents (transitively, by the agent tools' `agentId`), the module tools (by ref) and the
+ * module guard checks (by name) of an agent, with the files the registry loaded them from.
  */
 export async function getExportBundle(options: {
   spec: AgentSpec;
@@ -50,25 +51,40 @@ export async function getExportBundle(options: {
       }
     }
   }
-  const refs = [...agents.values()].flatMap((agent) =>
+  const specs = [...agents.values()];
+  const refs = specs.flatMap((agent) =>
     agent.tools.flatMap((tool) => (tool.impl.kind === "module" ? [tool.impl.ref] : [])),
   );
+  const checkNames = specs.flatMap((agent) =>
+    agent.guards.flatMap((guard) => (guard.check.kind === "module" ? [guard.check.name] : [])),
+  );
   const usedPaths = new Map<string, string>();
-  const moduleTools = [...new Set(refs)].map((ref): BundledModuleTool => {
-    const registered = options.registry?.get(ref);
-    if (!registered?.file) return { ref, ...(registered ? { source: registered.source } : {}) };
+  const bundle = (
+    ref: string,
+    registered: { source: string; file?: string } | undefined,
+    kind?: "guard_check",
+  ): BundledModuleTool => {
+    const own = { ref, ...(kind ? { kind } : {}) };
+    if (!registered?.file) return { ...own, ...(registered ? { source: registered.source } : {}) };
     let base = path.basename(registered.file);
     const owner = usedPaths.get(base);
     if (owner !== undefined && owner !== registered.file) base = `${usedPaths.size}-${base}`;
     usedPaths.set(base, registered.file);
     return {
-      ref,
+      ...own,
       source: registered.source,
       file: registered.file,
       projectPath: `tools/${base}`,
       importPath: `./tools/${base.replace(/\.(m?)ts$/, ".$1js")}`,
     };
-  });
+  };
+  const moduleTools = [
+    ...[...new Set(refs)].map((ref) => bundle(ref, options.registry?.get(ref))),
+    // Module guard checks travel as module tools do: their files are imported into `moduleTools`.
+    ...[...new Set(checkNames)].map((name) =>
+      bundle(name, options.registry?.getGuardCheck(name), "guard_check"),
+    ),
+  ];
   return {
     spec,
     subagents: [...agents.values()].filter((agent) => agent !== spec),

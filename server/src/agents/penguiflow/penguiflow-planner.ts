@@ -114,7 +114,15 @@ function getWaddleOnly(spec: AgentSpec, report: PenguiflowReport): Record<string
       });
     }
   }
-  return waddleOnly;
+  // PenguiFlow has no guardrails: nothing checks the query, tool results or the answer there.
+  for (const guard of spec.guards) {
+    report.notCarried.push({
+      what: `guard ${guard.name} (on ${guard.on}, check ${guard.check.kind}, action ${guard.action})`,
+      where:
+        "not carried: PenguiFlow has no guardrails, so nothing checks it there; kept in planner.py WADDLE_ONLY",
+    });
+  }
+  return spec.guards.length > 0 ? { ...waddleOnly, guards: spec.guards } : waddleOnly;
 }
 
 /** planner.py: `build_planner()` builds ReactPlanner with the keywords and types of PenguiFlow's signature. */

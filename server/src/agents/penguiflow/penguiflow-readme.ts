@@ -42,6 +42,7 @@ export const PENGUIFLOW_MAPPING: readonly [string, string][] = [
   ["llm / summarizerLlm", "llm / summarizer_llm (LiteLLM-style dict)"],
   ["llm.temperature", "temperature (and in the llm dict)"],
   ["llm.reasoningEffort", "reasoning_effort (low, medium, high; auto stays in WADDLE_ONLY)"],
+  ["guards", "not carried: PenguiFlow has no guardrails (each guard is listed below, kept in WADDLE_ONLY)"],
 ];
 
 const cell = (text: string) => toPythonComment(text).replaceAll("|", "\\|").replaceAll("`", "'");
