@@ -45,6 +45,8 @@ export const InboxItem = z.object({
   tool: z.string().optional(),
   /** The arguments, bounded, for a person to judge. */
   argsPreview: z.string().optional(),
+  /** What the pause says, bounded: a guard's or the stuck breaker's sentence (never the text a guard found). */
+  message: z.string().optional(),
   /** The key's name, `trigger:<id>`, or `public:<publicId>` for a public chat's visitor. */
   startedBy: z.string(),
   createdAt: z.string(),

@@ -56,6 +56,33 @@ describe("a paused run as an inbox item", () => {
     });
   });
 
+  it("says a guard's pause in its message, with the tool whose result it holds and no args", () => {
+    const message =
+      "Guard no-pii found email (1) in lookup's result. Approve to let lookup's result through as it is, reject to stop it.";
+    const item = getPauseItem(
+      run({
+        pause: {
+          reason: "guard",
+          payload: {
+            kind: "guard",
+            guard: "no-pii",
+            on: "tool_result",
+            tool: "lookup",
+            findings: [{ kind: "email", count: 1 }],
+            message,
+          },
+          resumeToken: "tok",
+          pausedAt: "2026-12-01T09:00:05.000Z",
+        },
+      }),
+      {},
+    );
+    expect(item).toMatchObject({ reason: "guard", tool: "lookup", message });
+    expect(item).not.toHaveProperty("argsPreview");
+    const long = getPauseItem(run({ pause: { ...run().pause!, payload: { message: "x".repeat(900) } } }), {});
+    expect(long?.message).toHaveLength(500);
+  });
+
   it("is nothing for a run that does not wait, or a test case's run", () => {
     expect(getPauseItem(run({ status: "queued" }), {})).toBeUndefined();
     expect(getPauseItem(run({ pause: null }), {})).toBeUndefined();

@@ -4,6 +4,8 @@ import { getMergeItemId, getPauseItemId } from "./inbox-item-id.js";
 
 /** Longest `argsPreview`, in characters. */
 export const ARGS_PREVIEW_CHARS = 500;
+/** Longest `message`, in characters. */
+export const MESSAGE_CHARS = 500;
 
 /** Who started a run when nothing names anyone: the local user of a server without keys. */
 export const LOCAL_STARTER = "local";
@@ -23,7 +25,11 @@ export function getStartedBy(run: RunRecord, parent?: RunRecord): string {
 export function getArgsPreview(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   const text = JSON.stringify(value) ?? String(value);
-  return text.length <= ARGS_PREVIEW_CHARS ? text : `${text.slice(0, ARGS_PREVIEW_CHARS - 1)}…`;
+  return bound(text, ARGS_PREVIEW_CHARS);
+}
+
+function bound(text: string, chars: number): string {
+  return text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
 }
 
 /** What the marks add to an item (none when it has no mark for its current pause or merge). */
@@ -40,6 +46,8 @@ export function getPauseItem(
   if (run.status !== "paused" || !pause || run.purpose === "test") return undefined;
   const tool = pause.payload["tool"];
   const argsPreview = getArgsPreview(pause.payload["args"]);
+  // A guard's pause (reason `guard`) and the stuck breaker's say why in `message`; there are no args to judge.
+  const message = pause.payload["message"];
   return {
     itemId: getPauseItemId(run.id),
     kind: "pause",
@@ -51,6 +59,7 @@ export function getPauseItem(
     reason: pause.reason,
     ...(typeof tool === "string" ? { tool } : {}),
     ...(argsPreview === undefined ? {} : { argsPreview }),
+    ...(typeof message === "string" && message !== "" ? { message: bound(message, MESSAGE_CHARS) } : {}),
     startedBy: getStartedBy(run, options.parent),
     createdAt: pause.pausedAt ?? run.startedAt ?? run.createdAt ?? new Date(0).toISOString(),
     ...getMarkFields(options.mark),

@@ -35,6 +35,8 @@ export function createInboxListener(notify: NotifyFunction): (notice: InboxNotic
       inboxEventId: notice.id,
       reason: item.reason,
       ...(item.tool === undefined ? {} : { tool: item.tool }),
+      // A guard's sentence says what it found by kind and count: never the text, so it may go out.
+      ...(item.reason === "guard" && item.message !== undefined ? { message: item.message } : {}),
       ...(item.mergeId === undefined ? {} : { mergeId: item.mergeId }),
       startedBy: item.startedBy,
       ...(item.assignee ? { assignee: item.assignee } : {}),

@@ -54,7 +54,10 @@ export function createNotificationBody(options: {
 }
 
 const SUMMARIES: Readonly<Record<NotificationEvent, (data: NotificationData) => string>> = {
-  "pause.created": (data) => `${agentOf(data)} is waiting for a person${toolOf(data)}.`,
+  "pause.created": (data) =>
+    data["reason"] === "guard"
+      ? `${agentOf(data)} is waiting for a person: a guard held it${messageOf(data)}`
+      : `${agentOf(data)} is waiting for a person${toolOf(data)}.`,
   "pause.due_soon": (data) =>
     `${agentOf(data)} is still waiting for a person${toolOf(data)}; it is decided soon.`,
   "pause.timed_out": (data) => `${agentOf(data)} waited too long${toolOf(data)}: the server decided.`,
@@ -79,7 +82,14 @@ function agentOf(data: NotificationData): string {
 }
 
 function toolOf(data: NotificationData): string {
+  // A guard holds a tool's result after the call: "before" would say the opposite.
+  if (data["reason"] === "guard") return "";
   return typeof data["tool"] === "string" ? ` before ${data["tool"]}` : "";
+}
+
+/** A guard's sentence (what it found by kind and count, never the text), or a full stop. */
+function messageOf(data: NotificationData): string {
+  return typeof data["message"] === "string" ? ` (${data["message"].slice(0, 300)})` : ".";
 }
 
 function errorOf(data: NotificationData): string {

@@ -1,6 +1,7 @@
 import type { InboxItem, RunEvent, RunRecord, SessionEvent } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
 import { createInboxListener } from "./inbox-notifications.js";
+import { getNotificationSummary } from "./notification-body.js";
 import { createMergeListener, createNotificationObserver } from "./notification-observer.js";
 import type { NotificationData } from "./notify.js";
 
@@ -146,5 +147,45 @@ describe("what notifies", () => {
     expect(sent[1]![1]).toMatchObject({ sessionId: "ses_1", turnRunId: "run_1", mergeId: "m1" });
     expect(sent[1]![1].runId).toBeUndefined();
     expect(JSON.stringify(sent)).not.toContain("4111");
+  });
+
+  it("says a guard's pause with the guard's sentence, not 'before' the tool whose result it holds", () => {
+    const { sent, notify } = record();
+    const message =
+      "Guard no-pii found email (1) in lookup's result. Approve to let it through, reject to stop it.";
+    const item: InboxItem = {
+      itemId: "pause:run_1",
+      kind: "pause",
+      agentId: "triage",
+      agentVersion: 3,
+      runId: "run_1",
+      reason: "guard",
+      tool: "lookup",
+      message,
+      startedBy: "local",
+      createdAt: "2026-01-01T00:00:00.000Z",
+      resumeToken: "t",
+    };
+    createInboxListener(notify)({ id: "pause.created:pause:run_1:t", type: "pause.created", at: "x", item });
+    const [[type, data]] = sent as [[string, NotificationData]];
+    expect(data).toMatchObject({ reason: "guard", tool: "lookup", message });
+    expect(getNotificationSummary("pause.created", data)).toBe(
+      `Agent triage is waiting for a person: a guard held it (${message})`,
+    );
+    expect(getNotificationSummary("pause.due_soon", data)).toBe(
+      "Agent triage is still waiting for a person; it is decided soon.",
+    );
+    expect(type).toBe("pause.created");
+    // Another pause's message stays in the inbox: it may quote what the model asked.
+    createInboxListener(notify)({
+      id: "pause.created:pause:run_2:t",
+      type: "pause.created",
+      at: "x",
+      item: { ...item, reason: "await_input", message: "Which account?" },
+    });
+    expect(sent[1]![1]).not.toHaveProperty("message");
+    expect(getNotificationSummary("pause.created", sent[1]![1])).toBe(
+      "Agent triage is waiting for a person before lookup.",
+    );
   });
 });
