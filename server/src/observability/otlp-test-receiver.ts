@@ -31,6 +31,8 @@ interface KeyValue {
  */
 export class OtlpTestReceiver {
   readonly spans: ReceivedSpan[] = [];
+  /** Every body posted, as it came (to scan what left the server byte for byte). */
+  readonly bodies: string[] = [];
   private readonly server: Server;
   private waiters: (() => void)[] = [];
   posts = 0;
@@ -41,7 +43,9 @@ export class OtlpTestReceiver {
       request.on("data", (chunk: Buffer) => chunks.push(chunk));
       request.on("end", () => {
         this.posts += 1;
-        if (request.url === "/v1/traces") this.read(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+        const body = Buffer.concat(chunks).toString("utf8");
+        this.bodies.push(body);
+        if (request.url === "/v1/traces") this.read(JSON.parse(body));
         response.writeHead(200, { "content-type": "application/json" }).end("{}");
         for (const wake of this.waiters.splice(0)) wake();
       });
