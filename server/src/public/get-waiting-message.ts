@@ -21,6 +21,13 @@ export function getWaitingMessage(pause: { reason: string; payload: Record<strin
       return "Waiting for an outside event";
     case "constraints_conflict":
       return "Waiting for a team member to review the next step";
+    case "guard":
+      // A guard holds the visitor's message, a step's result or the answer: which, never what it found.
+      return payload["on"] === "output"
+        ? "Waiting for a team member to review the answer"
+        : payload["on"] === "input"
+          ? "Waiting for a team member to review your message"
+          : "Waiting for a team member to review a step";
     default:
       return "Waiting for a team member";
   }
