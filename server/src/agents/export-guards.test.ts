@@ -1,5 +1,7 @@
-import { AgentSpec } from "@waddle/protocol";
+import { defineGuardCheck } from "@waddle/planner";
+import { AgentSpec, type RunEvent } from "@waddle/protocol";
 import { describe, expect, it } from "vitest";
+import { runAgent } from "../runtime/run-agent.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
 import { exportAgentTypeScript, getExportNeeds } from "./export-agent-typescript.js";
 import { getExportBundle } from "./get-export-bundle.js";
@@ -63,6 +65,51 @@ describe("guards in the ts export", () => {
     expect(source).toContain('import * as toolModule0 from "./tools/house-rules.js";');
     expect(source).toContain("export const moduleTools: unknown[] = [toolModule0];");
     expect(source).not.toContain("Not found on the exporting server");
+  });
+});
+
+describe("module guard checks in an exported runtime", () => {
+  it("are taken from the modules passed as moduleTools, as module tools are", async () => {
+    const houseRules = {
+      noCompetitors: defineGuardCheck({
+        name: "no-competitors",
+        check: (value) =>
+          String(value).includes("Acme")
+            ? { pass: false, findings: [{ kind: "competitor", count: 1 }] }
+            : { pass: true },
+      }),
+    };
+    const guarded = AgentSpec.parse({
+      version: 1,
+      id: "house-rules",
+      name: "House rules",
+      llm: { provider: "offline", model: "offline" },
+      guards: [
+        { name: "rules", on: "input", check: { kind: "module", name: "no-competitors" }, action: "block" },
+      ],
+    });
+    const events: RunEvent[] = [];
+    const run = (moduleTools: unknown[]) =>
+      runAgent({
+        spec: guarded,
+        moduleTools,
+        env: {},
+        query: "Is Acme cheaper?",
+        onEvent: (e) => events.push(e),
+      });
+    await expect(run([houseRules])).rejects.toMatchObject({ code: "guard_blocked" });
+    expect(events.find((event) => event.type === "guard_verdict")?.data).toMatchObject({
+      guard: "rules",
+      verdict: "fail",
+      findings: [{ kind: "competitor", count: 1 }],
+    });
+    // Without the module the check cannot run: it fails closed, saying which check is missing.
+    events.length = 0;
+    await expect(run([])).rejects.toMatchObject({ code: "guard_blocked" });
+    expect(events.find((event) => event.type === "guard_verdict")?.data).toMatchObject({
+      verdict: "error",
+      message: expect.stringContaining("no-competitors"),
+    });
   });
 });
 
