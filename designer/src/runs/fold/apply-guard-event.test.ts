@@ -169,6 +169,36 @@ describe("guards in the run view", () => {
   });
 });
 
+describe("a guard's message", () => {
+  it("joins the sentence when the guard wrote it, and goes under it when it is the planner's stand-in", () => {
+    const verdict = (message: string) =>
+      event("guard_verdict", {
+        guard: "pii",
+        on: "tool_result",
+        verdict: "fail",
+        action: "block",
+        findings: [{ kind: "email", count: 1 }],
+        check: "pii",
+        tool: "lookup",
+        message,
+      });
+    const view = applyRunEvents(createRunView("run-1"), [
+      verdict("No personal data in results."),
+      verdict('Guard "pii" stopped this tool result (found 1 email).'),
+    ]);
+    expect(view.timeline.map((line) => [line.title, line.detail])).toEqual([
+      [
+        "Guard pii blocked lookup's result (1 email): No personal data in results.",
+        "pii check on tool results",
+      ],
+      [
+        "Guard pii blocked lookup's result (1 email)",
+        'Guard "pii" stopped this tool result (found 1 email).',
+      ],
+    ]);
+  });
+});
+
 describe("getGuardSentence", () => {
   const base = { guard: "g", on: "tool_result" as const, tool: "lookup", findings: [] };
   it("says what each action did, and that an error fails closed unless allowed", () => {

@@ -93,7 +93,8 @@ export function getGuardSentence(
   place = getGuardPlace(data),
 ): string {
   const found = formatGuardFindings(data.findings);
-  const why = data.message ? `: ${data.message}` : "";
+  const own = getOwnMessage(data);
+  const why = own ? `: ${own}` : "";
   const guard = `Guard ${data.guard}`;
   if (data.verdict === "pass") return `${guard} passed ${place}`;
   if (data.verdict === "error") {
@@ -114,6 +115,15 @@ export function getGuardSentence(
     default:
       return `${guard} failed ${place}${over}${why}`;
   }
+}
+
+/**
+ * The guard's own message (its `message`, or what its check said), or undefined for the planner's stand-in
+ * (`Guard "pii" stopped this tool result (found 1 email).`), which says nothing the sentence does not.
+ */
+export function getOwnMessage(data: { guard: string; message?: string | undefined }): string | undefined {
+  const { message } = data;
+  return message === undefined || message.startsWith(`Guard "${data.guard}"`) ? undefined : message;
 }
 
 /** A shield's tooltip line for one guard: its sentence over all its decisions there. */

@@ -2,7 +2,7 @@ import { getRunTokens, type RunEvent } from "@waddle/protocol";
 import { formatDuration } from "../../util/format-metrics.js";
 import type { DecisionStatus, TimelineEntry, TimelineKind } from "./run-view.js";
 import { getStuckText } from "./apply-stuck-event.js";
-import { getGuardCheckingText, getGuardSentence } from "./apply-guard-event.js";
+import { getGuardCheckingText, getGuardSentence, getOwnMessage } from "./apply-guard-event.js";
 
 const STAGE_WORDS = { input: "the query", tool_result: "tool results", output: "the answer" } as const;
 
@@ -164,8 +164,10 @@ export function getTimelineEntry(
     case "guard_verdict": {
       const { verdict, action, tool, check } = event.data;
       const tone = verdict === "pass" ? "good" : action === "block" || verdict === "error" ? "bad" : "warn";
+      // the planner's own wording (an error's cause, a stand-in message) goes under the sentence
+      const said = getOwnMessage(event.data) === undefined ? event.data.message : undefined;
       return entry("guard", getGuardSentence(event.data), {
-        detail: `${check} check on ${STAGE_WORDS[event.data.on]}`,
+        detail: said ?? `${check} check on ${STAGE_WORDS[event.data.on]}`,
         ...(tool === undefined ? {} : { tool }),
         tone,
       });
