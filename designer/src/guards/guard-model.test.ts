@@ -19,6 +19,7 @@ describe("a new guard", () => {
     expect(pii).toMatchObject({ name: "pii", on: "tool_result", action: "redact", check: { kind: "pii" } });
     expect(createGuard("pii", [pii, { name: "pii-2" }]).name).toBe("pii-3");
     expect(createGuard("llm", []).action).toBe("block");
+    expect(createGuard("deny_words", []).action).toBe("block");
     for (const kind of ["pii", "secrets", "prompt_injection", "max_length", "json_schema", "llm"] as const)
       expect(Guard.safeParse(createGuard(kind, [])).success, kind).toBe(true);
   });

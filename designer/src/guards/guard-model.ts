@@ -70,7 +70,7 @@ export function canRedact(kind: GuardCheckKind): boolean {
 
 /** The actions a check kind allows, in menu order. */
 export function getGuardActions(kind: GuardCheckKind): GuardAction[] {
-  return canRedact(kind) ? ["redact", "block", "flag", "pause"] : ["block", "flag", "pause"];
+  return canRedact(kind) ? ["block", "redact", "flag", "pause"] : ["block", "flag", "pause"];
 }
 
 /** A check of a kind with options a person can start from (an empty word list says what to fill in). */
@@ -112,7 +112,8 @@ export function createGuard(kind: GuardCheckKind, existing: readonly Pick<Guard,
     name,
     on: DEFAULT_STAGES[kind],
     check: createGuardCheck(kind),
-    action: getGuardActions(kind)[0]!,
+    // masking is the natural answer to personal data and secrets; anything else is stopped
+    action: kind === "pii" || kind === "secrets" ? "redact" : "block",
     onError: "block",
     timeoutMs: 10_000,
   };

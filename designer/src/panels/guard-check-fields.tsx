@@ -181,21 +181,19 @@ function DenyWords(props: {
         onChange={draft.setText}
       />
       <IssueList issues={wordIssues} />
-      <div className="field-grid">
-        <ToggleField
-          label="Regular expressions"
-          checked={check.regex === true}
-          hint="Each line is a JavaScript regular expression."
-          testId={`${props.testId}-regex`}
-          onChange={(regex) => onChange(withFlag(check, "regex", regex))}
-        />
-        <ToggleField
-          label="Case-sensitive"
-          checked={check.caseSensitive === true}
-          hint='Off: "Secret" matches "secret".'
-          onChange={(on) => onChange(withFlag(check, "caseSensitive", on))}
-        />
-      </div>
+      <ToggleField
+        label="Regular expressions"
+        checked={check.regex === true}
+        hint="Each line is a JavaScript regular expression."
+        testId={`${props.testId}-regex`}
+        onChange={(regex) => onChange(withFlag(check, "regex", regex))}
+      />
+      <ToggleField
+        label="Case-sensitive"
+        checked={check.caseSensitive === true}
+        hint='Off: "Secret" matches "secret".'
+        onChange={(on) => onChange(withFlag(check, "caseSensitive", on))}
+      />
     </>
   );
 }

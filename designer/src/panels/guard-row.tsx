@@ -152,10 +152,14 @@ export function GuardRow(props: {
           label="If the check cannot run"
           value={guard.onError}
           options={[
-            { value: "block", label: "Block (fail closed)" },
-            { value: "allow", label: "Let the text pass" },
+            { value: "block", label: "Block" },
+            { value: "allow", label: "Let it pass" },
           ]}
-          hint="A check that throws or times out."
+          hint={
+            guard.onError === "block"
+              ? "A check that throws or times out blocks (fails closed)."
+              : "A check that throws or times out lets the text through, recorded."
+          }
           testId={`${testId}-on-error`}
           onChange={(onError) => onChange({ ...guard, onError }, "onError")}
         />

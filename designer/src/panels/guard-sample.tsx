@@ -9,6 +9,7 @@ import {
 } from "../guards/guard-sample-checker.js";
 import { formatGuardFindings } from "../util/format-guard-findings.js";
 import { formatDuration } from "../util/format-metrics.js";
+import { useDenied } from "../store/me-store.js";
 
 const VERDICT_WORDS = { pass: "Passes", fail: "Fails", error: "The check failed to run" } as const;
 
@@ -39,6 +40,8 @@ function useGuardSample(check: GuardCheck, text: string): GuardSampleState {
 export function GuardSample({ check, name }: { check: GuardCheck; name: string }): ReactElement {
   const [text, setText] = useState("");
   const id = useId();
+  // the route needs tools:test, as a tool's test call does: a key without it sees the box off, and why
+  const denied = useDenied("tools:test");
   const state = useGuardSample(check, text);
   const { result } = state;
   const findings = result ? formatGuardFindings(result.findings) : "";
@@ -55,6 +58,8 @@ export function GuardSample({ check, name }: { check: GuardCheck; name: string }
         placeholder="Paste a text as the guard would see it, e.g. Reach Ana at ana@example.com"
         data-testid="guard-sample-input"
         aria-label={`Sample text for guard ${name}`}
+        disabled={denied !== null}
+        title={denied ?? undefined}
         onChange={(event) => setText(event.target.value)}
       />
       {state.status === "failed" ? (
@@ -74,7 +79,10 @@ export function GuardSample({ check, name }: { check: GuardCheck; name: string }
             <strong>{VERDICT_WORDS[result.verdict]}</strong>
             {findings ? ` · found ${findings}` : result.verdict === "pass" ? " · nothing found" : ""}
             {result.message ? ` · ${result.message}` : ""}
-            <span className="guard-sample-time"> {formatDuration(result.durationMs)}</span>
+            <span className="guard-sample-time">
+              {" "}
+              {result.durationMs < 1 ? "under 1 ms" : formatDuration(result.durationMs)}
+            </span>
           </p>
           {result.redacted !== undefined && result.redacted !== text ? (
             <>
@@ -90,7 +98,7 @@ export function GuardSample({ check, name }: { check: GuardCheck; name: string }
           Checking…
         </p>
       ) : (
-        <p className="field-hint">Nothing checked yet: the result shows here as you type.</p>
+        <p className="field-hint">{denied ?? "Nothing checked yet: the result shows here as you type."}</p>
       )}
     </div>
   );
