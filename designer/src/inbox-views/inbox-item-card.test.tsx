@@ -42,6 +42,23 @@ describe("an inbox item", () => {
     expect(tagsOf(html, "approve-button")).toHaveLength(0);
   });
 
+  it("says why a stuck run waits, from the item's message", () => {
+    denied.permissions = new Set();
+    const html = render(
+      makeInboxItem({
+        reason: "stuck",
+        tool: undefined,
+        argsPreview: undefined,
+        message:
+          "The run looks stuck: search_docs called 3 times with the same arguments. Approve to let it go on.",
+      }),
+    ).replace(/<!-- -->/g, "");
+    expect(html).toContain("The run</strong> looks stuck");
+    expect(html).toMatch(
+      /data-testid="approval-pause-message"[^>]*>The run looks stuck: search_docs called 3 times/,
+    );
+  });
+
   it("turns deciding, assigning and snoozing off for a key that may not decide, saying why", () => {
     denied.permissions = new Set(["runs:decide"]);
     const html = render();

@@ -51,8 +51,8 @@ export function InboxItemCard(props: {
     }
   };
   // args cut short in the list: read them whole, so that the person judges (and may edit) all of them;
-  // a stuck run's or a guard's pause: read why (its payload), which the list does not carry
-  const explained = item.reason === "stuck" || item.reason === "guard";
+  // a guard's pause: read its facts (the guard, where, what it found); the list carries only its sentence
+  const explained = item.reason === "guard";
   useEffect(() => {
     if (item.kind === "pause" && ((!preview.complete && preview.text !== null) || explained))
       void loadDetail();
@@ -62,7 +62,8 @@ export function InboxItemCard(props: {
   const merge = item.kind === "merge";
   const pause: PendingRunPause = {
     reason: merge ? "merge_pending" : item.reason,
-    payload: detail?.payload ?? {},
+    // the list's sentence (a stuck run's, a guard's) until the pause's whole payload is read
+    payload: detail?.payload ?? (item.message === undefined ? {} : { message: item.message }),
     resumeToken: item.resumeToken ?? item.itemId,
     tool: merge ? `Task results “${item.reason}”` : (item.tool ?? null),
     args: merge ? undefined : detail ? detail.args : preview.complete ? preview.args : undefined,

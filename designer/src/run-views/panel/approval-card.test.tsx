@@ -41,10 +41,10 @@ describe("the approval card of a stuck or guarded run", () => {
       },
     });
     expect(html).toContain("is held by a guard");
-    expect(html).toMatch(/data-testid="approval-guard" data-guard="pii"/);
-    expect(html.replace(/<!-- -->/g, "")).toContain(
-      "Guard <strong>pii</strong> held lookup&#x27;s result after finding 1 email, 1 card. Personal data.",
-    );
+    const text = html.replace(/<!-- -->/g, "");
+    expect(text).toMatch(/data-testid="approval-guard" data-guard="pii"/);
+    expect(text).toContain("<strong>Guard pii</strong> · lookup&#x27;s result · found 1 email, 1 card");
+    expect(text).toMatch(/data-testid="approval-pause-message"[^>]*>Personal data. Approve to let/);
   });
 
   it("shows the stuck-run breaker's message", () => {
@@ -54,7 +54,7 @@ describe("the approval card of a stuck or guarded run", () => {
     });
     expect(html.replace(/<!-- -->/g, "")).toContain("The run</strong> looks stuck");
     expect(html).toMatch(
-      /data-testid="approval-stuck-message"[^>]*>The run looks stuck: search_docs called 3 times/,
+      /data-testid="approval-pause-message"[^>]*>The run looks stuck: search_docs called 3 times/,
     );
   });
 });

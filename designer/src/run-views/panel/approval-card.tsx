@@ -33,18 +33,20 @@ const DEFAULT_TEST_IDS = { approve: "approve-button", reject: "reject-button", e
 
 /** Why the run paused: the stuck-run breaker's message, or a guard's name, stage and findings (never the text). */
 function PauseExplanationView({ explanation }: { explanation: PauseExplanation }): ReactElement {
-  if (explanation.kind === "stuck")
-    return (
-      <p className="approval-explanation" data-testid="approval-stuck-message">
-        {explanation.message}
-      </p>
-    );
-  return (
-    <p className="approval-explanation" data-testid="approval-guard" data-guard={explanation.guard}>
-      Guard <strong>{explanation.guard}</strong> held {explanation.place}
-      {explanation.findings ? ` after finding ${explanation.findings}` : ""}.
-      {explanation.message ? ` ${explanation.message}` : ""}
+  const message = explanation.message ? (
+    <p className="approval-explanation" data-testid="approval-pause-message">
+      {explanation.message}
     </p>
+  ) : null;
+  if (explanation.kind === "note") return message ?? <></>;
+  return (
+    <>
+      <p className="approval-guard-facts" data-testid="approval-guard" data-guard={explanation.guard}>
+        <strong>Guard {explanation.guard}</strong> · {explanation.place}
+        {explanation.findings ? ` · found ${explanation.findings}` : ""}
+      </p>
+      {message}
+    </>
   );
 }
 

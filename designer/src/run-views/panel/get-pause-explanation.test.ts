@@ -26,6 +26,11 @@ describe("getPauseExplanation", () => {
       findings: "",
       message: null,
     });
+    // the inbox list carries the sentence alone, until the pause's facts are read
+    expect(getPauseExplanation("guard", { message: 'Guard "pii" stopped this tool result.' })).toEqual({
+      kind: "note",
+      message: 'Guard "pii" stopped this tool result.',
+    });
   });
 
   it("carries the stuck-run breaker's message, and nothing for other pauses or bad payloads", () => {
@@ -34,9 +39,9 @@ describe("getPauseExplanation", () => {
         pattern: "repeat",
         message: "The run looks stuck: search called 3 times.",
       }),
-    ).toEqual({ kind: "stuck", message: "The run looks stuck: search called 3 times." });
+    ).toEqual({ kind: "note", message: "The run looks stuck: search called 3 times." });
     expect(getPauseExplanation("stuck", {})).toBeNull();
-    expect(getPauseExplanation("approval_required", { tool: "send_email" })).toBeNull();
+    expect(getPauseExplanation("approval_required", { tool: "send_email", message: "x" })).toBeNull();
     expect(getPauseExplanation("guard", { on: "somewhere" })).toBeNull();
   });
 });

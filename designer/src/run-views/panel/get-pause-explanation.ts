@@ -8,7 +8,6 @@ const GuardPausePayload = z.object({
   on: GuardStage,
   tool: z.string().optional(),
   findings: z.array(GuardFinding).catch([]),
-  message: z.string().optional(),
 });
 
 const STAGES: Record<GuardStage, string> = {
@@ -19,7 +18,8 @@ const STAGES: Record<GuardStage, string> = {
 
 /** Why a run paused, when the pause says so itself: the stuck-run breaker's message, a guard's facts. */
 export type PauseExplanation =
-  | { kind: "stuck"; message: string }
+  /** The pause's sentence alone (the stuck breaker's, or a guard's before its facts are read). */
+  | { kind: "note"; message: string }
   | {
       kind: "guard";
       guard: string;
@@ -35,19 +35,16 @@ export function getPauseExplanation(
   reason: string,
   payload: Readonly<Record<string, unknown>> | undefined,
 ): PauseExplanation | null {
-  if (reason === "stuck") {
-    const message = payload?.message;
-    return typeof message === "string" && message !== "" ? { kind: "stuck", message } : null;
-  }
-  if (reason !== "guard") return null;
-  const parsed = GuardPausePayload.safeParse(payload);
-  if (!parsed.success) return null;
-  const { guard, on, tool, findings, message } = parsed.data;
+  if (reason !== "stuck" && reason !== "guard") return null;
+  const message = typeof payload?.message === "string" && payload.message !== "" ? payload.message : null;
+  const parsed = reason === "guard" ? GuardPausePayload.safeParse(payload) : null;
+  if (!parsed?.success) return message === null ? null : { kind: "note", message };
+  const { guard, on, tool, findings } = parsed.data;
   return {
     kind: "guard",
     guard,
     place: on === "tool_result" && tool !== undefined ? `${tool}'s result` : STAGES[on],
     findings: formatGuardFindings(findings),
-    message: message ?? null,
+    message,
   };
 }
