@@ -170,7 +170,7 @@ describe("guards in the run view", () => {
 });
 
 describe("a guard's message", () => {
-  it("joins the sentence when the guard wrote it, and goes under it when it is the planner's stand-in", () => {
+  it("joins the sentence when the guard wrote it; the planner's stand-in is left out, an error's cause goes under it", () => {
     const verdict = (message: string) =>
       event("guard_verdict", {
         guard: "pii",
@@ -191,11 +191,26 @@ describe("a guard's message", () => {
         "Guard pii blocked lookup's result (1 email): No personal data in results.",
         "pii check on tool results",
       ],
-      [
-        "Guard pii blocked lookup's result (1 email)",
-        'Guard "pii" stopped this tool result (found 1 email).',
-      ],
+      ["Guard pii blocked lookup's result (1 email)", "pii check on tool results"],
     ]);
+    const failed = applyRunEvents(createRunView("run-1"), [
+      event("guard_verdict", {
+        guard: "judge",
+        on: "output",
+        verdict: "error",
+        action: "block",
+        findings: [],
+        check: "llm",
+        message:
+          'Guard "judge" could not check this (took longer than its limit of 10000 ms), so it blocked it.',
+      }),
+    ]);
+    expect(failed.timeline[0]).toMatchObject({
+      title: "Guard judge could not check the answer, so it blocked it (fails closed)",
+      detail:
+        'Guard "judge" could not check this (took longer than its limit of 10000 ms), so it blocked it.',
+      tone: "bad",
+    });
   });
 });
 

@@ -164,8 +164,10 @@ export function getTimelineEntry(
     case "guard_verdict": {
       const { verdict, action, tool, check } = event.data;
       const tone = verdict === "pass" ? "good" : action === "block" || verdict === "error" ? "bad" : "warn";
-      // the planner's own wording (an error's cause, a stand-in message) goes under the sentence
-      const said = getOwnMessage(event.data) === undefined ? event.data.message : undefined;
+      // an error's cause, in the planner's words, goes under the sentence; its stand-in for a guard
+      // without a message ("… stopped this tool result …") would only repeat it, or say "stopped" of a redact
+      const said =
+        verdict === "error" && getOwnMessage(event.data) === undefined ? event.data.message : undefined;
       return entry("guard", getGuardSentence(event.data), {
         detail: said ?? `${check} check on ${STAGE_WORDS[event.data.on]}`,
         ...(tool === undefined ? {} : { tool }),
