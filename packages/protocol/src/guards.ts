@@ -116,6 +116,8 @@ export const GuardVerdictEvent = createRunEventEnvelope(
     findings: z.array(GuardFinding),
     check: z.string(),
     tool: z.string().optional(),
+    /** The tool call's `callId` (as in its `tool_start`/`tool_end`), for tool results. */
+    callId: z.string().optional(),
     step: z.int().nonnegative().optional(),
     message: z.string().optional(),
     durationMs: z.number().nonnegative().optional(),

@@ -102,6 +102,7 @@ describe("guards on tool results", () => {
         action: "redact",
         findings: [{ kind: "secret_word", count: 1 }],
         tool: "lookup",
+        callId: "step-0",
         check: "module",
       }),
     ]);

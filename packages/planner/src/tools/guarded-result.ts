@@ -32,7 +32,9 @@ export async function guardToolResult(
     signal: runtime.cancellation.signal,
   });
   for (const usage of outcome.usage) runtime.reportUsage(usage, call.step);
-  for (const data of outcome.verdicts) runtime.events.emit("guard_verdict", data, call.step);
+  for (const data of outcome.verdicts) {
+    runtime.events.emit("guard_verdict", { ...data, callId: call.callId }, call.step);
+  }
   const stop = outcome.stop;
   if (outcome.decision === "pass" || stop === undefined) return { kind: "pass", observation: outcome.value };
   const inParallel = call.parallelId !== undefined;
