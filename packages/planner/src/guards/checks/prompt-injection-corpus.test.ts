@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { isAnchor } from "./injection-anchors.js";
 import { INJECTION_RULES } from "./injection-rules.js";
-import { findInjections } from "./prompt-injection-matcher.js";
+import { findInjections, scoreSentences } from "./prompt-injection-matcher.js";
 
 const CORPUS_FILE = new URL(
   "../../../../../test/fixtures/guards/prompt-injection-corpus.json",
@@ -38,17 +39,28 @@ describe("the prompt-injection corpus", () => {
     expect(falsePositives.length / clean.length, falsePositives.join(", ")).toBeLessThanOrEqual(0.05);
   });
 
-  it("never skips a rule that would match: each rule's hints are in every text it matches", () => {
+  it("never skips a rule that would match: every match starts at one of its rule's starts", () => {
     for (const item of corpus.items) {
       const lower = item.text.toLowerCase();
       for (const rule of INJECTION_RULES) {
         rule.pattern.lastIndex = 0;
-        if (!rule.pattern.test(item.text)) continue;
-        expect(
-          rule.hints.some((hint) => lower.includes(hint)),
-          `${rule.id} on ${item.id}`,
-        ).toBe(true);
+        for (const match of item.text.matchAll(rule.pattern)) {
+          expect(isAnchor(lower, match.index, rule), `${rule.id} on ${item.id}`).toBe(true);
+        }
       }
+    }
+  });
+
+  it("finds, rule by rule from their starts, what every rule finds over the whole text", () => {
+    const all = { id: "all items in one text", text: corpus.items.map((item) => item.text).join("\n") };
+    for (const item of [...corpus.items, all]) {
+      const summary = (everywhere: boolean) =>
+        scoreSentences(item.text, { everywhere }).map((sentence) => [
+          sentence.start,
+          sentence.end,
+          [...sentence.rules].sort(),
+        ]);
+      expect(summary(false), item.id).toEqual(summary(true));
     }
   });
 });

@@ -1,5 +1,6 @@
 import type { GuardSpan } from "../guard-types.js";
-import { INJECTION_RULES } from "./injection-rules.js";
+import { forEachAnchor } from "./injection-anchors.js";
+import { INJECTION_RULES, type InjectionRule } from "./injection-rules.js";
 import { keepFirstSpans, type TextMatcher } from "./text-matcher.js";
 
 /** A sentence is an injection at this score: one strong phrase, or weaker ones together. */
@@ -27,7 +28,6 @@ const isQuoted = (text: string, start: number, end: number) =>
   OPENING_QUOTES.has(text[start - 1] ?? "") && CLOSING_QUOTES.has(text[end] ?? "");
 
 const isSpace = (char: string | undefined) => char === " " || char === "\t" || char === "\r" || char === "\n";
-const isStop = (char: string | undefined) => char === "." || char === "!" || char === "?";
 
 /**
  * Where each sentence of `text` starts, in one pass: after a line break, after `.`/`!`/`?` and a space,
@@ -38,10 +38,11 @@ export function getSentenceStarts(text: string): number[] {
   let last = 0;
   let lastSpace = -1;
   for (let index = 0; index < text.length; index += 1) {
-    const char = text[index];
-    if (isSpace(char)) lastSpace = index;
+    const code = text.charCodeAt(index);
+    if (code === 32 || code === 9 || code === 13 || code === 10) lastSpace = index;
     let next = -1;
-    if (char === "\n" || (isStop(char) && isSpace(text[index + 1]))) next = index + 1;
+    if (code === 10 || ((code === 46 || code === 33 || code === 63) && isSpace(text[index + 1])))
+      next = index + 1;
     else if (index - last >= MAX_SENTENCE) next = lastSpace > last + MAX_SENTENCE / 2 ? lastSpace + 1 : index;
     if (next > last && next < text.length) {
       starts.push(next);
@@ -78,27 +79,67 @@ function getSentence(
   return { start, end };
 }
 
-/** The sentences some rule matched in, each scored once per rule. */
-export function scoreSentences(text: string): Sentence[] {
+/**
+ * Every rule's matches: at each place one of its starts is (injection-anchors.ts), with its sticky regex,
+ * not overlapping its own previous match (as a global regex would find them); or, `everywhere`, with its
+ * global regex over the whole text (what the tests compare the first with).
+ */
+function collectMatches(
+  text: string,
+  everywhere: boolean,
+): { rule: InjectionRule; match: RegExpExecArray }[] {
+  const found: { rule: InjectionRule; match: RegExpExecArray }[] = [];
   const lower = text.toLowerCase();
+  if (everywhere || lower.length !== text.length) {
+    for (const rule of INJECTION_RULES) {
+      rule.pattern.lastIndex = 0;
+      for (const match of text.matchAll(rule.pattern)) found.push({ rule, match });
+    }
+    return found;
+  }
+  // Per rule: where its last match ended (no overlaps, as a global regex), and where it was last tried;
+  // per gate, where it was last tested and how that went.
+  const ends = new Int32Array(INJECTION_RULES.length);
+  const tried = new Int32Array(INJECTION_RULES.length).fill(-1);
+  const gateAt = new Map<RegExp, number>();
+  const gateOpen = new Map<RegExp, boolean>();
+  forEachAnchor(lower, (index, ruleIndex) => {
+    if (index < ends[ruleIndex]! || tried[ruleIndex] === index) return;
+    tried[ruleIndex] = index;
+    const rule = INJECTION_RULES[ruleIndex]!;
+    if (rule.gate !== undefined) {
+      if (gateAt.get(rule.gate) !== index) {
+        rule.gate.lastIndex = index;
+        gateAt.set(rule.gate, index);
+        gateOpen.set(rule.gate, rule.gate.test(text));
+      }
+      if (gateOpen.get(rule.gate) !== true) return;
+    }
+    rule.sticky.lastIndex = index;
+    const match = rule.sticky.exec(text);
+    if (match === null) return;
+    found.push({ rule, match });
+    ends[ruleIndex] = index + Math.max(1, match[0].length);
+  });
+  return found;
+}
+
+/** The sentences some rule matched in, each scored once per rule. */
+export function scoreSentences(text: string, options: { everywhere?: boolean } = {}): Sentence[] {
   const sentences = new Map<number, Sentence>();
   let starts: number[] | undefined;
-  for (const rule of INJECTION_RULES) {
-    if (!rule.hints.some((hint) => lower.includes(hint))) continue;
-    rule.pattern.lastIndex = 0;
-    for (const match of text.matchAll(rule.pattern)) {
-      if (rule.accept && !rule.accept(match)) continue;
-      const matchEnd = match.index + match[0].length;
-      starts ??= getSentenceStarts(text);
-      const { start, end } = getSentence(text, starts, match.index, matchEnd);
-      const sentence = sentences.get(start) ?? { start, end, score: 0, rules: new Map<string, number>() };
-      sentences.set(start, sentence);
-      sentence.end = Math.max(sentence.end, end);
-      if (sentence.rules.has(rule.id)) continue;
-      const weight = isQuoted(text, match.index, matchEnd) ? rule.weight * QUOTED_WEIGHT : rule.weight;
-      sentence.rules.set(rule.id, weight);
-      sentence.score += weight;
-    }
+  for (const { rule, match } of collectMatches(text, options.everywhere === true)) {
+    if (rule.accept && !rule.accept(match)) continue;
+    const matchEnd = match.index + match[0].length;
+    starts ??= getSentenceStarts(text);
+    const { start, end } = getSentence(text, starts, match.index, matchEnd);
+    const sentence = sentences.get(start) ?? { start, end, score: 0, rules: new Map<string, number>() };
+    sentences.set(start, sentence);
+    sentence.end = Math.max(sentence.end, end);
+    if (sentence.rules.has(rule.id)) continue;
+    const weight = isQuoted(text, match.index, matchEnd) ? rule.weight * QUOTED_WEIGHT : rule.weight;
+    sentence.rules.set(rule.id, weight);
+    sentence.score += weight;
   }
   return [...sentences.values()].sort((a, b) => a.start - b.start);
 }
