@@ -93,6 +93,12 @@ export const BENCHMARKS: readonly BenchEntry[] = [
       "16. Public chat: 200 visitors streaming at once on one server, and the hosted page's weight and time to ready in Chromium",
     load: async () => (await import("./public/public-bench.js")).runPublicBench,
   },
+  {
+    name: "guards",
+    title:
+      "17. Guards: prompt-injection detection and false positives, and the time of the scanning checks from 1 KB to 1 MB",
+    load: async () => (await import("./guards/guards-bench.js")).runGuardsBench,
+  },
 ];
 
 export const BENCHMARK_NAMES: readonly string[] = BENCHMARKS.map((entry) => entry.name);

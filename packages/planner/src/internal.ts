@@ -133,3 +133,8 @@ export type { JudgeOutcome } from "./evals/judge-answer.js";
 export { getStatusFromEvents } from "./evals/run-facts.js";
 export { isJsonEqual, ToolMockMatcher } from "./evals/tool-mock-matcher.js";
 export type { MatchedMock } from "./evals/tool-mock-matcher.js";
+
+// Guards: the scanning checks on their own (the guards benchmark).
+export { createScanner } from "./guards/checks/create-scanner.js";
+export type { ScannerOptions, ScanningCheck } from "./guards/checks/create-scanner.js";
+export { findInjections } from "./guards/checks/prompt-injection-matcher.js";
