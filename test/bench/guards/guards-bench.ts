@@ -69,7 +69,7 @@ const collectGarbage = () => (globalThis as { gc?: () => void }).gc?.();
 
 /**
  * Wall and CPU time of `scan` (what a guard calls), one sample per scan, after a warm-up of a fifth as
- * many; garbage is collected before the samples and every 50 of them, outside the timing.
+ * many and a full garbage collection (and one scan after it, which compiles the regexes again).
  */
 async function timeScans(check: ScanningCheck, text: string, samples: number): Promise<ScanTimes> {
   const scanner = createScanner(check);
@@ -77,8 +77,9 @@ async function timeScans(check: ScanningCheck, text: string, samples: number): P
   for (let index = 0; index < Math.max(3, samples / 5); index += 1) await scanner.scan(value);
   const wall: number[] = [];
   const cpu: number[] = [];
+  collectGarbage();
+  await scanner.scan(value);
   for (let index = 0; index < samples; index += 1) {
-    if (index % 50 === 0) collectGarbage();
     const cpuStart = process.cpuUsage();
     const started = performance.now();
     await scanner.scan(value);
@@ -86,6 +87,20 @@ async function timeScans(check: ScanningCheck, text: string, samples: number): P
     cpu.push(cpuMs(cpuStart));
   }
   return { wall: getSummary(wall), cpu: getSummary(cpu) };
+}
+
+/** The median wall time of the first scan after a full garbage collection (which may drop compiled regexes). */
+async function timeAfterCollection(check: ScanningCheck, text: string, rounds: number): Promise<number> {
+  const scanner = createScanner(check);
+  await scanner.scan(text);
+  const times: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    collectGarbage();
+    const started = performance.now();
+    await scanner.scan(text);
+    times.push(performance.now() - started);
+  }
+  return getSummary(times).median;
 }
 
 /**
@@ -116,10 +131,10 @@ async function measureBlocks(check: ScanningCheck, text: string, runs: number) {
   wall.length = 0;
   cpu.length = 0;
   yields = 0;
+  collectGarbage();
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
   for (let run = 0; run < runs; run += 1) {
-    collectGarbage();
     beginSlice();
     await scanner.scan(text);
     endSlice();
@@ -158,6 +173,13 @@ export async function runGuardsBench(context: BenchContext): Promise<BenchResult
       );
     }
     timings.set(label, row);
+  }
+  const tenKb = buildBenchText(10 * 1_024, corpus);
+  const afterCollection: string[] = [];
+  for (const { label, check } of CHECKS) {
+    afterCollection.push(
+      `${label.split(" ")[0]} ${ms(await timeAfterCollection(check, tenKb, context.quick ? 3 : 15))}`,
+    );
   }
   const megabyte = buildBenchText(1_024 * 1_024, corpus);
   const blocks = [];
@@ -213,22 +235,23 @@ export async function runGuardsBench(context: BenchContext): Promise<BenchResult
   };
   const p99At10k = CHECKS.map(({ label }) => ({
     label,
-    p99: timings.get(label)![1]!.cpu.p99,
+    cpu: timings.get(label)![1]!.cpu.p99,
     wall: timings.get(label)![1]!.wall.p99,
   }));
   const targets: TargetCheck[] = [
     { target: "prompt injection: detection on the corpus ≥ 0.9", measured: percent(rates.detected, rates.injected), met: rates.detected / rates.injected >= 0.9 },
     { target: "prompt injection: false positives on the corpus ≤ 0.05", measured: percent(rates.falsePositives, rates.clean), met: rates.falsePositives / rates.clean <= 0.05 },
     { target: "prompt injection: false positives on the example agents' texts: 0", measured: String(rates.exampleFlags.length), met: rates.exampleFlags.length === 0 },
-    ...p99At10k.map(({ label, p99, wall }) => ({ target: `${label}: under ${P99_TARGET_MS} ms at p99 on 10 KB (CPU time)`, measured: `${ms(p99)} ms CPU (${ms(wall)} ms wall)`, met: p99 < P99_TARGET_MS })),
-    ...blocks.map((row) => ({ target: `${row.label}: no slice holds the event loop over ${BLOCK_TARGET_MS} ms while scanning 1 MB (CPU time)`, measured: `${ms(row.cpu.max)} ms CPU (${ms(row.wall.max)} ms wall)`, met: row.cpu.max < BLOCK_TARGET_MS })),
+    ...p99At10k.map(({ label, cpu, wall }) => ({ target: `${label}: under ${P99_TARGET_MS} ms at p99 on 10 KB`, measured: `${ms(wall)} ms wall (${ms(cpu)} ms CPU)`, met: wall < P99_TARGET_MS })),
+    ...blocks.map((row) => ({ target: `${row.label}: no slice holds the event loop over ${BLOCK_TARGET_MS} ms while scanning 1 MB`, measured: `${ms(row.wall.max)} ms wall (${ms(row.cpu.max)} ms CPU)`, met: row.wall.max < BLOCK_TARGET_MS })),
   ]; // prettier-ignore
   return {
     tables: [rateTable, timeTable, blockTable],
     lines: [
       `guards-injection: detected ${rates.detected}/${rates.injected}, false positives ${rates.falsePositives}/${rates.clean}, example agents ${rates.exampleFlags.length}/${rates.examples}`,
-      `guards-10kb-p99-cpu-ms: ${p99At10k.map(({ label, p99 }) => `${label.split(" ")[0]} ${ms(p99)}`).join(" · ")}`,
-      `guards-1mb-longest-slice-cpu-ms: ${blocks.map((row) => `${row.label.split(" ")[0]} ${ms(row.cpu.max)}`).join(" · ")}`,
+      `guards-10kb-p99-ms: ${p99At10k.map(({ label, wall }) => `${label.split(" ")[0]} ${ms(wall)}`).join(" · ")}`,
+      `guards-1mb-longest-slice-ms: ${blocks.map((row) => `${row.label.split(" ")[0]} ${ms(row.wall.max)}`).join(" · ")}`,
+      `guards-10kb-first-scan-after-gc-ms: ${afterCollection.join(" · ")}`,
       ...(rates.exampleFlags.length > 0 ? [`flagged example texts: ${rates.exampleFlags.join(", ")}`] : []),
     ],
     targets,
@@ -237,8 +260,9 @@ export async function runGuardsBench(context: BenchContext): Promise<BenchResult
       "Example agents: apps/examples/agents, every string of their sample queries, mock tool outputs and test cases (queries, mocked outputs, recorded replies, expected answers). Outputs of a tool that the agent's own prompt_injection guard watches are counted apart: the example plants an injection there to show the guard (the other strings of those outputs are ids and subjects).",
       "Texts: the clean corpus's tool results one after another (prose, emails, CSV, JSON, hard negatives), with a line of findings (an email, a phone number, a card, an IBAN, an api_key) every 2 KB and an injected text from the corpus every 8 KB, cut at the size.",
       "Rates: test/fixtures/guards/prompt-injection-corpus.json, which the rules were tuned on. Four batches of it were held out and scored once before the rules saw them: 4/16, 6/15, 3/15 and 8/15 detected (34 % of 61), 1 false positive in 61 clean texts (test/fixtures/guards/README.md). Expect that rate, not the corpus's, on phrasings nobody wrote a rule for.",
-      "Longest slice: from resuming after a yield to the next yield, over every slice of every 1 MB scan; the event-loop delay is monitorEventLoopDelay's maximum (1 ms resolution) over the same scans. Garbage is collected (gc()) before each scan there.",
-      "Targets are judged on CPU time (process.cpuUsage around each sample or slice: the work the scan did, garbage collection included) because wall time on this shared 2-core machine also holds the time spent waiting for a core (see the load average above); on an idle machine the two agree.",
+      "Longest slice: from resuming after a yield to the next yield, over every slice of every 1 MB scan; the event-loop delay is monitorEventLoopDelay's maximum (1 ms resolution) over the same scans. Garbage is collected (gc()) once before those scans, not during them.",
+      "First scan after gc(): a full garbage collection may drop the compiled code of regexes not run since the one before, and the next scan compiles them again; the line above gives its median at 10 KB. A guard that runs often keeps its regexes compiled.",
+      "Targets are judged on wall time, what a caller and the event loop see. On this shared 2-core machine its tail also holds time spent waiting for a core (see the load average above: past 2, the p99s grow several-fold). The CPU columns are process.cpuUsage around each sample or slice: the process's CPU, so V8's background threads (concurrent garbage collection, optimizing compilers) are in them too, which is why a CPU p99 can exceed its wall p99.",
     ],
   };
 }
