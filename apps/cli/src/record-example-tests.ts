@@ -1,5 +1,5 @@
 // Records the example agents' test suites from offline runs: `npx tsx --conditions source
-// apps/cli/src/record-example-tests.ts`. Each query runs on the offline model in this process, is saved as
+// apps/cli/src/record-example-tests.ts [agent-id …]`. Each query runs on the offline model in this process, is saved as
 // a case the way "Save as test" saves it, and the suite is written beside the agent as <id>.tests.json.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -20,6 +20,7 @@ const EXTRA_QUERIES: Readonly<Record<string, string>> = {
   "cached-retrieval": "How long are invoices kept?",
   "document-pipeline": "Extract the metadata of the onboarding handbook",
   "email-approval": "Let Priya know the budget was approved",
+  "guarded-helpdesk": "Is customer 42's card still on file?",
   "sharded-research": "What is new in solid-state batteries?",
   "support-triage": "The app crashes when I upload a photo",
   "writing-review": "Review this: We shipped dark mode. It follows the system setting.",
@@ -71,7 +72,10 @@ const waitForEnd = (runId: string) =>
     void check();
   });
 
+// Agent ids on the command line record only those suites; none records them all.
+const only = new Set(process.argv.slice(2));
 for (const { id } of listExampleAgentFiles(agentsDir)) {
+  if (only.size > 0 && !only.has(id)) continue;
   const agent = await store.getAgent(id);
   if (!agent) continue;
   const spec: AgentSpec = agent.spec;
