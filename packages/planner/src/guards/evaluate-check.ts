@@ -4,6 +4,7 @@ import { createScanner } from "./checks/create-scanner.js";
 import type { CheckOutcome, GuardCheckDefinition, Scanner } from "./guard-types.js";
 
 import { judgeWithLlm, type GuardJudge } from "./llm-judge.js";
+import { GuardCheckError } from "./checks/guard-check-error.js";
 
 /** Where a check runs: its stage, the tool of a tool result, the signal of its time limit. */
 export interface CheckContext {
@@ -17,17 +18,6 @@ export interface CheckHost {
   readonly modules: ReadonlyMap<string, GuardCheckDefinition>;
   /** The judge of an `llm` check (its own model, or the agent's). */
   judgeFor(check: Extract<GuardCheck, { kind: "llm" }>): GuardJudge | undefined;
-}
-
-/** Thrown for a check that cannot run (an unknown module check, no model to judge): an `error` verdict. */
-export class GuardCheckError extends Error {
-  constructor(
-    readonly code: "unknown_guard_check" | "no_judge" | "invalid_check_result",
-    message: string,
-  ) {
-    super(message);
-    this.name = "GuardCheckError";
-  }
 }
 
 /** A check compiled once per guard: scanners and validators are built on first use, then reused. */
