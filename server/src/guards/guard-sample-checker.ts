@@ -1,6 +1,6 @@
-import type { GuardSampleRequest, GuardSampleResult, LlmConfig } from "@waddle/protocol";
+import type { GuardSampleRequest, GuardSampleResult } from "@waddle/protocol";
 import { checkGuardSample, OfflineModel, type LlmClient } from "@waddle/planner";
-import { createServerLlm, type DefaultPlannerFactoryOptions } from "../runs/default-planner-factory.js";
+import { createLlmFor, type DefaultPlannerFactoryOptions } from "../runs/default-planner-factory.js";
 import { notFound } from "../shared/api-error.js";
 
 /** Runs one guard check on a sample text (`POST /api/guards/check`, the designer's live sample box). */
@@ -28,7 +28,11 @@ export function createGuardSampleChecker(options: GuardSampleCheckerOptions): Gu
     let llm: LlmClient | undefined;
     if (check.kind === "llm") {
       const config = check.llm ?? agent?.spec.llm;
-      llm = config ? await createLlm(options, config, check.llm ? "check.llm" : "llm") : new OfflineModel();
+      // Read per call, as a run reads them when it starts: a credential added a moment ago counts.
+      const live = options.getRunSettings ? await options.getRunSettings() : undefined;
+      llm = config
+        ? createLlmFor(options, live)(config, check.llm ? "check.llm" : "llm")
+        : new OfflineModel();
     }
     return checkGuardSample(check, request.text, {
       ...(llm ? { llm } : {}),
@@ -36,23 +40,4 @@ export function createGuardSampleChecker(options: GuardSampleCheckerOptions): Gu
       signal,
     });
   };
-}
-
-async function createLlm(
-  options: GuardSampleCheckerOptions,
-  config: LlmConfig,
-  path: string,
-): Promise<LlmClient> {
-  // Read per call, as a run reads them when it starts: a credential added a moment ago counts.
-  const live = options.getRunSettings ? await options.getRunSettings() : undefined;
-  return createServerLlm({
-    config,
-    path,
-    env: options.env,
-    policy: live?.llmPolicy ?? options.llmPolicy,
-    redactor: options.redactor,
-    logger: options.logger,
-    ...(options.priceTable ? { priceTable: options.priceTable } : {}),
-    ...(live ? { getLlmKey: live.getLlmKey } : {}),
-  });
 }

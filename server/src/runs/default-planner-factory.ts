@@ -53,6 +53,37 @@ export interface DefaultPlannerFactoryOptions {
   toolTracing?: ToolTracing;
 }
 
+/** The server's settings a model client is built from (`createLlmFor`). */
+export type ServerLlmSettings = Pick<
+  DefaultPlannerFactoryOptions,
+  "env" | "llmPolicy" | "redactor" | "logger" | "priceTable" | "getRunSettings"
+>;
+
+/**
+ * Builds model clients as a run builds them: with the server's endpoint policy and keys as `live` says
+ * (the caller reads them as its work starts, so that a credential or host added a moment ago counts).
+ * `offline`: the person chose the offline model, so nothing is checked or sent.
+ */
+export function createLlmFor(
+  options: ServerLlmSettings,
+  live: LiveRunSettings | undefined,
+  extra: { offline?: boolean } = {},
+): (config: LlmConfig, path: string) => LlmClient {
+  const policy = live?.llmPolicy ?? options.llmPolicy;
+  return (config, path) =>
+    createServerLlm({
+      config,
+      path,
+      env: options.env,
+      policy,
+      redactor: options.redactor,
+      logger: options.logger,
+      ...(options.priceTable ? { priceTable: options.priceTable } : {}),
+      ...(live ? { getLlmKey: live.getLlmKey } : {}),
+      ...(extra.offline ? { offline: true } : {}),
+    });
+}
+
 /**
  * The LLM client for a config: the embedded offline model for provider `offline` or when the person chose
  * it (`offline`), and also for provider `openai` when its key is not set (so that every agent runs out of
@@ -144,18 +175,7 @@ export function createDefaultPlannerFactory(options: DefaultPlannerFactoryOption
     // Read as the run starts: a credential or host added a moment ago counts, on every instance.
     const live = options.getRunSettings ? await options.getRunSettings() : undefined;
     const llmPolicy = live?.llmPolicy ?? options.llmPolicy;
-    const llmFor = (config: LlmConfig, path: string) =>
-      createServerLlm({
-        config,
-        path,
-        env: options.env,
-        policy: llmPolicy,
-        redactor: options.redactor,
-        logger: options.logger,
-        ...(options.priceTable ? { priceTable: options.priceTable } : {}),
-        ...(live ? { getLlmKey: live.getLlmKey } : {}),
-        ...(request.offline ? { offline: true } : {}),
-      });
+    const llmFor = createLlmFor(options, live, request.offline ? { offline: true } : {});
     // Every endpoint of the spec at once, so that a refused one fails the run before anything is sent.
     if (!request.offline) llmPolicy.assertSpec(request.spec);
     const filled = await fillMcpSchemas(request.spec, options.mcp);

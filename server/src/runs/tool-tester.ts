@@ -10,7 +10,7 @@ import { testToolCall } from "@waddle/planner";
 import { createImplResolver } from "./create-impl-resolver.js";
 import {
   createDefaultPlannerFactory,
-  createServerLlm,
+  createLlmFor,
   createSubagentRunner,
   MAX_AGENT_DEPTH,
   type DefaultPlannerFactoryOptions,
@@ -86,17 +86,7 @@ export function createToolTester(options: DefaultPlannerFactoryOptions): ToolTes
     const tool = spec.tools.find((candidate) => candidate.name === request.tool)!;
     // Read per call, as a run reads them when it starts: a host or secret added a moment ago counts.
     const live = options.getRunSettings ? await options.getRunSettings() : undefined;
-    const llmFor = (config: AgentSpec["llm"], path: string) =>
-      createServerLlm({
-        config,
-        path,
-        env: options.env,
-        policy: live?.llmPolicy ?? options.llmPolicy,
-        redactor: options.redactor,
-        logger: options.logger,
-        ...(options.priceTable ? { priceTable: options.priceTable } : {}),
-        ...(live ? { getLlmKey: live.getLlmKey } : {}),
-      });
+    const llmFor = createLlmFor(options, live);
     const resolveImpl = createImplResolver({
       allowList: live?.allowList ?? options.allowList,
       secrets: live?.secrets ?? options.secrets,
