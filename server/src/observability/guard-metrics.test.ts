@@ -1,9 +1,9 @@
 import { fixtureReply, startOpenAiFixtureServer, type OpenAiFixtureServer } from "@waddle/planner/testing";
 import { AgentSpec, type RunEvent } from "@waddle/protocol";
-import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
 import { waitForRun } from "../testing/wait-for-run.js";
+import { readMetric } from "../testing/read-metric.js";
 
 const KEY = "fixture-key-0078";
 let fixture: OpenAiFixtureServer;
@@ -18,17 +18,8 @@ afterAll(async () => {
   await fixture.close();
 });
 
-async function getVerdictCount(labels: Record<string, string>): Promise<number> {
-  const response = await server.request("/metrics");
-  expect(response.status).toBe(200);
-  const family = parsePrometheusTextFormat(response.text).find(
-    (entry) => entry.name === "waddle_guard_verdicts_total",
-  );
-  const sample = family?.metrics.find((metric) =>
-    Object.entries(labels).every(([key, value]) => metric.labels?.[key] === value),
-  );
-  return Number(sample?.value ?? 0);
-}
+const getVerdictCount = (labels: Record<string, string>) =>
+  readMetric(server, "waddle_guard_verdicts_total", labels);
 
 describe("guard verdicts in /metrics", () => {
   it("counts each guard_verdict by stage, check, verdict and action, never with the text", async () => {

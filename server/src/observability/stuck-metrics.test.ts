@@ -1,9 +1,9 @@
 import { fixtureReply, startOpenAiFixtureServer, type OpenAiFixtureServer } from "@waddle/planner/testing";
 import { AgentSpec, type RunEvent } from "@waddle/protocol";
-import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/start-test-server.js";
 import { waitForRun } from "../testing/wait-for-run.js";
+import { readMetric } from "../testing/read-metric.js";
 
 const KEY = "fixture-key-0077";
 let fixture: OpenAiFixtureServer;
@@ -18,17 +18,8 @@ afterAll(async () => {
   await fixture.close();
 });
 
-async function getStuckCount(labels: Record<string, string>): Promise<number> {
-  const response = await server.request("/metrics");
-  expect(response.status).toBe(200);
-  const family = parsePrometheusTextFormat(response.text).find(
-    (entry) => entry.name === "waddle_stuck_detected_total",
-  );
-  const sample = family?.metrics.find((metric) =>
-    Object.entries(labels).every(([key, value]) => metric.labels?.[key] === value),
-  );
-  return Number(sample?.value ?? 0);
-}
+const getStuckCount = (labels: Record<string, string>) =>
+  readMetric(server, "waddle_stuck_detected_total", labels);
 
 describe("a stuck run on the server", () => {
   it("stores stuck_detected with the run's events, finishes as stuck, and /metrics counts it", async () => {
