@@ -13,8 +13,11 @@ export const LAST_REPLY_CHARS = 4_000;
 type Validator = z.ZodType;
 const validators = new WeakMap<JsonSchema, Validator>();
 
-/** The zod validator of a JSON Schema (the protocol validates specs' schemas the same way), cached. */
-function getValidator(schema: JsonSchema): Validator {
+/**
+ * The zod validator of a JSON Schema (the protocol validates specs' schemas the same way), cached per
+ * schema object: the answer schema and `json_schema` guards. Throws for a schema zod cannot read.
+ */
+export function getSchemaValidator(schema: JsonSchema): Validator {
   let validator = validators.get(schema);
   if (validator === undefined) {
     validator = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
@@ -39,7 +42,7 @@ export function checkStructuredAnswer(schema: JsonSchema, answer: string): Struc
   }
   let validator: Validator;
   try {
-    validator = getValidator(schema);
+    validator = getSchemaValidator(schema);
   } catch (error) {
     return { ok: false, errors: [`the answer schema cannot be used: ${(error as Error).message}`] };
   }

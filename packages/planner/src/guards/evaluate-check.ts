@@ -5,6 +5,8 @@ import type { CheckOutcome, GuardCheckDefinition, Scanner } from "./guard-types.
 
 import { judgeWithLlm, type GuardJudge } from "./llm-judge.js";
 import { GuardCheckError } from "./checks/guard-check-error.js";
+import { getSchemaValidator } from "../answer/answer-schema.js";
+import { formatIssues } from "../util/format-issues.js";
 
 /** Where a check runs: its stage, the tool of a tool result, the signal of its time limit. */
 export interface CheckContext {
@@ -40,13 +42,8 @@ export function compileCheck(check: GuardCheck, host: CheckHost): CompiledCheck 
     }
     case "max_length":
       return (value) => Promise.resolve(checkMaxLength(value, check.chars));
-    case "json_schema": {
-      let validator: z.ZodType | undefined;
-      return (value) => {
-        validator ??= z.fromJSONSchema(check.schema as Parameters<typeof z.fromJSONSchema>[0]);
-        return Promise.resolve(checkJsonSchema(validator, value));
-      };
-    }
+    case "json_schema":
+      return (value) => Promise.resolve(checkJsonSchema(getSchemaValidator(check.schema), value));
     case "llm":
       return async (value, context) => {
         const judge = host.judgeFor(check);
@@ -100,14 +97,10 @@ function checkJsonSchema(validator: z.ZodType, value: unknown): CheckOutcome {
   const parsed = validator.safeParse(data);
   if (parsed.success) return { pass: true, findings: [] };
   const issues = parsed.error.issues;
-  const where = issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.length === 0 ? "(root)" : issue.path.join(".")}: ${issue.message}`)
-    .join("; ");
   return {
     pass: false,
     findings: [{ kind: "schema_error", count: issues.length }],
-    message: `Does not fit the schema: ${where}.`,
+    message: `Does not fit the schema: ${formatIssues(issues)}.`,
   };
 }
 

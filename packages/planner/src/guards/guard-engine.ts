@@ -9,6 +9,11 @@ import {
 } from "@waddle/protocol";
 import { compileCheck, type CheckHost, type CompiledCheck } from "./evaluate-check.js";
 import type { ToolUsageReport } from "../catalog/tool-usage-report.js";
+import { Cancellation, TimeoutError } from "../util/cancellation.js";
+import { abortReason } from "../util/abortable-sleep.js";
+
+/** Guards checked outside a run (no signal): only their own time limits stop them. */
+const NOT_CANCELLABLE = new Cancellation();
 
 /** One guard's decision, as its `guard_verdict` event carries it. */
 export type GuardVerdictData = RunEventData<"guard_verdict">;
@@ -79,12 +84,13 @@ export class GuardEngine {
   async apply(
     stage: GuardStage,
     value: unknown,
-    context: { tool?: string; step?: number; signal?: AbortSignal } = {},
+    context: { tool?: string; step?: number; cancellation?: Cancellation } = {},
   ): Promise<GuardOutcome> {
     const outcome: GuardOutcome = { decision: "pass", value, verdicts: [], usage: [] };
+    const cancellation = context.cancellation ?? NOT_CANCELLABLE;
     for (const compiled of this.guardsFor(stage, context.tool)) {
-      if (context.signal?.aborted === true) throw context.signal.reason;
-      const verdict = await this.runOne(compiled, outcome.value, { ...context, stage });
+      if (cancellation.aborted) throw abortReason(cancellation.signal);
+      const verdict = await this.runOne(compiled, outcome.value, { ...context, stage, cancellation });
       outcome.verdicts.push(verdict.data);
       if (verdict.usage !== undefined) outcome.usage.push(verdict.usage);
       if (verdict.redacted !== undefined) outcome.value = verdict.redacted;
@@ -110,7 +116,7 @@ export class GuardEngine {
   private async runOne(
     compiled: CompiledGuard,
     value: unknown,
-    context: { stage: GuardStage; tool?: string; step?: number; signal?: AbortSignal },
+    context: { stage: GuardStage; tool?: string; step?: number; cancellation: Cancellation },
   ): Promise<{ data: GuardVerdictData; redacted?: unknown; usage?: ToolUsageReport }> {
     const { guard } = compiled;
     const started = this.clock();
@@ -128,20 +134,19 @@ export class GuardEngine {
       data.durationMs = Math.max(0, this.clock() - started);
       return data;
     };
-    const limit = new AbortController();
-    const timer = setTimeout(
-      () => limit.abort(new Error(`took longer than its limit of ${guard.timeoutMs} ms`)),
-      guard.timeoutMs,
-    );
-    const onAbort = () => limit.abort(context.signal?.reason);
-    context.signal?.addEventListener("abort", onAbort, { once: true });
+    // The check's own signal aborts when the run is cancelled or the guard's time is up.
+    const work = new AbortController();
+    const { cancellation } = context;
     try {
       const checkContext = {
         stage: context.stage,
-        signal: limit.signal,
+        signal: work.signal,
         ...(context.tool === undefined ? {} : { tool: context.tool }),
       };
-      const result = await Promise.race([compiled.run(value, checkContext), rejectOnAbort(limit.signal)]);
+      const result = await cancellation.race(compiled.run(value, checkContext), {
+        timeoutMs: guard.timeoutMs,
+        onAbort: (reason) => work.abort(reason),
+      });
       const usage = result.usage === undefined ? {} : { usage: result.usage };
       if (result.pass) return { data: base("pass", "none", []), ...usage };
       const data = base("fail", guard.action, result.findings);
@@ -152,27 +157,22 @@ export class GuardEngine {
         : { data, redacted: result.redacted };
     } catch (error) {
       // A cancelled run is not a guard's failure: let the run end as cancelled.
-      if (context.signal?.aborted === true) throw context.signal.reason;
+      if (cancellation.aborted) throw abortReason(cancellation.signal);
       const action: GuardApplied = guard.onError === "allow" ? "allow" : "block";
       const data = base("error", action, []);
-      const why = error instanceof Error ? error.message : String(error);
+      const why =
+        error instanceof TimeoutError
+          ? `took longer than its limit of ${guard.timeoutMs} ms`
+          : error instanceof Error
+            ? error.message
+            : String(error);
       data.message =
         action === "block"
           ? `Guard "${guard.name}" could not check this (${why}), so it blocked it (fail closed; set onError: "allow" to let it pass).`
           : `Guard "${guard.name}" could not check this (${why}); onError "allow" let it pass.`;
       return { data };
-    } finally {
-      clearTimeout(timer);
-      context.signal?.removeEventListener("abort", onAbort);
     }
   }
-}
-
-function rejectOnAbort(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason as Error);
-    signal.addEventListener("abort", () => reject(signal.reason as Error), { once: true });
-  });
 }
 
 function toStop(guard: Guard, data: GuardVerdictData, tool: string | undefined): GuardStop {

@@ -30,6 +30,7 @@ import type { CallRecord } from "../run/call-record.js";
 import { forkRun, type ForkInput } from "./steps/fork-run.js";
 import type { ImplResolver, ToolDefinition } from "../catalog/tool.js";
 import type { GuardEngine, GuardOutcome } from "../guards/guard-engine.js";
+import { Cancellation } from "../util/cancellation.js";
 
 /** Makes the client of an `LlmConfig` (e.g. `(config) => createLlmClient(config, {env})`). */
 export type LlmClientFactory = (config: LlmConfig) => LlmClient;
@@ -137,16 +138,15 @@ export class ReactPlanner {
    */
   private async runGuarded(guards: GuardEngine, query: string, options: RunOptions): Promise<PlannerOutcome> {
     let outcome: GuardOutcome;
+    const cancellation = new Cancellation(options.signal);
     try {
-      outcome = await guards.apply(
-        "input",
-        query,
-        options.signal === undefined ? {} : { signal: options.signal },
-      );
+      outcome = await guards.apply("input", query, { cancellation });
     } catch (error) {
       // Cancelled while checking: the run starts and ends as cancelled, like any cancelled run.
-      if (options.signal?.aborted === true) return new PlannerRun(this.config, { query }, options).execute();
+      if (cancellation.aborted) return new PlannerRun(this.config, { query }, options).execute();
       throw error;
+    } finally {
+      cancellation.dispose();
     }
     const checked = typeof outcome.value === "string" ? outcome.value : JSON.stringify(outcome.value);
     return new PlannerRun(this.config, { query: checked }, options).execute(outcome);

@@ -29,7 +29,7 @@ export async function guardToolResult(
   const outcome = await guards.apply("tool_result", input.observation, {
     tool: call.tool.name,
     step: call.step,
-    signal: runtime.cancellation.signal,
+    cancellation: runtime.cancellation,
   });
   for (const usage of outcome.usage) runtime.reportUsage(usage, call.step);
   for (const data of outcome.verdicts) {

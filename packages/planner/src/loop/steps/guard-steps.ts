@@ -33,7 +33,9 @@ async function guardAnswer(
   const guards = run.config.guards;
   if (guards === undefined) return run.finish(reason, payload);
   run.events.emit("guard_checking", { on: "output", guards: guards.names("output") });
-  const outcome = await guards.apply("output", payload.data ?? payload.answer, { signal: run.signal });
+  const outcome = await guards.apply("output", payload.data ?? payload.answer, {
+    cancellation: run.cancellation,
+  });
   reportGuardUsage(run, outcome);
   emitVerdicts(run.events, outcome.verdicts);
   const guarded = withOutputValue(payload, outcome.value);
