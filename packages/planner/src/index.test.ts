@@ -15,7 +15,6 @@ describe("the public surface", () => {
         "DEFAULT_OPENAI_BASE_URL",
         "DEFAULT_PRICE_TABLE",
         "DEFAULT_SESSION_CONTEXT_TOKENS",
-        "GuardEngine",
         "InMemoryStateStore",
         "LLM_ERROR_CODES",
         "LlmError",
@@ -45,7 +44,6 @@ describe("the public surface", () => {
         "defaultApprovalGate",
         "defineGuardCheck",
         "defineTool",
-        "describeFindings",
         "describePause",
         "evaluateTestCase",
         "getCanonicalJson",
@@ -63,14 +61,12 @@ describe("the public surface", () => {
         "isGuardCheckDefinition",
         "isLlmError",
         "isPlannerError",
-        "judgeOffline",
         "redactText",
         "runTestCase",
         "runTestSuite",
         "sealSessionTurn",
         "spawnSessionTask",
         "testToolCall",
-        "toGuardCheckMap",
       ]
     `);
   });

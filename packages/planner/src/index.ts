@@ -55,12 +55,9 @@ export type {
   Scanner,
   ScanResult,
 } from "./guards/guard-types.js";
-export { isGuardCheckDefinition, toGuardCheckMap } from "./guards/create-guard-engine.js";
+export { isGuardCheckDefinition } from "./guards/create-guard-engine.js";
 export type { GuardChecksInput } from "./guards/create-guard-engine.js";
 export { checkGuardSample } from "./guards/guard-sample.js";
-export { describeFindings, GuardEngine } from "./guards/guard-engine.js";
-export type { GuardOutcome, GuardStop, GuardVerdictData } from "./guards/guard-engine.js";
-export { judgeOffline } from "./guards/llm-judge.js";
 export type {
   ImplResolver,
   ToolDefinition,

@@ -1,4 +1,4 @@
-import { SCANNING_CHECK_KINDS, type GuardCheck } from "@waddle/protocol";
+import type { GuardCheck, SCANNING_CHECK_KINDS } from "@waddle/protocol";
 import type { Scanner } from "../guard-types.js";
 import { createDenyWordsMatcher } from "./deny-words-matcher.js";
 import { createPiiMatcher } from "./pii-matcher.js";
@@ -9,10 +9,6 @@ import type { TextMatcher } from "./text-matcher.js";
 
 /** A check that finds spans in text (and so can `redact`): `pii`, `secrets`, `prompt_injection`, `deny_words`. */
 export type ScanningCheck = Extract<GuardCheck, { kind: (typeof SCANNING_CHECK_KINDS)[number] }>;
-
-export function isScanningCheck(check: GuardCheck): check is ScanningCheck {
-  return (SCANNING_CHECK_KINDS as readonly string[]).includes(check.kind);
-}
 
 /** The rules of one scanning check, over one string at a time. */
 export function createTextMatcher(check: ScanningCheck): TextMatcher {

@@ -106,12 +106,12 @@ function reportGuardUsage(run: RunContext, outcome: GuardOutcome): void {
   for (const usage of outcome.usage) run.toolRuntime.reportUsage(usage, run.state.steps.length);
 }
 
-export function emitVerdicts(events: RunEventEmitter, verdicts: readonly GuardVerdictData[]): void {
+function emitVerdicts(events: RunEventEmitter, verdicts: readonly GuardVerdictData[]): void {
   for (const data of verdicts) events.emit("guard_verdict", data, data.step);
 }
 
 /** The error a blocked query or answer fails its run with: what the guard found, never the text. */
-export function createGuardBlocked(stop: GuardStop): PlannerError<"guard_blocked"> {
+function createGuardBlocked(stop: GuardStop): PlannerError<"guard_blocked"> {
   return new PlannerError("guard_blocked", stop.message, {
     details: { guard: stop.guard, on: stop.on, findings: stop.findings },
   });
